@@ -1,0 +1,42 @@
+"""pyeval: an SQL-backed evaluation warehouse for information retrieval, on DuckDB.
+
+>>> import pyeval
+>>> con = pyeval.connect("campaigns.duckdb")
+>>> pyeval.load_qrels(con, "web2012", "qrels.diversity.txt")
+>>> pyeval.load_run(con, "web2012", "run.txt", name="bm25")
+>>> con.sql("select * from campaign_overview").df()
+"""
+from importlib.metadata import PackageNotFoundError, version
+
+from .errors import (
+    DataIntegrityError,
+    InputFormatError,
+    PyevalError,
+    PyevalWarning,
+    SchemaVersionError,
+    UnknownCampaignError,
+)
+from .loaders import LoadReport, load_doclengths, load_intents, load_qrels, load_run, load_runs
+from .warehouse import connect
+
+try:
+    __version__ = version("pyeval")
+except PackageNotFoundError:  # a checkout that was not installed
+    __version__ = "0+unknown"
+
+__all__ = [
+    "DataIntegrityError",
+    "InputFormatError",
+    "LoadReport",
+    "PyevalError",
+    "PyevalWarning",
+    "SchemaVersionError",
+    "UnknownCampaignError",
+    "__version__",
+    "connect",
+    "load_doclengths",
+    "load_intents",
+    "load_qrels",
+    "load_run",
+    "load_runs",
+]

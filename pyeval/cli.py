@@ -1,0 +1,196 @@
+"""The ``pyeval`` command: thin click glue over the library (no SQL, no arithmetic here).
+
+Errors pyeval raises on purpose (:class:`pyeval.errors.PyevalError`) become a one-line
+``Error: ...`` and exit status 1; anything else is a bug and keeps its traceback.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+import warnings
+
+import click
+
+from . import warehouse
+from .errors import PyevalError
+
+
+def _fail_cleanly(command):
+    """Turn PyevalError into click's one-line error (exit 1)."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except PyevalError as exc:
+            raise click.ClickException(str(exc)) from exc
+
+    return wrapper
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    click.echo(f"warning: {message}", err=True)
+
+
+def _open(ctx: click.Context, read_only: bool = False):
+    con = warehouse.connect(ctx.obj["db"], read_only=read_only)
+    ctx.call_on_close(con.close)
+    return con
+
+
+def _output_option(command):
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(["table", "csv", "json", "markdown"]),
+        default="table",
+        show_default=True,
+        help="How to print the result.",
+    )(command)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--db",
+    envvar="PYEVAL_DB",
+    default=warehouse.DEFAULT_PATH,
+    show_default=True,
+    metavar="PATH",
+    help="Warehouse file (created or upgraded on open); environment variable PYEVAL_DB.",
+)
+@click.version_option(package_name="pyeval")
+@click.pass_context
+def main(ctx: click.Context, db: str) -> None:
+    """pyeval: an SQL-backed evaluation warehouse for information retrieval."""
+    warnings.showwarning = _show_warning
+    ctx.ensure_object(dict)
+    ctx.obj["db"] = db
+
+
+@main.group()
+def load() -> None:
+    """Load qrels, runs, intents or document lengths into a campaign."""
+
+
+_campaign = click.option("--campaign", "-C", required=True, help="Campaign (test collection) name.")
+_replace = click.option("--replace", is_flag=True, help="Replace what the campaign holds already.")
+
+
+@load.command("qrels")
+@_campaign
+@click.option(
+    "--format",
+    "qrels_format",
+    type=click.Choice(["auto", "trec", "trec-diversity", "ntcir", "ntcir-diversity"]),
+    default="auto",
+    show_default=True,
+    help="Qrels layout; auto tells NTCIR by L<k> levels and TREC diversity by a varying 2nd field.",
+)
+@click.option("--description", help="A description of the campaign (stored).")
+@_replace
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.pass_context
+@_fail_cleanly
+def load_qrels_command(ctx, campaign, qrels_format, description, replace, file):
+    """Load a qrels FILE (.gz accepted); creates the campaign if it does not exist."""
+    from .loaders import load_qrels
+
+    con = _open(ctx)
+    report = load_qrels(con, campaign, file, format=qrels_format, replace=replace, description=description)
+    click.echo(report.summary())
+
+
+@load.command("run")
+@_campaign
+@click.option("--name", help="Run name (one FILE only); default: the run tag of the first line.")
+@_replace
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.pass_context
+@_fail_cleanly
+def load_run_command(ctx, campaign, name, replace, files):
+    """Load TREC run FILES (6 columns, .gz accepted) into a campaign, all or none."""
+    from .loaders import load_runs
+
+    if name is not None and len(files) > 1:
+        raise click.UsageError("--name applies to one FILE; load files of the same tag one by one")
+    con = _open(ctx)
+    for report in load_runs(con, campaign, list(files), names=[name] * len(files), replace=replace):
+        click.echo(report.summary())
+
+
+@load.command("intents")
+@_campaign
+@_replace
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.pass_context
+@_fail_cleanly
+def load_intents_command(ctx, campaign, replace, file):
+    """Load intent probabilities: Iprob (topic intent prob) or DINprob (... inf|nav)."""
+    from .loaders import load_intents
+
+    con = _open(ctx)
+    click.echo(load_intents(con, campaign, file, replace=replace).summary())
+
+
+@load.command("doclengths")
+@_campaign
+@_replace
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.pass_context
+@_fail_cleanly
+def load_doclengths_command(ctx, campaign, replace, file):
+    """Load document lengths in characters (docno length) for the U-measure family."""
+    from .loaders import load_doclengths
+
+    con = _open(ctx)
+    click.echo(load_doclengths(con, campaign, file, replace=replace).summary())
+
+
+@main.command("sql")
+@click.argument("query")
+@_output_option
+@click.option("--read-only", is_flag=True, help="Open the warehouse read-only (others may read too).")
+@click.pass_context
+@_fail_cleanly
+def sql_command(ctx, query, fmt, read_only):
+    """Run an SQL QUERY on the warehouse and print its result."""
+    from .output import render
+    from .query import run_sql
+
+    con = _open(ctx, read_only=read_only)
+    click.echo(render(run_sql(con, query), fmt))
+
+
+@main.command("list")
+@_output_option
+@click.pass_context
+@_fail_cleanly
+def list_command(ctx, fmt):
+    """Show the campaigns and runs with their counts."""
+    from .output import render
+    from .query import campaign_overview, run_overview
+
+    con = _open(ctx)
+    click.echo(render(campaign_overview(con), fmt))
+    click.echo()
+    click.echo(render(run_overview(con), fmt))
+
+
+@main.command("demo")
+@click.option(
+    "--out",
+    default="pyeval-demo.duckdb",
+    show_default=True,
+    metavar="PATH",
+    help="Warehouse file the demo (re)builds.",
+)
+@_fail_cleanly
+def demo_command(out):
+    """Build a warehouse from the bundled TREC 2012 Web sample campaign and show it."""
+    from .demo import run_demo
+
+    run_demo(out, echo=click.echo)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,48 @@
+"""The exceptions and warnings pyeval raises on purpose.
+
+Everything a user can cause derives from :class:`PyevalError`; the CLI turns it into a
+one-line message and exit status 1. Anything else is a bug and keeps its traceback.
+"""
+from __future__ import annotations
+
+
+class PyevalError(Exception):
+    """Base of every error pyeval raises on purpose."""
+
+
+class InputFormatError(PyevalError, ValueError):
+    """A bad line in an input file (or a bad row of an input DataFrame).
+
+    The message reads ``SOURCE:LINE: what is wrong``, like a compiler's.
+    """
+
+    def __init__(self, source: str, line: int | None, message: str):
+        self.source = source
+        self.line = line
+        self.reason = message
+        where = f"{source}:{line}" if line is not None else source
+        super().__init__(f"{where}: {message}")
+
+
+class DataIntegrityError(PyevalError):
+    """Input that is well formed but conflicts with what the warehouse holds."""
+
+
+class UnknownCampaignError(PyevalError, LookupError):
+    """A campaign name that the warehouse does not hold."""
+
+
+class SchemaVersionError(PyevalError):
+    """The warehouse's recorded migrations do not match the code's migrations/."""
+
+
+class QueryError(PyevalError):
+    """A user's ad-hoc SQL failed (``pyeval sql``)."""
+
+
+class PyevalWarning(UserWarning):
+    """Base of pyeval's warnings."""
+
+
+class InputWarning(PyevalWarning):
+    """Input that loads but looks suspicious (differing run tags, probabilities not summing to 1)."""

@@ -1,0 +1,183 @@
+"""Loading relevance judgments: TREC, TREC diversity, NTCIR and NTCIR diversity qrels.
+
+Formats and conventions: shared/reference/formats.md sections 2, 5 and 6 (summarised in
+docs/loading.md). Ad hoc judgments are stored with ``intent_id = ''``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import duckdb
+import pandas as pd
+
+from ..db import first_row
+from .. import sqlfiles
+from ..errors import DataIntegrityError, InputFormatError
+from . import staging
+from .source import Lines, frame_lines, pick_column
+
+
+@dataclass(frozen=True)
+class QrelsLayout:
+    """Where each value sits on a line of one qrels format (1-based fields)."""
+
+    field_count: int
+    topic_field: int
+    intent_field: int  # 0: ad hoc, no intent
+    doc_field: int
+    level_field: int
+    level_prefix: str  # '' (integer) or 'L' (NTCIR L<k>)
+    field_names: str
+    kind: str  # 'adhoc' or 'diversity'
+
+    @property
+    def level_form(self) -> str:
+        return "of the form L<k>" if self.level_prefix == "L" else "an integer"
+
+
+QRELS_LAYOUTS: dict[str, QrelsLayout] = {
+    "trec": QrelsLayout(4, 1, 0, 3, 4, "", "topic iter docno level", "adhoc"),
+    "trec-diversity": QrelsLayout(4, 1, 2, 3, 4, "", "topic subtopic docno level", "diversity"),
+    "ntcir": QrelsLayout(3, 1, 0, 2, 3, "L", "topic docno L<k>", "adhoc"),
+    "ntcir-diversity": QrelsLayout(4, 1, 2, 3, 4, "L", "topic intent docno L<k>", "diversity"),
+}
+QRELS_FORMATS = ("auto", *QRELS_LAYOUTS)
+
+_NTCIR_LEVEL = re.compile(r"L[0-9]+")
+
+
+def _frame_lines(frame: pd.DataFrame) -> Lines:
+    """ir_measures / ir_datasets columns (query_id, doc_id, relevance[, iteration]) or
+    PyTerrier's (qid, docno, label); ``iteration`` (or ``subtopic_id``) holds the intent."""
+    topic = pick_column(frame, ("query_id", "qid"), "topic")
+    doc = pick_column(frame, ("doc_id", "docno"), "document")
+    level = pick_column(frame, ("relevance", "label"), "relevance")
+    intent = pick_column(frame, ("iteration", "subtopic_id", "intent_id"), "intent", required=False)
+    return frame_lines(frame, [topic, "0" if intent is None else intent, doc, level])
+
+
+def _detect_format(con: duckdb.DuckDBPyConnection, source: staging.Source, lines: Lines) -> str:
+    if isinstance(source, pd.DataFrame):
+        has_intent = any(c in source.columns for c in ("iteration", "subtopic_id", "intent_id"))
+        return "trec-diversity" if has_intent else "trec"
+    line_number, field_count, last_field, second_values = first_row(con, 
+        sqlfiles.read("loaders/qrels_format_evidence.sql")
+    )
+    if _NTCIR_LEVEL.fullmatch(last_field or ""):
+        if field_count == 3:
+            return "ntcir"
+        if field_count == 4:
+            return "ntcir-diversity"
+    if field_count == 4:
+        return "trec" if second_values == 1 else "trec-diversity"
+    raise InputFormatError(
+        lines.label,
+        int(line_number),
+        f"cannot tell the qrels format from a line of {field_count} fields; "
+        f"give the format ({', '.join(QRELS_LAYOUTS)})",
+    )
+
+
+def load_qrels(
+    con: duckdb.DuckDBPyConnection,
+    campaign_id: str,
+    source: staging.Source,
+    *,
+    format: str = "auto",
+    replace: bool = False,
+    description: str | None = None,
+) -> staging.LoadReport:
+    """Load a qrels file (or DataFrame) into ``campaign_id``, creating the campaign if needed.
+
+    Parameters
+    ----------
+    con
+        An open warehouse (:func:`pyeval.connect`).
+    campaign_id
+        The campaign (test collection) the judgments belong to.
+    source
+        A path (``.gz`` accepted) or a DataFrame with ``query_id, doc_id, relevance`` and,
+        for diversity qrels, ``iteration`` (the subtopic, as ir_measures).
+    format
+        ``auto`` (default: NTCIR by its ``L<k>`` levels; TREC diversity when the second
+        field varies), ``trec``, ``trec-diversity``, ``ntcir`` or ``ntcir-diversity``.
+    replace
+        Replace the campaign's qrels instead of refusing to load a second set.
+
+    Raises
+    ------
+    InputFormatError
+        A bad line (wrong field count, non-integer level, duplicate judgment, a relevant
+        judgment for an intent the campaign's intents do not list), naming file and line.
+    DataIntegrityError
+        The campaign already has qrels and ``replace`` is false.
+    """
+    if format not in QRELS_FORMATS:
+        raise ValueError(f"format must be one of {', '.join(QRELS_FORMATS)}; got {format!r}")
+    lines = staging.lines_of(source, _frame_lines)
+    with staging.transaction(con):
+        separator = staging.detect_separator(con, lines, comments=True)
+        staging.stage_lines(con, lines, separator=separator, comments=True, skip_blank=False)
+        chosen = _detect_format(con, source, lines) if format == "auto" else format
+        layout = QRELS_LAYOUTS[chosen]
+        staging.stage_rows(
+            con,
+            "qrels_input",
+            "qrels_rows",
+            {
+                "topic_field": layout.topic_field,
+                "intent_field": layout.intent_field,
+                "doc_field": layout.doc_field,
+                "level_field": layout.level_field,
+                "level_prefix": layout.level_prefix,
+                "intent_zero_is_none": chosen == "ntcir-diversity",
+            },
+        )
+        staging.raise_first_problem(
+            con,
+            lines.label,
+            "qrels_problems",
+            {
+                "field_count": layout.field_count,
+                "layout": layout.field_names,
+                "level_form": layout.level_form,
+                "campaign_id": campaign_id,
+            },
+        )
+        _store(con, campaign_id, layout.kind, chosen, replace, description, lines.label)
+        con.execute(sqlfiles.read("loaders/qrels_insert.sql"), {"campaign_id": campaign_id})
+        rows, topics = first_row(con, 
+            "select count(*), count(distinct topic_id) from qrels_input where not is_blank"
+        )
+        staging.record_input(con, campaign_id, "qrels", lines, rows)
+        staging.refresh_topics(con, campaign_id)
+        staging.drop_staging(con, "qrels_input")
+    return staging.LoadReport(
+        "qrels", campaign_id, lines.source_file, lines.sha256, rows, topics, notes=[f"format {chosen}"]
+    )
+
+
+def _store(con, campaign_id, kind, chosen, replace, description, label) -> None:
+    existing = first_row(con, 
+        "select (select count(*) from qrels where campaign_id = $c), "
+        "(select count(*) from campaigns where campaign_id = $c)",
+        {"c": campaign_id},
+    )
+    if existing[0] and not replace:
+        raise DataIntegrityError(
+            f"{label}: campaign '{campaign_id}' already has qrels; use --replace to replace them"
+        )
+    con.execute("delete from qrels where campaign_id = $c", {"c": campaign_id})
+    if existing[1]:
+        con.execute(
+            "update campaigns set qrels_kind = $kind, qrels_format = $format, "
+            "description = coalesce($description, description) where campaign_id = $c",
+            {"c": campaign_id, "kind": kind, "format": chosen, "description": description},
+        )
+    else:
+        con.execute(
+            "insert into campaigns (campaign_id, description, qrels_kind, qrels_format) "
+            "values ($c, $description, $kind, $format)",
+            {"c": campaign_id, "kind": kind, "format": chosen, "description": description},
+        )

@@ -1,0 +1,141 @@
+"""Loading runs: TREC 6-column result files (or DataFrames) into run_entries.
+
+Every line is kept with its rank as given, its score (parsed as a double) and its line
+number, so that any ordering policy (trec_eval, rank column, file order) can be applied later.
+Conventions: shared/reference/formats.md section 3, summarised in docs/loading.md.
+"""
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+
+import duckdb
+import pandas as pd
+
+from .. import sqlfiles
+from ..db import first_row
+from ..errors import DataIntegrityError, InputFormatError, InputWarning
+from . import staging
+from .source import Lines, frame_lines, pick_column
+
+
+def _frame_lines(frame: pd.DataFrame) -> Lines:
+    """ir_measures columns (query_id, doc_id, score[, rank, run_id]) or PyTerrier's (qid,
+    docno, score[, rank]). Without a rank column, ranks follow the frame's order per topic."""
+    topic = pick_column(frame, ("query_id", "qid"), "topic")
+    doc = pick_column(frame, ("doc_id", "docno"), "document")
+    score = pick_column(frame, ("score",), "score")
+    rank = pick_column(frame, ("rank",), "rank", required=False)
+    if rank is None:
+        rank = topic.groupby(topic, sort=False).cumcount().add(1).rename("rank")
+    tag = pick_column(frame, ("run_id", "name"), "run id", required=False)
+    return frame_lines(frame, [topic, "Q0", doc, rank, score, "frame" if tag is None else tag])
+
+
+def load_run(
+    con: duckdb.DuckDBPyConnection,
+    campaign_id: str,
+    source: staging.Source,
+    *,
+    name: str | None = None,
+    replace: bool = False,
+) -> staging.LoadReport:
+    """Load one run into an existing campaign; see :func:`load_runs`."""
+    return load_runs(con, campaign_id, [source], names=[name], replace=replace)[0]
+
+
+def load_runs(
+    con: duckdb.DuckDBPyConnection,
+    campaign_id: str,
+    sources: Sequence[staging.Source],
+    *,
+    names: Sequence[str | None] | None = None,
+    replace: bool = False,
+) -> list[staging.LoadReport]:
+    """Load runs into ``campaign_id``, all in one transaction (all or nothing).
+
+    Parameters
+    ----------
+    sources
+        Paths of TREC run files (``topic iter docno rank score tag``, ``.gz`` accepted) or
+        DataFrames (``query_id, doc_id, score[, rank, run_id]``).
+    names
+        Run names, one per source; ``None`` takes the run tag of the file's first line
+        (trec_eval takes the last, ndeval the first; files of several systems often share a
+        tag, so name them).
+    replace
+        Replace a run of the same name instead of refusing.
+
+    Raises
+    ------
+    InputFormatError
+        A bad line: fewer than 6 fields, a rank that is not an integer, a score that is not a
+        finite number, a document retrieved twice for a topic.
+    UnknownCampaignError
+        The campaign does not exist.
+    DataIntegrityError
+        The run name exists already (without ``replace``) or appears twice among the sources.
+    """
+    names = list(names) if names is not None else [None] * len(sources)
+    if len(names) != len(sources):
+        raise ValueError("names must give one name (or None) per source")
+    reports = []
+    loaded_names: set[str] = set()
+    all_lines = [staging.lines_of(source, _frame_lines) for source in sources]
+    with staging.transaction(con):
+        for lines, name in zip(all_lines, names):
+            staging.require_campaign(con, campaign_id, lines.label)
+            report = _load_one(con, campaign_id, lines, name, replace, loaded_names)
+            loaded_names.add(report.name)
+            reports.append(report)
+    for report in reports:
+        for note in report.notes:
+            if note.startswith("warning:"):
+                warnings.warn(f"{report.source_file}: {note[len('warning: '):]}", InputWarning, stacklevel=2)
+    return reports
+
+
+def _load_one(con, campaign_id, lines: Lines, name, replace, loaded_names) -> staging.LoadReport:
+    staging.stage_lines(con, lines, comments=True, skip_blank=True)
+    staging.stage_rows(con, "run_input", "run_rows", {})
+    staging.raise_first_problem(con, lines.label, "run_problems")
+    run_topics, unjudged, missing, entries, distinct_tags, first_tag = first_row(
+        con, sqlfiles.read("loaders/run_topic_coverage.sql"), {"campaign_id": campaign_id}
+    )
+    run_id = name if name is not None else first_tag
+    if not run_id:
+        raise InputFormatError(lines.label, None, "the run name is empty")
+    if run_id in loaded_names:
+        raise DataIntegrityError(
+            f"{lines.label}: run '{run_id}' is loaded twice in this command; give each file a name"
+        )
+    exists = first_row(
+        con,
+        "select count(*) from runs where campaign_id = $campaign_id and run_id = $run_id",
+        {"campaign_id": campaign_id, "run_id": run_id},
+    )[0]
+    if exists and not replace:
+        raise DataIntegrityError(
+            f"{lines.label}: campaign '{campaign_id}' already has a run named '{run_id}'; "
+            "give another name (--name) or use --replace"
+        )
+    keys = {"campaign_id": campaign_id, "run_id": run_id}
+    con.execute("delete from run_entries where campaign_id = $campaign_id and run_id = $run_id", keys)
+    con.execute("delete from runs where campaign_id = $campaign_id and run_id = $run_id", keys)
+    con.execute(
+        "insert into runs (campaign_id, run_id, run_tag, source_file, source_sha256) "
+        "values ($campaign_id, $run_id, $run_tag, $source_file, $sha256)",
+        {**keys, "run_tag": first_tag, "source_file": lines.source_file, "sha256": lines.sha256},
+    )
+    con.execute(sqlfiles.read("loaders/run_insert.sql"), keys)
+    staging.drop_staging(con, "run_input")
+    notes = []
+    if unjudged:
+        notes.append(f"{unjudged} run topics have no judgments (ignored by evaluation)")
+    if missing:
+        notes.append(f"{missing} judged topics are missing from the run (they score 0)")
+    if distinct_tags > 1:
+        notes.append(f"warning: the file carries {distinct_tags} different run tags")
+    return staging.LoadReport(
+        "run", campaign_id, lines.source_file, lines.sha256, entries, run_topics, name=run_id, notes=notes
+    )

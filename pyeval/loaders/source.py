@@ -1,0 +1,157 @@
+"""Turning a file or a DataFrame into rows DuckDB can check: no Python loop per line.
+
+A file is read by pyarrow's multi-threaded CSV reader as one string column (one row per
+physical line, blank lines kept so that row i is line i), gzip is decompressed on the fly,
+a UTF-8 byte-order mark and CR of CRLF line ends are dropped. Field splitting, type checks and
+duplicate detection then run in SQL (sql/loaders/).
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pacsv
+
+from ..errors import InputFormatError
+
+#: A character that never appears in text files of these formats; it is the "delimiter" handed
+#: to the CSV reader so that each line arrives whole.
+_NO_DELIMITER = "\x1f"
+
+
+@dataclass(frozen=True)
+class Lines:
+    """The lines of one input: ``table`` has ``line_number`` (1-based) and ``line``."""
+
+    label: str  # what error messages call the input: a path, or "<DataFrame>"
+    source_file: str  # stored provenance: the absolute path, or "<DataFrame>"
+    sha256: str  # of the decompressed bytes (files) or of the canonical CSV (frames)
+    table: pa.Table
+
+
+def _open(path: Path):
+    return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")
+
+
+def content_sha256(path: Path) -> str:
+    """sha256 of a file's content (after gzip decompression, so x and x.gz hash alike)."""
+    with _open(path) as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def _first_bad_utf8_line(path: Path) -> int:
+    # Error path only: the reader refused the file, find the line to name in the message.
+    with _open(path) as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError:
+                return number
+    return 1
+
+
+def read_lines(path: str | os.PathLike[str]) -> Lines:
+    """Read a text file (optionally ``.gz``) into :class:`Lines`.
+
+    Raises
+    ------
+    InputFormatError
+        The file is missing, empty, not UTF-8, or holds a 0x1F control character.
+    """
+    path = Path(path)
+    label = str(path)
+    if not path.is_file():
+        raise InputFormatError(label, None, "no such file")
+    try:
+        with _open(path) as handle:
+            first = handle.read(4)
+    except (OSError, EOFError) as exc:
+        raise InputFormatError(label, None, f"cannot read the file: {exc}") from exc
+    if first in (b"", b"\xef\xbb\xbf"):
+        raise InputFormatError(label, None, "the file is empty")
+    try:
+        table = pacsv.read_csv(
+            path,
+            read_options=pacsv.ReadOptions(column_names=["line"], block_size=16 << 20),
+            parse_options=pacsv.ParseOptions(
+                delimiter=_NO_DELIMITER,
+                quote_char=False,
+                escape_char=False,
+                ignore_empty_lines=False,
+                newlines_in_values=False,
+            ),
+            convert_options=pacsv.ConvertOptions(
+                column_types={"line": pa.string()}, strings_can_be_null=False
+            ),
+        )
+    except pa.ArrowInvalid as exc:
+        text = str(exc)
+        if "UTF8" in text or "utf8" in text.lower():
+            line = _first_bad_utf8_line(path)
+            raise InputFormatError(label, line, "not valid UTF-8 text") from exc
+        if "columns" in text:
+            raise InputFormatError(
+                label, None, "holds a 0x1F control character, which no qrels or run format allows"
+            ) from exc
+        raise InputFormatError(label, None, f"cannot read the file: {text}") from exc
+    numbers = pa.array(np.arange(1, table.num_rows + 1, dtype=np.int64))
+    table = pa.table({"line_number": numbers, "line": table.column("line")})
+    return Lines(label, str(path.resolve()), content_sha256(path), table)
+
+
+def frame_sha256(frame: pd.DataFrame) -> str:
+    """sha256 of a frame's canonical CSV text: the provenance of an in-memory input."""
+    text = frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
+    return hashlib.sha256(text).hexdigest()
+
+
+def pick_column(frame: pd.DataFrame, names: tuple[str, ...], what: str, required: bool = True):
+    """The first of ``names`` that ``frame`` has (adapters for ir_measures, PyTerrier, ranx)."""
+    for name in names:
+        if name in frame.columns:
+            return frame[name]
+    if required:
+        raise InputFormatError(
+            "<DataFrame>", None, f"no {what} column (expected one of {', '.join(names)})"
+        )
+    return None
+
+
+def frame_lines(frame: pd.DataFrame, columns: list[pd.Series | str]) -> Lines:
+    """Render the chosen columns of ``frame`` as whitespace-separated lines.
+
+    The frame then goes through exactly the checks a file does, and errors name
+    ``<DataFrame>:ROW`` (1-based). A value holding whitespace is refused, as it would be in
+    a file.
+    """
+    if len(frame) == 0:
+        raise InputFormatError("<DataFrame>", None, "the DataFrame is empty")
+    parts = []
+    for column in columns:
+        if isinstance(column, str):
+            parts.append(pd.Series(column, index=frame.index, dtype="string"))
+        else:
+            text = column.astype("string")
+            has_space = text.str.contains(r"\s", regex=True).fillna(False).to_numpy()
+            if has_space.any():
+                row = int(np.argmax(has_space)) + 1
+                raise InputFormatError(
+                    "<DataFrame>", row, f"column {column.name!r} holds whitespace: {text.iloc[row - 1]!r}"
+                )
+            parts.append(text.fillna("<NA>"))
+    line = parts[0]
+    for part in parts[1:]:
+        line = line + " " + part
+    table = pa.table(
+        {
+            "line_number": pa.array(np.arange(1, len(frame) + 1, dtype=np.int64)),
+            "line": pa.array(line.to_numpy(dtype=object), type=pa.string()),
+        }
+    )
+    return Lines("<DataFrame>", "<DataFrame>", frame_sha256(frame), table)

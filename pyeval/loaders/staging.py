@@ -1,0 +1,156 @@
+"""What every loader shares: the transaction, staging lines in DuckDB, and the first problem.
+
+A load stages its input as temporary relations, asks one SQL query for the first bad line,
+and writes the stored tables only when there is none, all inside one transaction: a failed
+load leaves the warehouse exactly as it was.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import duckdb
+import pandas as pd
+
+from ..db import first_row
+from .. import sqlfiles
+from ..errors import InputFormatError, UnknownCampaignError
+from .source import Lines, read_lines
+
+WHITESPACE = "[ \t]+"
+
+Source = str | os.PathLike[str] | pd.DataFrame
+
+
+@dataclass
+class LoadReport:
+    """What one load stored: counts, provenance, and notes worth showing the user."""
+
+    kind: str
+    campaign_id: str
+    source_file: str
+    sha256: str
+    rows: int
+    topics: int
+    name: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        what = f"run '{self.name}'" if self.name else self.kind
+        text = (
+            f"{self.campaign_id}: loaded {what} from {self.source_file}: "
+            f"{self.rows} rows, {self.topics} topics"
+        )
+        return "; ".join([text, *self.notes])
+
+
+@contextlib.contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """One transaction: commit on success, roll back on any exception."""
+    con.begin()
+    try:
+        yield
+    except BaseException:
+        con.rollback()
+        raise
+    con.commit()
+
+
+def require_campaign(con: duckdb.DuckDBPyConnection, campaign_id: str, label: str) -> None:
+    """Raise unless ``campaign_id`` exists (runs, intents and lengths need one)."""
+    found = first_row(con, 
+        "select count(*) from campaigns where campaign_id = $campaign_id",
+        {"campaign_id": campaign_id},
+    )[0]
+    if not found:
+        raise UnknownCampaignError(
+            f"{label}: campaign '{campaign_id}' does not exist; create it by loading its qrels "
+            f"(pyeval load qrels --campaign {campaign_id} QRELS)"
+        )
+
+
+def stage_lines(
+    con: duckdb.DuckDBPyConnection,
+    lines: Lines,
+    *,
+    separator: str = WHITESPACE,
+    comments: bool,
+    skip_blank: bool,
+) -> None:
+    """Expose ``lines`` as the temporary view ``input_fields`` (sql/loaders/split_fields.sql)."""
+    con.register("input_lines", lines.table)
+    con.execute(
+        "create or replace temp table input_fields as\n" + sqlfiles.read("loaders/split_fields.sql"),
+        {"separator": separator, "comments": comments, "skip_blank": skip_blank},
+    )
+    con.unregister("input_lines")
+    if not first_row(con, "select count(*) from input_fields where not is_blank")[0]:
+        raise InputFormatError(lines.label, None, "no data lines (only comments or blank lines)")
+
+
+def stage_rows(
+    con: duckdb.DuckDBPyConnection, relation: str, query: str, parameters: dict[str, Any]
+) -> None:
+    """Materialise ``sql/loaders/<query>.sql`` as the temporary table ``relation``."""
+    # relation and query are constants of the calling loader, never user input.
+    con.execute(
+        f"create or replace temp table {relation} as\n" + sqlfiles.read(f"loaders/{query}.sql"),
+        parameters,
+    )
+
+
+def raise_first_problem(
+    con: duckdb.DuckDBPyConnection, label: str, query: str, parameters: dict[str, Any] | None = None
+) -> None:
+    """Run ``sql/loaders/<query>.sql``; raise :class:`InputFormatError` for the row it returns."""
+    row = first_row(con, sqlfiles.read(f"loaders/{query}.sql"), parameters or {})
+    if row is not None:
+        line_number, problem = row
+        raise InputFormatError(label, int(line_number), problem)
+
+
+def drop_staging(con: duckdb.DuckDBPyConnection, *relations: str) -> None:
+    for relation in ("input_fields", *relations):
+        con.execute(f"drop table if exists {relation}")
+
+
+def lines_of(source: Source, frame_to_lines) -> Lines:
+    """A file path goes to the line reader; a DataFrame through the loader's own adapter."""
+    if isinstance(source, pd.DataFrame):
+        return frame_to_lines(source)
+    return read_lines(source)
+
+
+def detect_separator(con: duckdb.DuckDBPyConnection, lines: Lines, comments: bool) -> str:
+    """NTCIR files may use ';' (test.Dqrels, test.DINprob): chosen when the first data line has
+    no whitespace but a ';'."""
+    stage_lines(con, lines, comments=comments, skip_blank=True)
+    (fields,) = first_row(con, sqlfiles.read("loaders/first_data_line.sql"))
+    if len(fields) == 1 and ";" in fields[0]:
+        return ";"
+    return WHITESPACE
+
+
+def refresh_topics(con: duckdb.DuckDBPyConnection, campaign_id: str) -> None:
+    """Make the campaign's topic set the union of its qrels' and intents' topics."""
+    con.execute("delete from topics where campaign_id = $campaign_id", {"campaign_id": campaign_id})
+    con.execute(sqlfiles.read("loaders/topics_refresh.sql"), {"campaign_id": campaign_id})
+
+
+def record_input(
+    con: duckdb.DuckDBPyConnection, campaign_id: str, input_kind: str, lines: Lines, rows: int
+) -> None:
+    """Record the provenance of a qrels, intents or lengths input (replacing the previous one)."""
+    parameters = {"campaign_id": campaign_id, "input_kind": input_kind}
+    con.execute(
+        "delete from campaign_inputs where campaign_id = $campaign_id and input_kind = $input_kind",
+        parameters,
+    )
+    con.execute(
+        "insert into campaign_inputs (campaign_id, input_kind, source_file, source_sha256, row_count) "
+        "values ($campaign_id, $input_kind, $source_file, $sha256, $rows)",
+        {**parameters, "source_file": lines.source_file, "sha256": lines.sha256, "rows": rows},
+    )

@@ -1,0 +1,145 @@
+"""Regenerate the synthetic parts of the sample campaign (``python -m pyeval.sample.generate``).
+
+The sample campaign is the TREC 2012 Web track diversity collection (NIST qrels and topics)
+with two real Indri runs. What NIST does not publish is made here, reproducibly from fixed
+seeds, and committed; tests/test_sample.py checks that regenerating gives the same content:
+
+* ``intents.uniform.txt`` and ``intents.nonuniform.txt`` (DINprob layout: topic, intent,
+  Pr(i|q), inf|nav): the 195 subtopics of ``full-topics.xml`` with their types; uniform
+  Pr = 1/n, and Sakai & Song's (SIGIR 2011) non-uniform Pr(j) = 2^(n-j+1) / sum_k 2^k for the
+  j-th subtopic in number order (shared/reference/metrics-diversity.md section 1.2).
+* ``runs/sim01.txt.gz`` ... ``runs/sim18.txt.gz``: simulated systems. Each has a quality q
+  and a diversity preference; per topic, a document's score is q times its intent-weighted
+  relevance plus Gaussian noise, over the judged pool and the documents the Indri runs
+  retrieved (so unjudged documents appear too). Scores are rounded to 3 decimals, so ties
+  occur; ranks follow trec_eval's order (score descending, docno descending). Some systems
+  skip a few topics, to exercise missing-topic conventions.
+* ``doclengths.txt.gz``: a length in characters for every judged or retrieved document,
+  drawn from a log-normal (median about 5,000 characters). Synthetic: the ClueWeb09 lengths
+  used in the U-measure papers are not public.
+"""
+from __future__ import annotations
+
+import gzip
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+HERE = Path(__file__).resolve().parent
+SEED = 20120151  # TREC 2012, first topic 151
+SYSTEMS = 18
+DEPTH = 100
+
+
+def subtopics() -> pd.DataFrame:
+    """topic_id, intent_id, intent_type of every subtopic in full-topics.xml, in number order."""
+    root = ET.parse(HERE / "full-topics.xml").getroot()
+    rows = [
+        (topic.get("number"), subtopic.get("number"), subtopic.get("type", "inf"))
+        for topic in root.iter("topic")
+        for subtopic in topic.iter("subtopic")
+    ]
+    frame = pd.DataFrame(rows, columns=["topic_id", "intent_id", "intent_type"])
+    order = frame.assign(t=frame.topic_id.astype(int), i=frame.intent_id.astype(int))
+    return frame.loc[order.sort_values(["t", "i"]).index].reset_index(drop=True)
+
+
+def intent_files() -> dict[str, str]:
+    """The uniform and non-uniform DINprob texts."""
+    frame = subtopics()
+    n = frame.groupby("topic_id").intent_id.transform("size").to_numpy()
+    j = frame.groupby("topic_id").cumcount().to_numpy() + 1
+    uniform = 1.0 / n
+    nonuniform = 2.0 ** (n - j + 1) / (2.0 ** (n + 1) - 2)  # sum_{k=1}^{n} 2^k = 2^(n+1) - 2
+    texts = {}
+    for name, probability in (("uniform", uniform), ("nonuniform", nonuniform)):
+        lines = [
+            f"{t} {i} {repr(float(p))} {kind}"
+            for t, i, p, kind in zip(frame.topic_id, frame.intent_id, probability, frame.intent_type)
+        ]
+        texts[f"intents.{name}.txt"] = "\n".join(lines) + "\n"
+    return texts
+
+
+def _read(path: Path, names: list[str]) -> pd.DataFrame:
+    return pd.read_csv(path, sep=r"\s+", header=None, names=names, dtype=str, engine="python")
+
+
+def simulated_runs() -> dict[str, str]:
+    """sim01..sim18 as TREC run texts."""
+    qrels = _read(HERE / "qrels.diversity.txt.gz", ["topic_id", "intent_id", "doc_id", "level"])
+    qrels["level"] = qrels.level.astype(int).clip(lower=0)
+    retrieved = pd.concat(
+        _read(path, ["topic_id", "q0", "doc_id", "rank", "score", "tag"])[["topic_id", "doc_id"]]
+        for path in sorted((HERE / "runs").glob("indri-*.txt.gz"))
+    )
+    pool = (
+        pd.concat([qrels[["topic_id", "doc_id"]], retrieved])
+        .drop_duplicates()
+        .sort_values(["topic_id", "doc_id"])
+        .reset_index(drop=True)
+    )
+    gains = qrels.pivot_table(index=["topic_id", "doc_id"], columns="intent_id", values="level", fill_value=0)
+    rng = np.random.default_rng(SEED)
+    qualities = np.linspace(0.15, 1.2, SYSTEMS)
+    concentration = rng.choice([0.2, 1.0, 5.0], size=SYSTEMS)
+    texts = {}
+    for s in range(SYSTEMS):
+        tag = f"sim{s + 1:02d}"
+        skipped = set(rng.choice(sorted(pool.topic_id.unique()), size=rng.integers(0, 3), replace=False))
+        parts = []
+        for topic_id, docs in pool.groupby("topic_id", sort=True):
+            topic_quality = qualities[s] + rng.normal(0, 0.3)
+            if topic_id in skipped:
+                continue
+            topic_gains = gains.loc[topic_id].reindex(docs.doc_id).fillna(0)
+            topic_gains = topic_gains.loc[:, (topic_gains.sum(axis=0) > 0).to_numpy()]
+            weights = rng.dirichlet(np.full(max(topic_gains.shape[1], 1), concentration[s]))
+            relevance = topic_gains.to_numpy() @ weights[: topic_gains.shape[1]]
+            score = np.round(topic_quality * relevance + rng.normal(0, 1.0, len(docs)), 3)
+            ranked = pd.DataFrame({"doc_id": docs.doc_id.to_numpy(), "score": score})
+            ranked = ranked.sort_values(["score", "doc_id"], ascending=False).head(DEPTH)
+            parts.extend(
+                f"{topic_id} Q0 {doc} {rank} {value:.3f} {tag}"
+                for rank, (doc, value) in enumerate(zip(ranked.doc_id, ranked.score), start=1)
+            )
+        texts[f"runs/{tag}.txt.gz"] = "\n".join(parts) + "\n"
+    return texts
+
+
+def document_lengths(runs: dict[str, str]) -> str:
+    """A synthetic length for every judged or retrieved document."""
+    qrels = _read(HERE / "qrels.diversity.txt.gz", ["topic_id", "intent_id", "doc_id", "level"])
+    docs = set(qrels.doc_id)
+    for path in sorted((HERE / "runs").glob("indri-*.txt.gz")):
+        docs.update(_read(path, ["t", "q", "doc_id", "r", "s", "g"]).doc_id)
+    for text in runs.values():
+        docs.update(line.split()[2] for line in text.splitlines())
+    ordered = sorted(docs)
+    rng = np.random.default_rng(SEED + 1)
+    lengths = np.maximum(rng.lognormal(mean=8.5, sigma=1.0, size=len(ordered)).astype(np.int64), 50)
+    lines = ["# synthetic document lengths in characters (pyeval.sample.generate; not ClueWeb09's)"]
+    lines += [f"{doc} {length}" for doc, length in zip(ordered, lengths)]
+    return "\n".join(lines) + "\n"
+
+
+def generated_texts() -> dict[str, str]:
+    """Every generated file of the sample, by path relative to this folder."""
+    texts = intent_files()
+    runs = simulated_runs()
+    texts.update(runs)
+    texts["doclengths.txt.gz"] = document_lengths(runs)
+    return texts
+
+
+def write(texts: dict[str, str]) -> None:
+    for name, text in texts.items():
+        path = HERE / name
+        data = text.encode("utf-8")
+        path.write_bytes(gzip.compress(data, compresslevel=9, mtime=0) if name.endswith(".gz") else data)
+
+
+if __name__ == "__main__":
+    write(generated_texts())

@@ -1,0 +1,65 @@
+"""The only module that reads .sql files.
+
+SQL lives in three trees at the repository root (shipped inside the wheel as
+``pyeval/_resources``): ``migrations/`` (numbered DDL, applied once), ``schema/`` (the current
+DDL, one file per table, for reading and for a consistency test) and ``sql/`` (views and
+queries). Values are never spliced into SQL text: queries take ``$name`` parameters.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+#: Views in creation order (a view may read only views above it). A test checks that this list
+#: and the files in sql/views/ agree.
+VIEW_ORDER: tuple[str, ...] = (
+    "scores",
+    "campaign_overview",
+    "run_overview",
+)
+
+
+def resource_root(tree: str) -> Path:
+    """Directory of ``tree`` ('sql', 'schema' or 'migrations') in a wheel or a checkout."""
+    for candidate in (_PACKAGE_DIR / "_resources" / tree, _PACKAGE_DIR.parent / tree):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(f"pyeval installation is missing its {tree}/ directory")
+
+
+@functools.cache
+def read(relative_path: str) -> str:
+    """Text of ``sql/<relative_path>``, e.g. ``read('views/scores.sql')``."""
+    return (resource_root("sql") / relative_path).read_text(encoding="utf-8")
+
+
+def view_sql(name: str) -> str:
+    """The ``select`` that defines view ``name``."""
+    return read(f"views/{name}.sql")
+
+
+def query(name: str) -> str:
+    """A parameterised query from ``sql/queries/<name>.sql``."""
+    return read(f"queries/{name}.sql")
+
+
+_MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+
+
+def migration_files() -> list[tuple[int, str, Path]]:
+    """``(version, name, path)`` of every file in migrations/, in version order."""
+    found = []
+    for path in sorted(resource_root("migrations").glob("*.sql")):
+        match = _MIGRATION_NAME.match(path.name)
+        if match is None:
+            raise FileNotFoundError(f"migration file with a malformed name: {path.name}")
+        found.append((int(match.group(1)), match.group(2), path))
+    return found
+
+
+def schema_files() -> list[Path]:
+    """The files of schema/, one per stored table."""
+    return sorted(resource_root("schema").glob("*.sql"))

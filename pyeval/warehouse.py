@@ -1,0 +1,147 @@
+"""Opening a warehouse: one DuckDB file, upgraded by migrations/, with the views of sql/views/.
+
+The migration bookkeeping follows sqlite-utils' ``_sqlite_migrations``: each file of
+migrations/ runs once, in version order, in its own transaction, and is recorded with the
+sha256 of its text. Views are derived, never migrated: they are recreated from sql/views/ on
+every read-write open.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import duckdb
+
+from .db import first_row
+from . import sqlfiles
+from .errors import SchemaVersionError
+
+DEFAULT_PATH = "pyeval.duckdb"
+
+
+def default_path() -> str:
+    """The warehouse used when none is given: ``$PYEVAL_DB``, else ``./pyeval.duckdb``."""
+    return os.environ.get("PYEVAL_DB") or DEFAULT_PATH
+
+
+def migration_checksum(path: Path) -> str:
+    """sha256 of a migration's text, line endings normalised (a CRLF checkout stays valid)."""
+    text = path.read_bytes().replace(b"\r\n", b"\n")
+    return hashlib.sha256(text).hexdigest()
+
+
+def connect(
+    path: str | os.PathLike[str] = ":memory:",
+    *,
+    read_only: bool = False,
+    migrations: list[tuple[int, str, Path]] | None = None,
+) -> duckdb.DuckDBPyConnection:
+    """Open (creating or upgrading) the warehouse at ``path``.
+
+    Parameters
+    ----------
+    path
+        A DuckDB file, or ``":memory:"`` for a throw-away warehouse.
+    read_only
+        Open without writing: the file must exist and be fully migrated.
+    migrations
+        ``(version, name, path)`` triples to apply instead of the shipped migrations/
+        (for tests of the upgrade path).
+
+    Raises
+    ------
+    SchemaVersionError
+        A recorded migration is unknown to this pyeval or its file was changed since it was
+        applied, or (read-only) the file needs an upgrade.
+    """
+    path = str(path)
+    if read_only and path != ":memory:" and not Path(path).exists():
+        raise SchemaVersionError(f"{path}: no such warehouse")
+    try:
+        con = duckdb.connect(path, read_only=read_only)
+    except duckdb.IOException as exc:
+        raise SchemaVersionError(f"{path}: cannot open the warehouse: {exc}") from exc
+    except duckdb.Error as exc:  # e.g. not a DuckDB file
+        raise SchemaVersionError(f"{path}: not a DuckDB warehouse: {exc}") from exc
+    try:
+        if read_only:
+            pending = _check(con, migrations)
+            if pending:
+                raise SchemaVersionError(
+                    f"{path}: the warehouse needs migrations {pending}; open it read-write to upgrade"
+                )
+        else:
+            migrate(con, migrations)
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def _recorded(con: duckdb.DuckDBPyConnection) -> dict[int, tuple[str, str]]:
+    exists = first_row(con, 
+        "select count(*) from duckdb_tables() where table_name = 'schema_migrations'"
+    )[0]
+    if not exists:
+        return {}
+    rows = con.execute("select version, name, checksum from schema_migrations").fetchall()
+    return {version: (name, checksum) for version, name, checksum in rows}
+
+
+def _check(con: duckdb.DuckDBPyConnection, migrations) -> list[int]:
+    """Validate the recorded migrations; return the versions still to apply."""
+    files = migrations if migrations is not None else sqlfiles.migration_files()
+    known = {version: (name, migration_checksum(p)) for version, name, p in files}
+    for version, (name, checksum) in sorted(_recorded(con).items()):
+        if version not in known:
+            raise SchemaVersionError(
+                f"the warehouse records migration {version:04d}_{name}, which this pyeval does not "
+                "have (made by a newer pyeval?)"
+            )
+        if known[version][1] != checksum:
+            raise SchemaVersionError(
+                f"migration {version:04d}_{name} was changed after it was applied "
+                f"(recorded sha256 {checksum[:12]}..., file {known[version][1][:12]}...)"
+            )
+    recorded = _recorded(con)
+    return [version for version in sorted(known) if version not in recorded]
+
+
+def migrate(con: duckdb.DuckDBPyConnection, migrations=None) -> list[int]:
+    """Apply pending migrations, each in a transaction, then recreate the views.
+
+    Returns the versions applied now.
+    """
+    files = migrations if migrations is not None else sqlfiles.migration_files()
+    con.execute(sqlfiles.resource_root("schema").joinpath("schema_migrations.sql").read_text())
+    pending = _check(con, files)
+    by_version = {version: (name, path) for version, name, path in files}
+    for version in pending:
+        name, path = by_version[version]
+        con.begin()
+        try:
+            con.execute(path.read_text(encoding="utf-8"))
+            con.execute(
+                "insert into schema_migrations (version, name, checksum) values ($v, $n, $c)",
+                {"v": version, "n": name, "c": migration_checksum(path)},
+            )
+            con.commit()
+        except duckdb.Error as exc:
+            con.rollback()
+            raise SchemaVersionError(f"migration {version:04d}_{name} failed: {exc}") from exc
+    create_views(con)
+    return pending
+
+
+def create_views(con: duckdb.DuckDBPyConnection) -> None:
+    """(Re)create every view of sql/views/ in the declared order, in one transaction."""
+    con.begin()
+    try:
+        for name in sqlfiles.VIEW_ORDER:
+            # View names come from the constant VIEW_ORDER, never from user input.
+            con.execute(f"create or replace view {name} as\n{sqlfiles.view_sql(name)}")
+        con.commit()
+    except BaseException:
+        con.rollback()
+        raise

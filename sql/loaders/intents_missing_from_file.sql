@@ -1,0 +1,25 @@
+-- intents_missing_from_file: intents judged relevant in the campaign's qrels, for topics the
+-- intents file covers, that the file does not list (NTCIREVAL would write a malformed derived
+-- file for them; pyeval refuses). First topic and intent in byte order.
+-- Reads: qrels, intent_input. Parameters: $campaign_id.
+with covered_topics as (
+    select distinct topic_id
+    from intent_input
+),
+
+judged_intents as (
+    select distinct qrels.topic_id, qrels.intent_id
+    from qrels
+    inner join covered_topics on qrels.topic_id = covered_topics.topic_id
+    where qrels.campaign_id = $campaign_id and qrels.level > 0 and qrels.intent_id <> ''
+)
+
+select judged_intents.topic_id, judged_intents.intent_id
+from judged_intents
+left join intent_input
+    on
+        judged_intents.topic_id = intent_input.topic_id
+        and judged_intents.intent_id = intent_input.intent_id
+where intent_input.intent_id is null
+order by judged_intents.topic_id, judged_intents.intent_id
+limit 1

@@ -1,0 +1,5 @@
+-- qrels_insert: store the checked judgments of one qrels input. Parameters: $campaign_id.
+insert into qrels (campaign_id, topic_id, intent_id, doc_id, level)
+select $campaign_id, topic_id, intent_id, doc_id, level
+from qrels_input
+where not is_blank

@@ -1,0 +1,9 @@
+-- topics_refresh: insert the topic set of a campaign: every topic of its qrels or intents.
+-- Parameters: $campaign_id. (The caller first deletes the campaign's rows of topics.)
+insert into topics (campaign_id, topic_id)
+select distinct $campaign_id, topic_id
+from (
+    select topic_id from qrels where campaign_id = $campaign_id
+    union
+    select topic_id from intents where campaign_id = $campaign_id
+)

@@ -1,0 +1,24 @@
+-- run_overview: one row per (campaign_id, run_id) with its size and provenance (`pyeval list`).
+-- Reads: runs, run_entries.
+with entry_counts as (
+    select
+        campaign_id,
+        run_id,
+        count(distinct topic_id) as topics,
+        count(*) as entries
+    from run_entries
+    group by campaign_id, run_id
+)
+
+select
+    runs.campaign_id,
+    runs.run_id,
+    runs.run_tag,
+    coalesce(entry_counts.topics, 0) as topics,
+    coalesce(entry_counts.entries, 0) as entries,
+    runs.source_file,
+    runs.source_sha256,
+    runs.loaded_at
+from runs
+left join entry_counts
+    on runs.campaign_id = entry_counts.campaign_id and runs.run_id = entry_counts.run_id
