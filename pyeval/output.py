@@ -13,8 +13,19 @@ def render(frame: pd.DataFrame, fmt: str = "table") -> str:
         return frame.to_csv(index=False, lineterminator="\n").rstrip("\n")
     if fmt == "json":
         return frame.to_json(orient="records", date_format="iso", indent=2)
+    # Identifiers are text: '0001' must not print as 1, so only non-text columns parse numbers.
+    text_columns = [i for i, dtype in enumerate(frame.dtypes) if not pd.api.types.is_numeric_dtype(dtype)]
     if fmt == "markdown":
-        return tabulate(frame, headers="keys", tablefmt="github", showindex=False)
+        return tabulate(
+            frame, headers="keys", tablefmt="github", showindex=False, disable_numparse=text_columns
+        )
     if fmt == "table":
-        return tabulate(frame, headers="keys", tablefmt="simple", showindex=False, floatfmt=".4f")
+        return tabulate(
+            frame,
+            headers="keys",
+            tablefmt="simple",
+            showindex=False,
+            floatfmt=".4f",
+            disable_numparse=text_columns,
+        )
     raise ValueError(f"output format must be one of {', '.join(OUTPUT_FORMATS)}; got {fmt!r}")

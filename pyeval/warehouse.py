@@ -17,12 +17,8 @@ from .db import first_row
 from . import sqlfiles
 from .errors import SchemaVersionError
 
+#: The CLI's warehouse when neither --db nor $PYEVAL_DB is given.
 DEFAULT_PATH = "pyeval.duckdb"
-
-
-def default_path() -> str:
-    """The warehouse used when none is given: ``$PYEVAL_DB``, else ``./pyeval.duckdb``."""
-    return os.environ.get("PYEVAL_DB") or DEFAULT_PATH
 
 
 def migration_checksum(path: Path) -> str:

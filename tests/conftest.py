@@ -1,0 +1,46 @@
+"""Shared fixtures: a fresh warehouse, the fixture folder, and a whole-warehouse snapshot."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import pyeval
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture
+def fixtures() -> Path:
+    return FIXTURES
+
+
+@pytest.fixture
+def con():
+    """A fresh in-memory warehouse with migrations and views applied."""
+    connection = pyeval.connect()
+    yield connection
+    connection.close()
+
+
+@pytest.fixture
+def write(tmp_path):
+    """Write a small input file (str or bytes) and return its path."""
+
+    def _write(name: str, content: str | bytes) -> Path:
+        path = tmp_path / name
+        path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+        return path
+
+    return _write
+
+
+def snapshot(con) -> dict[str, list[tuple]]:
+    """Every row of every stored table, sorted: equal snapshots mean an unchanged warehouse."""
+    tables = [
+        row[0]
+        for row in con.execute(
+            "select table_name from duckdb_tables() where not temporary order by table_name"
+        ).fetchall()
+    ]
+    return {table: sorted(con.execute(f"select * from {table}").fetchall(), key=repr) for table in tables}

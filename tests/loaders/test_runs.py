@@ -1,0 +1,108 @@
+"""Loading runs (pyeval/loaders/runs.py, sql/loaders/run_*.sql)."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import pyeval
+from pyeval.errors import DataIntegrityError, InputWarning, UnknownCampaignError
+
+from ..conftest import FIXTURES
+
+TREC = FIXTURES / "trec_eval"
+
+
+@pytest.fixture
+def campaign(con):
+    pyeval.load_qrels(con, "t", TREC / "qrels.test")
+    return con
+
+
+def test_tab_separated_run_named_by_its_tag(campaign):
+    con = campaign
+    report = pyeval.load_run(con, "t", TREC / "results.test")
+    assert (report.name, report.rows, report.topics) == ("STANDARD", 1500, 3)
+    stored = con.execute(
+        "select topic_id, doc_id, rank_given, score, file_position from run_entries "
+        "order by file_position limit 2"
+    ).fetchall()
+    first_line = (TREC / "results.test").read_text().splitlines()[0].split("\t")
+    assert stored[0] == (first_line[0], first_line[2], int(first_line[3]), float(first_line[4]), 1)
+    assert con.execute("select run_tag, source_sha256 from runs").fetchall() == [("STANDARD", report.sha256)]
+
+
+def test_extra_columns_ignored_and_missing_topics_reported(campaign):
+    report = pyeval.load_run(campaign, "t", TREC / "results.trunc", name="trunc")
+    assert report.rows == 584 and report.topics == 2
+    assert "1 judged topics are missing from the run (they score 0)" in report.notes
+
+
+def test_scores_parse_to_the_nearest_double(campaign, write):
+    path = write("r.txt", "301 Q0 a 1 0.1 x\n301 Q0 b 2 1e-3 x\n301 Q0 c 3 -2.28234 x\n301 Q0 d 4 7 x\n")
+    pyeval.load_run(campaign, "t", path)
+    scores = [r[0] for r in campaign.execute("select score from run_entries order by file_position").fetchall()]
+    assert scores == [float("0.1"), float("1e-3"), float("-2.28234"), 7.0]
+
+
+def test_several_files_one_transaction(campaign, write):
+    a = write("a.txt", "301 Q0 d1 1 2.0 A\n")
+    b = write("b.txt", "301 Q0 d1 1 2.0 B\n")
+    reports = pyeval.load_runs(campaign, "t", [a, b])
+    assert [r.name for r in reports] == ["A", "B"]
+    bad = write("c.txt", "301 Q0 d1 1 2.0 C\n301 Q0 d1 2 1.0 C\n")
+    with pytest.raises(pyeval.InputFormatError):
+        pyeval.load_runs(campaign, "t", [write("ok.txt", "301 Q0 d1 1 1 OK\n"), bad])
+    assert campaign.execute("select run_id from runs order by 1").fetchall() == [("A",), ("B",)]
+
+
+def test_same_tag_twice_needs_names(campaign, write):
+    a = write("a.txt", "301 Q0 d1 1 2.0 indri\n")
+    b = write("b.txt", "301 Q0 d2 1 2.0 indri\n")
+    with pytest.raises(DataIntegrityError, match="loaded twice"):
+        pyeval.load_runs(campaign, "t", [a, b])
+    pyeval.load_runs(campaign, "t", [a, b], names=["ql", "rm"])
+    assert campaign.execute("select run_id, run_tag from runs order by 1").fetchall() == [
+        ("ql", "indri"), ("rm", "indri")
+    ]
+
+
+def test_replace(campaign, write):
+    pyeval.load_run(campaign, "t", write("a.txt", "301 Q0 d1 1 2.0 A\n301 Q0 d2 2 1.0 A\n"))
+    with pytest.raises(DataIntegrityError, match="already has a run named 'A'"):
+        pyeval.load_run(campaign, "t", write("b.txt", "301 Q0 d9 1 2.0 A\n"))
+    pyeval.load_run(campaign, "t", write("b.txt", "301 Q0 d9 1 2.0 A\n"), replace=True)
+    assert campaign.execute("select doc_id from run_entries").fetchall() == [("d9",)]
+
+
+def test_unknown_campaign(con, write):
+    with pytest.raises(UnknownCampaignError, match="campaign 'nope' does not exist"):
+        pyeval.load_run(con, "nope", write("a.txt", "301 Q0 d1 1 2.0 A\n"))
+
+
+def test_differing_tags_warn(campaign, write):
+    with pytest.warns(InputWarning, match="2 different run tags"):
+        report = pyeval.load_run(campaign, "t", write("a.txt", "301 Q0 d1 1 2.0 A\n301 Q0 d2 2 1 B\n"))
+    assert report.name == "A"  # the first line's tag, as ndeval
+
+
+def test_comments_and_blank_lines_are_skipped(campaign, write):
+    path = write("a.txt", "# header\n\n301 Q0 d1 1 2.0 A\n   # indented comment\n301 Q0 d2 2 1.0 A\n\n")
+    pyeval.load_run(campaign, "t", path)
+    assert campaign.execute("select doc_id, file_position from run_entries order by 2").fetchall() == [
+        ("d1", 3), ("d2", 5)
+    ]
+
+
+def test_dataframe_run_without_rank(campaign):
+    frame = pd.DataFrame({"query_id": ["301", "301", "302"], "doc_id": ["a", "b", "a"], "score": [0.5, 0.25, 1.0]})
+    report = pyeval.load_run(campaign, "t", frame, name="frame-run")
+    assert report.name == "frame-run"
+    assert campaign.execute("select topic_id, doc_id, rank_given, score from run_entries order by all").fetchall() == [
+        ("301", "a", 1, 0.5), ("301", "b", 2, 0.25), ("302", "a", 1, 1.0)
+    ]
+
+
+def test_dataframe_run_pyterrier_columns(campaign):
+    frame = pd.DataFrame({"qid": ["301"], "docno": ["x"], "score": [3.0], "rank": [0]})
+    pyeval.load_run(campaign, "t", frame, name="pt")
+    assert campaign.execute("select doc_id, rank_given from run_entries").fetchall() == [("x", 0)]

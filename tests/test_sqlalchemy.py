@@ -1,0 +1,41 @@
+"""BI access: SQLAlchemy reflection of a warehouse file (duckdb-sqlalchemy dialect)."""
+from __future__ import annotations
+
+import pandas as pd
+import sqlalchemy as sa
+
+import pyeval
+from pyeval import sqlfiles
+
+from .conftest import FIXTURES
+
+PUBLIC_TABLES = {
+    "campaigns", "topics", "intents", "qrels", "runs", "run_entries", "document_lengths",
+    "campaign_inputs", "evaluations", "topic_scores",
+}
+
+
+def test_reflection_of_tables_views_and_columns(tmp_path):
+    path = tmp_path / "w.duckdb"
+    con = pyeval.connect(path)
+    pyeval.load_qrels(con, "t", FIXTURES / "trec_eval" / "qrels.test")
+    pyeval.load_run(con, "t", FIXTURES / "trec_eval" / "results.test")
+    con.close()
+    engine = sa.create_engine(f"duckdb:///{path}", connect_args={"read_only": True})
+    inspector = sa.inspect(engine)
+    assert PUBLIC_TABLES <= set(inspector.get_table_names())
+    assert set(sqlfiles.VIEW_ORDER) <= set(inspector.get_view_names())
+    assert [c["name"] for c in inspector.get_columns("scores")] == [
+        "campaign_id", "run_id", "topic_id", "measure", "value"
+    ]
+    qrels_columns = {c["name"]: c for c in inspector.get_columns("qrels")}
+    assert isinstance(qrels_columns["level"]["type"], sa.Integer)
+    assert inspector.get_pk_constraint("qrels")["constrained_columns"] == [
+        "campaign_id", "topic_id", "intent_id", "doc_id"
+    ]
+    with engine.connect() as connection:
+        overview = pd.read_sql("select * from campaign_overview", connection)
+        entries = connection.execute(sa.text("select count(*) from run_entries where run_id = :r"), {"r": "STANDARD"})
+        assert entries.scalar() == 1500
+    assert overview.loc[0, "judgments"] == 3681
+    engine.dispose()

@@ -1,0 +1,141 @@
+"""Opening, creating and upgrading warehouses (pyeval/warehouse.py, migrations/, schema/)."""
+from __future__ import annotations
+
+import re
+import shutil
+
+import duckdb
+import pytest
+
+import pyeval
+from pyeval import sqlfiles, warehouse
+from pyeval.errors import SchemaVersionError
+
+from .conftest import FIXTURES, snapshot
+
+
+def test_new_file_gets_every_migration_and_view(tmp_path):
+    path = tmp_path / "w.duckdb"
+    con = pyeval.connect(path)
+    recorded = con.execute("select version, name, checksum from schema_migrations order by 1").fetchall()
+    files = sqlfiles.migration_files()
+    assert [(v, n) for v, n, _ in recorded] == [(v, n) for v, n, _ in files]
+    assert all(re.fullmatch("[0-9a-f]{64}", c) for _, _, c in recorded)
+    views = {r[0] for r in con.execute("select view_name from duckdb_views() where not internal").fetchall()}
+    assert set(sqlfiles.VIEW_ORDER) <= views
+    assert con.execute("select count(*) from scores").fetchall() == [(0,)]
+    con.close()
+
+
+def test_reopening_an_existing_file_keeps_its_data(tmp_path):
+    path = tmp_path / "w.duckdb"
+    con = pyeval.connect(path)
+    pyeval.load_qrels(con, "c", FIXTURES / "trec_eval" / "qrels.test")
+    before = snapshot(con)
+    con.close()
+    con = pyeval.connect(path)
+    assert warehouse.migrate(con) == []  # nothing pending
+    assert snapshot(con) == before
+    con.close()
+
+
+def test_upgrade_applies_only_new_migrations(tmp_path):
+    path = tmp_path / "w.duckdb"
+    files = sqlfiles.migration_files()
+    con = pyeval.connect(path, migrations=files)
+    pyeval.load_qrels(con, "c", FIXTURES / "trec_eval" / "qrels.test")
+    con.close()
+    extra = tmp_path / "9999_add_note.sql"
+    extra.write_text("alter table campaigns add column note varchar;\n")
+    con = pyeval.connect(path, migrations=[*files, (9999, "add_note", extra)])
+    assert con.execute("select count(*) from qrels").fetchall() == [(3681,)]
+    assert "note" in [r[0] for r in con.execute("describe campaigns").fetchall()]
+    assert con.execute("select max(version) from schema_migrations").fetchall() == [(9999,)]
+    con.close()
+
+
+def test_a_failing_migration_is_rolled_back(tmp_path):
+    path = tmp_path / "w.duckdb"
+    files = sqlfiles.migration_files()
+    bad = tmp_path / "9999_broken.sql"
+    bad.write_text("create table half_done (x int);\nselect * from no_such_table;\n")
+    with pytest.raises(SchemaVersionError, match="9999_broken failed"):
+        pyeval.connect(path, migrations=[*files, (9999, "broken", bad)])
+    con = duckdb.connect(str(path))
+    assert con.execute("select count(*) from duckdb_tables() where table_name = 'half_done'").fetchall() == [(0,)]
+    assert con.execute("select max(version) from schema_migrations").fetchall() == [(1,)]
+    con.close()
+
+
+def test_tampered_migration_is_an_error(tmp_path):
+    path = tmp_path / "w.duckdb"
+    pyeval.connect(path).close()
+    copies = []
+    for version, name, source in sqlfiles.migration_files():
+        copy = tmp_path / source.name
+        shutil.copy(source, copy)
+        copies.append((version, name, copy))
+    copies[0][2].write_text(copies[0][2].read_text() + "\n-- edited after release\n")
+    with pytest.raises(SchemaVersionError, match="was changed after it was applied"):
+        pyeval.connect(path, migrations=copies)
+
+
+def test_unknown_recorded_migration_is_an_error(tmp_path):
+    path = tmp_path / "w.duckdb"
+    con = pyeval.connect(path)
+    con.execute("insert into schema_migrations (version, name, checksum) values (9998, 'future', 'x')")
+    con.close()
+    with pytest.raises(SchemaVersionError, match="9998_future"):
+        pyeval.connect(path)
+
+
+def test_read_only_open_needs_an_existing_migrated_file(tmp_path):
+    with pytest.raises(SchemaVersionError, match="no such warehouse"):
+        pyeval.connect(tmp_path / "missing.duckdb", read_only=True)
+    path = tmp_path / "w.duckdb"
+    pyeval.connect(path).close()
+    con = pyeval.connect(path, read_only=True)
+    assert con.execute("select count(*) from campaigns").fetchall() == [(0,)]
+    con.close()
+
+
+def test_a_file_that_is_not_duckdb_is_refused(tmp_path):
+    path = tmp_path / "notes.duckdb"
+    path.write_text("not a database\n")
+    with pytest.raises(SchemaVersionError):
+        pyeval.connect(path)
+
+
+def _columns_and_constraints(con):
+    columns = con.execute(
+        "select table_name, column_name, data_type, is_nullable, column_default "
+        "from duckdb_columns() where not internal order by all"
+    ).fetchall()
+    constraints = con.execute(
+        "select table_name, constraint_type, constraint_text from duckdb_constraints() order by all"
+    ).fetchall()
+    return columns, constraints
+
+
+def test_schema_folder_matches_the_migrations():
+    migrated = pyeval.connect()
+    from_schema = duckdb.connect()
+    for path in sqlfiles.schema_files():
+        from_schema.execute(path.read_text())
+    tables = lambda con: [c for c in _columns_and_constraints(con)[0]]  # noqa: E731
+    migrated_columns = [c for c in tables(migrated) if c[0] not in sqlfiles.VIEW_ORDER]
+    assert migrated_columns == tables(from_schema)
+    assert _columns_and_constraints(migrated)[1] == _columns_and_constraints(from_schema)[1]
+    migrated.close()
+    from_schema.close()
+
+
+def test_every_view_file_is_declared_once():
+    files = sorted(p.stem for p in (sqlfiles.resource_root("sql") / "views").glob("*.sql"))
+    assert sorted(sqlfiles.VIEW_ORDER) == files
+    assert len(set(sqlfiles.VIEW_ORDER)) == len(sqlfiles.VIEW_ORDER)
+
+
+def test_migration_files_are_numbered_without_gaps():
+    versions = [v for v, _, _ in sqlfiles.migration_files()]
+    assert versions == list(range(1, len(versions) + 1))
