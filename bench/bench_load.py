@@ -11,7 +11,7 @@ What it does:
    space separated) and a matching qrels file (200 judgments per topic, 150 of them on
    retrieved documents, graded 0-3), in a temporary directory outside the repository.
 2. Times each of these in a fresh Python subprocess, so that the peak RSS
-   (``getrusage(RUSAGE_SELF).ru_maxrss`` of that process) belongs to one measurement only:
+   (VmHWM of that process, see ``_vm_hwm_kb``) belongs to one measurement only:
 
    - ``pyeval_qrels``     pyeval.load_qrels into a new warehouse file
    - ``pyeval_run``       pyeval.load_run into a copy of that warehouse (qrels already in it)
@@ -46,6 +46,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+# Measure the checkout this script belongs to, not whatever copy of pyeval is installed.
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
 
 SEED = 20240607
 DOCS_PER_TOPIC = 1000
@@ -279,12 +283,14 @@ def profile_run_load(run_path: str, db_path: str) -> dict:
     from pyeval.loaders.source import content_sha256, read_lines
 
     steps: dict[str, float] = {}
+    cpu: dict[str, float] = {}
     rss: dict[str, float] = {}
 
     def step(name, function):
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         result = function()
         steps[name] = time.perf_counter() - started
+        cpu[name] = time.process_time() - cpu_started
         rss[name] = _vm_hwm_kb() / 1024
         return result
 
@@ -328,50 +334,57 @@ def profile_run_load(run_path: str, db_path: str) -> dict:
     total = time.perf_counter() - total_started
     del lines
 
-    # Variants (in memory, no warehouse): what each formulation of the parse costs.
+    # Variants (in memory, no warehouse, same Arrow table of lines): what each formulation of
+    # the parse costs. Wall and CPU seconds of this process (DuckDB's threads included).
     import duckdb
-    import pyarrow.csv as pacsv  # noqa: F401
 
-    variants: dict[str, float] = {}
+    variants: dict[str, dict[str, float]] = {}
     table = read_lines(run_path).table
     mem = duckdb.connect()
     mem.register("input_lines", table)
+    split_sql = sqlfiles.read("loaders/split_fields.sql")
+    split_params = {"separator": staging.WHITESPACE, "comments": True, "skip_blank": True}
+    rows_sql = sqlfiles.read("loaders/run_rows.sql")
 
     def timed(name, sql, parameters=None):
-        started = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.process_time()
         mem.execute(sql, parameters or {}).fetchall()
-        variants[name] = time.perf_counter() - started
+        variants[name] = {"wall_s": time.perf_counter() - wall, "cpu_s": time.process_time() - cpu}
 
-    timed("split_fields as shipped (trim + string_split_regex '[ \\t]+')",
-          "create or replace temp table f as " + sqlfiles.read("loaders/split_fields.sql"),
-          {"separator": staging.WHITESPACE, "comments": True, "skip_blank": True})
-    timed("string_split_regex only, no trim/filters",
-          "create or replace temp table f2 as select line_number, string_split_regex(line, '[ \\t]+') as fields from input_lines")
-    timed("string_split(line, ' ') (single-space only, NOT equivalent)",
-          "create or replace temp table f3 as select line_number, string_split(line, ' ') as fields from input_lines")
-    timed("regexp_extract 6 groups -> columns (no list)",
-          "create or replace temp table f4 as select line_number, "
-          "regexp_extract(line, '^[ \\t]*(\\S+)[ \\t]+(\\S+)[ \\t]+(\\S+)[ \\t]+(\\S+)[ \\t]+(\\S+)[ \\t]+(\\S+)', "
-          "['t','i','d','r','s','g']) as s from input_lines")
-    timed("run_rows as shipped (from split_fields table)",
-          "create or replace temp table r as select * from (" + sqlfiles.read("loaders/run_rows.sql").replace("input_fields", "f") + ")")
-    timed("run_rows fused with split (one query, no list table)",
-          "create or replace temp table r2 as with input_fields as (" + sqlfiles.read("loaders/split_fields.sql")
-          + ") " + sqlfiles.read("loaders/run_rows.sql"),
-          {"separator": staging.WHITESPACE, "comments": True, "skip_blank": True})
-    timed("run_problems as shipped",
-          sqlfiles.read("loaders/run_problems.sql").replace("run_input", "r"))
-    timed("duplicate check only (group by topic, doc having count > 1)",
+    timed("split_fields.sql as shipped (trim, string_split_regex, CASE for blank lines)",
+          "create or replace temp table f as " + split_sql, split_params)
+    timed("same, without the CASE (fields := string_split_regex(line, $separator))",
+          "create or replace temp table f1 as " + split_sql.replace(
+              "case when line = '' then [] else string_split_regex(line, $separator) end",
+              "string_split_regex(line, $separator)"), split_params)
+    timed("string_split_regex(line, '[ \\t]+') alone (no trim, no filter)",
+          "create or replace temp table f2 as select line_number, "
+          "string_split_regex(line, '[ \t]+') as fields from input_lines")
+    timed("string_split(line, ' ') alone (single spaces only: NOT equivalent)",
+          "create or replace temp table f3 as select line_number, string_split(line, ' ') as fields "
+          "from input_lines")
+    timed("one-pass check that string_split(line, ' ') would be exact (no tab, no double/edge space)",
+          "select bool_or(contains(line, e'\t') or contains(line, '  ') or starts_with(line, ' ') "
+          "or ends_with(line, ' ')) from input_lines")
+    timed("run_rows.sql as shipped (reads the materialised fields table)",
+          "create or replace temp table r as " + rows_sql.replace("input_fields", "f"))
+    timed("split_fields + run_rows fused in one query (no list table materialised)",
+          "create or replace temp table r2 as with input_fields as (" + split_sql + ") " + rows_sql,
+          split_params)
+    timed("run_problems.sql as shipped", sqlfiles.read("loaders/run_problems.sql").replace("run_input", "r"))
+    timed("its duplicate check alone (group by topic, doc having count(*) > 1)",
           "select count(*) from (select topic_id, doc_id from r group by all having count(*) > 1)")
-    timed("rank regexp_full_match only",
-          "select count(*) from f where regexp_full_match(fields[4], '[+-]?[0-9]+')")
-    timed("DuckDB read_csv of the file into a temp table (in memory)",
+    timed("insert the rows into an in-memory table (no disk)",
+          "create or replace temp table e as select 'bench' as campaign_id, 'run' as run_id, topic_id, "
+          "doc_id, rank_given, score, line_number as file_position from r")
+    timed("DuckDB read_csv(delim=' ') of the file into an in-memory table",
           "create or replace temp table c as select * from read_csv($path, delim = ' ', header = false, "
-          "columns = {'q': 'VARCHAR', 'i': 'VARCHAR', 'd': 'VARCHAR', 'r': 'BIGINT', 's': 'DOUBLE', 't': 'VARCHAR'})",
-          {"path": run_path})
+          "columns = {'q': 'VARCHAR', 'i': 'VARCHAR', 'd': 'VARCHAR', 'r': 'BIGINT', 's': 'DOUBLE', "
+          "'t': 'VARCHAR'})", {"path": run_path})
     mem.close()
     return {
         "steps_s": steps,
+        "steps_cpu_s": cpu,
         "peak_rss_mb_after_step": rss,
         "total_s": total,
         "variants_s": variants,
@@ -423,9 +436,11 @@ def machine() -> dict:
         from importlib.metadata import version
 
         versions["pytrec_eval_terrier"] = version("pytrec-eval-terrier")
-        versions["pyeval"] = version("pyeval")
     except Exception:  # noqa: BLE001
         pass
+    import pyeval
+
+    versions["pyeval"] = f"{pyeval.__version__} ({Path(pyeval.__file__).parent})"
     return {
         "nproc": os.cpu_count(),
         "cpu_model": model,
@@ -446,6 +461,8 @@ def have_pytrec_eval() -> bool:
 def summarise(reps: list[dict]) -> dict:
     keys = ("wall_s", "cpu_s", "peak_rss_mb", "baseline_rss_mb")
     out = {key: statistics.median(r[key] for r in reps) for key in keys}
+    out["wall_min_s"] = min(r["wall_s"] for r in reps)
+    out["wall_max_s"] = max(r["wall_s"] for r in reps)
     out["rows"] = reps[0].get("rows")
     out["reps"] = reps
     return out
@@ -466,7 +483,9 @@ def bench_size(workdir: Path, n_lines: int, repeat: int, kinds: list[str], log) 
             if kind == "pyeval_run":
                 # A warehouse with the qrels loaded, made by the pyeval_qrels measurement.
                 shutil.copyfile(sizedir / "pyeval_qrels.duckdb", db)
+            load_before = os.getloadavg()[0]
             result = run_child(kind, data, db)
+            result["loadavg_1min_before_after"] = [load_before, os.getloadavg()[0]]
             result["db_bytes"] = db.stat().st_size if db.exists() else None
             reps[kind].append(result)
             log(f"  [{n_lines:,}] rep {rep + 1} {kind}: {result['wall_s']:.2f} s, "
@@ -480,6 +499,8 @@ def bench_size(workdir: Path, n_lines: int, repeat: int, kinds: list[str], log) 
             "peak_rss_mb": max(q["peak_rss_mb"], r["peak_rss_mb"]),
             "baseline_rss_mb": q["baseline_rss_mb"],
             "rows": (q["rows"] or 0) + (r["rows"] or 0),
+            "wall_min_s": q["wall_min_s"] + r["wall_min_s"],
+            "wall_max_s": q["wall_max_s"] + r["wall_max_s"],
         }
     return {"data": data, "results": results, "sizedir": str(sizedir)}
 
@@ -494,10 +515,11 @@ def ratios(results: dict) -> None:
 
 def markdown(size: dict) -> str:
     data, results = size["data"], size["results"]
-    head = (f"Run: {data['run_lines']:,} lines, {data['run_bytes'] / 1e6:,.0f} MB; "
+    n = len(results[next(iter(results))].get("reps", [None]))
+    head = (f"Median of {n} run(s). Run: {data['run_lines']:,} lines, {data['run_bytes'] / 1e6:,.0f} MB; "
             f"qrels: {data['qrels_lines']:,} lines, {data['qrels_bytes'] / 1e6:,.0f} MB\n\n")
-    rows = ["| measurement | wall (s) | CPU (s) | peak RSS (MB) | RSS over import baseline (MB) | x DuckDB read | x pandas |",
-            "|---|---:|---:|---:|---:|---:|---:|"]
+    rows = ["| measurement | wall (s) | wall range (s) | CPU (s) | peak RSS (MB) | RSS over import baseline (MB) | x DuckDB read | x pandas |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|"]
     order = ["pyeval_qrels", "pyeval_run", "pyeval_total", "duckdb_read", "pandas_read",
              "pytrec_pandas", "pytrec_parse_run"]
     for name in order:
@@ -506,7 +528,7 @@ def markdown(size: dict) -> str:
         r = results[name]
         fmt = lambda v: f"{v:.2f}" if v is not None else "-"  # noqa: E731
         rows.append(
-            f"| {LABELS[name]} | {r['wall_s']:.2f} | {r['cpu_s']:.2f} | {r['peak_rss_mb']:,.0f} | "
+            f"| {LABELS[name]} | {r['wall_s']:.2f} | {r['wall_min_s']:.2f}-{r['wall_max_s']:.2f} | {r['cpu_s']:.2f} | {r['peak_rss_mb']:,.0f} | "
             f"{r['peak_rss_mb'] - r['baseline_rss_mb']:,.0f} | "
             f"{fmt(r['x_duckdb_read']) if name not in ('pyeval_qrels',) else '-'} | "
             f"{fmt(r['x_pandas_read']) if name not in ('pyeval_qrels',) else '-'} |"
@@ -515,15 +537,18 @@ def markdown(size: dict) -> str:
 
 
 def profile_markdown(profile: dict) -> str:
-    rows = ["| step (pyeval run load, same SQL) | seconds | share | peak RSS after (MB) |", "|---|---:|---:|---:|"]
+    rows = ["| step (pyeval run load, same SQL) | wall (s) | share | CPU (s) | peak RSS after (MB) |",
+            "|---|---:|---:|---:|---:|"]
     total = profile["total_s"]
     for name, seconds in profile["steps_s"].items():
         share = "" if name.startswith("  ") else f"{100 * seconds / total:.0f}%"
-        rows.append(f"| {name} | {seconds:.2f} | {share} | {profile['peak_rss_mb_after_step'][name]:,.0f} |")
+        rows.append(f"| {name} | {seconds:.2f} | {share} | {profile['steps_cpu_s'][name]:.2f} | "
+                    f"{profile['peak_rss_mb_after_step'][name]:,.0f} |")
     rows.append(f"| **total** | {total:.2f} | | |")
-    rows += ["", "| variant (in-memory DuckDB, same input table) | seconds |", "|---|---:|"]
-    for name, seconds in profile["variants_s"].items():
-        rows.append(f"| {name} | {seconds:.2f} |")
+    rows += ["", "| variant (in-memory DuckDB, same Arrow table of lines) | wall (s) | CPU (s) |",
+             "|---|---:|---:|"]
+    for name, timing in profile["variants_s"].items():
+        rows.append(f"| {name} | {timing['wall_s']:.2f} | {timing['cpu_s']:.2f} |")
     return "\n".join(rows) + "\n"
 
 

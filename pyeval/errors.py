@@ -46,3 +46,15 @@ class PyevalWarning(UserWarning):
 
 class InputWarning(PyevalWarning):
     """Input that loads but looks suspicious (differing run tags, probabilities not summing to 1)."""
+
+
+class MeasureNameError(PyevalError, ValueError):
+    """A measure string that cannot be parsed."""
+
+
+class UnknownMeasureError(MeasureNameError):
+    """A measure name pyeval does not know; the message lists close matches."""
+
+
+class MeasureParamError(PyevalError, ValueError):
+    """A measure parameter of the wrong type, outside its allowed values, or unknown."""

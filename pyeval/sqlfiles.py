@@ -19,6 +19,11 @@ VIEW_ORDER: tuple[str, ...] = (
     "scores",
     "campaign_overview",
     "run_overview",
+    "ranked_entries",
+    "topic_levels",
+    "gain_values",
+    "rank_gains",
+    "ideal_gains",
 )
 
 

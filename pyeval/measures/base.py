@@ -1,0 +1,113 @@
+"""Measures as data: declarations (what a measure is) and values (a measure with parameters).
+
+Follows ir_measures (terrierteam/ir_measures): one small declaration per measure, no
+arithmetic in it; a measure value prints as ``Name(param=value)@cutoff`` with default
+parameters left out, and that string is its identity (the ``measure`` column of ``scores``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a measure: its type, default and allowed values."""
+
+    name: str
+    type: type
+    default: Any
+    doc: str
+    choices: tuple | None = None
+    minimum: float | None = None
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class MeasureDef:
+    """The declaration of a measure (no computation: the SQL of its family computes it).
+
+    Attributes
+    ----------
+    name : canonical name (ir_measures spelling where ir_measures has the measure)
+    family : the SQL file computing it, ``sql/metrics/metric_<family>.sql``
+    params : declared parameters; the family's SQL receives every one of them
+    at : the parameter ``@`` binds (``cutoff``, or ``recall`` for IPrec), if any
+    aggregate : how topics are combined: ``mean``, ``sum`` or ``gmean`` (floor 1e-5)
+    empty_value : the value of a judged topic the run did not retrieve anything for
+    storable : False for text-valued measures (RelString), shown but not stored
+    """
+
+    name: str
+    family: str
+    description: str
+    reference: str
+    params: tuple[Param, ...] = ()
+    at: str | None = None
+    aliases: tuple[str, ...] = ()
+    aggregate: str = "mean"
+    empty_value: float = 0.0
+    storable: bool = True
+
+    def param(self, name: str) -> Param:
+        for param in self.params:
+            if param.name == name:
+                return param
+        raise KeyError(name)
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, str):
+        return value if value.isidentifier() else repr(value)
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return repr(value)
+    return repr(value)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A measure with all its parameters bound. ``str(m)`` is its canonical name."""
+
+    definition: MeasureDef
+    values: tuple[tuple[str, Any], ...] = field(default=())
+
+    def __getitem__(self, name: str) -> Any:
+        for key, value in self.values:
+            if key == name:
+                return value
+        raise KeyError(name)
+
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
+    @property
+    def family(self) -> str:
+        return self.definition.family
+
+    def __str__(self) -> str:
+        definition = self.definition
+        shown = [
+            (key, value)
+            for key, value in self.values
+            if key != definition.at and value != definition.param(key).default
+        ]
+        text = definition.name
+        if shown:
+            text += "(" + ", ".join(f"{key}={_format_value(value)}" for key, value in sorted(shown)) + ")"
+        if definition.at is not None:
+            at_value = self[definition.at]
+            if at_value is not None:
+                text += "@" + _format_value(at_value)
+        return text
+
+    def __repr__(self) -> str:
+        return f"Measure({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Measure) and str(self) == str(other)
+
+    def __hash__(self) -> int:
+        return hash(str(self))

@@ -1,0 +1,50 @@
+"""The registry: every measure pyeval computes, by canonical name and alias.
+
+Only the registry maps a measure to its SQL family; code looks measures up here and never
+dispatches on name strings elsewhere.
+"""
+from __future__ import annotations
+
+from .base import MeasureDef
+
+_BY_NAME: dict[str, MeasureDef] = {}
+_CANONICAL: dict[str, MeasureDef] = {}
+
+
+def register(*definitions: MeasureDef) -> None:
+    """Add declarations; a name or alias registered twice is an error."""
+    for definition in definitions:
+        if not definition.reference:
+            raise ValueError(f"measure {definition.name} has no reference")
+        for key in (definition.name, *definition.aliases):
+            if key in _BY_NAME:
+                raise ValueError(f"measure name {key!r} is registered twice")
+            _BY_NAME[key] = definition
+        _CANONICAL[definition.name] = definition
+
+
+def lookup(name: str) -> MeasureDef | None:
+    """The declaration registered under ``name`` (canonical or alias), or None."""
+    _load()
+    return _BY_NAME.get(name)
+
+
+def definitions() -> list[MeasureDef]:
+    """Every registered declaration, by canonical name."""
+    _load()
+    return [_CANONICAL[name] for name in sorted(_CANONICAL)]
+
+
+def known_names() -> list[str]:
+    _load()
+    return sorted(_BY_NAME)
+
+
+_loaded = False
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        from . import declarations  # noqa: F401  (registers on import)

@@ -1,0 +1,22 @@
+-- ideal_gains: one row per (campaign_id, topic_id, ideal_rank): the ideal list of a topic (its
+-- judged documents with positive linear gain, levels descending) and its cumulative gain.
+-- Reads: qrels (ad hoc judgments). Only gains matter, so ties among equal levels are immaterial.
+-- Measures with another gain profile build their ideal list from gain_values instead.
+with positive as (
+    select campaign_id, topic_id, level::double as gain
+    from qrels
+    where intent_id = '' and level > 0
+)
+
+select
+    campaign_id,
+    topic_id,
+    row_number() over running as ideal_rank,
+    gain,
+    sum(gain) over running as ideal_gain_so_far
+from positive
+window running as (
+    partition by campaign_id, topic_id
+    order by gain desc
+    rows between unbounded preceding and current row
+)

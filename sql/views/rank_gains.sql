@@ -1,0 +1,46 @@
+-- rank_gains: one row per (campaign_id, run_id, topic_id, ordering, rank) of every ranked list:
+-- the document, its judgment and the running counts metrics are made of.
+-- Reads: ranked_entries, qrels (ad hoc judgments, intent_id = '').
+-- level: the qrels level; null when the document is not in the pool (trec_eval -1);
+-- negative when pooled but unjudged (trec_eval -2). gain: linear (level, 0 if not positive).
+-- is_relevant: level >= 1 (the default threshold; measures with rel=k recompute).
+-- relevant_so_far = C(rank), gain_so_far = cg(rank) (metrics-adhoc.md section 0).
+with labelled as (
+    select
+        ranked_entries.campaign_id,
+        ranked_entries.run_id,
+        ranked_entries.topic_id,
+        ranked_entries.ordering,
+        ranked_entries.rank,
+        ranked_entries.doc_id,
+        ranked_entries.score,
+        qrels.level
+    from ranked_entries
+    left join qrels
+        on
+            ranked_entries.campaign_id = qrels.campaign_id
+            and ranked_entries.topic_id = qrels.topic_id
+            and ranked_entries.doc_id = qrels.doc_id
+            and qrels.intent_id = ''
+)
+
+select
+    campaign_id,
+    run_id,
+    topic_id,
+    ordering,
+    rank,
+    doc_id,
+    score,
+    level,
+    coalesce(level >= 0, false) as is_judged,
+    coalesce(level >= 1, false) as is_relevant,
+    greatest(coalesce(level, 0), 0)::double as gain,
+    count(*) filter (where level >= 1) over running as relevant_so_far,
+    sum(greatest(coalesce(level, 0), 0)) over running as gain_so_far
+from labelled
+window running as (
+    partition by campaign_id, run_id, topic_id, ordering
+    order by rank
+    rows between unbounded preceding and current row
+)

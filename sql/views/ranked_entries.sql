@@ -1,0 +1,48 @@
+-- ranked_entries: one row per (campaign_id, run_id, topic_id, ordering, rank): each run's
+-- entries ranked under each ordering policy.
+-- Reads: run_entries.
+-- Policies (formats.md section 4; docs/conventions.md):
+--   'trec' score descending, then docno descending in byte order (trec_eval, pytrec_eval,
+--          ndeval -traditional); pyeval's default
+--   'rank' the rank column as given, ascending (ndeval); equal ranks keep file order
+--   'file' file order (NTCIREVAL)
+-- A filter on `ordering` selects one branch; the others are never computed.
+select
+    campaign_id,
+    run_id,
+    topic_id,
+    'trec' as ordering,
+    row_number() over (
+        partition by campaign_id, run_id, topic_id order by score desc, doc_id desc
+    ) as rank,
+    doc_id,
+    score
+from run_entries
+
+union all
+
+select
+    campaign_id,
+    run_id,
+    topic_id,
+    'rank' as ordering,
+    row_number() over (
+        partition by campaign_id, run_id, topic_id order by rank_given asc, file_position asc
+    ) as rank,
+    doc_id,
+    score
+from run_entries
+
+union all
+
+select
+    campaign_id,
+    run_id,
+    topic_id,
+    'file' as ordering,
+    row_number() over (
+        partition by campaign_id, run_id, topic_id order by file_position asc
+    ) as rank,
+    doc_id,
+    score
+from run_entries

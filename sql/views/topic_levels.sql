@@ -1,0 +1,11 @@
+-- topic_levels: one row per (campaign_id, topic_id, level): how many documents of the topic's
+-- ad hoc qrels carry that level (trec_eval's rel_levels, with negative levels kept).
+-- Reads: qrels (intent_id = '', the ad hoc judgments).
+select
+    campaign_id,
+    topic_id,
+    level,
+    count(*) as judgments
+from qrels
+where intent_id = ''
+group by campaign_id, topic_id, level
