@@ -15,7 +15,7 @@ import pandas as pd
 from . import sqlfiles
 from .db import first_row
 from .errors import DataIntegrityError, PyevalError, UnknownCampaignError
-from .measures import Measure, parse
+from .measures import Measure, parse, registry
 
 ORDERINGS = ("trec", "rank", "file")
 TOPIC_POLICIES = ("qrels", "intersection")
@@ -60,25 +60,24 @@ def _measures_iv(measures: Iterable[str | Measure]) -> list[Measure]:
     return list(dict.fromkeys(parsed))
 
 
-def _requested_frame(family_measures: list[Measure]) -> pd.DataFrame:
-    """One row per measure: its canonical name, kind (declaration name) and parameters."""
-    names = sorted({p.name for m in family_measures for p in m.definition.params})
+_DTYPES = {int: "Int64", float: "Float64", str: "string", bool: "boolean"}
+
+
+def _requested_frame(family: str, family_measures: list[Measure]) -> pd.DataFrame:
+    """One row per measure: canonical name, kind (declaration name) and every parameter any
+    measure of the family declares (null where a measure has no such parameter)."""
+    params = {}
+    for definition in registry.definitions():
+        if definition.family == family:
+            for param in definition.params:
+                params.setdefault(param.name, param.type)
     rows = []
     for measure in family_measures:
-        row = {"measure": str(measure), "kind": measure.name}
-        row.update({name: None for name in names})
+        row = dict.fromkeys(params)
         row.update(dict(measure.values))
-        rows.append(row)
-    frame = pd.DataFrame(rows, columns=["measure", "kind", *names])
-    for name in names:
-        kinds = {type(v) for v in frame[name] if v is not None}
-        if kinds <= {int}:
-            frame[name] = frame[name].astype("Int64")
-        elif kinds <= {int, float}:
-            frame[name] = frame[name].astype("Float64")
-        else:
-            frame[name] = frame[name].astype("string")
-    return frame
+        rows.append({"measure": str(measure), "kind": measure.name, **row})
+    frame = pd.DataFrame(rows, columns=["measure", "kind", *params])
+    return frame.astype({name: _DTYPES[kind] for name, kind in params.items()})
 
 
 def _stage(con, campaign_id, runs, ordering, max_depth, judged_only, topic_policy, thresholds) -> None:
@@ -130,7 +129,7 @@ def compute(
         families = dict.fromkeys(m.family for m in measures)
         for family in families:
             family_measures = [m for m in measures if m.family == family]
-            con.register("requested_measures", _requested_frame(family_measures))
+            con.register("requested_measures", _requested_frame(family, family_measures))
             try:
                 result = con.execute(sqlfiles.read(f"metrics/metric_{family}.sql")).df()
             finally:
