@@ -1,0 +1,29 @@
+"""Average precision, reciprocal rank, interpolated precision, bpref and infAP. Computed by sql/metrics/metric_average_precision.sql."""
+from __future__ import annotations
+
+from .base import MeasureDef, Param  # noqa: F401
+from .common import CUTOFF, GAIN, REL, REQUIRED_CUTOFF, TREC_EVAL  # noqa: F401
+from .registry import register
+
+register(
+    MeasureDef("AP", "average_precision", "average precision (divided by R)", TREC_EVAL.format("map"),
+               params=(REL, CUTOFF), at="cutoff", aliases=("MAP",)),
+    MeasureDef("GMAP", "average_precision", "AP, combined by geometric mean (floor 1e-5)",
+               TREC_EVAL.format("gm_map"), params=(REL,), aggregate="gmean"),
+    MeasureDef("RR", "average_precision", "reciprocal rank of the first relevant document",
+               TREC_EVAL.format("recip_rank"), params=(REL, CUTOFF), at="cutoff", aliases=("MRR",)),
+    MeasureDef("IPrec", "average_precision", "interpolated precision at a recall level",
+               TREC_EVAL.format("iprec_at_recall") + " (v10 lround cutoff)",
+               params=(REL, Param("recall", float, None, "recall level in [0, 1]", minimum=0, required=True)),
+               at="recall"),
+    MeasureDef("IPrecAvg", "average_precision", "mean interpolated precision over recall points",
+               TREC_EVAL.format("11pt_avg"),
+               params=(REL, Param("points", str, "0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1",
+                                  "comma-separated recall points"))),
+    MeasureDef("infAP", "average_precision", "inferred AP (Yilmaz & Aslam, CIKM 2006)",
+               TREC_EVAL.format("infap"), params=(REL,)),
+    MeasureDef("Bpref", "average_precision", "binary preference (Buckley & Voorhees, SIGIR 2004)",
+               TREC_EVAL.format("bpref"), params=(REL,), aliases=("BPref",)),
+    MeasureDef("GMBpref", "average_precision", "Bpref, combined by geometric mean (floor 1e-5)",
+               TREC_EVAL.format("gm_bpref"), params=(REL,), aggregate="gmean"),
+)

@@ -1,0 +1,16 @@
+"""Measures of unjudged documents: Unjudged@k, Judged@k, RBPResid. Computed by sql/metrics/metric_unjudged.sql."""
+from __future__ import annotations
+
+from .base import MeasureDef, Param  # noqa: F401
+from .common import CUTOFF, GAIN, REL, REQUIRED_CUTOFF, TREC_EVAL  # noqa: F401
+from .registry import register
+
+register(
+    MeasureDef("Unjudged", "unjudged", "unjudged documents in the top k, divided by k",
+               TREC_EVAL.format("unjudged") + " (unj)", params=(REQUIRED_CUTOFF,), at="cutoff"),
+    MeasureDef("Judged", "unjudged", "judged documents in the top k, divided by min(k, L)",
+               "ir_measures Judged (OpenNIR)", params=(REQUIRED_CUTOFF,), at="cutoff"),
+    MeasureDef("RBPResid", "unjudged", "RBP residual: weight of unjudged documents",
+               TREC_EVAL.format("rbp_resid") + "; Moffat & Zobel, TOIS 2008",
+               params=(Param("p", float, 0.9, "persistence", minimum=0),)),
+)
