@@ -149,15 +149,19 @@ def load_doclengths_command(ctx, campaign, replace, file):
 @main.command("sql")
 @click.argument("query")
 @_output_option
-@click.option("--read-only", is_flag=True, help="Open the warehouse read-only (others may read too).")
+@click.option(
+    "--write",
+    is_flag=True,
+    help="Open the warehouse read-write (for statements that change it); default read-only.",
+)
 @click.pass_context
 @_fail_cleanly
-def sql_command(ctx, query, fmt, read_only):
-    """Run an SQL QUERY on the warehouse and print its result."""
+def sql_command(ctx, query, fmt, write):
+    """Run an SQL QUERY on an existing warehouse and print its result."""
     from .output import render
     from .query import run_sql
 
-    con = _open(ctx, read_only=read_only)
+    con = _open(ctx, read_only=not write)
     click.echo(render(run_sql(con, query), fmt))
 
 
@@ -166,11 +170,11 @@ def sql_command(ctx, query, fmt, read_only):
 @click.pass_context
 @_fail_cleanly
 def list_command(ctx, fmt):
-    """Show the campaigns and runs with their counts."""
+    """Show the campaigns and runs of an existing warehouse with their counts."""
     from .output import render
     from .query import campaign_overview, run_overview
 
-    con = _open(ctx)
+    con = _open(ctx, read_only=True)
     click.echo(render(campaign_overview(con), fmt))
     click.echo()
     click.echo(render(run_overview(con), fmt))

@@ -42,7 +42,9 @@ with ranked as (
     from run_entries
     where campaign_id = 'web2012-adhoc'
 )
-select ranked.run_id, count(*) filter (where qrels.level > 0) / 500 as p_at_10
+select ranked.run_id,
+       count(*) filter (where qrels.level > 0)
+       / (10 * (select count(*) from topics where campaign_id = 'web2012-adhoc')) as p_at_10
 from ranked
 left join qrels using (campaign_id, topic_id, doc_id)
 where ranked.rank <= 10
@@ -96,7 +98,7 @@ def run_demo(out: str | Path, echo: Callable[[str], None] = print) -> None:
         echo("Campaigns:")
         echo(render(campaign_overview(con).drop(columns=["source_campaign_id", "created_at"])))
         runs = run_overview(con)
-        echo(f"\nRuns ({len(runs)} in all; the first of each campaign):")
+        echo(f"\nRuns ({len(runs)} in all; the first three of each campaign):")
         echo(render(runs.groupby("campaign_id").head(3).drop(columns=["source_file"])))
         nav = first_row(con, "select count(*) from intents where campaign_id = 'web2012' and intent_type = 'nav'")[0]
         echo(f"\nIntents of web2012: {nav} navigational, the rest informational.")

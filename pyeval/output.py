@@ -15,6 +15,8 @@ def render(frame: pd.DataFrame, fmt: str = "table") -> str:
         return frame.to_json(orient="records", date_format="iso", indent=2)
     # Identifiers are text: '0001' must not print as 1, so only non-text columns parse numbers.
     text_columns = [i for i, dtype in enumerate(frame.dtypes) if not pd.api.types.is_numeric_dtype(dtype)]
+    if frame.empty:
+        text_columns = True  # tabulate indexes rows to apply a column list
     if fmt == "markdown":
         return tabulate(
             frame, headers="keys", tablefmt="github", showindex=False, disable_numparse=text_columns

@@ -46,11 +46,6 @@ def view_sql(name: str) -> str:
     return read(f"views/{name}.sql")
 
 
-def query(name: str) -> str:
-    """A parameterised query from ``sql/queries/<name>.sql``."""
-    return read(f"queries/{name}.sql")
-
-
 _MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
 
@@ -60,7 +55,7 @@ def migration_files() -> list[tuple[int, str, Path]]:
     for path in sorted(resource_root("migrations").glob("*.sql")):
         match = _MIGRATION_NAME.match(path.name)
         if match is None:
-            raise FileNotFoundError(f"migration file with a malformed name: {path.name}")
+            raise ValueError(f"migration file with a malformed name: {path.name}")
         found.append((int(match.group(1)), match.group(2), path))
     return found
 

@@ -62,13 +62,13 @@ def connect(
         raise SchemaVersionError(f"{path}: not a DuckDB warehouse: {exc}") from exc
     try:
         if read_only:
-            pending = _check(con, migrations)
-            if pending:
-                raise SchemaVersionError(
-                    f"{path}: the warehouse needs migrations {pending}; open it read-write to upgrade"
-                )
+            if _check(con, migrations, path) or not views_current(con):
+                # An older file: upgrade it once, then serve it read-only.
+                con.close()
+                connect(path, migrations=migrations).close()
+                con = duckdb.connect(path, read_only=True)
         else:
-            migrate(con, migrations)
+            migrate(con, migrations, path)
     except BaseException:
         con.close()
         raise
@@ -85,33 +85,40 @@ def _recorded(con: duckdb.DuckDBPyConnection) -> dict[int, tuple[str, str]]:
     return {version: (name, checksum) for version, name, checksum in rows}
 
 
-def _check(con: duckdb.DuckDBPyConnection, migrations) -> list[int]:
+def _check(con: duckdb.DuckDBPyConnection, migrations, path: str = "") -> list[int]:
     """Validate the recorded migrations; return the versions still to apply."""
-    files = migrations if migrations is not None else sqlfiles.migration_files()
+    files = migrations if migrations is not None else _shipped_migrations()
     known = {version: (name, migration_checksum(p)) for version, name, p in files}
     for version, (name, checksum) in sorted(_recorded(con).items()):
         if version not in known:
             raise SchemaVersionError(
-                f"the warehouse records migration {version:04d}_{name}, which this pyeval does not "
-                "have (made by a newer pyeval?)"
+                f"{path}: the warehouse records migration {version:04d}_{name}, which this pyeval "
+                "does not have (made by a newer pyeval?)"
             )
         if known[version][1] != checksum:
             raise SchemaVersionError(
-                f"migration {version:04d}_{name} was changed after it was applied "
+                f"{path}: migration {version:04d}_{name} was changed after it was applied "
                 f"(recorded sha256 {checksum[:12]}..., file {known[version][1][:12]}...)"
             )
     recorded = _recorded(con)
     return [version for version in sorted(known) if version not in recorded]
 
 
-def migrate(con: duckdb.DuckDBPyConnection, migrations=None) -> list[int]:
+def _shipped_migrations() -> list[tuple[int, str, Path]]:
+    try:
+        return sqlfiles.migration_files()
+    except ValueError as exc:
+        raise SchemaVersionError(str(exc)) from exc
+
+
+def migrate(con: duckdb.DuckDBPyConnection, migrations=None, path: str = "") -> list[int]:
     """Apply pending migrations, each in a transaction, then recreate the views.
 
     Returns the versions applied now.
     """
-    files = migrations if migrations is not None else sqlfiles.migration_files()
+    files = migrations if migrations is not None else _shipped_migrations()
     con.execute(sqlfiles.resource_root("schema").joinpath("schema_migrations.sql").read_text())
-    pending = _check(con, files)
+    pending = _check(con, files, path)
     by_version = {version: (name, path) for version, name, path in files}
     for version in pending:
         name, path = by_version[version]
@@ -130,13 +137,30 @@ def migrate(con: duckdb.DuckDBPyConnection, migrations=None) -> list[int]:
     return pending
 
 
+def _view_checksum(name: str) -> str:
+    return hashlib.sha256(sqlfiles.view_sql(name).encode("utf-8")).hexdigest()
+
+
+def views_current(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether every view exists and was made from this pyeval's sql/views/ text.
+
+    Each view carries the sha256 of its defining file as its comment.
+    """
+    stored = dict(
+        con.execute("select view_name, comment from duckdb_views() where not internal").fetchall()
+    )
+    return all(stored.get(name) == f"sha256:{_view_checksum(name)}" for name in sqlfiles.VIEW_ORDER)
+
+
 def create_views(con: duckdb.DuckDBPyConnection) -> None:
     """(Re)create every view of sql/views/ in the declared order, in one transaction."""
     con.begin()
     try:
         for name in sqlfiles.VIEW_ORDER:
-            # View names come from the constant VIEW_ORDER, never from user input.
+            # View names come from the constant VIEW_ORDER and the comment is a hex digest we
+            # computed: no user input reaches this SQL text.
             con.execute(f"create or replace view {name} as\n{sqlfiles.view_sql(name)}")
+            con.execute(f"comment on view {name} is 'sha256:{_view_checksum(name)}'")
         con.commit()
     except BaseException:
         con.rollback()

@@ -1,4 +1,5 @@
--- campaign_inputs: One row per loaded qrels, intents or document-lengths file: provenance (sha256, rows).
+-- campaign_inputs: One row per current qrels, intents or document-lengths input of a campaign:
+-- provenance (file, sha256 of its content, rows). Replacing an input replaces its row.
 create table campaign_inputs (
     campaign_id varchar not null,
     input_kind varchar not null check (input_kind in ('qrels', 'intents', 'doclengths')),

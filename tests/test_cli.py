@@ -31,7 +31,7 @@ def test_load_list_and_sql(runner, tmp_path):
     out = invoke(runner, "--db", db, "load", "run", "-C", "trec6", TREC / "results.test")
     assert "run 'STANDARD'" in out and "1500 rows, 3 topics" in out
     out = invoke(runner, "--db", db, "load", "run", "-C", "trec6", "--name", "trunc", TREC / "results.trunc")
-    assert "run 'trunc'" in out and "1 judged topics are missing" in out
+    assert "run 'trunc'" in out and "1 judged topics are missing from it" in out
     out = invoke(runner, "--db", db, "list", "--format", "csv")
     assert "trec6,adhoc,3,3681,561,0,2,2084,0" in out
     assert "trec6,trunc,STANDARD,2,584," in out
@@ -48,12 +48,40 @@ def test_sql_formats(runner, tmp_path):
     assert json.loads(invoke(runner, "--db", db, "sql", query, "--format", "json"))[0] == {"topic_id": "301", "judgments": 1708}
     markdown = invoke(runner, "--db", db, "sql", query, "--format", "markdown").splitlines()
     assert markdown[0].startswith("| topic_id") and markdown[1].startswith("|--")
-    table = invoke(runner, "--db", db, "sql", query, "--read-only").splitlines()
+    table = invoke(runner, "--db", db, "sql", query).splitlines()
     assert table[0].split() == ["topic_id", "judgments"] and table[2].split() == ["301", "1708"]
 
 
+def test_sql_write_and_read_only(runner, tmp_path):
+    db = tmp_path / "w.duckdb"
+    invoke(runner, "--db", db, "load", "qrels", "-C", "c", TREC / "qrels.test")
+    refused = runner.invoke(main, ["--db", str(db), "sql", "delete from qrels"])
+    assert refused.exit_code == 1 and "read-only" in refused.output
+    invoke(runner, "--db", db, "sql", "delete from qrels where topic_id = '303'", "--write")
+    assert invoke(runner, "--db", db, "sql", "select count(*) as n from qrels", "--format", "csv") == "n\n2769\n"
+
+
+def test_reading_a_missing_warehouse_is_an_error(runner, tmp_path):
+    db = tmp_path / "typo.duckdb"
+    for command in (["list"], ["sql", "select 1"]):
+        result = runner.invoke(main, ["--db", str(db), *command])
+        assert result.exit_code == 1 and "no such warehouse" in result.output
+    assert not db.exists()
+
+
+def test_empty_results_print(runner, tmp_path):
+    db = tmp_path / "w.duckdb"
+    invoke(runner, "--db", db, "load", "qrels", "-C", "c", TREC / "qrels.test")
+    assert invoke(runner, "--db", db, "sql", "select * from scores").split() == [
+        "campaign_id", "run_id", "topic_id", "measure", "value", "-------------", "--------",
+        "----------", "---------", "-------"
+    ]
+
+
 def test_sql_error_is_one_line(runner, tmp_path):
-    result = runner.invoke(main, ["--db", str(tmp_path / "w.duckdb"), "sql", "select * from nowhere"])
+    db = tmp_path / "w.duckdb"
+    invoke(runner, "--db", db, "load", "qrels", "-C", "c", TREC / "qrels.test")
+    result = runner.invoke(main, ["--db", str(db), "sql", "select * from nowhere"])
     assert result.exit_code == 1
     assert result.output.startswith("Error: Catalog Error") and result.output.count("\n") == 1
 

@@ -63,7 +63,7 @@ def test_a_failing_migration_is_rolled_back(tmp_path):
         pyeval.connect(path, migrations=[*files, (9999, "broken", bad)])
     con = duckdb.connect(str(path))
     assert con.execute("select count(*) from duckdb_tables() where table_name = 'half_done'").fetchall() == [(0,)]
-    assert con.execute("select max(version) from schema_migrations").fetchall() == [(1,)]
+    assert con.execute("select max(version) from schema_migrations").fetchall() == [(files[-1][0],)]
     con.close()
 
 
@@ -89,7 +89,44 @@ def test_unknown_recorded_migration_is_an_error(tmp_path):
         pyeval.connect(path)
 
 
-def test_read_only_open_needs_an_existing_migrated_file(tmp_path):
+def _first_version_warehouse(path):
+    """A warehouse as the first schema version made it: migration 0001 only, no views."""
+    con = duckdb.connect(str(path))
+    con.execute((sqlfiles.resource_root("schema") / "schema_migrations.sql").read_text())
+    version, name, first = sqlfiles.migration_files()[0]
+    con.execute(first.read_text())
+    con.execute(
+        "insert into schema_migrations (version, name, checksum) values ($v, $n, $c)",
+        {"v": version, "n": name, "c": warehouse.migration_checksum(first)},
+    )
+    pyeval.load_qrels(con, "c", FIXTURES / "trec_eval" / "qrels.test")
+    pyeval.load_run(con, "c", FIXTURES / "trec_eval" / "results.test")
+    con.close()
+
+
+def test_first_version_warehouse_upgrades_and_keeps_its_data(tmp_path):
+    path = tmp_path / "v1.duckdb"
+    _first_version_warehouse(path)
+    raw = duckdb.connect(str(path))
+    before = {t: snapshot(raw)[t] for t in ("qrels", "runs", "run_entries", "campaigns", "topics")}
+    raw.close()
+    con = pyeval.connect(path)
+    assert {t: snapshot(con)[t] for t in before} == before
+    assert con.execute("select count(*) from rank_gains where ordering = 'trec'").fetchall() == [(1500,)]
+    con.close()
+
+
+def test_read_only_open_upgrades_an_older_file_first(tmp_path):
+    path = tmp_path / "w.duckdb"
+    _first_version_warehouse(path)
+    con = pyeval.connect(path, read_only=True)
+    assert warehouse.views_current(con)
+    assert con.execute("select count(*) from schema_migrations").fetchall() == [(len(sqlfiles.migration_files()),)]
+    assert con.execute("select count(*) from qrels").fetchall() == [(3681,)]
+    con.close()
+
+
+def test_read_only_open_needs_an_existing_file(tmp_path):
     with pytest.raises(SchemaVersionError, match="no such warehouse"):
         pyeval.connect(tmp_path / "missing.duckdb", read_only=True)
     path = tmp_path / "w.duckdb"

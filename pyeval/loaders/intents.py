@@ -82,12 +82,12 @@ def load_intents(
         staging.record_input(con, campaign_id, "intents", lines, rows)
         staging.refresh_topics(con, campaign_id)
         staging.drop_staging(con, "intent_input")
-    notes = []
     if off:
         topic, total = off[0]
-        notes.append(
-            f"warning: the probabilities of {len(off)} topics do not sum to 1 "
-            f"(topic '{topic}': {total:.4f})"
+        warnings.warn(
+            f"{lines.label}: the probabilities of {len(off)} topics do not sum to 1 "
+            f"(topic '{topic}': {total:.4f})",
+            InputWarning,
+            stacklevel=2,
         )
-        warnings.warn(f"{lines.label}: {notes[-1][len('warning: '):]}", InputWarning, stacklevel=2)
-    return staging.LoadReport("intents", campaign_id, lines.source_file, lines.sha256, rows, topics, notes=notes)
+    return staging.LoadReport("intents", campaign_id, lines.source_file, lines.sha256, rows, topics)

@@ -48,19 +48,19 @@ _NTCIR_LEVEL = re.compile(r"L[0-9]+")
 
 
 def _frame_lines(frame: pd.DataFrame) -> Lines:
-    """ir_measures / ir_datasets columns (query_id, doc_id, relevance[, iteration]) or
-    PyTerrier's (qid, docno, label); ``iteration`` (or ``subtopic_id``) holds the intent."""
-    topic = pick_column(frame, ("query_id", "qid"), "topic")
+    """ir_measures / ir_datasets columns (query_id, doc_id, relevance[, iteration]),
+    PyTerrier's (qid, docno, label) or the warehouse's own (topic_id, doc_id, level[,
+    intent_id]); ``iteration`` (or ``subtopic_id``, ``intent_id``) holds the intent."""
+    topic = pick_column(frame, ("query_id", "qid", "topic_id"), "topic")
     doc = pick_column(frame, ("doc_id", "docno"), "document")
-    level = pick_column(frame, ("relevance", "label"), "relevance")
+    level = pick_column(frame, ("relevance", "label", "level"), "relevance")
     intent = pick_column(frame, ("iteration", "subtopic_id", "intent_id"), "intent", required=False)
     return frame_lines(frame, [topic, "0" if intent is None else intent, doc, level])
 
 
-def _detect_format(con: duckdb.DuckDBPyConnection, source: staging.Source, lines: Lines) -> str:
-    if isinstance(source, pd.DataFrame):
-        has_intent = any(c in source.columns for c in ("iteration", "subtopic_id", "intent_id"))
-        return "trec-diversity" if has_intent else "trec"
+def _detect_format(con: duckdb.DuckDBPyConnection, lines: Lines) -> str:
+    """NTCIR by its L<k> levels; TREC diversity when the second field varies (a frame's
+    ``iteration`` column plays the second field)."""
     line_number, field_count, last_field, second_values = first_row(con, 
         sqlfiles.read("loaders/qrels_format_evidence.sql")
     )
@@ -119,7 +119,7 @@ def load_qrels(
     with staging.transaction(con):
         separator = staging.detect_separator(con, lines, comments=True)
         staging.stage_lines(con, lines, separator=separator, comments=True, skip_blank=False)
-        chosen = _detect_format(con, source, lines) if format == "auto" else format
+        chosen = _detect_format(con, lines) if format == "auto" else format
         layout = QRELS_LAYOUTS[chosen]
         staging.stage_rows(
             con,
@@ -169,6 +169,8 @@ def _store(con, campaign_id, kind, chosen, replace, description, label) -> None:
             f"{label}: campaign '{campaign_id}' already has qrels; use --replace to replace them"
         )
     con.execute("delete from qrels where campaign_id = $c", {"c": campaign_id})
+    # scores computed against the replaced judgments no longer hold
+    con.execute("delete from topic_scores where campaign_id = $c", {"c": campaign_id})
     if existing[1]:
         con.execute(
             "update campaigns set qrels_kind = $kind, qrels_format = $format, "

@@ -22,10 +22,10 @@ from .source import Lines, frame_lines, pick_column
 def _frame_lines(frame: pd.DataFrame) -> Lines:
     """ir_measures columns (query_id, doc_id, score[, rank, run_id]) or PyTerrier's (qid,
     docno, score[, rank]). Without a rank column, ranks follow the frame's order per topic."""
-    topic = pick_column(frame, ("query_id", "qid"), "topic")
+    topic = pick_column(frame, ("query_id", "qid", "topic_id"), "topic")
     doc = pick_column(frame, ("doc_id", "docno"), "document")
     score = pick_column(frame, ("score",), "score")
-    rank = pick_column(frame, ("rank",), "rank", required=False)
+    rank = pick_column(frame, ("rank", "rank_given"), "rank", required=False)
     if rank is None:
         rank = topic.groupby(topic, sort=False).cumcount().add(1).rename("rank")
     tag = pick_column(frame, ("run_id", "name"), "run id", required=False)
@@ -88,10 +88,14 @@ def load_runs(
             report = _load_one(con, campaign_id, lines, name, replace, loaded_names)
             loaded_names.add(report.name)
             reports.append(report)
-    for report in reports:
-        for note in report.notes:
-            if note.startswith("warning:"):
-                warnings.warn(f"{report.source_file}: {note[len('warning: '):]}", InputWarning, stacklevel=2)
+    for lines, report in zip(all_lines, reports):
+        if report.tags > 1:
+            warnings.warn(
+                f"{lines.label}: the file carries {report.tags} different run tags; "
+                f"it is loaded as one run, '{report.name}'",
+                InputWarning,
+                stacklevel=2,
+            )
     return reports
 
 
@@ -107,7 +111,7 @@ def _load_one(con, campaign_id, lines: Lines, name, replace, loaded_names) -> st
         raise InputFormatError(lines.label, None, "the run name is empty")
     if run_id in loaded_names:
         raise DataIntegrityError(
-            f"{lines.label}: run '{run_id}' is loaded twice in this command; give each file a name"
+            f"{lines.label}: run '{run_id}' is loaded twice in this command; load such files one at a time with --name"
         )
     exists = first_row(
         con,
@@ -121,6 +125,8 @@ def _load_one(con, campaign_id, lines: Lines, name, replace, loaded_names) -> st
         )
     keys = {"campaign_id": campaign_id, "run_id": run_id}
     con.execute("delete from run_entries where campaign_id = $campaign_id and run_id = $run_id", keys)
+    # scores of the replaced run no longer describe it
+    con.execute("delete from topic_scores where campaign_id = $campaign_id and run_id = $run_id", keys)
     con.execute("delete from runs where campaign_id = $campaign_id and run_id = $run_id", keys)
     con.execute(
         "insert into runs (campaign_id, run_id, run_tag, source_file, source_sha256) "
@@ -131,11 +137,10 @@ def _load_one(con, campaign_id, lines: Lines, name, replace, loaded_names) -> st
     staging.drop_staging(con, "run_input")
     notes = []
     if unjudged:
-        notes.append(f"{unjudged} run topics have no judgments (ignored by evaluation)")
+        notes.append(f"{unjudged} of its topics have no judgments (ignored by evaluation)")
     if missing:
-        notes.append(f"{missing} judged topics are missing from the run (they score 0)")
-    if distinct_tags > 1:
-        notes.append(f"warning: the file carries {distinct_tags} different run tags")
+        notes.append(f"{missing} judged topics are missing from it (they score 0)")
     return staging.LoadReport(
-        "run", campaign_id, lines.source_file, lines.sha256, entries, run_topics, name=run_id, notes=notes
+        "run", campaign_id, lines.source_file, lines.sha256, entries, run_topics,
+        name=run_id, notes=notes, tags=distinct_tags,
     )

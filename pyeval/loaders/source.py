@@ -35,8 +35,17 @@ class Lines:
     table: pa.Table
 
 
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _is_gzip(path: Path) -> bool:
+    with open(path, "rb") as handle:
+        return handle.read(2) == _GZIP_MAGIC
+
+
 def _open(path: Path):
-    return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")
+    """Open for reading bytes, decompressing gzip (told by its magic bytes, not the name)."""
+    return gzip.open(path, "rb") if _is_gzip(path) else open(path, "rb")
 
 
 def content_sha256(path: Path) -> str:
@@ -77,7 +86,7 @@ def read_lines(path: str | os.PathLike[str]) -> Lines:
         raise InputFormatError(label, None, "the file is empty")
     try:
         table = pacsv.read_csv(
-            path,
+            pa.CompressedInputStream(pa.OSFile(str(path)), "gzip") if _is_gzip(path) else path,
             read_options=pacsv.ReadOptions(column_names=["line"], block_size=16 << 20),
             parse_options=pacsv.ParseOptions(
                 delimiter=_NO_DELIMITER,
@@ -112,10 +121,18 @@ def frame_sha256(frame: pd.DataFrame) -> str:
 
 
 def pick_column(frame: pd.DataFrame, names: tuple[str, ...], what: str, required: bool = True):
-    """The first of ``names`` that ``frame`` has (adapters for ir_measures, PyTerrier, ranx)."""
+    """The first of ``names`` that ``frame`` has (adapters for ir_measures, PyTerrier, ranx).
+
+    A missing value (NaN, None, NA) is an error naming its row, as a short line would be.
+    """
     for name in names:
         if name in frame.columns:
-            return frame[name]
+            column = frame[name]
+            missing = column.isna().to_numpy()
+            if missing.any():
+                row = int(np.argmax(missing)) + 1
+                raise InputFormatError("<DataFrame>", row, f"column {name!r} has no value")
+            return column
     if required:
         raise InputFormatError(
             "<DataFrame>", None, f"no {what} column (expected one of {', '.join(names)})"
@@ -144,7 +161,7 @@ def frame_lines(frame: pd.DataFrame, columns: list[pd.Series | str]) -> Lines:
                 raise InputFormatError(
                     "<DataFrame>", row, f"column {column.name!r} holds whitespace: {text.iloc[row - 1]!r}"
                 )
-            parts.append(text.fillna("<NA>"))
+            parts.append(text)
     line = parts[0]
     for part in parts[1:]:
         line = line + " " + part

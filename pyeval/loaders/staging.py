@@ -37,14 +37,18 @@ class LoadReport:
     topics: int
     name: str | None = None
     notes: list[str] = field(default_factory=list)
+    tags: int = 1  # runs: how many different run tags the file carried
 
     def summary(self) -> str:
         what = f"run '{self.name}'" if self.name else self.kind
-        text = (
-            f"{self.campaign_id}: loaded {what} from {self.source_file}: "
-            f"{self.rows} rows, {self.topics} topics"
-        )
+        counts = _plural(self.rows, "row")
+        counts += f", {_plural(self.topics, 'topic')}" if self.kind != "doclengths" else " (documents)"
+        text = f"{self.campaign_id}: loaded {what} from {self.source_file}: {counts}"
         return "; ".join([text, *self.notes])
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 @contextlib.contextmanager

@@ -35,5 +35,5 @@ conflict_problems as (
 select line_number, problem from line_problems
 union all
 select line_number, problem from conflict_problems
-order by line_number
+order by line_number, problem
 limit 1

@@ -42,5 +42,5 @@ duplicate_problems as (
 select line_number, problem from line_problems where problem is not null
 union all
 select line_number, problem from duplicate_problems
-order by line_number
+order by line_number, problem
 limit 1

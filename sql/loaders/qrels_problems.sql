@@ -83,5 +83,5 @@ union all
 select line_number, problem from duplicate_problems
 union all
 select line_number, problem from unknown_intent_problems
-order by line_number
+order by line_number, problem
 limit 1

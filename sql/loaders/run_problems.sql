@@ -48,5 +48,5 @@ union all
 select line_number, problem from value_problems
 union all
 select line_number, problem from duplicate_problems
-order by line_number
+order by line_number, problem
 limit 1

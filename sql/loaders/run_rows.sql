@@ -2,7 +2,8 @@
 -- Reads: input_fields(line_number, is_blank, fields).
 -- Layout: <topic> <iter> <docno> <rank> <score> <run_tag> [ignored...] (TREC run, 6+ fields);
 -- iter and the fields after the tag are not stored.
--- Scores are parsed to the nearest double (DuckDB's correctly rounded cast, as C strtod).
+-- Scores are decimal numbers (as C strtod reads them: no '1_000', hex, inf or nan), parsed to
+-- the nearest double (DuckDB's correctly rounded cast gives what strtod gives).
 -- Reference: formats.md section 3.1.
 select
     line_number,
@@ -16,6 +17,6 @@ select
         when regexp_full_match(fields[4], '[+-]?[0-9]+') then try_cast(fields[4] as bigint)
     end as rank_given,
     case
-        when isfinite(try_cast(fields[5] as double)) then try_cast(fields[5] as double)
+        when regexp_full_match(fields[5], '[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?') then try_cast(fields[5] as double)
     end as score
 from input_fields

@@ -139,3 +139,29 @@ def test_dataframe_diversity_qrels_use_iteration(con):
     )
     pyeval.load_qrels(con, "f", frame)
     assert rows(con, "select topic_id, intent_id, level from qrels order by all") == [("1", "1", 1), ("1", "2", 0)]
+
+
+def test_gzip_is_told_by_content_not_name(con, tmp_path):
+    packed = tmp_path / "qrels.bin"
+    packed.write_bytes(gzip.compress((FIXTURES / "trec_eval" / "qrels.test").read_bytes()))
+    assert pyeval.load_qrels(con, "g", packed).rows == 3681
+
+
+def test_dataframe_constant_iteration_is_ad_hoc(con):
+    # ir_datasets gives ad hoc qrels an iteration column of "0": same rule as files
+    frame = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"], "relevance": [1, 0], "iteration": ["0", "0"]})
+    assert pyeval.load_qrels(con, "f", frame).notes == ["format trec"]
+    assert rows(con, "select distinct intent_id from qrels") == [("",)]
+
+
+def test_dataframe_missing_value_names_the_row(con):
+    frame = pd.DataFrame({"query_id": ["1", None], "doc_id": ["a", "b"], "relevance": [1, 0]})
+    with pytest.raises(pyeval.InputFormatError, match=r"<DataFrame>:2: column 'query_id' has no value"):
+        pyeval.load_qrels(con, "f", frame)
+
+
+def test_dataframe_round_trip_of_the_qrels_table(con):
+    pyeval.load_qrels(con, "a", FIXTURES / "trec_eval" / "qrels.test")
+    stored = con.execute("select topic_id, doc_id, level from qrels order by all").df()
+    pyeval.load_qrels(con, "b", stored)
+    assert rows(con, "select count(*) from qrels where campaign_id = 'b'") == [(3681,)]

@@ -34,7 +34,7 @@ def test_tab_separated_run_named_by_its_tag(campaign):
 def test_extra_columns_ignored_and_missing_topics_reported(campaign):
     report = pyeval.load_run(campaign, "t", TREC / "results.trunc", name="trunc")
     assert report.rows == 584 and report.topics == 2
-    assert "1 judged topics are missing from the run (they score 0)" in report.notes
+    assert "1 judged topics are missing from it (they score 0)" in report.notes
 
 
 def test_scores_parse_to_the_nearest_double(campaign, write):
@@ -106,3 +106,13 @@ def test_dataframe_run_pyterrier_columns(campaign):
     frame = pd.DataFrame({"qid": ["301"], "docno": ["x"], "score": [3.0], "rank": [0]})
     pyeval.load_run(campaign, "t", frame, name="pt")
     assert campaign.execute("select doc_id, rank_given from run_entries").fetchall() == [("x", 0)]
+
+
+def test_score_must_be_a_plain_decimal(campaign, write):
+    # DuckDB would read 1_000 as 1000; C strtod (trec_eval) stops at the underscore
+    with pytest.raises(pyeval.InputFormatError, match="score '1_000' is not a finite number"):
+        pyeval.load_run(campaign, "t", write("a.txt", "301 Q0 d1 1 1_000 A\n"))
+    pyeval.load_run(campaign, "t", write("b.txt", "301 Q0 d1 1 -1.5E+2 B\n301 Q0 d2 2 .5 B\n301 Q0 d3 3 7. B\n"))
+    assert [r[0] for r in campaign.execute("select score from run_entries order by file_position").fetchall()] == [
+        -150.0, 0.5, 7.0
+    ]
