@@ -196,5 +196,45 @@ def demo_command(out):
     run_demo(out, echo=click.echo)
 
 
+@main.command("trec_eval", context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("-q", "per_topic", is_flag=True, help="Print every topic's values, then the summary.")
+@click.option("-c", "complete", is_flag=True, help="Average over every qrels topic (missing topics score 0).")
+@click.option("-n", "no_summary", is_flag=True, help="No summary (the 'all' lines).")
+@click.option("-J", "judged_only", is_flag=True, help="Judged documents only (unjudged are removed).")
+@click.option("-M", "max_depth", type=click.IntRange(min=1), help="Documents per topic (after ordering).")
+@click.option("-l", "relevance_level", type=int, default=1, show_default=True,
+              help="Lowest level counted as relevant.")
+@click.option("-N", "collection_size", type=int, default=0, help="Documents in the collection (utility).")
+@click.option("-m", "measures", multiple=True, metavar="MEASURE[.PARAMS]",
+              help="Measure or nickname (official, all_trec, set); repeatable.")
+@click.option("-R", "rel_format", default="qrels", help="Relevance format: only 'qrels' is supported.")
+@click.option("-T", "results_format", default="trec_results", help="Results format: only 'trec_results'.")
+@click.argument("qrels", type=click.Path(dir_okay=False))
+@click.argument("results", type=click.Path(dir_okay=False))
+def trec_eval_command(per_topic, complete, no_summary, judged_only, max_depth, relevance_level,
+                      collection_size, measures, rel_format, results_format, qrels, results):
+    """trec_eval 10.0 on QRELS and a RESULTS run, through pyeval's SQL (byte-identical output)."""
+    from .compat.trec_eval import TrecEvalError, TrecEvalOptions, run
+
+    try:
+        if rel_format != "qrels" or results_format != "trec_results":
+            raise TrecEvalError(
+                f"trec_eval: -R {rel_format} / -T {results_format} are not supported by pyeval "
+                "(qrels and trec_results only)"
+            )
+        options = TrecEvalOptions(
+            per_topic=per_topic, complete=complete, no_summary=no_summary, max_depth=max_depth,
+            relevance_level=relevance_level, judged_only=judged_only, collection_size=collection_size,
+            measures=list(measures),
+        )
+        click.echo(run(qrels, results, options), nl=False)
+    except TrecEvalError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(exc.status)
+    except PyevalError as exc:
+        click.echo(f"trec_eval: {exc}", err=True)
+        sys.exit(2)
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -38,14 +38,14 @@ class Lines:
 _GZIP_MAGIC = b"\x1f\x8b"
 
 
-def _is_gzip(path: Path) -> bool:
+def is_gzip(path: Path) -> bool:
     with open(path, "rb") as handle:
         return handle.read(2) == _GZIP_MAGIC
 
 
 def _open(path: Path):
     """Open for reading bytes, decompressing gzip (told by its magic bytes, not the name)."""
-    return gzip.open(path, "rb") if _is_gzip(path) else open(path, "rb")
+    return gzip.open(path, "rb") if is_gzip(path) else open(path, "rb")
 
 
 def content_sha256(path: Path) -> str:
@@ -86,7 +86,7 @@ def read_lines(path: str | os.PathLike[str]) -> Lines:
         raise InputFormatError(label, None, "the file is empty")
     try:
         table = pacsv.read_csv(
-            pa.CompressedInputStream(pa.OSFile(str(path)), "gzip") if _is_gzip(path) else path,
+            pa.CompressedInputStream(pa.OSFile(str(path)), "gzip") if is_gzip(path) else path,
             read_options=pacsv.ReadOptions(column_names=["line"], block_size=16 << 20),
             parse_options=pacsv.ParseOptions(
                 delimiter=_NO_DELIMITER,

@@ -1,0 +1,1 @@
+"""Drop-in replacements for the reference tools, computing through the SQL layer."""

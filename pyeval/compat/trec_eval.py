@@ -1,0 +1,312 @@
+"""``pyeval trec_eval``: trec_eval 10.0's command line and output, byte for byte.
+
+The measures are pyeval's (sql/metrics/); this module only maps trec_eval's measure names and
+parameters to them, and prints the values as trec_eval does (formats.md section 10.2):
+``"%-22s\\t%s\\t%6.4f"``, integer counts with ``%ld``, per-topic blocks in topic byte order
+(``-q``), then the ``all`` block. Where trec_eval 10 and 9 differ, 10 is followed, except that
+a qrels topic missing from the run is skipped without ``-c`` (as 9 does; 10 aborts).
+"""
+from __future__ import annotations
+
+import gzip
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from .. import sqlfiles, warehouse
+from ..errors import PyevalError
+from ..evaluation import compute, means
+from ..loaders import load_qrels, load_run
+from ..loaders.source import is_gzip
+from ..measures import Measure, lookup, make
+
+
+class TrecEvalError(PyevalError):
+    """A trec_eval usage or input error; ``status`` is trec_eval's exit status."""
+
+    def __init__(self, message: str, status: int = 1):
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class TrecMeasure:
+    """One trec_eval measure: how its parameters read and which pyeval measures it prints."""
+
+    name: str
+    kind: str  # 'single' | 'int_cutoffs' | 'float_cutoffs' | 'string'
+    default: tuple | str | None
+    build: Callable[..., Measure]
+    per_topic: bool = True
+    summary: bool = True
+    integer: bool = False
+
+
+def _m(name: str, **params) -> Measure:
+    return make(lookup(name), **params)
+
+
+def _utility(text: str, options: "TrecEvalOptions") -> Measure:
+    p1, p2, p3, p4 = (float(v) for v in text.split(","))
+    return _m("Utility", p1=p1, p2=p2, p3=p3, p4=p4, rel=options.relevance_level,
+              collection_size=options.collection_size)
+
+
+def _points(text: str) -> str:
+    return ",".join(repr(float(v)) for v in text.split(","))
+
+
+#: trec_eval 10.0's measures in its print order (all_trec lists them all).
+TREC_MEASURES: tuple[TrecMeasure, ...] = (
+    TrecMeasure("num_q", "single", None, lambda o: _m("NumQ"), per_topic=False, integer=True),
+    TrecMeasure("num_ret", "single", None, lambda o: _m("NumRet"), integer=True),
+    TrecMeasure("num_rel", "single", None, lambda o: _m("NumRel", rel=o.relevance_level), integer=True),
+    TrecMeasure("num_rel_ret", "single", None, lambda o: _m("NumRelRet", rel=o.relevance_level), integer=True),
+    TrecMeasure("map", "single", None, lambda o: _m("AP", rel=o.relevance_level)),
+    TrecMeasure("gm_map", "single", None, lambda o: _m("GMAP", rel=o.relevance_level), per_topic=False),
+    TrecMeasure("Rprec", "single", None, lambda o: _m("Rprec", rel=o.relevance_level)),
+    TrecMeasure("bpref", "single", None, lambda o: _m("Bpref", rel=o.relevance_level)),
+    TrecMeasure("recip_rank", "single", None, lambda o: _m("RR", rel=o.relevance_level)),
+    TrecMeasure("iprec_at_recall", "float_cutoffs", (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+                lambda o, x: _m("IPrec", rel=o.relevance_level, recall=x)),
+    TrecMeasure("P", "int_cutoffs", (5, 10, 15, 20, 30, 100, 200, 500, 1000),
+                lambda o, k: _m("P", rel=o.relevance_level, cutoff=k)),
+    TrecMeasure("relstring", "string", "10", lambda o, s: _m("RelString", cutoff=int(s)), summary=False),
+    TrecMeasure("recall", "int_cutoffs", (5, 10, 15, 20, 30, 100, 200, 500, 1000),
+                lambda o, k: _m("R", rel=o.relevance_level, cutoff=k)),
+    TrecMeasure("infAP", "single", None, lambda o: _m("infAP", rel=o.relevance_level)),
+    TrecMeasure("gm_bpref", "single", None, lambda o: _m("GMBpref", rel=o.relevance_level), per_topic=False),
+    TrecMeasure("Rprec_mult", "float_cutoffs", (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
+                lambda o, x: _m("RprecMult", rel=o.relevance_level, m=x)),
+    TrecMeasure("utility", "string", "1,-1,0,0", lambda o, s: _utility(s, o)),
+    TrecMeasure("11pt_avg", "string", "0.0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0",
+                lambda o, s: _m("IPrecAvg", rel=o.relevance_level, points=_points(s))),
+    TrecMeasure("binG", "single", None, lambda o: _m("BinG", rel=o.relevance_level)),
+    TrecMeasure("G", "string", "", lambda o, s: _m("G", gain=o.gain_profile(s))),
+    TrecMeasure("ndcg", "string", "", lambda o, s: _m("nDCG", gain=o.gain_profile(s))),
+    TrecMeasure("ndcg_rel", "string", "", lambda o, s: _m("nDCGRel", gain=o.gain_profile(s))),
+    TrecMeasure("Rndcg", "string", "", lambda o, s: _m("RnDCG", gain=o.gain_profile(s))),
+    TrecMeasure("ndcg_cut", "int_cutoffs", (5, 10, 15, 20, 30, 100, 200, 500, 1000),
+                lambda o, k: _m("nDCG", cutoff=k)),
+    TrecMeasure("map_cut", "int_cutoffs", (5, 10, 15, 20, 30, 100, 200, 500, 1000),
+                lambda o, k: _m("AP", rel=o.relevance_level, cutoff=k)),
+    TrecMeasure("relative_P", "int_cutoffs", (5, 10, 15, 20, 30, 100, 200, 500, 1000),
+                lambda o, k: _m("RelP", rel=o.relevance_level, cutoff=k)),
+    TrecMeasure("success", "int_cutoffs", (1, 5, 10), lambda o, k: _m("Success", rel=o.relevance_level, cutoff=k)),
+    TrecMeasure("set_P", "single", None, lambda o: _m("SetP", rel=o.relevance_level)),
+    TrecMeasure("set_relative_P", "single", None, lambda o: _m("SetRelP", rel=o.relevance_level)),
+    TrecMeasure("set_recall", "single", None, lambda o: _m("SetR", rel=o.relevance_level)),
+    TrecMeasure("set_map", "single", None, lambda o: _m("SetAP", rel=o.relevance_level)),
+    TrecMeasure("set_F", "string", "1.0", lambda o, s: _m("SetF", rel=o.relevance_level, beta=float(s))),
+    TrecMeasure("num_nonrel_judged_ret", "single", None,
+                lambda o: _m("NumNonRelJudgedRet", rel=o.relevance_level), integer=True),
+    TrecMeasure("rbp", "string", "p=0.9", lambda o, s: _m("RBP", p=_rbp_p(s), gain_norm="trec_eval")),
+    TrecMeasure("rbp_resid", "string", "p=0.9", lambda o, s: _m("RBPResid", p=_rbp_p(s))),
+    TrecMeasure("unj", "int_cutoffs", (5, 10, 20), lambda o, k: _m("Unjudged", cutoff=k)),
+)
+_BY_NAME = {m.name: m for m in TREC_MEASURES}
+_ALL_TREC = ("runid", *(m.name for m in TREC_MEASURES))
+NICKNAMES = {
+    "official": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+                 "recip_rank", "iprec_at_recall", "P"),
+    "all_trec": _ALL_TREC,
+    "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
+            "set_relative_P", "set_map", "set_F"),
+}
+#: Measures of trec_eval 10.0 that pyeval does not compute (not in all_trec).
+UNSUPPORTED = ("dcg", "ideal_dcg", "yaap", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg", "prefs_num_prefs_poss",
+               "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
+               "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
+               "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp")
+
+
+def _rbp_p(text: str) -> float:
+    key, _, value = text.partition("=")
+    if key != "p" or not value:
+        raise TrecEvalError(f"trec_eval: illegal parameter for rbp: '{text}'")
+    return float(value)
+
+
+@dataclass
+class TrecEvalOptions:
+    """trec_eval's command-line settings."""
+
+    per_topic: bool = False  # -q
+    complete: bool = False  # -c
+    no_summary: bool = False  # -n
+    max_depth: int | None = None  # -M
+    relevance_level: int = 1  # -l
+    judged_only: bool = False  # -J
+    collection_size: int = 0  # -N
+    measures: list[str] = field(default_factory=list)  # -m, in order
+    gain_profiles: dict[str, dict[int, float]] = field(default_factory=dict)
+
+    def gain_profile(self, text: str) -> str:
+        """'' -> linear; '1=3,2=9,4=4.5' -> a profile of that name (registered for the load)."""
+        if not text:
+            return "linear"
+        gains = {}
+        for pair in text.split(","):
+            level, _, gain = pair.partition("=")
+            try:
+                gains[int(level)] = float(gain)
+            except ValueError:
+                raise TrecEvalError(f"trec_eval: illegal gain parameter '{text}'") from None
+        self.gain_profiles[text] = gains
+        return text
+
+
+def _c_float(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise TrecEvalError(f"trec_eval: illegal measure parameter '{text}'") from None
+
+
+def _c_long(text: str) -> int:
+    """C atol: leading digits (23.4 -> 23)."""
+    digits = ""
+    for char in text.strip():
+        if char.isdigit() or (not digits and char in "+-"):
+            digits += char
+        else:
+            break
+    try:
+        return int(digits)
+    except ValueError:
+        raise TrecEvalError(f"trec_eval: illegal measure parameter '{text}'") from None
+
+
+def selected_measures(options: TrecEvalOptions) -> list[tuple[str, str | None]]:
+    """(trec_eval measure, parameter text or None) in print order; a later -m of the same
+    measure replaces its parameters."""
+    chosen: dict[str, str | None] = {}
+    for spec in options.measures or ["official"]:
+        name, dot, params = spec.partition(".")
+        names = NICKNAMES.get(name)
+        if names is not None:
+            if dot:
+                raise TrecEvalError(f"trec_eval: nickname '{name}' takes no parameters")
+            for member in names:
+                chosen.setdefault(member, None)
+            continue
+        if name == "runid":
+            chosen["runid"] = None
+            continue
+        if name in UNSUPPORTED:
+            raise TrecEvalError(f"trec_eval: measure '{name}' is not supported by pyeval")
+        if name not in _BY_NAME:
+            raise TrecEvalError(f"trec_eval: illegal measure '{spec}'")
+        chosen[name] = params if dot else chosen.get(name)
+    order = {name: i for i, name in enumerate(_ALL_TREC)}
+    return sorted(chosen.items(), key=lambda item: order[item[0]])
+
+
+def expand(name: str, params: str | None, options: TrecEvalOptions) -> list[tuple[str, Measure]]:
+    """The printed names and pyeval measures of one trec_eval measure."""
+    spec = _BY_NAME[name]
+    if spec.kind == "single":
+        if params:
+            raise TrecEvalError(f"trec_eval: measure '{name}' takes no parameters")
+        return [(name, spec.build(options))]
+    if spec.kind == "int_cutoffs":
+        values = sorted({_c_long(v) for v in params.split(",")}) if params else list(spec.default)
+        return [(f"{name}_{k}", spec.build(options, k)) for k in values]
+    if spec.kind == "float_cutoffs":
+        values = sorted({_c_float(v) for v in params.split(",")}) if params else list(spec.default)
+        return [(f"{name}_{x:3.2f}", spec.build(options, x)) for x in values]
+    text = params if params else spec.default
+    printed = f"{name}_{params}" if params else name
+    return [(printed, spec.build(options, text))]
+
+
+def _last_run_tag(path: Path) -> str:
+    """trec_eval takes the run id from the last line of the run file."""
+    if is_gzip(path):
+        with gzip.open(path, "rb") as handle:
+            tail = handle.read()[-65536:].decode("utf-8", "surrogateescape")
+    else:
+        with open(path, "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, handle.tell() - 65536))
+            tail = handle.read().decode("utf-8", "surrogateescape")
+    for line in reversed(tail.splitlines()):
+        fields = line.split()
+        if len(fields) >= 6 and not fields[0].startswith("#"):
+            return fields[5]
+    return ""
+
+
+def _line(name: str, topic: str, value: float, integer: bool) -> str:
+    shown = f"{int(round(value))}" if integer else f"{value:6.4f}"
+    return f"{name:<22s}\t{topic}\t{shown}\n"
+
+
+def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options: TrecEvalOptions) -> str:
+    """trec_eval's output text for a qrels file and a run file."""
+    chosen = selected_measures(options)
+    rows = []  # the measures to print, in order
+    for name, params in chosen:
+        if name == "runid":
+            rows.append(("runid", None, False, True, False, False, True))
+            continue
+        spec = _BY_NAME[name]
+        for label, measure in expand(name, params, options):
+            is_text = not measure.definition.storable
+            rows.append((label, measure, spec.per_topic, spec.summary, spec.integer, is_text, False))
+    measures = list(dict.fromkeys(row[1] for row in rows if row[1] is not None))
+    printed = pd.DataFrame(
+        [(i, label, None if m is None else str(m), *flags) for i, (label, m, *flags) in enumerate(rows)],
+        columns=["position", "label", "measure", "is_per_topic", "is_summary", "is_integer", "is_text",
+                 "is_runid"],
+    )
+    con = warehouse.connect()
+    try:
+        load_qrels(con, "trec_eval", qrels, format="trec")
+        load_run(con, "trec_eval", results, name="run")
+        _register_gain_profiles(con, options)
+        frame = compute(
+            con, "trec_eval", measures, runs=["run"], max_depth=options.max_depth,
+            judged_only=options.judged_only, topics="qrels" if options.complete else "intersection",
+        )
+        if frame.empty:
+            raise TrecEvalError("trec_eval: No queries with both results and relevance info", 7)
+        if "value_text" not in frame.columns:
+            frame["value_text"] = None
+        numeric = [m for m in measures if m.definition.storable]
+        summary = means(con, frame[frame["measure"].isin({str(m) for m in numeric})], numeric)
+        num_rel_all = None
+        if options.complete:
+            num_rel_all = con.execute(
+                "select count(*) from qrels where campaign_id = 'trec_eval' and level > 0"
+            ).fetchall()[0][0]
+        con.register("trec_topic_values", frame[["topic_id", "measure", "value", "value_text"]])
+        con.register("trec_summary_values", summary[["measure", "value"]])
+        con.register("trec_printed", printed)
+        lines = con.execute(
+            sqlfiles.read("compat/trec_eval_output.sql"),
+            {"per_topic": options.per_topic, "summary": not options.no_summary,
+             "run_tag": _last_run_tag(Path(results)), "num_rel_all": num_rel_all},
+        ).fetchnumpy()["line"]
+    finally:
+        con.close()
+    return "".join(line + "\n" for line in lines)
+
+
+def _register_gain_profiles(con, options: TrecEvalOptions) -> None:
+    """ndcg.1=3,2=9 parameters become gain profiles named by their text."""
+    rows = [
+        (profile, level, gain)
+        for profile, gains in options.gain_profiles.items()
+        for level, gain in gains.items()
+    ]
+    if rows:
+        con.register("trec_gains", pd.DataFrame(rows, columns=["profile", "level", "gain"]))
+        con.execute(
+            "insert into gain_profiles (campaign_id, profile, topic_id, level, gain) "
+            "select 'trec_eval', profile, '', level, gain from trec_gains"
+        )
+        con.unregister("trec_gains")

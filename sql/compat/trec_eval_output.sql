@@ -1,0 +1,57 @@
+-- trec_eval_output: the lines trec_eval 10.0 prints, in its order (formats.md section 10.2).
+-- Reads: trec_topic_values(topic_id, measure, value, value_text): per-topic values;
+--        trec_summary_values(measure, value): the combined values;
+--        trec_printed(position, label, measure, is_per_topic, is_summary, is_integer, is_text,
+--                     is_runid): the measures to print, in trec_eval's table order.
+-- Parameters: $per_topic (-q), $summary (not -n), $run_tag, $num_rel_all (trec_eval -c's
+-- recount of num_rel over every qrels line with rel > 0, or null).
+-- Layout: "%-22s\t%s\t%6.4f"; counts "%ld"; relstring quoted; topics in byte order.
+with topic_lines as (
+    select
+        0 as block,
+        trec_topic_values.topic_id as topic_order,
+        trec_printed.position,
+        printf('%-22s', trec_printed.label) || chr(9) || trec_topic_values.topic_id || chr(9)
+        || case
+            when trec_printed.is_text then '''' || coalesce(trec_topic_values.value_text, '') || ''''
+            when trec_printed.is_integer then printf('%d', round(trec_topic_values.value)::bigint)
+            else printf('%6.4f', trec_topic_values.value)
+        end as line
+    from trec_topic_values
+    inner join trec_printed on trec_topic_values.measure = trec_printed.measure
+    where $per_topic and trec_printed.is_per_topic
+),
+
+summary_lines as (
+    select
+        1 as block,
+        '' as topic_order,
+        trec_printed.position,
+        printf('%-22s', trec_printed.label) || chr(9) || 'all' || chr(9)
+        || case
+            when trec_printed.is_runid then $run_tag
+            when trec_printed.is_integer
+                then printf(
+                    '%d',
+                    round(
+                        case
+                            when trec_printed.label = 'num_rel' and $num_rel_all is not null
+                                then $num_rel_all
+                            else trec_summary_values.value
+                        end
+                    )::bigint
+                )
+            else printf('%6.4f', trec_summary_values.value)
+        end as line
+    from trec_printed
+    left join trec_summary_values on trec_printed.measure = trec_summary_values.measure
+    where $summary and trec_printed.is_summary
+)
+
+select line
+from (
+    select block, topic_order, position, line from topic_lines
+    union all
+    select block, topic_order, position, line from summary_lines
+)
+order by block, topic_order, position

@@ -1,0 +1,71 @@
+"""``pyeval trec_eval`` against trec_eval 10.0's own expected outputs (exact text).
+
+Each case is a command of trec_eval's Makefile `quicktest` (tests/fixtures/README.md).
+"""
+from __future__ import annotations
+
+import shlex
+
+import pytest
+from click.testing import CliRunner
+
+from pyeval.cli import main
+
+from ..conftest import FIXTURES
+
+TREC = FIXTURES / "trec_eval"
+
+CASES = [
+    ("out.test", "qrels.test results.test"),
+    ("out.test", "qrels.test.with-comments results.test"),
+    ("out.comment.test", "qrels.comment.test results.comment.test.gz"),  # gzipped to keep the repo small
+    ("out.test.a", "-m all_trec qrels.test results.test"),
+    ("out.test.aq", "-m all_trec -q qrels.test results.test"),
+    ("out.test.aqc", "-m all_trec -q -c qrels.test results.trunc"),
+    ("out.test.aqcM", "-m all_trec -q -c -M100 qrels.test results.trunc"),
+    ("out.test.aql", "-m all_trec -mrelstring.20 -q -l2 qrels.rel_level results.test"),
+    (
+        "out.test.meas_params",
+        "-q -miprec_at_recall..10,.20,.25,.75,.50 -m P.5,7,3 -m recall.20,2000 "
+        "-m Rprec_mult.5.0,0.2,0.35 -mutility.2,-1,0,0 -m 11pt_avg..25,.5,.75 "
+        "-mndcg.1=3,2=9,4=4.5 -mndcg_cut.10,20,23.4 -msuccess.2,5,20 qrels.test results.test",
+    ),
+]
+
+
+def trec_eval(arguments: str):
+    words = shlex.split(arguments)
+    *options, qrels, results = words
+    return CliRunner().invoke(main, ["trec_eval", *options, str(TREC / qrels), str(TREC / results)])
+
+
+@pytest.mark.parametrize("expected,arguments", CASES, ids=[f"{e}:{a.split()[-2]}" for e, a in CASES])
+def test_output_is_byte_identical(expected, arguments):
+    result = trec_eval(arguments)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (TREC / expected).read_text()
+
+
+def test_unknown_measure_fails_like_trec_eval():
+    result = trec_eval("-m nonsense qrels.test results.test")
+    assert result.exit_code == 1
+    assert "illegal measure 'nonsense'" in result.stderr
+
+
+def test_unknown_option_is_a_usage_error():
+    result = trec_eval("-X qrels.test results.test")
+    assert result.exit_code != 0 and "No such option" in result.output
+
+
+def test_malformed_run_fails_with_file_and_line(tmp_path):
+    bad = tmp_path / "bad.run"
+    bad.write_text("301 Q0 d1 1 x r\n")
+    result = CliRunner().invoke(main, ["trec_eval", str(TREC / "qrels.test"), str(bad)])
+    assert result.exit_code == 2 and f"{bad}:1: score 'x' is not a finite number" in result.stderr
+
+
+def test_no_common_topic(tmp_path):
+    run = tmp_path / "other.run"
+    run.write_text("999 Q0 d1 1 1.0 r\n")
+    result = CliRunner().invoke(main, ["trec_eval", str(TREC / "qrels.test"), str(run)])
+    assert result.exit_code == 7 and "No queries with both results and relevance info" in result.stderr
