@@ -196,6 +196,41 @@ def demo_command(out):
     run_demo(out, echo=click.echo)
 
 
+@main.command("evaluate")
+@_campaign
+@click.option("-m", "--measure", "measures", multiple=True, required=True,
+              help="Measure (AP, nDCG@10, P(rel=2)@5, or a trec_eval name such as map, P.5,10); repeatable.")
+@click.option("--runs", "runs", multiple=True, help="Runs to evaluate (repeatable); default all.")
+@click.option("--ordering", type=click.Choice(["trec", "rank", "file"]), default="trec", show_default=True,
+              help="trec: score desc, docno desc; rank: the rank column; file: file order.")
+@click.option("--max-depth", type=click.IntRange(min=1), help="Keep the first N documents of each list.")
+@click.option("--judged-only", is_flag=True, help="Drop unjudged documents first (trec_eval -J).")
+@click.option("--topics", type=click.Choice(["qrels", "intersection"]), default="qrels", show_default=True,
+              help="qrels: every judged topic (missing ones score 0); intersection: the run's topics.")
+@click.option("--gains", help="Gain profile for gain-based measures that do not name one (e.g. exp).")
+@click.option("--no-store", is_flag=True, help="Compute and print only; store nothing.")
+@click.option("--per-topic", is_flag=True, help="Print per-topic values (long form) instead of means.")
+@_output_option
+@click.pass_context
+@_fail_cleanly
+def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_only, topics, gains, no_store,
+                     per_topic, fmt):
+    """Compute measures for a campaign's runs, store per-topic scores, print the means."""
+    from .evaluation import evaluate, with_default_gain
+    from .output import render
+
+    con = _open(ctx)
+    chosen = with_default_gain(list(measures), gains) if gains else list(measures)
+    result = evaluate(con, campaign, chosen, runs=list(runs) or None, ordering=ordering,
+                      max_depth=max_depth, judged_only=judged_only, topics=topics, store=not no_store)
+    if per_topic:
+        click.echo(render(result.per_topic, fmt))
+    else:
+        click.echo(render(result.wide().reset_index(), fmt))
+    if result.evaluation_id is not None:
+        click.echo(f"stored as evaluation {result.evaluation_id}", err=True)
+
+
 @main.command("trec_eval", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-q", "per_topic", is_flag=True, help="Print every topic's values, then the summary.")
 @click.option("-c", "complete", is_flag=True, help="Average over every qrels topic (missing topics score 0).")
@@ -207,12 +242,14 @@ def demo_command(out):
 @click.option("-N", "collection_size", type=int, default=0, help="Documents in the collection (utility).")
 @click.option("-m", "measures", multiple=True, metavar="MEASURE[.PARAMS]",
               help="Measure or nickname (official, all_trec, set); repeatable.")
+@click.option("-Z", "zscores", type=click.Path(dir_okay=False),
+              help="Print z-scores against the 'topic measure mean sd' lines of this file.")
 @click.option("-R", "rel_format", default="qrels", help="Relevance format: only 'qrels' is supported.")
 @click.option("-T", "results_format", default="trec_results", help="Results format: only 'trec_results'.")
 @click.argument("qrels", type=click.Path(dir_okay=False))
 @click.argument("results", type=click.Path(dir_okay=False))
 def trec_eval_command(per_topic, complete, no_summary, judged_only, max_depth, relevance_level,
-                      collection_size, measures, rel_format, results_format, qrels, results):
+                      collection_size, measures, zscores, rel_format, results_format, qrels, results):
     """trec_eval 10.0 on QRELS and a RESULTS run, through pyeval's SQL (byte-identical output)."""
     from .compat.trec_eval import TrecEvalError, TrecEvalOptions, run
 
@@ -225,7 +262,7 @@ def trec_eval_command(per_topic, complete, no_summary, judged_only, max_depth, r
         options = TrecEvalOptions(
             per_topic=per_topic, complete=complete, no_summary=no_summary, max_depth=max_depth,
             relevance_level=relevance_level, judged_only=judged_only, collection_size=collection_size,
-            measures=list(measures),
+            measures=list(measures), zscores=zscores,
         )
         click.echo(run(qrels, results, options), nl=False)
     except TrecEvalError as exc:

@@ -14,8 +14,14 @@ import pandas as pd
 
 from . import sqlfiles
 from .db import first_row
-from .errors import DataIntegrityError, PyevalError, UnknownCampaignError
-from .measures import Measure, parse, registry
+from .errors import (
+    DataIntegrityError,
+    MeasureNameError,
+    MeasureParamError,
+    PyevalError,
+    UnknownCampaignError,
+)
+from .measures import Measure, make, parse, registry
 
 ORDERINGS = ("trec", "rank", "file")
 TOPIC_POLICIES = ("qrels", "intersection")
@@ -53,8 +59,33 @@ class Evaluation:
         return table[order]
 
 
+def parse_measures(text: str) -> list[Measure]:
+    """A canonical measure name, or a trec_eval spelling (which may stand for several)."""
+    from .compat.trec_eval import TrecEvalError, measures_from_trec_name
+
+    try:
+        return [parse(text)]
+    except (MeasureNameError, MeasureParamError) as first:
+        try:
+            return measures_from_trec_name(text)
+        except TrecEvalError:
+            raise first from None
+
+
+def with_default_gain(measures: Iterable[str | Measure], profile: str) -> list[Measure]:
+    """Give ``gain=profile`` to every measure that has a gain parameter left at its default."""
+    chosen = []
+    for measure in _measures_iv(measures):
+        params = dict(measure.values)
+        if "gain" in params and params["gain"] == measure.definition.param("gain").default:
+            params["gain"] = profile
+            measure = make(measure.definition, **params)
+        chosen.append(measure)
+    return chosen
+
+
 def _measures_iv(measures: Iterable[str | Measure]) -> list[Measure]:
-    parsed = [m if isinstance(m, Measure) else parse(m) for m in measures]
+    parsed = [m for item in measures for m in ([item] if isinstance(item, Measure) else parse_measures(item))]
     if not parsed:
         raise PyevalError("no measure requested (e.g. -m AP -m nDCG@10)")
     return list(dict.fromkeys(parsed))

@@ -142,6 +142,7 @@ class TrecEvalOptions:
     judged_only: bool = False  # -J
     collection_size: int = 0  # -N
     measures: list[str] = field(default_factory=list)  # -m, in order
+    zscores: str | None = None  # -Z: file of "topic measure mean sd" lines
     gain_profiles: dict[str, dict[int, float]] = field(default_factory=dict)
 
     def gain_profile(self, text: str) -> str:
@@ -223,6 +224,32 @@ def expand(name: str, params: str | None, options: TrecEvalOptions) -> list[tupl
     return [(printed, spec.build(options, text))]
 
 
+def measures_from_trec_name(text: str, relevance_level: int = 1) -> list[Measure]:
+    """trec_eval spellings as aliases: ``map``, ``P.10``, ``P_10``, ``ndcg_cut.5,10``,
+    ``recip_rank``, ``set_F``, nicknames (``official``) ... -> canonical measures.
+
+    Raises
+    ------
+    TrecEvalError
+        ``text`` is no trec_eval measure name.
+    """
+    options = TrecEvalOptions(relevance_level=relevance_level)
+    name, dot, params = text.partition(".")
+    # output spellings: P_10, ndcg_cut_10, iprec_at_recall_0.10, relstring_20, utility_2,-1,0,0
+    for base in sorted(_BY_NAME, key=len, reverse=True):
+        if name in _BY_NAME or name in NICKNAMES:
+            break
+        if text.startswith(base + "_") and _BY_NAME[base].kind != "single" and len(text) > len(base) + 1:
+            name, dot, params = base, ".", text[len(base) + 1:]
+            break
+    options.measures = [f"{name}.{params}" if dot else name]
+    found = []
+    for trec_name, trec_params in selected_measures(options):
+        if trec_name != "runid":
+            found.extend(measure for _, measure in expand(trec_name, trec_params, options))
+    return found
+
+
 def _last_run_tag(path: Path) -> str:
     """trec_eval takes the run id from the last line of the run file."""
     if is_gzip(path):
@@ -277,6 +304,15 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
         if "value_text" not in frame.columns:
             frame["value_text"] = None
         numeric = [m for m in measures if m.definition.storable]
+        if options.zscores is not None:
+            frame = _zscores(con, frame, printed, options.zscores)
+            printed = printed.assign(
+                label=printed["label"].where(
+                    printed["is_text"] | printed["is_runid"], "Z" + printed["label"].str.ljust(22)
+                ),
+                is_integer=False,
+            )
+        con.register("trec_printed", printed)
         summary = means(con, frame[frame["measure"].isin({str(m) for m in numeric})], numeric)
         num_rel_all = None
         if options.complete:
@@ -285,7 +321,6 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
             ).fetchall()[0][0]
         con.register("trec_topic_values", frame[["topic_id", "measure", "value", "value_text"]])
         con.register("trec_summary_values", summary[["measure", "value"]])
-        con.register("trec_printed", printed)
         lines = con.execute(
             sqlfiles.read("compat/trec_eval_output.sql"),
             {"per_topic": options.per_topic, "summary": not options.no_summary,
@@ -294,6 +329,25 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
     finally:
         con.close()
     return "".join(line + "\n" for line in lines)
+
+
+def _zscores(con, frame: pd.DataFrame, printed: pd.DataFrame, path: str) -> pd.DataFrame:
+    """Per-topic values as z-scores (trec_eval -Z); the file has ``topic measure mean sd`` lines."""
+    try:
+        reference = pd.read_csv(
+            path, sep=r"\s+", header=None, names=["topic_id", "label", "mean", "sd"],
+            dtype={"topic_id": str, "label": str, "mean": float, "sd": float}, comment=None,
+        )
+    except (OSError, ValueError) as exc:
+        raise TrecEvalError(f"trec_eval: cannot read z-score file {path}: {exc}", 2) from exc
+    con.register("trec_topic_values", frame[["run_id", "topic_id", "measure", "value", "value_text"]])
+    con.register("trec_zscores", reference)
+    con.register("trec_printed", printed)
+    try:
+        return con.execute(sqlfiles.read("compat/trec_eval_zscores.sql")).df()
+    finally:
+        for name in ("trec_topic_values", "trec_zscores", "trec_printed"):
+            con.unregister(name)
 
 
 def _register_gain_profiles(con, options: TrecEvalOptions) -> None:

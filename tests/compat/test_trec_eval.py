@@ -30,6 +30,7 @@ CASES = [
         "-m Rprec_mult.5.0,0.2,0.35 -mutility.2,-1,0,0 -m 11pt_avg..25,.5,.75 "
         "-mndcg.1=3,2=9,4=4.5 -mndcg_cut.10,20,23.4 -msuccess.2,5,20 qrels.test results.test",
     ),
+    ("out.test.aqZ", f"-q -m all_trec -Z {TREC / 'zscores_file'} qrels.test results.test"),
 ]
 
 
