@@ -64,7 +64,7 @@ TREC_MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("num_q", "single", None, lambda o: _m("NumQ"), per_topic=False, integer=True),
     TrecMeasure("num_ret", "single", None, lambda o: _m("NumRet"), integer=True),
     TrecMeasure("num_rel", "single", None, lambda o: _m("NumRel", rel=o.relevance_level), integer=True),
-    TrecMeasure("num_rel_ret", "single", None, lambda o: _m("NumRelRet", rel=o.relevance_level), integer=True),
+    TrecMeasure("num_rel_ret", "single", None, lambda o: _m("NumRet", rel=o.relevance_level), integer=True),
     TrecMeasure("map", "single", None, lambda o: _m("AP", rel=o.relevance_level)),
     TrecMeasure("gm_map", "single", None, lambda o: _m("GMAP", rel=o.relevance_level), per_topic=False),
     TrecMeasure("Rprec", "single", None, lambda o: _m("Rprec", rel=o.relevance_level)),

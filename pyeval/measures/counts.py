@@ -3,18 +3,19 @@ from __future__ import annotations
 
 from .base import MeasureDef, Param  # noqa: F401
 from .common import CUTOFF, GAIN, REL, REQUIRED_CUTOFF, TREC_EVAL  # noqa: F401
-from .registry import register
+from .registry import register, register_alias
 
 register(
     MeasureDef("NumQ", "counts", "number of topics evaluated", TREC_EVAL.format("num_q"),
                aggregate="sum", empty_value=1.0),
-    MeasureDef("NumRet", "counts", "documents retrieved (L)", TREC_EVAL.format("num_ret"),
+    MeasureDef("NumRet", "counts", "documents retrieved (L); with rel=k, relevant ones retrieved (C(L))",
+               TREC_EVAL.format("num_ret") + " and m_num_rel_ret.c; ir_measures NumRet",
+               params=(Param("rel", int, None, "count only documents of level >= rel; none: all"),),
                aggregate="sum"),
     MeasureDef("NumRel", "counts", "relevant documents of the topic (R)", TREC_EVAL.format("num_rel"),
-               params=(REL,), aggregate="sum"),
-    MeasureDef("NumRelRet", "counts", "relevant documents retrieved, C(L)",
-               TREC_EVAL.format("num_rel_ret") + "; ir_measures NumRet(rel=1)",
                params=(REL,), aggregate="sum"),
     MeasureDef("NumNonRelJudgedRet", "counts", "judged non-relevant documents retrieved",
                TREC_EVAL.format("num_nonrel_judged_ret"), params=(REL,), aggregate="sum"),
 )
+# ir_measures: NumRelRet is NumRet(rel=1)
+register_alias("NumRelRet", "NumRet", rel=1)

@@ -93,6 +93,8 @@ def parse(text: str) -> Measure:
             raise MeasureNameError(f"measure parameters must be named (k=v) in {text!r}")
         keywords = {kw.arg: _literal(kw.value, text) for kw in tree.keywords}
         tree = tree.func
+    if isinstance(tree, ast.Name):
+        keywords = {**registry.presets(tree.id), **keywords}
     if not isinstance(tree, ast.Name):
         raise MeasureNameError(f"cannot parse measure {text!r}")
     definition = registry.lookup(tree.id)

@@ -23,6 +23,24 @@ def register(*definitions: MeasureDef) -> None:
         _CANONICAL[definition.name] = definition
 
 
+_PRESETS: dict[str, dict] = {}
+
+
+def register_alias(alias: str, name: str, **params) -> None:
+    """An alias that also sets parameters (ir_measures: ``NumRelRet`` is ``NumRet(rel=1)``)."""
+    definition = _CANONICAL[name]
+    if alias in _BY_NAME:
+        raise ValueError(f"measure name {alias!r} is registered twice")
+    _BY_NAME[alias] = definition
+    _PRESETS[alias] = params
+
+
+def presets(name: str) -> dict:
+    """Parameters an alias sets (empty for canonical names and plain aliases)."""
+    _load()
+    return dict(_PRESETS.get(name, {}))
+
+
 def lookup(name: str) -> MeasureDef | None:
     """The declaration registered under ``name`` (canonical or alias), or None."""
     _load()

@@ -1,4 +1,5 @@
--- metric_counts: NumQ, NumRet, NumRel, NumRelRet, NumNonRelJudgedRet per (run_id, topic_id).
+-- metric_counts: NumQ, NumRet (with rel: relevant retrieved), NumRel, NumNonRelJudgedRet per
+-- (run_id, topic_id).
 -- Grain: one row per (run_id, topic_id, measure). Reads: evaluation_pairs, evaluation_ranks,
 -- evaluation_topics, requested_measures(measure, kind, rel).
 -- Reference: trec_eval 10.0 m_num_q.c, m_num_ret.c, m_num_rel.c, m_num_rel_ret.c,
@@ -14,7 +15,9 @@ with retrieved_counts as (
         ) as nonrelevant_retrieved
     from evaluation_ranks
     cross join requested_measures
-    where requested_measures.kind in ('NumRelRet', 'NumNonRelJudgedRet')
+    where
+        requested_measures.kind = 'NumNonRelJudgedRet'
+        or (requested_measures.kind = 'NumRet' and requested_measures.rel is not null)
     group by evaluation_ranks.run_id, evaluation_ranks.topic_id, requested_measures.measure
 )
 
@@ -24,9 +27,12 @@ select
     requested_measures.measure,
     case requested_measures.kind
         when 'NumQ' then 1
-        when 'NumRet' then evaluation_pairs.num_ret
+        when 'NumRet'
+            then case
+                when requested_measures.rel is null then evaluation_pairs.num_ret
+                else coalesce(retrieved_counts.relevant_retrieved, 0)
+            end
         when 'NumRel' then evaluation_topics.num_rel
-        when 'NumRelRet' then coalesce(retrieved_counts.relevant_retrieved, 0)
         when 'NumNonRelJudgedRet' then coalesce(retrieved_counts.nonrelevant_retrieved, 0)
     end::double as value
 from evaluation_pairs
