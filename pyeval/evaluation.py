@@ -152,6 +152,7 @@ def compute(
     topics: str = "qrels",
 ) -> pd.DataFrame:
     """Per-topic values of ``measures`` (long form, with text measures' ``value_text``)."""
+    _gain_profiles_iv(con, campaign_id, measures)
     thresholds = sorted({1} | {m["rel"] for m in measures if _has(m, "rel") and m["rel"] is not None})
     depth = NO_DEPTH_LIMIT if max_depth is None else max_depth
     _stage(con, campaign_id, list(runs), ordering, depth, judged_only, topics, thresholds)
@@ -174,6 +175,24 @@ def compute(
         ["run_id", "topic_id", "measure"], key=lambda s: s.map(order) if s.name == "measure" else s
     )
     return frame.reset_index(drop=True)
+
+
+BUILTIN_GAIN_PROFILES = ("linear", "exp")
+
+
+def _gain_profiles_iv(con, campaign_id: str, measures: Sequence[Measure]) -> None:
+    wanted = {m["gain"] for m in measures if _has(m, "gain")} - set(BUILTIN_GAIN_PROFILES)
+    if not wanted:
+        return
+    stored = {row[0] for row in con.execute(
+        "select distinct profile from gain_profiles where campaign_id = $c", {"c": campaign_id}
+    ).fetchall()}
+    unknown = sorted(wanted - stored)
+    if unknown:
+        raise MeasureParamError(
+            f"unknown gain profile {unknown[0]!r} (built in: {', '.join(BUILTIN_GAIN_PROFILES)}; "
+            f"stored for campaign '{campaign_id}': {', '.join(sorted(stored)) or 'none'})"
+        )
 
 
 def _has(measure: Measure, name: str) -> bool:

@@ -1,6 +1,16 @@
--- evaluation_gains: the gain of every judged level of every topic under every gain profile of
--- the evaluated campaign (gain_values, restricted to one campaign).
--- Reads: gain_values. Parameters: $campaign_id.
-select profile, topic_id, level, gain
+-- evaluation_gains: for the evaluated campaign, every judged level of every topic with the
+-- number of documents judged at it, and its gain under every gain profile.
+-- Reads: gain_values, topic_levels. Parameters: $campaign_id.
+select
+    gain_values.profile,
+    gain_values.topic_id,
+    gain_values.level,
+    gain_values.gain,
+    topic_levels.judgments
 from gain_values
-where campaign_id = $campaign_id
+inner join topic_levels
+    on
+        gain_values.campaign_id = topic_levels.campaign_id
+        and gain_values.topic_id = topic_levels.topic_id
+        and gain_values.level = topic_levels.level
+where gain_values.campaign_id = $campaign_id
