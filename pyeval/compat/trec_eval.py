@@ -55,10 +55,6 @@ def _utility(text: str, options: "TrecEvalOptions") -> Measure:
               collection_size=options.collection_size)
 
 
-def _points(text: str) -> str:
-    return ",".join(repr(float(v)) for v in text.split(","))
-
-
 #: trec_eval 10.0's measures in its print order (all_trec lists them all).
 TREC_MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("num_q", "single", None, lambda o: _m("NumQ"), per_topic=False, integer=True),
@@ -83,7 +79,7 @@ TREC_MEASURES: tuple[TrecMeasure, ...] = (
                 lambda o, x: _m("RprecMult", rel=o.relevance_level, m=x)),
     TrecMeasure("utility", "string", "1,-1,0,0", lambda o, s: _utility(s, o)),
     TrecMeasure("11pt_avg", "string", "0.0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0",
-                lambda o, s: _m("IPrecAvg", rel=o.relevance_level, points=_points(s))),
+                lambda o, s: _m("IPrecAvg", rel=o.relevance_level, points=s)),
     TrecMeasure("binG", "single", None, lambda o: _m("BinG", rel=o.relevance_level)),
     TrecMeasure("G", "string", "", lambda o, s: _m("G", gain=o.gain_profile(s))),
     TrecMeasure("ndcg", "string", "", lambda o, s: _m("nDCG", gain=o.gain_profile(s))),

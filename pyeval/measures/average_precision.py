@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .base import MeasureDef, Param  # noqa: F401
-from .common import CUTOFF, GAIN, REL, REQUIRED_CUTOFF, TREC_EVAL  # noqa: F401
+from .common import CUTOFF, ELEVEN_POINTS, GAIN, REL, REQUIRED_CUTOFF, TREC_EVAL, recall_points  # noqa: F401
 from .registry import register
 
 register(
@@ -18,8 +18,8 @@ register(
                at="recall"),
     MeasureDef("IPrecAvg", "average_precision", "mean interpolated precision over recall points",
                TREC_EVAL.format("11pt_avg"),
-               params=(REL, Param("points", str, "0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1",
-                                  "comma-separated recall points"))),
+               params=(REL, Param("points", str, ELEVEN_POINTS, "comma-separated recall points",
+                                  normalise=recall_points))),
     MeasureDef("infAP", "average_precision", "inferred AP (Yilmaz & Aslam, CIKM 2006)",
                TREC_EVAL.format("infap"), params=(REL,)),
     MeasureDef("Bpref", "average_precision", "binary preference (Buckley & Voorhees, SIGIR 2004)",

@@ -21,6 +21,7 @@ class Param:
     choices: tuple | None = None
     minimum: float | None = None
     required: bool = False
+    normalise: Any = None  # a function: value -> canonical value, raising ValueError if invalid
 
 
 @dataclass(frozen=True)

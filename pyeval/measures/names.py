@@ -53,6 +53,11 @@ def _coerce(definition: MeasureDef, name: str, value: Any, text: str) -> Any:
             f"{definition.name}: parameter {name} must be one of {', '.join(map(str, param.choices))}; "
             f"got {value!r}"
         )
+    if param.normalise is not None:
+        try:
+            value = param.normalise(value)
+        except ValueError as exc:
+            raise MeasureParamError(f"{definition.name}: parameter {name}: {exc}") from None
     if param.minimum is not None and value < param.minimum:
         raise MeasureParamError(f"{definition.name}: parameter {name} must be >= {param.minimum}; got {value!r}")
     return value

@@ -1,0 +1,104 @@
+"""Evaluating campaigns (pyeval/evaluation.py): policies, storage, the scores view, the CLI."""
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+import pyeval
+from pyeval.cli import main
+from pyeval.errors import DataIntegrityError, PyevalError, UnknownCampaignError
+from pyeval.evaluation import evaluate
+
+QRELS = "1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 a 1\n3 0 z 1\n"
+# file order: b, a, c; rank column: c, a, b; scores: a > b = c (tie: docno desc -> c before b)
+RUN = "1 Q0 b 3 0.5 r\n1 Q0 a 2 0.9 r\n1 Q0 c 1 0.5 r\n2 Q0 x 1 1.0 r\n2 Q0 a 2 0.5 r\n"
+
+
+@pytest.fixture
+def campaign(con, write):
+    pyeval.load_qrels(con, "c", write("q.txt", QRELS))
+    pyeval.load_run(con, "c", write("r.txt", RUN))
+    return con
+
+
+def per_topic(result, measure):
+    frame = result.per_topic[result.per_topic["measure"] == measure]
+    return dict(zip(frame["topic_id"], frame["value"]))
+
+
+def test_orderings(campaign):
+    # relevant docs: topic 1 a (1), c (2); RR = 1/rank of the first relevant document
+    assert per_topic(evaluate(campaign, "c", ["RR"], store=False), "RR")["1"] == 1.0  # a first
+    assert per_topic(evaluate(campaign, "c", ["RR"], ordering="rank", store=False), "RR")["1"] == 1.0  # c
+    assert per_topic(evaluate(campaign, "c", ["RR"], ordering="file", store=False), "RR")["1"] == 0.5  # b, a
+    file_p1 = per_topic(evaluate(campaign, "c", ["P@1"], ordering="file", store=False), "P@1")
+    assert file_p1 == {"1": 0.0, "2": 0.0, "3": 0.0}
+
+
+def test_topic_policies(campaign):
+    full = evaluate(campaign, "c", ["P@2", "NumQ"], store=False)
+    assert per_topic(full, "P@2") == {"1": 1.0, "2": 0.5, "3": 0.0}  # topic 3: not retrieved
+    means = dict(zip(full.means["measure"], full.means["value"]))
+    assert means == {"P@2": pytest.approx(0.5), "NumQ": 3.0}
+    both = evaluate(campaign, "c", ["P@2", "NumQ"], topics="intersection", store=False)
+    assert dict(zip(both.means["measure"], both.means["value"])) == {"P@2": 0.75, "NumQ": 2.0}
+
+
+def test_depth_and_judged_only(campaign):
+    assert per_topic(evaluate(campaign, "c", ["NumRet"], max_depth=2, store=False), "NumRet") == {
+        "1": 2.0, "2": 2.0, "3": 0.0
+    }
+    # topic 2: x is unjudged; judged only, a moves to rank 1
+    judged = evaluate(campaign, "c", ["RR", "NumRet"], judged_only=True, store=False)
+    assert per_topic(judged, "RR")["2"] == 1.0 and per_topic(judged, "NumRet")["2"] == 1.0
+
+
+def test_storage_and_the_scores_view(campaign):
+    first = evaluate(campaign, "c", ["AP", "P@2"])
+    assert first.evaluation_id == 1
+    stored = campaign.execute("select evaluation_id, ordering, settings from evaluations").fetchall()
+    assert stored[0][:2] == (1, "trec") and '"measures": ["AP", "P@2"]' in stored[0][2]
+    second = evaluate(campaign, "c", ["P@2"], ordering="file")
+    assert second.evaluation_id == 2
+    scores = campaign.execute(
+        "select topic_id, measure, value from scores order by measure, topic_id"
+    ).fetchall()
+    file_p2 = per_topic(second, "P@2")
+    assert [row for row in scores if row[1] == "P@2"] == [("1", "P@2", file_p2["1"]), ("2", "P@2", file_p2["2"]),
+                                                        ("3", "P@2", 0.0)]
+    assert len([row for row in scores if row[1] == "AP"]) == 3
+    assert campaign.execute("select count(*) from topic_scores").fetchall() == [(9,)]  # history kept
+
+
+def test_trec_eval_names_and_wide_form(campaign):
+    result = evaluate(campaign, "c", ["map", "P.1,2"], store=False)
+    assert list(result.wide().columns) == ["AP", "P@1", "P@2"]
+    assert list(result.per_topic.columns) == ["run_id", "topic_id", "measure", "value"]
+
+
+def test_errors(campaign, write):
+    with pytest.raises(UnknownCampaignError):
+        evaluate(campaign, "nope", ["AP"])
+    with pytest.raises(PyevalError, match="no run named 'ghost'"):
+        evaluate(campaign, "c", ["AP"], runs=["ghost"])
+    with pytest.raises(PyevalError, match="ordering must be one of"):
+        evaluate(campaign, "c", ["AP"], ordering="random")
+    pyeval.load_qrels(campaign, "d", write("d.txt", "1 1 a 1\n1 2 b 1\n"))
+    pyeval.load_run(campaign, "d", write("dr.txt", "1 Q0 a 1 1 r\n"))
+    with pytest.raises(DataIntegrityError, match="diversity qrels"):
+        evaluate(campaign, "d", ["AP"])
+
+
+def test_evaluate_command(tmp_path, write):
+    db = tmp_path / "w.duckdb"
+    runner = CliRunner()
+    assert runner.invoke(main, ["--db", str(db), "load", "qrels", "-C", "c", str(write("q.txt", QRELS))]).exit_code == 0
+    assert runner.invoke(main, ["--db", str(db), "load", "run", "-C", "c", str(write("r.txt", RUN))]).exit_code == 0
+    result = runner.invoke(main, ["--db", str(db), "evaluate", "-C", "c", "-m", "P@2", "-m", "map", "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[:2] == ["run_id,P@2,AP", "r,0.5,0.5"]
+    assert "stored as evaluation 1" in result.stderr
+    shown = runner.invoke(main, ["--db", str(db), "sql", "select count(*) as n from scores", "--format", "csv"])
+    assert shown.stdout == "n\n6\n"
+    bad = runner.invoke(main, ["--db", str(db), "evaluate", "-C", "c", "-m", "nDGC@10"])
+    assert bad.exit_code == 1 and "did you mean nDCG" in bad.output
