@@ -10,12 +10,59 @@ from dataclasses import dataclass
 
 import duckdb
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..db import first_row
 from .. import sqlfiles
 from ..errors import DataIntegrityError, InputFormatError
 from . import staging
-from .source import Lines, frame_lines, pick_column
+from .source import Lines, frame_lines, pick_column, read_lines, read_typed
+
+#: The typed columns of the fast path for TREC qrels (loaders/source.py read_typed).
+TREC_QRELS_COLUMNS = {
+    "topic_id": pa.string(),
+    "iter": pa.string(),
+    "doc_id": pa.string(),
+    "level": pa.int32(),
+}
+
+
+def _read_qrels(source: staging.Source, format: str) -> Lines:
+    """Typed columns when a TREC qrels file fits the fast path, else the raw lines."""
+    if isinstance(source, pd.DataFrame):
+        return _frame_lines(source)
+    if format in ("auto", "trec", "trec-diversity"):
+        typed = read_typed(source, TREC_QRELS_COLUMNS)
+        if typed is not None and not pc.any(pc.starts_with(typed.table.column("topic_id"), "#")).as_py():
+            return typed
+    return read_lines(source)
+
+
+def _stage_typed(con: duckdb.DuckDBPyConnection, lines: Lines, format: str) -> str:
+    """Expose fast-path columns as ``qrels_input`` (the shape of sql/loaders/qrels_rows.sql);
+    return the format (auto: TREC diversity when the second field varies)."""
+    table = lines.table
+    if format == "auto":
+        format = "trec" if pc.count_distinct(table.column("iter")).as_py() == 1 else "trec-diversity"
+    rows = table.num_rows
+    intents = table.column("iter") if format == "trec-diversity" else pa.repeat("", rows)
+    con.register(
+        "qrels_input",
+        pa.table(
+            {
+                "line_number": table.column("line_number"),
+                "is_blank": pa.repeat(False, rows),
+                "field_count": pa.repeat(4, rows),
+                "topic_id": table.column("topic_id"),
+                "intent_id": intents,
+                "doc_id": table.column("doc_id"),
+                "level_text": pa.nulls(rows, pa.string()),
+                "level": table.column("level"),
+            }
+        ),
+    )
+    return format
 
 
 @dataclass(frozen=True)
@@ -115,25 +162,29 @@ def load_qrels(
     """
     if format not in QRELS_FORMATS:
         raise ValueError(f"format must be one of {', '.join(QRELS_FORMATS)}; got {format!r}")
-    lines = staging.lines_of(source, _frame_lines)
+    lines = _read_qrels(source, format)
     with staging.transaction(con):
-        separator = staging.detect_separator(con, lines, comments=True)
-        staging.stage_lines(con, lines, separator=separator, comments=True, skip_blank=False)
-        chosen = _detect_format(con, lines) if format == "auto" else format
-        layout = QRELS_LAYOUTS[chosen]
-        staging.stage_rows(
-            con,
-            "qrels_input",
-            "qrels_rows",
-            {
-                "topic_field": layout.topic_field,
-                "intent_field": layout.intent_field,
-                "doc_field": layout.doc_field,
-                "level_field": layout.level_field,
-                "level_prefix": layout.level_prefix,
-                "intent_zero_is_none": chosen == "ntcir-diversity",
-            },
-        )
+        if lines.typed:
+            chosen = _stage_typed(con, lines, format)
+            layout = QRELS_LAYOUTS[chosen]
+        else:
+            separator = staging.detect_separator(con, lines, comments=True)
+            staging.stage_lines(con, lines, separator=separator, comments=True, skip_blank=False)
+            chosen = _detect_format(con, lines) if format == "auto" else format
+            layout = QRELS_LAYOUTS[chosen]
+            staging.stage_rows(
+                con,
+                "qrels_input",
+                "qrels_rows",
+                {
+                    "topic_field": layout.topic_field,
+                    "intent_field": layout.intent_field,
+                    "doc_field": layout.doc_field,
+                    "level_field": layout.level_field,
+                    "level_prefix": layout.level_prefix,
+                    "intent_zero_is_none": chosen == "ntcir-diversity",
+                },
+            )
         staging.raise_first_problem(
             con,
             lines.label,
@@ -152,7 +203,10 @@ def load_qrels(
         )
         staging.record_input(con, campaign_id, "qrels", lines, rows)
         staging.refresh_topics(con, campaign_id)
-        staging.drop_staging(con, "qrels_input")
+        if lines.typed:
+            con.unregister("qrels_input")
+        else:
+            staging.drop_staging(con, "qrels_input")
     return staging.LoadReport(
         "qrels", campaign_id, lines.source_file, lines.sha256, rows, topics, notes=[f"format {chosen}"]
     )

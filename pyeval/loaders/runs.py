@@ -10,13 +10,62 @@ import warnings
 from collections.abc import Sequence
 
 import duckdb
+import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from .. import sqlfiles
 from ..db import first_row
 from ..errors import DataIntegrityError, InputFormatError, InputWarning
 from . import staging
-from .source import Lines, frame_lines, pick_column
+from .source import Lines, frame_lines, pick_column, read_lines, read_typed
+
+#: The typed columns of the fast path (loaders/source.py read_typed).
+RUN_COLUMNS = {
+    "topic_id": pa.string(),
+    "iter": pa.string(),
+    "doc_id": pa.string(),
+    "rank_given": pa.int64(),
+    "score": pa.float64(),
+    "run_tag": pa.string(),
+}
+
+
+def _read_run(source: staging.Source) -> Lines:
+    """A run's rows: typed columns when the file fits the fast path, else its raw lines."""
+    if isinstance(source, pd.DataFrame):
+        return _frame_lines(source)
+    typed = read_typed(source, RUN_COLUMNS)
+    if typed is not None:
+        table = typed.table
+        comment = pc.any(pc.starts_with(table.column("topic_id"), "#")).as_py()
+        finite = pc.all(pc.is_finite(table.column("score"))).as_py()
+        if not comment and finite is not False:
+            return typed
+    return read_lines(source)
+
+
+def _stage_typed(con: duckdb.DuckDBPyConnection, lines: Lines) -> None:
+    """Expose fast-path columns as ``run_input`` (the shape of sql/loaders/run_rows.sql)."""
+    table = lines.table
+    rows = table.num_rows
+    con.register(
+        "run_input",
+        pa.table(
+            {
+                "line_number": table.column("line_number"),
+                "field_count": pa.array(np.full(rows, 6, dtype=np.int64)),
+                "topic_id": table.column("topic_id"),
+                "doc_id": table.column("doc_id"),
+                "rank_text": pa.nulls(rows, pa.string()),
+                "score_text": pa.nulls(rows, pa.string()),
+                "run_tag": table.column("run_tag"),
+                "rank_given": table.column("rank_given"),
+                "score": table.column("score"),
+            }
+        ),
+    )
 
 
 def _frame_lines(frame: pd.DataFrame) -> Lines:
@@ -81,7 +130,7 @@ def load_runs(
         raise ValueError("names must give one name (or None) per source")
     reports = []
     loaded_names: set[str] = set()
-    all_lines = [staging.lines_of(source, _frame_lines) for source in sources]
+    all_lines = [_read_run(source) for source in sources]
     with staging.transaction(con):
         for lines, name in zip(all_lines, names):
             staging.require_campaign(con, campaign_id, lines.label)
@@ -100,8 +149,11 @@ def load_runs(
 
 
 def _load_one(con, campaign_id, lines: Lines, name, replace, loaded_names) -> staging.LoadReport:
-    staging.stage_lines(con, lines, comments=True, skip_blank=True)
-    staging.stage_rows(con, "run_input", "run_rows", {})
+    if lines.typed:
+        _stage_typed(con, lines)
+    else:
+        staging.stage_lines(con, lines, comments=True, skip_blank=True)
+        staging.stage_rows(con, "run_input", "run_rows", {})
     staging.raise_first_problem(con, lines.label, "run_problems")
     run_topics, unjudged, missing, entries, distinct_tags, first_tag = first_row(
         con, sqlfiles.read("loaders/run_topic_coverage.sql"), {"campaign_id": campaign_id}
@@ -134,7 +186,10 @@ def _load_one(con, campaign_id, lines: Lines, name, replace, loaded_names) -> st
         {**keys, "run_tag": first_tag, "source_file": lines.source_file, "sha256": lines.sha256},
     )
     con.execute(sqlfiles.read("loaders/run_insert.sql"), keys)
-    staging.drop_staging(con, "run_input")
+    if lines.typed:
+        con.unregister("run_input")
+    else:
+        staging.drop_staging(con, "run_input")
     notes = []
     if unjudged:
         notes.append(f"{unjudged} of its topics have no judgments (ignored by evaluation)")

@@ -165,3 +165,23 @@ def test_dataframe_round_trip_of_the_qrels_table(con):
     stored = con.execute("select topic_id, doc_id, level from qrels order by all").df()
     pyeval.load_qrels(con, "b", stored)
     assert rows(con, "select count(*) from qrels where campaign_id = 'b'") == [(3681,)]
+
+
+def test_fast_and_general_paths_store_the_same_qrels(tmp_path):
+    from pyeval.loaders.qrels import _read_qrels
+
+    for name, fmt in (("qrels.test", "trec"), ("qrels.rel_level", "trec")):
+        text = (FIXTURES / "trec_eval" / name).read_text()
+        fast = tmp_path / "fast.txt"
+        fast.write_text(text)
+        general = tmp_path / "general.txt"
+        general.write_text(text.replace(" ", "  ", 1))  # one double space: general path
+        assert _read_qrels(fast, "auto").typed and not _read_qrels(general, "auto").typed
+        stored = []
+        for path in (fast, general):
+            con = pyeval.connect()
+            report = pyeval.load_qrels(con, "t", path)
+            assert report.notes == [f"format {fmt}"]
+            stored.append(con.execute("select * exclude (campaign_id) from qrels order by all").fetchall())
+            con.close()
+        assert stored[0] == stored[1]

@@ -116,3 +116,33 @@ def test_score_must_be_a_plain_decimal(campaign, write):
     assert [r[0] for r in campaign.execute("select score from run_entries order by file_position").fetchall()] == [
         -150.0, 0.5, 7.0
     ]
+
+
+def test_fast_and_general_paths_store_the_same_rows(tmp_path):
+    from pyeval.loaders.runs import _read_run
+
+    text = (TREC / "results.test").read_text()
+    fast = tmp_path / "fast.txt"
+    fast.write_text(text)
+    general = tmp_path / "general.txt"  # a comment line sends the file down the general path
+    general.write_text("# comment\n" + text)
+    assert _read_run(fast).typed and not _read_run(general).typed
+    stored = []
+    for path in (fast, general):
+        con = pyeval.connect()
+        pyeval.load_qrels(con, "t", TREC / "qrels.test")
+        pyeval.load_run(con, "t", path, name="r")
+        stored.append(con.execute(
+            "select topic_id, doc_id, rank_given, score, file_position - min(file_position) over () "
+            "from run_entries order by all"
+        ).fetchall())
+        con.close()
+    assert stored[0] == stored[1]
+
+
+def test_tab_file_with_spaces_inside_a_field_takes_the_general_path(campaign):
+    from pyeval.loaders.runs import _read_run
+
+    assert not _read_run(TREC / "results.trunc").typed  # "STANDARD more junk at": tag STANDARD
+    pyeval.load_run(campaign, "t", TREC / "results.trunc", name="trunc")
+    assert campaign.execute("select distinct run_tag from runs").fetchall() == [("STANDARD",)]
