@@ -11,6 +11,7 @@ from pathlib import Path
 from . import sample, warehouse
 from .db import first_row
 from .errors import PyevalError
+from .evaluation import Evaluation, evaluate
 from .loaders import load_doclengths, load_intents, load_qrels, load_runs
 from .output import render
 from .query import campaign_overview, run_overview, run_sql
@@ -34,22 +35,22 @@ DEMO_CAMPAIGNS = {
     ),
 }
 
+#: The ad hoc measures the demo evaluates and stores (issue 3's metric engine).
+DEMO_MEASURES = ["AP", "nDCG@10", "nDCG(gain=exp)@10", "P@10", "RR", "Bpref", "infAP", "R@100", "NumRet(rel=1)"]
+
 EXAMPLE_QUERY = """\
--- precision at 10 under trec_eval's order (score desc, docno desc), by plain SQL
-with ranked as (
-    select *, row_number() over (partition by campaign_id, run_id, topic_id
-                                 order by score desc, doc_id desc) as rank
-    from run_entries
-    where campaign_id = 'web2012-adhoc'
-)
-select ranked.run_id,
-       count(*) filter (where qrels.level > 0)
-       / (10 * (select count(*) from topics where campaign_id = 'web2012-adhoc')) as p_at_10
-from ranked
-left join qrels using (campaign_id, topic_id, doc_id)
-where ranked.rank <= 10
-group by ranked.run_id
-order by p_at_10 desc
+-- topics on which each run beats the Indri query-likelihood baseline on nDCG@10
+select run.run_id,
+       count(*) filter (where run.value > base.value) as wins,
+       count(*) filter (where run.value < base.value) as losses
+from scores as run
+join scores as base
+  on base.campaign_id = run.campaign_id and base.topic_id = run.topic_id
+ and base.measure = run.measure and base.run_id = 'indri-ql'
+where run.campaign_id = 'web2012-adhoc' and run.measure = 'nDCG@10'
+  and run.run_id <> 'indri-ql'
+group by run.run_id
+order by wins desc
 limit 5"""
 
 
@@ -70,8 +71,9 @@ def _prepare(out: Path) -> None:
     out.unlink()
 
 
-def build_demo(path: str | Path) -> None:
-    """Build the demo warehouse at ``path`` (three campaigns, 20 runs each)."""
+def build_demo(path: str | Path) -> Evaluation:
+    """Build the demo warehouse at ``path`` (three campaigns, 20 runs each) and evaluate the ad
+    hoc campaign (stored); returns that evaluation."""
     con = warehouse.connect(path)
     try:
         for campaign, (qrels, intents, description) in DEMO_CAMPAIGNS.items():
@@ -81,8 +83,13 @@ def build_demo(path: str | Path) -> None:
             runs = sample.run_paths()
             load_runs(con, campaign, runs, names=[sample.run_name(p) for p in runs])
             load_doclengths(con, campaign, sample.path("doclengths.txt.gz"))
+        return evaluate(con, "web2012-adhoc", DEMO_MEASURES)
     finally:
         con.close()
+
+
+def topic_count(con) -> int:
+    return first_row(con, "select count(*) from topics where campaign_id = 'web2012-adhoc'")[0]
 
 
 def run_demo(out: str | Path, echo: Callable[[str], None] = print) -> None:
@@ -90,7 +97,7 @@ def run_demo(out: str | Path, echo: Callable[[str], None] = print) -> None:
     out = Path(out)
     _prepare(out)
     started = time.perf_counter()
-    build_demo(out)
+    evaluation = build_demo(out)
     elapsed = time.perf_counter() - started
     con = warehouse.connect(out, read_only=True)
     try:
@@ -102,7 +109,13 @@ def run_demo(out: str | Path, echo: Callable[[str], None] = print) -> None:
         echo(render(runs.groupby("campaign_id").head(3).drop(columns=["source_file"])))
         nav = first_row(con, "select count(*) from intents where campaign_id = 'web2012' and intent_type = 'nav'")[0]
         echo(f"\nIntents of web2012: {nav} navigational, the rest informational.")
-        echo("\nAn ad-hoc query over the stored tables:")
+        table = evaluation.wide().sort_values("AP", ascending=False).reset_index()
+        echo(
+            f"\nAd hoc evaluation of web2012-adhoc, stored as evaluation {evaluation.evaluation_id} "
+            f"(means over {topic_count(con)} topics, NumRet(rel=1) summed; the top 8 by AP):"
+        )
+        echo(render(table.head(8)))
+        echo("\nAn ad-hoc query over the stored scores:")
         echo(EXAMPLE_QUERY)
         echo(render(run_sql(con, EXAMPLE_QUERY)))
         echo(f'\nTry: pyeval --db {out} sql "select * from campaign_overview"')

@@ -225,10 +225,11 @@ def read_typed(
             digest.cancel()
             return None
         sha256 = digest.result()
+    inner = " " if delimiter == "\t" else "\t"
     for name, kind in columns.items():
-        # a TAB-separated line may hold spaces inside a field (trailing junk after the run
-        # tag in trec_eval's results.trunc): whitespace splitting is the rule, so fall back
-        if kind == pa.string() and pc.any(pc.match_substring_regex(table.column(name), "[ \\t]")).as_py():
+        # fields are whitespace-separated: a TAB file whose field holds a space (the junk after
+        # the run tag in trec_eval's results.trunc) takes the general path, and vice versa
+        if kind == pa.string() and pc.any(pc.match_substring(table.column(name), inner)).as_py():
             return None
     numbers = pa.array(np.arange(1, table.num_rows + 1, dtype=np.int64))
     table = table.add_column(0, "line_number", numbers)
