@@ -4,7 +4,8 @@
 >>> con = pyeval.connect("campaigns.duckdb")
 >>> pyeval.load_qrels(con, "web2012", "qrels.diversity.txt")
 >>> pyeval.load_run(con, "web2012", "run.txt", name="bm25")
->>> con.sql("select * from campaign_overview").df()
+>>> pyeval.evaluate(con, "web2012", ["AP", "nDCG@10"]).means
+>>> con.sql("select * from scores").df()
 """
 from importlib.metadata import PackageNotFoundError, version
 
@@ -16,7 +17,9 @@ from .errors import (
     SchemaVersionError,
     UnknownCampaignError,
 )
+from .evaluation import Evaluation, evaluate
 from .loaders import LoadReport, load_doclengths, load_intents, load_qrels, load_run, load_runs
+from .measures import parse as parse_measure
 from .warehouse import connect
 
 try:
@@ -26,6 +29,7 @@ except PackageNotFoundError:  # a checkout that was not installed
 
 __all__ = [
     "DataIntegrityError",
+    "Evaluation",
     "InputFormatError",
     "LoadReport",
     "PyevalError",
@@ -34,9 +38,11 @@ __all__ = [
     "UnknownCampaignError",
     "__version__",
     "connect",
+    "evaluate",
     "load_doclengths",
     "load_intents",
     "load_qrels",
     "load_run",
     "load_runs",
+    "parse_measure",
 ]
