@@ -1,0 +1,64 @@
+"""Every metric family's SQL uses exactly the parameters its measures declare.
+
+Like aiosql's declared-parameter check: the family SQL reads its parameters as columns of
+``requested_measures``; it must run with the declared columns and fail without any one of them.
+Each file also opens with a header naming itself and its reference.
+"""
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+import pyeval
+from pyeval import evaluation, sqlfiles
+from pyeval.measures import definitions, make
+
+from ..conftest import FIXTURES
+
+FAMILIES = sorted({d.family for d in definitions()})
+
+
+def _measure(definition):
+    params = {p.name: (0.5 if p.type is float else 10 if p.type is int else p.default)
+              for p in definition.params if p.required}
+    return make(definition, **params)
+
+
+@pytest.fixture(scope="module")
+def staged():
+    con = pyeval.connect()
+    pyeval.load_qrels(con, "t", FIXTURES / "trec_eval" / "qrels.test")
+    pyeval.load_run(con, "t", FIXTURES / "trec_eval" / "results.test", name="r")
+    evaluation._stage(con, "t", ["r"], "trec", evaluation.NO_DEPTH_LIMIT, False, "qrels", [1])
+    yield con
+    con.close()
+
+
+def test_every_family_has_a_file_and_every_file_a_family():
+    files = sorted(p.stem.removeprefix("metric_") for p in (sqlfiles.resource_root("sql") / "metrics").glob("*.sql"))
+    assert files == FAMILIES
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_declared_parameters_are_exactly_the_ones_used(staged, family):
+    measures = [_measure(d) for d in definitions() if d.family == family]
+    requested = evaluation._requested_frame(family, measures)
+    sql = sqlfiles.read(f"metrics/metric_{family}.sql")
+    staged.register("requested_measures", requested)
+    result = staged.execute(sql).df()
+    assert set(result["measure"]) == {str(m) for m in measures}
+    assert len(result) == 3 * len(measures)  # every (run, topic) pair for every measure
+    for column in requested.columns.drop(["measure", "kind"]):
+        staged.register("requested_measures", requested.drop(columns=[column]))
+        with pytest.raises(duckdb.BinderException):
+            staged.execute(sql)
+    staged.unregister("requested_measures")
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_header_names_the_file_and_its_references(family):
+    text = sqlfiles.read(f"metrics/metric_{family}.sql")
+    assert text.startswith(f"-- metric_{family}:")
+    lines = text.splitlines()
+    header = "\n".join(lines[: next(i for i, line in enumerate(lines) if not line.startswith("--"))])
+    assert "Reads:" in header and "Reference" in header
