@@ -75,6 +75,28 @@ def _first_bad_utf8_line(path: Path) -> int:
     return 1
 
 
+def _read_csv(path: Path, columns: dict[str, pa.DataType], delimiter: str) -> pa.Table:
+    """pyarrow's multi-threaded reader with no quoting, no empty-line skipping (row i is line
+    i) and no nulls; gzip decompressed on the fly."""
+    return pacsv.read_csv(
+        pa.CompressedInputStream(pa.OSFile(str(path)), "gzip") if is_gzip(path) else path,
+        read_options=pacsv.ReadOptions(column_names=list(columns), block_size=16 << 20),
+        parse_options=pacsv.ParseOptions(
+            delimiter=delimiter,
+            quote_char=False,
+            escape_char=False,
+            ignore_empty_lines=False,
+            newlines_in_values=False,
+        ),
+        convert_options=pacsv.ConvertOptions(
+            column_types=columns,
+            strings_can_be_null=False,
+            quoted_strings_can_be_null=False,
+            null_values=[],
+        ),
+    )
+
+
 def read_lines(path: str | os.PathLike[str]) -> Lines:
     """Read a text file (optionally ``.gz``) into :class:`Lines`.
 
@@ -95,20 +117,7 @@ def read_lines(path: str | os.PathLike[str]) -> Lines:
     if first in (b"", b"\xef\xbb\xbf"):
         raise InputFormatError(label, None, "the file is empty")
     try:
-        table = pacsv.read_csv(
-            pa.CompressedInputStream(pa.OSFile(str(path)), "gzip") if is_gzip(path) else path,
-            read_options=pacsv.ReadOptions(column_names=["line"], block_size=16 << 20),
-            parse_options=pacsv.ParseOptions(
-                delimiter=_NO_DELIMITER,
-                quote_char=False,
-                escape_char=False,
-                ignore_empty_lines=False,
-                newlines_in_values=False,
-            ),
-            convert_options=pacsv.ConvertOptions(
-                column_types={"line": pa.string()}, strings_can_be_null=False
-            ),
-        )
+        table = _read_csv(path, {"line": pa.string()}, _NO_DELIMITER)
     except pa.ArrowInvalid as exc:
         text = str(exc)
         if "UTF8" in text or "utf8" in text.lower():
@@ -204,23 +213,7 @@ def read_typed(
     with ThreadPoolExecutor(max_workers=1) as pool:
         digest = pool.submit(content_sha256, path)  # hashing overlaps the parse
         try:
-            table = pacsv.read_csv(
-                pa.CompressedInputStream(pa.OSFile(str(path)), "gzip") if is_gzip(path) else path,
-                read_options=pacsv.ReadOptions(column_names=list(columns), block_size=16 << 20),
-                parse_options=pacsv.ParseOptions(
-                    delimiter=delimiter,
-                    quote_char=False,
-                    escape_char=False,
-                    ignore_empty_lines=False,
-                    newlines_in_values=False,
-                ),
-                convert_options=pacsv.ConvertOptions(
-                    column_types=columns,
-                    strings_can_be_null=False,
-                    quoted_strings_can_be_null=False,
-                    null_values=[],
-                ),
-            )
+            table = _read_csv(path, columns, delimiter)
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
             digest.cancel()
             return None
