@@ -18,6 +18,7 @@ from .errors import (
     UnknownCampaignError,
 )
 from .evaluation import Evaluation, evaluate
+from .gains import define_gain_profile
 from .loaders import LoadReport, load_doclengths, load_intents, load_qrels, load_run, load_runs
 from .measures import parse as parse_measure
 from .warehouse import connect
@@ -38,6 +39,7 @@ __all__ = [
     "UnknownCampaignError",
     "__version__",
     "connect",
+    "define_gain_profile",
     "evaluate",
     "load_doclengths",
     "load_intents",

@@ -196,11 +196,29 @@ def demo_command(out):
     run_demo(out, echo=click.echo)
 
 
+@main.command("gains")
+@_campaign
+@click.option("--topic", help="Define the profile for one topic only (per-topic gains).")
+@_replace
+@click.argument("name")
+@click.argument("spec")
+@click.pass_context
+@_fail_cleanly
+def gains_command(ctx, campaign, topic, replace, name, spec):
+    """Define gain profile NAME: SPEC is 'level=gain,...' or 'g1:g2:...' (levels 1, 2, ...)."""
+    from .gains import define_gain_profile
+
+    con = _open(ctx)
+    gains = define_gain_profile(con, campaign, name, spec, topic_id=topic, replace=replace)
+    shown = ", ".join(f"L{level}={gain:g}" for level, gain in sorted(gains.items()))
+    click.echo(f"{campaign}: gain profile '{name}'" + (f" for topic {topic}" if topic else "") + f": {shown}")
+
+
 @main.command("evaluate")
 @_campaign
 @click.option("-m", "--measure", "measures", multiple=True, required=True,
               help="Measure (AP, nDCG@10, P(rel=2)@5, or a trec_eval name such as map, P.5,10); repeatable.")
-@click.option("--runs", "runs", multiple=True, help="Runs to evaluate (repeatable); default all.")
+@click.option("--runs", "runs", multiple=True, help="Runs to evaluate (repeatable or comma-separated); default all.")
 @click.option("--ordering", type=click.Choice(["trec", "rank", "file"]), default="trec", show_default=True,
               help="trec: score desc, docno desc; rank: the rank column; file: file order.")
 @click.option("--max-depth", type=click.IntRange(min=1), help="Keep the first N documents of each list.")
@@ -221,7 +239,8 @@ def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_
 
     con = _open(ctx)
     chosen = with_default_gain(list(measures), gains) if gains else list(measures)
-    result = evaluate(con, campaign, chosen, runs=list(runs) or None, ordering=ordering,
+    run_names = [name for value in runs for name in value.split(",") if name]
+    result = evaluate(con, campaign, chosen, runs=run_names or None, ordering=ordering,
                       max_depth=max_depth, judged_only=judged_only, topics=topics, store=not no_store)
     if per_topic:
         click.echo(render(result.per_topic, fmt))

@@ -1,0 +1,96 @@
+"""Named gain profiles: relevance level -> gain maps stored per campaign (table gain_profiles).
+
+Built in (no rows needed): ``linear`` (gain = level) and ``exp`` (2^level - 1). Anything else
+is defined here and then named in a measure (``nDCG(gain=steep)@10``) or with ``--gains``.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+import duckdb
+import pandas as pd
+
+from .db import first_row
+from .errors import MeasureParamError, UnknownCampaignError
+from .evaluation import BUILTIN_GAIN_PROFILES
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def parse_gains(spec: str | Mapping[int, float]) -> dict[int, float]:
+    """A gain map from a mapping, ``'1=3,2=9,4=4.5'`` (level=gain pairs, trec_eval's ndcg
+    parameters) or ``'1:3:7'`` (the gains of levels 1, 2, 3, ...: NTCIREVAL's ``-g`` order,
+    lowest level first; Sakai's "3:2:1" (S:A:B) is ``'1:2:3'`` here).
+
+    Raises
+    ------
+    MeasureParamError
+        The text is neither form, or a level is negative.
+    """
+    if isinstance(spec, Mapping):
+        gains = {int(level): float(gain) for level, gain in spec.items()}
+    else:
+        text = spec.replace(" ", "")
+        try:
+            if "=" in text:
+                gains = {int(k): float(v) for k, v in (pair.split("=") for pair in text.split(","))}
+            else:
+                gains = {level: float(g) for level, g in enumerate(text.split(":"), start=1)}
+        except ValueError:
+            raise MeasureParamError(
+                f"gains must be 'level=gain,...' or 'g1:g2:...', got {spec!r}"
+            ) from None
+    if not gains or min(gains) < 0:
+        raise MeasureParamError(f"gains need levels >= 0, got {spec!r}")
+    return gains
+
+
+def define_gain_profile(
+    con: duckdb.DuckDBPyConnection,
+    campaign_id: str,
+    name: str,
+    gains: str | Mapping[int, float],
+    *,
+    topic_id: str | None = None,
+    replace: bool = False,
+) -> dict[int, float]:
+    """Store gain profile ``name`` for a campaign (for one topic when ``topic_id`` is given:
+    per-topic gains, e.g. Sakai's "adjust" assignment). Levels the profile does not list keep
+    gain = level. Returns the stored map."""
+    if not _NAME.fullmatch(name) or name in BUILTIN_GAIN_PROFILES:
+        raise MeasureParamError(
+            f"a gain profile name must be an identifier other than {', '.join(BUILTIN_GAIN_PROFILES)}; "
+            f"got {name!r}"
+        )
+    if first_row(con, "select count(*) from campaigns where campaign_id = $c", {"c": campaign_id})[0] == 0:
+        raise UnknownCampaignError(f"campaign '{campaign_id}' does not exist")
+    parsed = parse_gains(gains)
+    keys = {"campaign_id": campaign_id, "profile": name, "topic_id": topic_id or ""}
+    con.begin()
+    try:
+        exists = first_row(
+            con,
+            "select count(*) from gain_profiles where campaign_id = $campaign_id and profile = $profile "
+            "and topic_id = $topic_id",
+            keys,
+        )[0]
+        if exists and not replace:
+            raise MeasureParamError(f"gain profile '{name}' exists for campaign '{campaign_id}'; use replace")
+        con.execute(
+            "delete from gain_profiles where campaign_id = $campaign_id and profile = $profile "
+            "and topic_id = $topic_id",
+            keys,
+        )
+        con.register("new_gains", pd.DataFrame({"level": list(parsed), "gain": list(parsed.values())}))
+        con.execute(
+            "insert into gain_profiles (campaign_id, profile, topic_id, level, gain) "
+            "select $campaign_id, $profile, $topic_id, level, gain from new_gains",
+            keys,
+        )
+        con.unregister("new_gains")
+        con.commit()
+    except BaseException:
+        con.rollback()
+        raise
+    return parsed
