@@ -56,7 +56,8 @@ def _output_option(command):
     default=warehouse.DEFAULT_PATH,
     show_default=True,
     metavar="PATH",
-    help="Warehouse file (created or upgraded on open); environment variable PYEVAL_DB.",
+    help="Warehouse file: loads and evaluate create or upgrade it; sql and list read an existing one. "
+    "Environment variable PYEVAL_DB.",
 )
 @click.version_option(package_name="pyeval")
 @click.pass_context
@@ -244,6 +245,9 @@ def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_
                       max_depth=max_depth, judged_only=judged_only, topics=topics, store=not no_store)
     if per_topic:
         click.echo(render(result.per_topic, fmt))
+        if len(result.texts):
+            click.echo()
+            click.echo(render(result.texts[["run_id", "topic_id", "measure", "value_text"]], fmt))
     else:
         click.echo(render(result.wide().reset_index(), fmt))
     if result.evaluation_id is not None:

@@ -50,7 +50,7 @@ join scores as base
 where run.campaign_id = 'web2012-adhoc' and run.measure = 'nDCG@10'
   and run.run_id <> 'indri-ql'
 group by run.run_id
-order by wins desc
+order by wins desc, run.run_id
 limit 5"""
 
 

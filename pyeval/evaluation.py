@@ -191,7 +191,8 @@ def _gain_profiles_iv(con, campaign_id: str, measures: Sequence[Measure]) -> Non
     if unknown:
         raise MeasureParamError(
             f"unknown gain profile {unknown[0]!r} (built in: {', '.join(BUILTIN_GAIN_PROFILES)}; "
-            f"stored for campaign '{campaign_id}': {', '.join(sorted(stored)) or 'none'})"
+            f"stored for campaign '{campaign_id}': {', '.join(sorted(stored)) or 'none'}); "
+            "define one with `pyeval gains` and name it: nDCG(gain=NAME)"
         )
 
 
@@ -322,9 +323,10 @@ def _store(con, campaign_id: str, ordering: str, settings: dict, per_topic: pd.D
             "select $id, $campaign_id, run_id, topic_id, measure, value from new_scores",
             {"id": evaluation_id, "campaign_id": campaign_id},
         )
-        con.unregister("new_scores")
         con.commit()
     except BaseException:
         con.rollback()
         raise
+    finally:
+        con.unregister("new_scores")
     return evaluation_id

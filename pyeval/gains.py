@@ -76,11 +76,19 @@ def define_gain_profile(
             keys,
         )[0]
         if exists and not replace:
-            raise MeasureParamError(f"gain profile '{name}' exists for campaign '{campaign_id}'; use replace")
+            raise MeasureParamError(
+                f"gain profile '{name}' exists for campaign '{campaign_id}'; replace it with --replace"
+            )
         con.execute(
             "delete from gain_profiles where campaign_id = $campaign_id and profile = $profile "
             "and topic_id = $topic_id",
             keys,
+        )
+        # scores computed with the old gains no longer hold (the name is an identifier)
+        con.execute(
+            "delete from topic_scores where campaign_id = $campaign_id "
+            "and regexp_matches(measure, '[(,] ?gain=' || $profile || '[,)]')",
+            {"campaign_id": campaign_id, "profile": name},
         )
         con.register("new_gains", pd.DataFrame({"level": list(parsed), "gain": list(parsed.values())}))
         con.execute(

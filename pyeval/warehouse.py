@@ -119,20 +119,20 @@ def migrate(con: duckdb.DuckDBPyConnection, migrations=None, path: str = "") -> 
     files = migrations if migrations is not None else _shipped_migrations()
     con.execute(sqlfiles.resource_root("schema").joinpath("schema_migrations.sql").read_text())
     pending = _check(con, files, path)
-    by_version = {version: (name, path) for version, name, path in files}
+    by_version = {version: (name, file) for version, name, file in files}
     for version in pending:
-        name, path = by_version[version]
+        name, file = by_version[version]
         con.begin()
         try:
-            con.execute(path.read_text(encoding="utf-8"))
+            con.execute(file.read_text(encoding="utf-8"))
             con.execute(
                 "insert into schema_migrations (version, name, checksum) values ($v, $n, $c)",
-                {"v": version, "n": name, "c": migration_checksum(path)},
+                {"v": version, "n": name, "c": migration_checksum(file)},
             )
             con.commit()
         except duckdb.Error as exc:
             con.rollback()
-            raise SchemaVersionError(f"migration {version:04d}_{name} failed: {exc}") from exc
+            raise SchemaVersionError(f"{path}: migration {version:04d}_{name} failed: {exc}") from exc
     create_views(con)
     return pending
 

@@ -3,7 +3,7 @@
 A file is read by pyarrow's multi-threaded CSV reader as one string column (one row per
 physical line, blank lines kept so that row i is line i), gzip is decompressed on the fly,
 a UTF-8 byte-order mark and CR of CRLF line ends are dropped. Field splitting, type checks and
-duplicate detection then run in SQL (sql/loaders/).
+duplicate detection then run in Arrow compute and SQL (staging.py, sql/loaders/).
 
 Fast path (:func:`read_typed`): a file whose every line has the same number of fields, each
 separated by one TAB or one space (as nearly every run and qrels file is), is read straight
@@ -17,6 +17,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,8 +79,9 @@ def _first_bad_utf8_line(path: Path) -> int:
 def _read_csv(path: Path, columns: dict[str, pa.DataType], delimiter: str) -> pa.Table:
     """pyarrow's multi-threaded reader with no quoting, no empty-line skipping (row i is line
     i) and no nulls; gzip decompressed on the fly."""
+    stream = pa.OSFile(str(path))  # an open stream: pyarrow must not guess compression by name
     return pacsv.read_csv(
-        pa.CompressedInputStream(pa.OSFile(str(path)), "gzip") if is_gzip(path) else path,
+        pa.CompressedInputStream(stream, "gzip") if is_gzip(path) else stream,
         read_options=pacsv.ReadOptions(column_names=list(columns), block_size=16 << 20),
         parse_options=pacsv.ParseOptions(
             delimiter=delimiter,
@@ -112,12 +114,14 @@ def read_lines(path: str | os.PathLike[str]) -> Lines:
     try:
         with _open(path) as handle:
             first = handle.read(4)
-    except (OSError, EOFError) as exc:
+    except (OSError, EOFError, zlib.error) as exc:
         raise InputFormatError(label, None, f"cannot read the file: {exc}") from exc
     if first in (b"", b"\xef\xbb\xbf"):
         raise InputFormatError(label, None, "the file is empty")
     try:
         table = _read_csv(path, {"line": pa.string()}, _NO_DELIMITER)
+    except (OSError, EOFError, zlib.error) as exc:  # a damaged gzip stream
+        raise InputFormatError(label, None, f"cannot read the file: {exc}") from exc
     except pa.ArrowInvalid as exc:
         text = str(exc)
         if "UTF8" in text or "utf8" in text.lower():
@@ -205,8 +209,11 @@ def read_typed(
     path = Path(path)
     if not path.is_file():
         return None
-    with _open(path) as handle:
-        first = handle.readline(65536)
+    try:
+        with _open(path) as handle:
+            first = handle.readline(65536)
+    except (OSError, EOFError, zlib.error):
+        return None  # the general path reports it
     if not first.strip():
         return None
     delimiter = "\t" if b"\t" in first else " "
@@ -214,16 +221,23 @@ def read_typed(
         digest = pool.submit(content_sha256, path)  # hashing overlaps the parse
         try:
             table = _read_csv(path, columns, delimiter)
-        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError, EOFError, zlib.error):
             digest.cancel()
-            return None
+            return None  # the general path reads it again and reports what is wrong
         sha256 = digest.result()
     inner = " " if delimiter == "\t" else "\t"
     for name, kind in columns.items():
         # fields are whitespace-separated: a TAB file whose field holds a space (the junk after
-        # the run tag in trec_eval's results.trunc) takes the general path, and vice versa
-        if kind == pa.string() and pc.any(pc.match_substring(table.column(name), inner)).as_py():
-            return None
+        # the run tag in trec_eval's results.trunc) takes the general path, and vice versa; so
+        # do empty fields (two separators in a row) and 0x1F, which the general path refuses
+        if kind == pa.string():
+            column = table.column(name)
+            odd = pc.or_(
+                pc.equal(pc.utf8_length(column), 0),
+                pc.or_(pc.match_substring(column, inner), pc.match_substring(column, _NO_DELIMITER)),
+            )
+            if pc.any(odd).as_py():
+                return None
     numbers = pa.array(np.arange(1, table.num_rows + 1, dtype=np.int64))
     table = table.add_column(0, "line_number", numbers)
     return Lines(str(path), str(path.resolve()), sha256, table, typed=True)

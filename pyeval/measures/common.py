@@ -13,14 +13,15 @@ REL = Param("rel", int, 1, "minimum level counted as relevant (trec_eval -l)", m
 
 
 def recall_points(text: str) -> str:
-    """Comma-separated recall levels in [0, 1], in canonical form ('0.0,0.5,1.0')."""
+    """Comma-separated recall levels in [0, 1], in canonical form: distinct, ascending
+    ('0.0,0.5,1.0'), so that one mean has one name."""
     try:
         points = [float(item) for item in text.split(",")]
     except ValueError:
         raise ValueError(f"recall points must be numbers separated by commas, got {text!r}") from None
     if not all(0 <= point <= 1 for point in points):
         raise ValueError(f"recall points must lie in [0, 1], got {text!r}")
-    return ",".join(repr(point) for point in points)
+    return ",".join(repr(point) for point in sorted(set(points)))
 
 
 ELEVEN_POINTS = recall_points("0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1")

@@ -17,6 +17,9 @@ select
         when regexp_full_match(fields[4], '[+-]?[0-9]+') then try_cast(fields[4] as bigint)
     end as rank_given,
     case
-        when regexp_full_match(fields[5], '[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?') then try_cast(fields[5] as double)
+        when
+            regexp_full_match(fields[5], '[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?')
+            and isfinite(try_cast(fields[5] as double))
+            then try_cast(fields[5] as double)
     end as score
 from input_fields

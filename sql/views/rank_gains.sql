@@ -37,7 +37,7 @@ select
     coalesce(level >= 1, false) as is_relevant,
     greatest(coalesce(level, 0), 0)::double as gain,
     count(*) filter (where level >= 1) over running as relevant_so_far,
-    sum(greatest(coalesce(level, 0), 0)) over running as gain_so_far
+    sum(greatest(coalesce(level, 0), 0)::double) over running as gain_so_far
 from labelled
 window running as (
     partition by campaign_id, run_id, topic_id, ordering

@@ -146,3 +146,27 @@ def test_tab_file_with_spaces_inside_a_field_takes_the_general_path(campaign):
     assert not _read_run(TREC / "results.trunc").typed  # "STANDARD more junk at": tag STANDARD
     pyeval.load_run(campaign, "t", TREC / "results.trunc", name="trunc")
     assert campaign.execute("select distinct run_tag from runs").fetchall() == [("STANDARD",)]
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("301 Q0 d1 1 2.0 A\n301  d2 2 1.0 A\n", "2: expected at least 6 fields"),  # empty field
+        ("301\tQ0\t\t1\t2.0\tA\n", "1: expected at least 6 fields"),
+        ("301 Q0 d1 1 1e999 A\n", "1: score '1e999' is not a finite number"),
+    ],
+)
+def test_fast_path_never_accepts_what_the_general_path_refuses(campaign, write, text, message):
+    path = write("odd.txt", text)
+    with pytest.raises(pyeval.InputFormatError, match=f"{path}:{message}"):
+        pyeval.load_run(campaign, "t", path)
+
+
+def test_names_do_not_choose_the_decompressor(campaign, tmp_path):
+    path = tmp_path / "plain.gz"
+    path.write_text("301 Q0 d1 1 2.0 A\n")
+    assert pyeval.load_run(campaign, "t", path).rows == 1
+    damaged = tmp_path / "damaged.txt.gz"
+    damaged.write_bytes(b"\x1f\x8b\x08\x00" + b"\x00" * 20)
+    with pytest.raises(pyeval.InputFormatError, match="cannot read the file"):
+        pyeval.load_run(campaign, "t", damaged)
