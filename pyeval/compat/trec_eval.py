@@ -84,7 +84,7 @@ TREC_MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("G", "string", "", lambda o, s: _m("G", gain=o.gain_profile(s))),
     TrecMeasure("ndcg", "string", "", lambda o, s: _m("nDCG", gain=o.gain_profile(s))),
     TrecMeasure("ndcg_rel", "string", "", lambda o, s: _m("nDCGRel", gain=o.gain_profile(s))),
-    TrecMeasure("Rndcg", "string", "", lambda o, s: _m("RnDCG", gain=o.gain_profile(s))),
+    TrecMeasure("Rndcg", "string", "", lambda o, s: _m("RnDCG", gain=o.gain_profile(s), rel=o.relevance_level)),
     TrecMeasure("ndcg_cut", "int_cutoffs", (5, 10, 15, 20, 30, 100, 200, 500, 1000),
                 lambda o, k: _m("nDCG", cutoff=k)),
     TrecMeasure("map_cut", "int_cutoffs", (5, 10, 15, 20, 30, 100, 200, 500, 1000),

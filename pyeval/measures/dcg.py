@@ -21,7 +21,7 @@ register(
     MeasureDef("RnDCG", "dcg",
                "nDCG averaged over the R-levels, the ideal ranks where the gain changes "
                "(experimental; Jarvelin & Kekalainen, TOIS 2002)",
-               TREC_EVAL.format("Rndcg"), params=(GAIN,)),
+               TREC_EVAL.format("Rndcg"), params=(GAIN, REL)),
     MeasureDef("BinG", "dcg",
                "binary G: (1/R) sum over relevant retrieved documents of 1/log2(2 + non-relevant "
                "above) (experimental; C. Buckley, trec_eval, 2008)",

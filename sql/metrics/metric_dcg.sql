@@ -20,8 +20,9 @@
 --   RnDCG       mean of DCG(min(k, L))/IDCG(k) over the R-level boundaries k (the last ideal
 --               position of each run of equal gains, n+ included), plus DCG(L)/IDCG(n+) when
 --               L >= n+ + 2 (m_Rndcg.c's loop adds that term only when its ideal walk ended
---               strictly before the last rank); 0 when R = 0 (R at level >= 1: trec_eval
---               uses -l there, RnDCG has no rel parameter) or when no boundary exists
+--               strictly before the last rank); 0 when R = 0, R counted at level >= rel
+--               (trec_eval -l: m_Rndcg.c returns early when num_rel is 0) or when no
+--               boundary exists
 --   BinG        (1/R) sum over the i-th retrieved document with level >= rel, at rank r, of
 --               1/log2(2 + r - i), R at threshold rel (trec_eval -l); 0 if none is retrieved
 --   G           (1/sum of g*) sum over r with g(r) <> 0 of g(r)/log2(2 + cost(r) - cg(r)),

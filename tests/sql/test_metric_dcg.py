@@ -686,3 +686,15 @@ def test_campaigns_differing_only_in_level_counts(write):
 def test_unknown_gain_profile_is_an_error(hand_campaign):
     with pytest.raises(MeasureParamError, match="unknown gain profile 'nosuch'"):
         values(hand_campaign, ["nDCG(gain=nosuch)"])
+
+
+def test_rndcg_counts_relevance_at_its_threshold(write):
+    # trec_eval's Rndcg returns 0 when num_rel (at -l) is 0: a topic with level-1 documents
+    # only has R = 0 at rel=2
+    con = pyeval.connect()
+    pyeval.load_qrels(con, "t", write("q.txt", "1 0 a 1\n1 0 b 1\n"))
+    pyeval.load_run(con, "t", write("r.txt", "1 Q0 a 1 2 r\n1 Q0 x 2 1 r\n1 Q0 y 3 0.5 r\n1 Q0 b 4 0.1 r\n"))
+    result = evaluate(con, "t", ["RnDCG", "RnDCG(rel=2)"], store=False)
+    values = dict(zip(result.per_topic.measure, result.per_topic.value))
+    assert values["RnDCG"] > 0 and values["RnDCG(rel=2)"] == 0.0
+    con.close()
