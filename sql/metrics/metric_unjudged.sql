@@ -14,7 +14,7 @@
 --               OpenNIR: `did in qrels`, so a negative qrels level counts as judged).
 --   RBPResid    if some retrieved document is unjudged (label < 0, unpooled included):
 --               p^L + (1 - p) * sum over unjudged ranks r of p^(r-1), else 0
---               (trec_eval 10.0 m_rbp_resid.c, p fixed at 0.9 there; Moffat & Zobel, TOIS 2008).
+--               (trec_eval 10.0 m_rbp_resid.c, default p = 0.9, `-m rbp_resid.p=0.95` sets it; Moffat & Zobel, TOIS 2008).
 -- RBPResid uses a closed form instead of walking ranks 1..L: with j_1 < ... < j_m the judged
 -- ranks (j_0 = 0), the unjudged ranks are the gaps j_(i-1)+1 .. j_i - 1 and j_m+1 .. L, and a
 -- geometric series gives (1 - p) * sum_{r=a..b} p^(r-1) = p^(a-1) - p^b; the p^L terms cancel:
