@@ -154,7 +154,7 @@ def _load_one(con, campaign_id, lines: Lines, name, replace, loaded_names) -> st
     else:
         staging.stage_lines(con, lines, comments=True, skip_blank=True)
         staging.stage_rows(con, "run_input", "run_rows", {})
-    if not lines.typed or first_row(con, sqlfiles.read("loaders/run_may_have_duplicates.sql"))[0]:
+    if not lines.typed or first_row(con, sqlfiles.read("loaders/run_has_duplicates.sql")) is not None:
         staging.raise_first_problem(con, lines.label, "run_problems")
     run_topics, unjudged, missing, entries, distinct_tags, first_tag = first_row(
         con, sqlfiles.read("loaders/run_topic_coverage.sql"), {"campaign_id": campaign_id}
