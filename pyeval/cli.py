@@ -267,7 +267,8 @@ def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_
               help="Measure or nickname (official, all_trec, set); repeatable.")
 @click.option("-Z", "zscores", type=click.Path(dir_okay=False),
               help="Print z-scores against the 'topic measure mean sd' lines of this file.")
-@click.option("-R", "rel_format", default="qrels", help="Relevance format: only 'qrels' is supported.")
+@click.option("-R", "rel_format", default="qrels", type=click.Choice(["qrels", "qrels_jg"]),
+              help="Relevance format: qrels, or qrels_jg (judgment groups; the *_avgjg measures).")
 @click.option("-T", "results_format", default="trec_results", help="Results format: only 'trec_results'.")
 @click.argument("qrels", type=click.Path(dir_okay=False))
 @click.argument("results", type=click.Path(dir_okay=False))
@@ -277,15 +278,12 @@ def trec_eval_command(per_topic, complete, no_summary, judged_only, max_depth, r
     from .compat.trec_eval import TrecEvalError, TrecEvalOptions, run
 
     try:
-        if rel_format != "qrels" or results_format != "trec_results":
-            raise TrecEvalError(
-                f"trec_eval: -R {rel_format} / -T {results_format} are not supported by pyeval "
-                "(qrels and trec_results only)"
-            )
+        if results_format != "trec_results":
+            raise TrecEvalError(f"trec_eval: -T {results_format} is not supported by pyeval (trec_results only)")
         options = TrecEvalOptions(
             per_topic=per_topic, complete=complete, no_summary=no_summary, max_depth=max_depth,
             relevance_level=relevance_level, judged_only=judged_only, collection_size=collection_size,
-            measures=list(measures), zscores=zscores,
+            measures=list(measures), zscores=zscores, rel_format=rel_format,
         )
         click.echo(run(qrels, results, options), nl=False)
     except TrecEvalError as exc:

@@ -21,6 +21,7 @@ from ..errors import PyevalError
 from ..evaluation import compute, means
 from ..loaders import load_qrels, load_run
 from ..loaders.source import is_gzip
+from ..loaders.staging import refresh_topics
 from ..measures import Measure, lookup, make
 
 
@@ -43,6 +44,7 @@ class TrecMeasure:
     per_topic: bool = True
     summary: bool = True
     integer: bool = False
+    judgment_groups: bool = False  # an *_avgjg measure: needs -R qrels_jg
 
 
 def _m(name: str, **params) -> Measure:
@@ -99,21 +101,28 @@ TREC_MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("set_F", "string", "1.0", lambda o, s: _m("SetF", rel=o.relevance_level, beta=float(s))),
     TrecMeasure("num_nonrel_judged_ret", "single", None,
                 lambda o: _m("NumNonRelJudgedRet", rel=o.relevance_level), integer=True),
+    TrecMeasure("map_avgjg", "single", None, lambda o: _m("AP", rel=o.relevance_level), judgment_groups=True),
+    TrecMeasure("P_avgjg", "int_cutoffs", (5, 10, 15, 20, 30, 100, 200, 500, 1000),
+                lambda o, k: _m("P", rel=o.relevance_level, cutoff=k), judgment_groups=True),
+    TrecMeasure("Rprec_mult_avgjg", "float_cutoffs", (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
+                lambda o, x: _m("RprecMult", rel=o.relevance_level, m=x), judgment_groups=True),
     TrecMeasure("rbp", "string", "p=0.9", lambda o, s: _m("RBP", p=_rbp_p(s), gain_norm="trec_eval")),
     TrecMeasure("rbp_resid", "string", "p=0.9", lambda o, s: _m("RBPResid", p=_rbp_p(s))),
     TrecMeasure("unj", "int_cutoffs", (5, 10, 20), lambda o, k: _m("Unjudged", cutoff=k)),
 )
 _BY_NAME = {m.name: m for m in TREC_MEASURES}
-_ALL_TREC = ("runid", *(m.name for m in TREC_MEASURES))
+_TABLE_ORDER = ("runid", *(m.name for m in TREC_MEASURES))
+_ALL_TREC = tuple(name for name in _TABLE_ORDER if not _BY_NAME.get(name, TREC_MEASURES[0]).judgment_groups)
 NICKNAMES = {
     "official": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
                  "recip_rank", "iprec_at_recall", "P"),
     "all_trec": _ALL_TREC,
     "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
             "set_relative_P", "set_map", "set_F"),
+    "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
 }
 #: Measures of trec_eval 10.0 that pyeval does not compute (not in all_trec).
-UNSUPPORTED = ("dcg", "ideal_dcg", "yaap", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg", "prefs_num_prefs_poss",
+UNSUPPORTED = ("dcg", "ideal_dcg", "yaap", "prefs_num_prefs_poss",
                "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
                "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
                "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp")
@@ -139,6 +148,7 @@ class TrecEvalOptions:
     collection_size: int = 0  # -N
     measures: list[str] = field(default_factory=list)  # -m, in order
     zscores: str | None = None  # -Z: file of "topic measure mean sd" lines
+    rel_format: str = "qrels"  # -R: qrels, or qrels_jg (judgment groups in the 2nd field)
     gain_profiles: dict[str, dict[int, float]] = field(default_factory=dict)
 
     def gain_profile(self, text: str) -> str:
@@ -198,7 +208,7 @@ def selected_measures(options: TrecEvalOptions) -> list[tuple[str, str | None]]:
         if name not in _BY_NAME:
             raise TrecEvalError(f"trec_eval: illegal measure '{spec}'")
         chosen[name] = params if dot else chosen.get(name)
-    order = {name: i for i, name in enumerate(_ALL_TREC)}
+    order = {name: i for i, name in enumerate(_TABLE_ORDER)}
     return sorted(chosen.items(), key=lambda item: order[item[0]])
 
 
@@ -286,15 +296,24 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
         columns=["position", "label", "measure", "is_per_topic", "is_summary", "is_integer", "is_text",
                  "is_runid"],
     )
+    grouped = {name for name, _ in chosen if name in _BY_NAME and _BY_NAME[name].judgment_groups}
+    if options.rel_format == "qrels_jg" and set(n for n, _ in chosen) - grouped - {"runid", "num_q"}:
+        raise TrecEvalError("trec_eval: with -R qrels_jg only the *_avgjg measures (and num_q) are computed")
+    if options.rel_format != "qrels_jg" and grouped:
+        raise TrecEvalError("trec_eval: the *_avgjg measures need -R qrels_jg")
     con = warehouse.connect()
     try:
-        load_qrels(con, "trec_eval", qrels, format="trec")
-        load_run(con, "trec_eval", results, name="run")
-        _register_gain_profiles(con, options)
-        frame = compute(
-            con, "trec_eval", measures, runs=["run"], max_depth=options.max_depth,
-            judged_only=options.judged_only, topics="qrels" if options.complete else "intersection",
+        compute_options = dict(
+            runs=["run"], max_depth=options.max_depth, judged_only=options.judged_only,
+            topics="qrels" if options.complete else "intersection",
         )
+        if options.rel_format == "qrels_jg":
+            frame = _judgment_group_values(con, qrels, results, measures, compute_options)
+        else:
+            load_qrels(con, "trec_eval", qrels, format="trec")
+            load_run(con, "trec_eval", results, name="run")
+            _register_gain_profiles(con, options)
+            frame = compute(con, "trec_eval", measures, **compute_options)
         if frame.empty:
             raise TrecEvalError("trec_eval: No queries with both results and relevance info", 7)
         if "value_text" not in frame.columns:
@@ -325,6 +344,37 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
     finally:
         con.close()
     return "".join(line + "\n" for line in lines)
+
+
+def _judgment_group_values(con, qrels, results, measures, compute_options) -> pd.DataFrame:
+    """trec_eval -R qrels_jg: each judgment group (the qrels' second field) judges the topic
+    separately; a measure's value for a topic is its mean over the topic's judgment groups
+    (trec_eval 10.0 m_map_avgjg.c, m_P_avgjg.c, m_Rprec_mult_avgjg.c)."""
+    load_qrels(con, "trec_eval", qrels, format="trec-diversity")
+    groups = [row[0] for row in con.execute(
+        "select distinct intent_id from qrels where campaign_id = 'trec_eval' order by 1"
+    ).fetchall()]
+    frames = []
+    for group in groups:
+        campaign = f"judgment group {group}"
+        con.execute(
+            "insert into campaigns (campaign_id, qrels_kind, qrels_format) values ($c, 'adhoc', 'trec')",
+            {"c": campaign},
+        )
+        con.execute(sqlfiles.read("compat/judgment_group_qrels.sql"), {"campaign_id": campaign, "group": group})
+        refresh_topics(con, campaign)
+        load_run(con, campaign, results, name="run")
+        frame = compute(con, campaign, [m for m in measures if m.name != "NumQ"], **compute_options)
+        frames.append(frame.assign(judgment_group=group))
+    con.register("group_values", pd.concat(frames, ignore_index=True))
+    try:
+        averaged = con.execute(sqlfiles.read("compat/trec_eval_avgjg.sql")).df()
+    finally:
+        con.unregister("group_values")
+    if any(m.name == "NumQ" for m in measures):
+        topics = averaged[["run_id", "topic_id"]].drop_duplicates()
+        averaged = pd.concat([averaged, topics.assign(measure="NumQ", value=1.0)], ignore_index=True)
+    return averaged
 
 
 def _zscores(con, frame: pd.DataFrame, printed: pd.DataFrame, path: str) -> pd.DataFrame:

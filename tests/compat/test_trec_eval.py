@@ -31,6 +31,8 @@ CASES = [
         "-mndcg.1=3,2=9,4=4.5 -mndcg_cut.10,20,23.4 -msuccess.2,5,20 qrels.test results.test",
     ),
     ("out.test.aqZ", f"-q -m all_trec -Z {TREC / 'zscores_file'} qrels.test results.test"),
+    ("out.test.qrels_jg", "-m qrels_jg -q -R qrels_jg qrels.123 results.test"),
+    ("out.test.qrels_jg", "-m qrels_jg -q -R qrels_jg qrels.comments.123 results.test"),
 ]
 
 
@@ -45,6 +47,11 @@ def test_output_is_byte_identical(expected, arguments):
     result = trec_eval(arguments)
     assert result.exit_code == 0, result.output
     assert result.stdout == (TREC / expected).read_text()
+
+
+def test_judgment_group_measures_need_their_format():
+    assert trec_eval("-m map_avgjg qrels.123 results.test").exit_code == 1
+    assert trec_eval("-m map -R qrels_jg qrels.123 results.test").exit_code == 1
 
 
 def test_unknown_measure_fails_like_trec_eval():
