@@ -7,6 +7,7 @@
 >>> pyeval.evaluate(con, "web2012", ["AP", "nDCG@10"]).means
 >>> con.sql("select * from scores").df()
 """
+from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
 
 from .errors import (
@@ -17,16 +18,41 @@ from .errors import (
     SchemaVersionError,
     UnknownCampaignError,
 )
-from .evaluation import Evaluation, evaluate
-from .gains import define_gain_profile
-from .loaders import LoadReport, load_doclengths, load_intents, load_qrels, load_run, load_runs
-from .measures import parse as parse_measure
-from .warehouse import connect
 
 try:
     __version__ = version("pyeval")
 except PackageNotFoundError:  # a checkout that was not installed
     __version__ = "0+unknown"
+
+#: Public names imported on first use (PEP 562), so that `pyeval --help` or `pyeval trec_eval`
+#: import only the modules they need.
+_LAZY = {
+    "Evaluation": ("evaluation", "Evaluation"),
+    "evaluate": ("evaluation", "evaluate"),
+    "define_gain_profile": ("gains", "define_gain_profile"),
+    "LoadReport": ("loaders", "LoadReport"),
+    "load_doclengths": ("loaders", "load_doclengths"),
+    "load_intents": ("loaders", "load_intents"),
+    "load_qrels": ("loaders", "load_qrels"),
+    "load_run": ("loaders", "load_run"),
+    "load_runs": ("loaders", "load_runs"),
+    "parse_measure": ("measures", "parse"),
+    "connect": ("warehouse", "connect"),
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        module, attribute = _LAZY[name]
+        value = getattr(import_module(f".{module}", __name__), attribute)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'pyeval' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "DataIntegrityError",
