@@ -226,9 +226,8 @@ def generated_campaign(seed: int):
     return qrels, runs
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_generated_campaigns_match_pytrec_eval(write, seed):
-    qrels, runs = generated_campaign(seed)
+def loaded_campaign(write, qrels, runs):
+    """A warehouse holding a generated campaign (qrels and runs as nested dicts)."""
     con = pyeval.connect()
     pyeval.load_qrels(con, "t", write("qrels.txt", qrels_text(qrels)))
     for name, run in runs.items():
@@ -238,6 +237,13 @@ def test_generated_campaigns_match_pytrec_eval(write, seed):
             for doc, score in docs.items()
         ]
         pyeval.load_run(con, "t", write(f"{name}.txt", "\n".join(lines) + "\n"), name=name)
+    return con
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_generated_campaigns_match_pytrec_eval(write, seed):
+    qrels, runs = generated_campaign(seed)
+    con = loaded_campaign(write, qrels, runs)
     measures = [*PYTREC_NAMES.values(), "BinG(rel=2)"]
     result = evaluate(con, "t", measures, topics="intersection", store=False)
     got = {(r.run_id, r.topic_id, r.measure): r.value for r in result.per_topic.itertuples()}
@@ -440,15 +446,7 @@ def ranked_labels(qrels_topic: dict[str, int], run_topic: dict[str, float]) -> l
 @pytest.mark.parametrize("seed", [4, 5])
 def test_gain_profiles_match_c_ports(write, seed):
     qrels, runs = generated_campaign(seed)
-    con = pyeval.connect()
-    pyeval.load_qrels(con, "t", write("qrels.txt", qrels_text(qrels)))
-    for name, run in runs.items():
-        lines = [
-            f"{topic} Q0 {doc} 0 {score} {name}"
-            for topic, docs in run.items()
-            for doc, score in docs.items()
-        ]
-        pyeval.load_run(con, "t", write(f"{name}.txt", "\n".join(lines) + "\n"), name=name)
+    con = loaded_campaign(write, qrels, runs)
     for profile, pairs in PORT_PROFILES.items():
         if profile not in ("linear", "exp"):
             add_profile(con, profile, pairs)
