@@ -30,8 +30,8 @@ def test_reflection_of_tables_views_and_columns(tmp_path):
     ]
     qrels_columns = {c["name"]: c for c in inspector.get_columns("qrels")}
     assert isinstance(qrels_columns["level"]["type"], sa.Integer)
-    assert inspector.get_pk_constraint("qrels")["constrained_columns"] == [
-        "campaign_id", "topic_id", "intent_id", "doc_id"
+    assert inspector.get_pk_constraint("intents")["constrained_columns"] == [
+        "campaign_id", "topic_id", "intent_id"
     ]
     with engine.connect() as connection:
         overview = pd.read_sql("select * from campaign_overview", connection)
