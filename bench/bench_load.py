@@ -46,7 +46,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import resource
 import shutil
 import statistics
@@ -56,17 +55,16 @@ import tempfile
 import time
 from pathlib import Path
 
+import common
+from common import REPO
+
 # Measure the checkout this script belongs to (or the snapshot of it that the parent made, see
 # --code), not whatever copy of pyeval is installed.
-REPO = Path(__file__).resolve().parents[1]
 CODE_ENV = "PYEVAL_BENCH_CODE"
 sys.path.insert(0, os.environ.get(CODE_ENV) or str(REPO))
 
 SEED = 20240607
 DOCS_PER_TOPIC = 1000
-QRELS_PER_TOPIC = 200
-QRELS_RETRIEVED = 150  # of the 200 judged documents per topic, this many are in the run
-DOC_SPACE = 99_999_989  # a prime: doc index = (a + j * b) mod p is unique for j < p
 RUN_COLUMNS = ["query_id", "iteration", "doc_id", "rank", "score", "run_tag"]
 
 LABELS = {
@@ -85,92 +83,13 @@ LABELS = {
 # --------------------------------------------------------------------------------------------
 
 
-def _docnos(pc, pa, index):
-    """ClueWeb09-style docnos clueweb09-en0000-00-00000 from integer indices < 10**8."""
-    def padded(values, width):
-        return pc.utf8_lpad(pc.cast(pa.array(values), pa.string()), width, "0")
-
-    return pc.binary_join_element_wise(
-        "clueweb09-en",
-        padded(index // 10_000_000, 4),
-        "-",
-        padded(index // 100_000 % 100, 2),
-        "-",
-        padded(index % 100_000, 5),
-        "",
-    )
-
-
 def generate(directory: Path, n_lines: int, seed: int = SEED) -> dict:
     """Write run.txt and qrels.txt for n_lines run lines; return their description."""
-    import numpy as np
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.csv as pacsv
-
-    started = time.perf_counter()
-    n_topics = n_lines // DOCS_PER_TOPIC
-    rng = np.random.default_rng(seed)
-    offsets = rng.integers(0, DOC_SPACE, n_topics)
-    steps = rng.integers(1, DOC_SPACE, n_topics)
-    write_options = pacsv.WriteOptions(include_header=False, quoting_style="none")
-    run_path, qrels_path = directory / "run.txt", directory / "qrels.txt"
-    tied = 0
-    block = 1000  # topics per block: a loop over blocks of a million lines, not over lines
-    with pa.OSFile(str(run_path), "wb") as run_sink, pa.OSFile(str(qrels_path), "wb") as qrels_sink:
-        run_writer = pacsv.CSVWriter(run_sink, pa.schema([("line", pa.string())]), write_options=write_options)
-        qrels_writer = pacsv.CSVWriter(qrels_sink, pa.schema([("line", pa.string())]), write_options=write_options)
-        for first in range(0, n_topics, block):
-            topics = np.arange(first, min(first + block, n_topics))
-            t, k = len(topics), DOCS_PER_TOPIC
-            j = np.arange(k + QRELS_PER_TOPIC - QRELS_RETRIEVED, dtype=np.int64)
-            index = (offsets[topics, None] + j[None, :] * steps[topics, None]) % DOC_SPACE
-            # Scores: normal(10, 2) in thousandths, so ~50 tied pairs per topic of 1000.
-            milli = np.clip(np.rint(rng.normal(10_000, 2_000, (t, k))), 0, None).astype(np.int64)
-            order = np.argsort(-milli, axis=1, kind="stable")
-            milli = np.take_along_axis(milli, order, axis=1)
-            run_docs = np.take_along_axis(index[:, :k], order, axis=1)
-            tied += int((np.diff(milli, axis=1) == 0).sum())
-            topic_ids = pc.cast(pa.array(np.repeat(topics + 1, k)), pa.string())
-            ranks = pc.cast(pa.array(np.tile(np.arange(1, k + 1), t)), pa.string())
-            flat = milli.ravel()
-            scores = pc.binary_join_element_wise(
-                pc.cast(pa.array(flat // 1000), pa.string()),
-                pc.utf8_lpad(pc.cast(pa.array(flat % 1000), pa.string()), 3, "0"),
-                ".",
-            )
-            line = pc.binary_join_element_wise(
-                topic_ids, "Q0", _docnos(pc, pa, run_docs.ravel()), ranks, scores, "bench", " "
-            )
-            run_writer.write_table(pa.table({"line": line}))
-            # Qrels: the first 150 generated documents (random ranks, as scores are independent)
-            # and 50 documents that the run does not retrieve.
-            judged = np.concatenate([index[:, :QRELS_RETRIEVED], index[:, k:]], axis=1)
-            grades = rng.choice(4, size=judged.shape, p=[0.55, 0.25, 0.15, 0.05])
-            qrels_line = pc.binary_join_element_wise(
-                pc.cast(pa.array(np.repeat(topics + 1, QRELS_PER_TOPIC)), pa.string()),
-                "0",
-                _docnos(pc, pa, judged.ravel()),
-                pc.cast(pa.array(grades.ravel()), pa.string()),
-                " ",
-            )
-            qrels_writer.write_table(pa.table({"line": qrels_line}))
-        run_writer.close()
-        qrels_writer.close()
-    return {
-        "seed": seed,
-        "run_file": str(run_path),
-        "qrels_file": str(qrels_path),
-        "run_lines": n_topics * DOCS_PER_TOPIC,
-        "run_bytes": run_path.stat().st_size,
-        "qrels_lines": n_topics * QRELS_PER_TOPIC,
-        "qrels_bytes": qrels_path.stat().st_size,
-        "topics": n_topics,
-        "docs_per_topic": DOCS_PER_TOPIC,
-        "tied_adjacent_scores": tied,
-        "separator": "space",
-        "generation_seconds": round(time.perf_counter() - started, 2),
-    }
+    data = common.generate(directory, n_lines // DOCS_PER_TOPIC, DOCS_PER_TOPIC, seed)
+    keys = ("seed", "run_file", "qrels_file", "run_lines", "run_bytes", "qrels_lines", "qrels_bytes",
+            "topics", "docs_per_topic", "tied_adjacent_scores")
+    return {**{key: data[key] for key in keys}, "separator": "space",
+            "generation_seconds": data["generation_s"]}
 
 
 # --------------------------------------------------------------------------------------------
@@ -207,6 +126,15 @@ def _measure(operation) -> dict:
         "baseline_rss_mb": baseline_kb / 1024,  # peak after imports, before the operation
         **extra,
     }
+
+
+def _read_run_frame(pd, run_path: str):
+    """The run file as a pandas DataFrame (whitespace separated, C engine, typed columns)."""
+    return pd.read_csv(
+        run_path, sep=r"\s+", engine="c", header=None, names=RUN_COLUMNS,
+        dtype={"query_id": str, "iteration": str, "doc_id": str, "rank": "int64",
+               "score": "float64", "run_tag": str},
+    )
 
 
 def child_main(kind: str, run_path: str, qrels_path: str, db_path: str) -> dict:
@@ -247,11 +175,7 @@ def child_main(kind: str, run_path: str, qrels_path: str, db_path: str) -> dict:
         import pandas as pd
 
         def operation():
-            frame = pd.read_csv(
-                run_path, sep=r"\s+", engine="c", header=None, names=RUN_COLUMNS,
-                dtype={"query_id": str, "iteration": str, "doc_id": str, "rank": "int64",
-                       "score": "float64", "run_tag": str},
-            )
+            frame = _read_run_frame(pd, run_path)
             return {"rows": len(frame)}
 
     elif kind == "pytrec_pandas":
@@ -259,11 +183,7 @@ def child_main(kind: str, run_path: str, qrels_path: str, db_path: str) -> dict:
         import pytrec_eval  # noqa: F401  (the consumer of the dict)
 
         def operation():
-            frame = pd.read_csv(
-                run_path, sep=r"\s+", engine="c", header=None, names=RUN_COLUMNS,
-                dtype={"query_id": str, "iteration": str, "doc_id": str, "rank": "int64",
-                       "score": "float64", "run_tag": str},
-            )
+            frame = _read_run_frame(pd, run_path)
             run = {
                 query_id: dict(zip(group["doc_id"].tolist(), group["score"].tolist()))
                 for query_id, group in frame.groupby("query_id", sort=False)
@@ -558,51 +478,26 @@ def machine() -> dict:
     import numpy
     import pandas
     import pyarrow
+    import pyeval
 
-    model = ""
-    with open("/proc/cpuinfo") as cpuinfo:
-        for line in cpuinfo:
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    mem_kb = 0
-    with open("/proc/meminfo") as meminfo:
-        for line in meminfo:
-            if line.startswith("MemTotal:"):
-                mem_kb = int(line.split()[1])
     versions = {
-        "python": platform.python_version(),
         "duckdb": duckdb.__version__,
         "pyarrow": pyarrow.__version__,
         "pandas": pandas.__version__,
         "numpy": numpy.__version__,
     }
-    try:
-        from importlib.metadata import version
-
-        versions["pytrec_eval_terrier"] = version("pytrec-eval-terrier")
-    except Exception:  # noqa: BLE001
-        pass
-    import pyeval
-
+    pytrec = common.package_version("pytrec-eval-terrier")
+    if pytrec is not None:
+        versions["pytrec_eval_terrier"] = pytrec
     versions["pyeval"] = f"{pyeval.__version__} ({Path(pyeval.__file__).parent})"
-    return {
-        "nproc": os.cpu_count(),
-        "cpu_model": model,
-        "ram_gb": round(mem_kb / 1024 / 1024, 1),
-        "kernel": platform.release(),
-        "versions": versions,
-    }
+    return common.machine(versions, ram_key="ram_gb")
 
 
 def code_state() -> dict:
     """The commit measured, and whether pyeval's code or SQL differ from it."""
     def git(*args):
-        try:
-            return subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True,
-                                  check=True).stdout.strip()
-        except (OSError, subprocess.CalledProcessError):
-            return None
+        out = common.git(*args)
+        return None if out is None else out.strip()
 
     return {"commit": git("rev-parse", "HEAD"),
             "pyeval_sql_changes": git("status", "--porcelain", "--", "pyeval", "sql", "migrations")}
@@ -780,10 +675,7 @@ def main(argv=None) -> int:
         code["commit"] = subprocess.run(["git", "-C", str(REPO), "rev-parse", args.code],
                                         capture_output=True, text=True, check=True).stdout.strip()
         snapshot = workdir / "code"
-        snapshot.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(["git", "-C", str(REPO), "archive", code["commit"], "pyeval", "sql",
-                                  "schema", "migrations"], capture_output=True, check=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(snapshot)], input=archive, check=True)
+        common.snapshot_code(code["commit"], snapshot)
         os.environ[CODE_ENV] = str(snapshot)  # the children import pyeval from here
         sys.path.insert(0, str(snapshot))
         code = {"commit": code["commit"], "measured": "git archive of the commit (local changes excluded)"}
