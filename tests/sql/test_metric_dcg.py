@@ -18,9 +18,8 @@ from pyeval.errors import MeasureParamError
 from pyeval.evaluation import evaluate
 from pyeval.measures import parse
 
-from ..conftest import FIXTURES
+from .trec_cases import CASES, TREC, trec_eval_values
 
-TREC = FIXTURES / "trec_eval"
 
 #: trec_eval measure -> pyeval measure (binG takes -l: filled in per case)
 TREC_NAMES = {
@@ -33,13 +32,6 @@ TREC_NAMES = {
     "rbp": "RBP(p=0.9, gain_norm=trec_eval)",
 }
 
-#: expected output -> (qrels, run, topic policy, max_depth, -l)
-CASES = {
-    "out.test.aq": ("qrels.test", "results.test", "intersection", None, 1),
-    "out.test.aqc": ("qrels.test", "results.trunc", "qrels", None, 1),
-    "out.test.aqcM": ("qrels.test", "results.trunc", "qrels", 100, 1),
-    "out.test.aql": ("qrels.rel_level", "results.test", "intersection", None, 2),
-}
 
 #: out.test.meas_params: -mndcg.1=3,2=9,4=4.5 -mndcg_cut.10,20,23.4 (23.4 read as 23)
 CUSTOM_GAINS = {1: 3.0, 2: 9.0, 4: 4.5}
@@ -50,14 +42,6 @@ MEAS_PARAMS_NAMES = {
     "ndcg_cut_23": "nDCG@23",
 }
 
-
-def trec_eval_values(name: str) -> dict[tuple[str, str], str]:
-    """(measure, topic or 'all') -> value text of a trec_eval -q output file."""
-    values = {}
-    for line in (TREC / name).read_text().splitlines():
-        measure, topic, value = line.split("\t")
-        values[measure.strip(), topic] = value
-    return values
 
 
 def qrels_text(qrels: dict[str, dict[str, int]]) -> str:

@@ -13,9 +13,8 @@ import pytest
 import pyeval
 from pyeval.evaluation import evaluate
 
-from ..conftest import FIXTURES
+from .trec_cases import CASES, TREC, trec_eval_values
 
-TREC = FIXTURES / "trec_eval"
 
 #: trec_eval name -> pyeval measure
 TREC_NAMES = {
@@ -25,30 +24,14 @@ TREC_NAMES = {
     "rbp_resid": "RBPResid",
 }
 
-#: expected output -> (qrels, run, topic policy, max_depth); -l2 (out.test.aql) does not
-#: change these measures.
-CASES = {
-    "out.test.aq": ("qrels.test", "results.test", "intersection", None),
-    "out.test.aqc": ("qrels.test", "results.trunc", "qrels", None),
-    "out.test.aqcM": ("qrels.test", "results.trunc", "qrels", 100),
-    "out.test.aql": ("qrels.rel_level", "results.test", "intersection", None),
-}
 
-
-def trec_eval_values(name: str) -> dict[tuple[str, str], str]:
-    """(measure, topic or 'all') -> value text of a trec_eval -q output file."""
-    values = {}
-    for line in (TREC / name).read_text().splitlines():
-        measure, topic, value = line.split("\t")
-        values[measure.strip(), topic] = value
-    return values
 
 
 @pytest.fixture(scope="module")
 def trec_results():
     """Every case evaluated once: expected file -> Evaluation."""
     results = {}
-    for name, (qrels, run, topics, max_depth) in CASES.items():
+    for name, (qrels, run, topics, max_depth, _rel) in CASES.items():  # -l does not change these
         con = pyeval.connect()
         try:
             pyeval.load_qrels(con, "t", TREC / qrels)
