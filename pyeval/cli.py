@@ -12,7 +12,7 @@ import warnings
 import click
 
 from . import warehouse
-from .errors import PyevalError
+from .errors import DuplicateEntryError, PyevalError
 
 
 def _fail_cleanly(command):
@@ -289,6 +289,9 @@ def trec_eval_command(per_topic, complete, no_summary, judged_only, max_depth, r
     except TrecEvalError as exc:
         click.echo(str(exc), err=True)
         sys.exit(exc.status)
+    except DuplicateEntryError as exc:  # trec_eval: "duplicate docs", a measure failure
+        click.echo(f"trec_eval: {exc}", err=True)
+        sys.exit(4)
     except PyevalError as exc:
         click.echo(f"trec_eval: {exc}", err=True)
         sys.exit(2)

@@ -24,6 +24,10 @@ class InputFormatError(PyevalError, ValueError):
         super().__init__(f"{where}: {message}")
 
 
+class DuplicateEntryError(InputFormatError):
+    """A document judged twice for a topic (and intent), or retrieved twice for a topic."""
+
+
 class DataIntegrityError(PyevalError):
     """Input that is well formed but conflicts with what the warehouse holds."""
 

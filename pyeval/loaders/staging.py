@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 
 from ..db import first_row
 from .. import sqlfiles
-from ..errors import InputFormatError, UnknownCampaignError
+from ..errors import DuplicateEntryError, InputFormatError, UnknownCampaignError
 from .source import Lines, read_lines
 
 WHITESPACE = "whitespace"
@@ -137,8 +137,9 @@ def raise_first_problem(
     """Run ``sql/loaders/<query>.sql``; raise :class:`InputFormatError` for the row it returns."""
     row = first_row(con, sqlfiles.read(f"loaders/{query}.sql"), parameters or {})
     if row is not None:
-        line_number, problem = row
-        raise InputFormatError(label, int(line_number), problem)
+        line_number, problem, *kind = row
+        error = DuplicateEntryError if kind and kind[0] else InputFormatError
+        raise error(label, int(line_number), problem)
 
 
 def drop_staging(con: duckdb.DuckDBPyConnection, *relations: str) -> None:

@@ -1,4 +1,5 @@
--- qrels_problems: every bad qrels line with what is wrong, first line first.
+-- qrels_problems: every bad qrels line with what is wrong, first line first; is_duplicate
+-- marks a judgment given twice (trec_eval exits 4 for it, 2 for a malformed line).
 -- Reads: qrels_input (the rows of qrels_rows.sql), intents.
 -- Parameters: $field_count (fields a line must have), $layout (their names, for the message),
 --   $level_form (how a level must look, for the message), $campaign_id.
@@ -76,12 +77,12 @@ unknown_intent_problems as (
         and campaign_intents.intent_id is null
 )
 
-select line_number, problem from field_count_problems
+select line_number, problem, false as is_duplicate from field_count_problems
 union all
-select line_number, problem from level_problems
+select line_number, problem, false as is_duplicate from level_problems
 union all
-select line_number, problem from duplicate_problems
+select line_number, problem, true as is_duplicate from duplicate_problems
 union all
-select line_number, problem from unknown_intent_problems
+select line_number, problem, false as is_duplicate from unknown_intent_problems
 order by line_number, problem
 limit 1

@@ -1,6 +1,7 @@
 -- run_problems: every bad run line with what is wrong, first line first.
 -- Reads: run_input (the rows of run_rows.sql).
--- A duplicate (topic, docno) is an error (trec_eval and ndeval abort on it too).
+-- A duplicate (topic, docno) is an error (trec_eval and ndeval abort on it too); is_duplicate
+-- tells it apart from a malformed line (trec_eval exits 4 for one, 2 for the other).
 with field_count_problems as (
     select
         line_number,
@@ -43,10 +44,10 @@ duplicate_problems as (
     where run_input.line_number > duplicated_keys.first_line
 )
 
-select line_number, problem from field_count_problems
+select line_number, problem, false as is_duplicate from field_count_problems
 union all
-select line_number, problem from value_problems
+select line_number, problem, false as is_duplicate from value_problems
 union all
-select line_number, problem from duplicate_problems
+select line_number, problem, true as is_duplicate from duplicate_problems
 order by line_number, problem
 limit 1

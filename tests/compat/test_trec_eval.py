@@ -77,3 +77,10 @@ def test_no_common_topic(tmp_path):
     run.write_text("999 Q0 d1 1 1.0 r\n")
     result = CliRunner().invoke(main, ["trec_eval", str(TREC / "qrels.test"), str(run)])
     assert result.exit_code == 7 and "No queries with both results and relevance info" in result.stderr
+
+
+def test_duplicate_document_exits_4_like_trec_eval(tmp_path):
+    run = tmp_path / "dup.run"
+    run.write_text("301 Q0 d1 1 2.0 r\n301 Q0 d1 2 1.0 r\n")
+    result = CliRunner().invoke(main, ["trec_eval", str(TREC / "qrels.test"), str(run)])
+    assert result.exit_code == 4 and "retrieved twice for topic '301'" in result.stderr
