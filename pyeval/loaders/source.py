@@ -232,11 +232,12 @@ def read_typed(
         # do empty fields (two separators in a row) and 0x1F, which the general path refuses
         if kind == pa.string():
             column = table.column(name)
-            odd = pc.or_(
-                pc.equal(pc.utf8_length(column), 0),
-                pc.or_(pc.match_substring(column, inner), pc.match_substring(column, _NO_DELIMITER)),
-            )
-            if pc.any(odd).as_py():
+            if (
+                table.num_rows
+                and pc.min(pc.binary_length(column)).as_py() == 0
+                or pc.any(pc.match_substring(column, inner)).as_py()
+                or pc.any(pc.match_substring(column, _NO_DELIMITER)).as_py()
+            ):
                 return None
     numbers = pa.array(np.arange(1, table.num_rows + 1, dtype=np.int64))
     table = table.add_column(0, "line_number", numbers)
