@@ -33,6 +33,7 @@ def test_round_trip(definition):
         ("nDCG(gain='exp')@10", "nDCG(gain=exp)@10"), ("RBP(p=0.8)", "RBP"), ("RBP(p=0.9)", "RBP(p=0.9)"),
         ("IPrec@0.5", "IPrec@0.5"), ("MRR", "RR"), ("Judged@10", "Judged@10"), ("NumRelRet", "NumRet(rel=1)"), ("NumRelRet(rel=2)", "NumRet(rel=2)"),
         ("  Success@10 ", "Success@10"),
+        ("IPrecAvg(points='0.9, 0.625')", "IPrecAvg(points='0.625,0.9')"),
     ],
 )
 def test_canonical_spelling(text, canonical):

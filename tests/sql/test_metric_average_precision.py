@@ -189,8 +189,7 @@ HAND = {
     "IPrec@1.0": 0.0,
     # 11 points: c = 0,0,1,1,2,2,2,3,3,4,4
     "IPrecAvg": (7 * 0.5 + 2 * 3 / 7) / 11,
-    "IPrecAvg(points='0.625,0.9')": (3 / 7 + 0.0) / 2,
-    "IPrecAvg(points='0.625,0.9')": (3 / 7 + 0.0) / 2,  # the mean of IPrec, in any order
+    "IPrecAvg(points='0.625,0.9')": (3 / 7 + 0.0) / 2,  # any order of points: one name (test_names)
     # one judged non-relevant doc above c and a, two above e; min(N, R) = 3
     "Bpref": ((1 - 1 / 3) + (1 - 1 / 3) + (1 - 2 / 3)) / 4,
     "GMBpref": ((1 - 1 / 3) + (1 - 1 / 3) + (1 - 2 / 3)) / 4,

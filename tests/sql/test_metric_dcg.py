@@ -18,7 +18,7 @@ from pyeval.errors import MeasureParamError
 from pyeval.evaluation import evaluate
 from pyeval.measures import parse
 
-from .trec_cases import CASES, TREC, trec_eval_values
+from .helpers import CASES, TREC, campaign, qrels_text, trec_eval_values, values
 
 
 #: trec_eval measure -> pyeval measure (binG takes -l: filled in per case)
@@ -43,12 +43,6 @@ MEAS_PARAMS_NAMES = {
 }
 
 
-
-def qrels_text(qrels: dict[str, dict[str, int]]) -> str:
-    """TREC qrels lines for {topic: {doc: level}}."""
-    return "".join(
-        f"{topic} 0 {doc} {level}\n" for topic, docs in qrels.items() for doc, level in docs.items()
-    )
 
 
 def add_profile(con, profile: str, gains: dict[int, float], campaign_id: str = "t") -> None:
@@ -460,29 +454,6 @@ def test_gain_profiles_match_c_ports(write, seed):
                     assert got[key] == pytest.approx(value, abs=1e-12), key
 
 
-# ---------------------------------------------------------------------------------------------
-# Small campaigns written by the tests
-
-
-def campaign(write, qrels: dict[str, dict[str, int]], runs: dict[str, dict[str, list[str]]]):
-    """A warehouse with one campaign 't': qrels {topic: {doc: level}}, runs {name: {topic:
-    [docs in rank order]}} (scores strictly decreasing)."""
-    con = pyeval.connect()
-    pyeval.load_qrels(con, "t", write("qrels.txt", qrels_text(qrels)))
-    for name, topics in runs.items():
-        lines = [
-            f"{topic} Q0 {doc} {rank} {1000 - rank} {name}"
-            for topic, docs in topics.items()
-            for rank, doc in enumerate(docs, start=1)
-        ]
-        pyeval.load_run(con, "t", write(f"{name}.txt", "\n".join(lines) + "\n"), name=name)
-    return con
-
-
-def values(con, measures, campaign_id="t", **settings) -> dict[tuple[str, str, str], float]:
-    """(run_id, topic_id, measure) -> value."""
-    result = evaluate(con, campaign_id, measures, store=False, **settings)
-    return {(r.run_id, r.topic_id, r.measure): r.value for r in result.per_topic.itertuples()}
 
 
 def lg(x: float) -> float:

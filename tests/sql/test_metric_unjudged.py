@@ -13,7 +13,7 @@ import pytest
 import pyeval
 from pyeval.evaluation import evaluate
 
-from .trec_cases import CASES, TREC, trec_eval_values
+from .helpers import CASES, TREC, campaign, trec_eval_values, values
 
 
 #: trec_eval name -> pyeval measure
@@ -67,26 +67,6 @@ def test_matches_trec_eval(trec_results, expected_file, trec_name):
 # Small campaigns written by the tests
 
 
-def campaign(write, qrels: dict[str, dict[str, int]], runs: dict[str, dict[str, list[str]]]):
-    """A warehouse with one campaign 't': qrels {topic: {doc: level}}, runs {name: {topic:
-    [docs in rank order]}} (scores strictly decreasing, so every ordering agrees)."""
-    con = pyeval.connect()
-    lines = [f"{topic} 0 {doc} {level}" for topic, docs in qrels.items() for doc, level in docs.items()]
-    pyeval.load_qrels(con, "t", write("qrels.txt", "\n".join(lines) + "\n"))
-    for name, topics in runs.items():
-        lines = [
-            f"{topic} Q0 {doc} {rank} {1000 - rank} {name}"
-            for topic, docs in topics.items()
-            for rank, doc in enumerate(docs, start=1)
-        ]
-        pyeval.load_run(con, "t", write(f"{name}.txt", "\n".join(lines) + "\n"), name=name)
-    return con
-
-
-def values(con, measures, **settings) -> dict[tuple[str, str, str], float]:
-    """(run_id, topic_id, measure) -> value."""
-    result = evaluate(con, "t", measures, store=False, **settings)
-    return {(r.run_id, r.topic_id, r.measure): r.value for r in result.per_topic.itertuples()}
 
 
 def test_judged_ir_measures_case(write):
