@@ -13,7 +13,3 @@ def first_row(
     rows = con.execute(sql, parameters or {}).fetchall()
     return rows[0] if rows else None
 
-
-def scalar(con: duckdb.DuckDBPyConnection, sql: str, parameters: dict[str, Any] | None = None) -> Any:
-    """The single value of a one-row, one-column query."""
-    return first_row(con, sql, parameters)[0]

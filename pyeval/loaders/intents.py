@@ -49,7 +49,7 @@ def load_intents(
     lines = staging.lines_of(source, _frame_lines)
     with staging.transaction(con):
         staging.require_campaign(con, campaign_id, lines.label)
-        separator = staging.detect_separator(con, lines, comments=True)
+        separator = staging.detect_separator(lines)
         staging.stage_lines(con, lines, separator=separator, comments=True, skip_blank=False)
         staging.stage_rows(con, "intent_input", "intent_rows", {})
         staging.raise_first_problem(con, lines.label, "intent_problems")

@@ -17,7 +17,7 @@ from ..db import first_row
 from .. import sqlfiles
 from ..errors import DataIntegrityError, InputFormatError
 from . import staging
-from .source import Lines, frame_lines, pick_column, read_lines, read_typed
+from .source import Lines, frame_lines, pick_column, read_typed
 
 #: The typed columns of the fast path for TREC qrels (loaders/source.py read_typed).
 TREC_QRELS_COLUMNS = {
@@ -30,13 +30,16 @@ TREC_QRELS_COLUMNS = {
 
 def _read_qrels(source: staging.Source, format: str) -> Lines:
     """Typed columns when a TREC qrels file fits the fast path, else the raw lines."""
-    if isinstance(source, pd.DataFrame):
-        return _frame_lines(source)
-    if format in ("auto", "trec", "trec-diversity"):
-        typed = read_typed(source, TREC_QRELS_COLUMNS)
-        if typed is not None and not pc.any(pc.starts_with(typed.table.column("topic_id"), "#")).as_py():
-            return typed
-    return read_lines(source)
+    fast = format in ("auto", "trec", "trec-diversity")
+    return staging.lines_of(
+        source, _frame_lines, (lambda path: read_typed(path, TREC_QRELS_COLUMNS)) if fast else None
+    )
+
+
+def _trec_flavour(second_field_values: int) -> str:
+    """TREC ad hoc qrels carry a constant iteration in their second field; TREC diversity
+    qrels the subtopic, which varies."""
+    return "trec" if second_field_values == 1 else "trec-diversity"
 
 
 def _stage_typed(con: duckdb.DuckDBPyConnection, lines: Lines, format: str) -> str:
@@ -44,7 +47,7 @@ def _stage_typed(con: duckdb.DuckDBPyConnection, lines: Lines, format: str) -> s
     return the format (auto: TREC diversity when the second field varies)."""
     table = lines.table
     if format == "auto":
-        format = "trec" if pc.count_distinct(table.column("iter")).as_py() == 1 else "trec-diversity"
+        format = _trec_flavour(pc.count_distinct(table.column("iter")).as_py())
     rows = table.num_rows
     intents = table.column("iter") if format == "trec-diversity" else pa.repeat("", rows)
     con.register(
@@ -117,7 +120,7 @@ def _detect_format(con: duckdb.DuckDBPyConnection, lines: Lines) -> str:
         if field_count == 4:
             return "ntcir-diversity"
     if field_count == 4:
-        return "trec" if second_values == 1 else "trec-diversity"
+        return _trec_flavour(second_values)
     raise InputFormatError(
         lines.label,
         int(line_number),
@@ -168,7 +171,7 @@ def load_qrels(
             chosen = _stage_typed(con, lines, format)
             layout = QRELS_LAYOUTS[chosen]
         else:
-            separator = staging.detect_separator(con, lines, comments=True)
+            separator = staging.detect_separator(lines)
             staging.stage_lines(con, lines, separator=separator, comments=True, skip_blank=False)
             chosen = _detect_format(con, lines) if format == "auto" else format
             layout = QRELS_LAYOUTS[chosen]

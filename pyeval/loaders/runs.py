@@ -19,7 +19,7 @@ from .. import sqlfiles
 from ..db import first_row
 from ..errors import DataIntegrityError, InputFormatError, InputWarning
 from . import staging
-from .source import Lines, frame_lines, pick_column, read_lines, read_typed
+from .source import Lines, frame_lines, pick_column, read_typed
 
 #: The typed columns of the fast path (loaders/source.py read_typed).
 RUN_COLUMNS = {
@@ -32,18 +32,17 @@ RUN_COLUMNS = {
 }
 
 
+def _read_typed_run(path) -> Lines | None:
+    """The fast path for a run file; a non-finite score sends it to the general path."""
+    typed = read_typed(path, RUN_COLUMNS)
+    if typed is None or pc.all(pc.is_finite(typed.table.column("score"))).as_py() is False:
+        return None
+    return typed
+
+
 def _read_run(source: staging.Source) -> Lines:
     """A run's rows: typed columns when the file fits the fast path, else its raw lines."""
-    if isinstance(source, pd.DataFrame):
-        return _frame_lines(source)
-    typed = read_typed(source, RUN_COLUMNS)
-    if typed is not None:
-        table = typed.table
-        comment = pc.any(pc.starts_with(table.column("topic_id"), "#")).as_py()
-        finite = pc.all(pc.is_finite(table.column("score"))).as_py()
-        if not comment and finite is not False:
-            return typed
-    return read_lines(source)
+    return staging.lines_of(source, _frame_lines, _read_typed_run)
 
 
 def _stage_typed(con: duckdb.DuckDBPyConnection, lines: Lines) -> None:

@@ -204,7 +204,8 @@ def read_typed(
     when the file does not fit (then :func:`read_lines` and the SQL checks take over).
 
     The file's fields must be separated by single TABs, or by single spaces when its first
-    line has no TAB; every line must have exactly ``len(columns)`` fields of the given types.
+    line has no TAB; every line must have exactly ``len(columns)`` fields of the given types,
+    none empty, and no line may be a '#' comment.
     """
     path = Path(path)
     if not path.is_file():
@@ -225,6 +226,9 @@ def read_typed(
             digest.cancel()
             return None  # the general path reads it again and reports what is wrong
         sha256 = digest.result()
+    first_column = table.column(0)
+    if pc.any(pc.starts_with(first_column, "#")).as_py():
+        return None  # comment lines: the general path skips them
     inner = " " if delimiter == "\t" else "\t"
     for name, kind in columns.items():
         # fields are whitespace-separated: a TAB file whose field holds a space (the junk after

@@ -148,19 +148,25 @@ def drop_staging(con: duckdb.DuckDBPyConnection, *relations: str) -> None:
         con.execute(f"drop table if exists {relation}")
 
 
-def lines_of(source: Source, frame_to_lines) -> Lines:
-    """A file path goes to the line reader; a DataFrame through the loader's own adapter."""
+def lines_of(source: Source, frame_to_lines, read_fast=None) -> Lines:
+    """A DataFrame goes through the loader's own adapter; a file path to ``read_fast`` (a
+    loader's fast path, returning None when the file does not fit it), else to the line reader."""
     if isinstance(source, pd.DataFrame):
         return frame_to_lines(source)
+    if read_fast is not None:
+        typed = read_fast(source)
+        if typed is not None:
+            return typed
     return read_lines(source)
 
 
-def detect_separator(con: duckdb.DuckDBPyConnection, lines: Lines, comments: bool) -> str:
-    """NTCIR files may use ';' (test.Dqrels, test.DINprob): chosen when the first data line has
-    no whitespace but a ';'."""
-    stage_lines(con, lines, comments=comments, skip_blank=True)
-    (fields,) = first_row(con, sqlfiles.read("loaders/first_data_line.sql"))
-    if len(fields) == 1 and ";" in fields[0]:
+def detect_separator(lines: Lines) -> str:
+    """NTCIR files may use ';' (test.Dqrels, test.DINprob): chosen when the first data line (not
+    blank, not a '#' comment) has no whitespace but a ';'. Looks at that line only."""
+    line = pc.ascii_trim_whitespace(lines.table.column("line"))
+    data = line.filter(pc.and_(pc.not_equal(line, ""), pc.invert(pc.starts_with(line, "#"))))
+    first = data[0].as_py() if len(data) else ""
+    if ";" in first and len(first.split()) == 1:
         return SEMICOLON
     return WHITESPACE
 
