@@ -34,6 +34,7 @@ _STAGES = (
     "evaluation_pairs",
     "evaluation_topics",
     "evaluation_gains",
+    "evaluation_gain_maxima",
 )
 
 
@@ -124,6 +125,7 @@ def _stage(con, campaign_id, runs, ordering, max_depth, judged_only, topic_polic
         "evaluation_pairs": {"campaign_id": campaign_id, "runs": runs, "topic_policy": topic_policy},
         "evaluation_topics": {"campaign_id": campaign_id, "thresholds": thresholds},
         "evaluation_gains": {"campaign_id": campaign_id},
+        "evaluation_gain_maxima": {"campaign_id": campaign_id},
     }
     files = {"evaluation_topics": "topic_judgments"}
     for stage in _STAGES:

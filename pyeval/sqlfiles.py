@@ -22,6 +22,7 @@ VIEW_ORDER: tuple[str, ...] = (
     "ranked_entries",
     "topic_levels",
     "gain_values",
+    "gain_maxima",
     "rank_gains",
     "ideal_gains",
 )
