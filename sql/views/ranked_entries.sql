@@ -3,7 +3,8 @@
 -- Reads: run_entries.
 -- Policies (shared/reference/formats.md section 4; docs/measures.md "Conventions"):
 --   'trec' score descending, then docno descending in byte order (trec_eval, pytrec_eval,
---          ndeval -traditional); pyeval's default
+--          ndeval -traditional); pyeval's default. Ranked once on load (run_entries.trec_rank,
+--          sql/loaders/run_insert.sql)
 --   'rank' the rank column as given, ascending (ndeval); equal ranks keep file order
 --   'file' file order (NTCIREVAL)
 -- A filter on `ordering` selects one branch; the others are never computed.
@@ -12,9 +13,7 @@ select
     run_id,
     topic_id,
     'trec' as ordering,
-    row_number() over (
-        partition by campaign_id, run_id, topic_id order by score desc, doc_id desc
-    ) as rank,
+    trec_rank as rank,
     doc_id,
     score
 from run_entries
