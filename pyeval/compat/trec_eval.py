@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import gzip
 import os
+import shutil
+import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +20,7 @@ from pathlib import Path
 import pandas as pd
 
 from .. import sqlfiles, warehouse
-from ..errors import PyevalError
+from ..errors import InputFormatError, PyevalError
 from ..evaluation import compute, means
 from ..loaders import load_qrels, load_run
 from ..loaders.source import is_gzip
@@ -279,7 +282,10 @@ def _line(name: str, topic: str, value: float, integer: bool) -> str:
 
 
 def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options: TrecEvalOptions) -> str:
-    """trec_eval's output text for a qrels file and a run file."""
+    """trec_eval's output text for a qrels file and a run file (``-``: the run on standard
+    input, as trec_eval 10 reads it)."""
+    if str(results) == "-":
+        return _run_stdin(qrels, options)
     chosen = selected_measures(options)
     rows = []  # the measures to print, in order
     for name, params in chosen:
@@ -344,6 +350,21 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
     finally:
         con.close()
     return "".join(line + "\n" for line in lines)
+
+
+def _run_stdin(qrels, options: TrecEvalOptions) -> str:
+    """The run read from standard input: spooled to a temporary file, which error messages
+    call ``-``."""
+    with tempfile.TemporaryDirectory(prefix="pyeval-trec_eval-") as directory:
+        path = Path(directory) / "stdin"
+        with open(path, "wb") as spool:
+            shutil.copyfileobj(sys.stdin.buffer, spool)
+        try:
+            return run(qrels, path, options)
+        except InputFormatError as exc:
+            if exc.source != str(path):
+                raise
+            raise type(exc)("-", exc.line, exc.reason) from None
 
 
 def _judgment_group_values(con, qrels, results, measures, compute_options) -> pd.DataFrame:

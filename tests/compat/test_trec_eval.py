@@ -84,3 +84,17 @@ def test_duplicate_document_exits_4_like_trec_eval(tmp_path):
     run.write_text("301 Q0 d1 1 2.0 r\n301 Q0 d1 2 1.0 r\n")
     result = CliRunner().invoke(main, ["trec_eval", str(TREC / "qrels.test"), str(run)])
     assert result.exit_code == 4 and "retrieved twice for topic '301'" in result.stderr
+
+
+def test_run_on_standard_input():
+    """trec_eval 10 reads the run from stdin when its name is '-'."""
+    result = CliRunner().invoke(
+        main, ["trec_eval", str(TREC / "qrels.test"), "-"], input=(TREC / "results.test").read_bytes()
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (TREC / "out.test").read_text()
+
+
+def test_bad_line_on_standard_input_is_named_dash():
+    result = CliRunner().invoke(main, ["trec_eval", str(TREC / "qrels.test"), "-"], input=b"301 Q0 d1 1 x r\n")
+    assert result.exit_code == 2 and "-:1: score 'x' is not a finite number" in result.stderr
