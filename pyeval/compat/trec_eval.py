@@ -48,6 +48,7 @@ class TrecMeasure:
     summary: bool = True
     integer: bool = False
     judgment_groups: bool = False  # an *_avgjg measure: needs -R qrels_jg
+    all_trec: bool = True  # in the all_trec nickname (judgment-group measures never are)
 
 
 def _m(name: str, **params) -> Measure:
@@ -109,13 +110,17 @@ TREC_MEASURES: tuple[TrecMeasure, ...] = (
                 lambda o, k: _m("P", rel=o.relevance_level, cutoff=k), judgment_groups=True),
     TrecMeasure("Rprec_mult_avgjg", "float_cutoffs", (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
                 lambda o, x: _m("RprecMult", rel=o.relevance_level, m=x), judgment_groups=True),
+    TrecMeasure("yaap", "single", None, lambda o: _m("YAAP", rel=o.relevance_level), all_trec=False),
     TrecMeasure("rbp", "string", "p=0.9", lambda o, s: _m("RBP", p=_rbp_p(s), gain_norm="trec_eval")),
     TrecMeasure("rbp_resid", "string", "p=0.9", lambda o, s: _m("RBPResid", p=_rbp_p(s))),
     TrecMeasure("unj", "int_cutoffs", (5, 10, 20), lambda o, k: _m("Unjudged", cutoff=k)),
 )
 _BY_NAME = {m.name: m for m in TREC_MEASURES}
 _TABLE_ORDER = ("runid", *(m.name for m in TREC_MEASURES))
-_ALL_TREC = tuple(name for name in _TABLE_ORDER if not _BY_NAME.get(name, TREC_MEASURES[0]).judgment_groups)
+_ALL_TREC = tuple(
+    name for name in _TABLE_ORDER
+    if not _BY_NAME.get(name, TREC_MEASURES[0]).judgment_groups and _BY_NAME.get(name, TREC_MEASURES[0]).all_trec
+)
 NICKNAMES = {
     "official": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
                  "recip_rank", "iprec_at_recall", "P"),
@@ -125,7 +130,7 @@ NICKNAMES = {
     "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
 }
 #: Measures of trec_eval 10.0 that pyeval does not compute (not in all_trec).
-UNSUPPORTED = ("dcg", "ideal_dcg", "yaap", "prefs_num_prefs_poss",
+UNSUPPORTED = ("dcg", "ideal_dcg", "prefs_num_prefs_poss",
                "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
                "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
                "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp")

@@ -1,4 +1,4 @@
-"""Average precision, reciprocal rank, interpolated precision, bpref and infAP. Computed by sql/metrics/metric_average_precision.sql."""
+"""Average precision, reciprocal rank, interpolated precision, bpref, infAP and YAAP. Computed by sql/metrics/metric_average_precision.sql."""
 from __future__ import annotations
 
 from .base import MeasureDef, Param  # noqa: F401
@@ -26,4 +26,7 @@ register(
                TREC_EVAL.format("bpref"), params=(REL,), aliases=("BPref",)),
     MeasureDef("GMBpref", "average_precision", "Bpref, combined by geometric mean (floor 1e-5)",
                TREC_EVAL.format("gm_bpref"), params=(REL,), aggregate="gmean"),
+    MeasureDef("YAAP", "average_precision",
+               "yet another AP: ln((1 + S)/(1 + R - S)), S = AP x R (Robertson, ECIR 2012)",
+               TREC_EVAL.format("yaap"), params=(REL,)),
 )

@@ -1,4 +1,5 @@
--- evaluation_pairs: one row per (run_id, topic_id) an evaluation scores, with the list length.
+-- evaluation_pairs: one row per (run_id, topic_id) an evaluation scores, with the list length
+-- and whether the run has the topic at all (in_run: false for a judged topic the run lacks).
 -- Reads: topics of the campaign's qrels (topic_levels), evaluation_lists.
 -- Parameters: $campaign_id, $runs, $topic_policy:
 --   'qrels'         every judged topic for every run; a topic the run lacks has num_ret = 0
@@ -17,7 +18,8 @@ runs as (
 select
     runs.run_id,
     judged_topics.topic_id,
-    coalesce(evaluation_lists.num_ret, 0) as num_ret
+    coalesce(evaluation_lists.num_ret, 0) as num_ret,
+    evaluation_lists.run_id is not null as in_run
 from runs
 cross join judged_topics
 left join evaluation_lists

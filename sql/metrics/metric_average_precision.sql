@@ -1,6 +1,6 @@
 -- metric_average_precision: rank-of-relevant measures per (run_id, topic_id, measure):
 -- AP and AP@k, GMAP (per topic = AP), RR and RR@k, IPrec@x, IPrecAvg(points), infAP, Bpref,
--- GMBpref (per topic = Bpref). Geometric means are applied by sql/evaluation/means.sql.
+-- GMBpref (per topic = Bpref), YAAP. Geometric means are applied by sql/evaluation/means.sql.
 -- Reads: evaluation_pairs, evaluation_ranks, evaluation_topics,
 --        requested_measures(measure, kind, rel, cutoff, recall, points).
 -- Notation (metrics-adhoc.md section 0): rho_j rank of the j-th relevant document retrieved,
@@ -13,6 +13,8 @@
 -- from zero; interpolated precision max_{k >= rho_c} P@k, rho_0 = 1; 0 when lround(x*R) > C(L)),
 -- m_infap.c (INFAP_EPSILON = 1e-5; Yilmaz & Aslam, CIKM 2006), m_bpref.c and m_gm_bpref.c
 -- (Buckley & Voorhees, SIGIR 2004), form_res_rels.c (-1 unpooled, -2 pooled but unjudged).
+-- m_yaap.c: YAAP = ln((1 + S)/(1 + R - S)), S the sum of precisions at relevant ranks (= AP * R)
+-- (Robertson, ECIR 2012); a topic the run lacks keeps trec_eval's initial 0 (-c).
 -- RR@k follows ir_measures (terrierteam): 1/rho_1 if rho_1 <= k, else 0.
 -- IPrecAvg averages IPrec over its comma-separated points; trec_eval 11pt_avg gives the same
 -- value when the points are listed in increasing order (it does not sort them).
@@ -51,7 +53,8 @@ pairs as (
     select
         run_id,
         topic_id,
-        num_ret
+        num_ret,
+        in_run
     from evaluation_pairs
 ),
 
@@ -220,6 +223,7 @@ measure_inputs as (
         requested.cutoff,
         requested.recall_points,
         pairs.num_ret,
+        pairs.in_run,
         topic_judgments.num_rel,
         coalesce(list_summaries.ranks, []) as ranks,
         coalesce(list_summaries.precisions, []) as precisions,
@@ -244,7 +248,7 @@ precision_sums as (
     select
         *,
         case
-            when kind in ('AP', 'GMAP')
+            when kind in ('AP', 'GMAP', 'YAAP')
                 then list_reduce(
                     list_slice(
                         precisions,
@@ -296,5 +300,10 @@ select
         when 'infAP' then case when num_rel > 0 then infap_sum / num_rel::double else infap_sum end
         when 'Bpref' then case when num_rel > 0 then bpref_sum / num_rel::double else bpref_sum end
         when 'GMBpref' then case when num_rel > 0 then bpref_sum / num_rel::double else bpref_sum end
+        when 'YAAP'
+            then case
+                when in_run then ln((1.0 + precision_sum) / (1.0 + num_rel::double - precision_sum))
+                else 0
+            end
     end::double as value
 from interpolated_at_points

@@ -404,3 +404,17 @@ def test_random_lists_equal_trec_eval_loops_to_the_bit(con, write, rel):
     assert mismatches == []
     assert sum(value > 0 for value in got.values()) > len(got) / 3  # not a test of zeros
 
+
+
+def test_yaap_by_hand(write):
+    """trec_eval m_yaap.c: ln((1 + S)/(1 + R - S)), S the sum of precisions at the relevant
+    ranks; a topic the run lacks keeps 0 (trec_eval -c initialises values to 0)."""
+    from .helpers import campaign, values
+
+    con = campaign(write, {"1": {"a": 1, "b": 0, "c": 2, "d": 1}, "2": {"x": 1}},
+                   {"r": {"1": ["a", "b", "c", "z"]}})
+    got = values(con, ["YAAP", "YAAP(rel=2)"])
+    precision_sum = 1 / 1 + 2 / 3  # a at rank 1, c at rank 3; d not retrieved; R = 3
+    assert got["r", "1", "YAAP"] == pytest.approx(math.log((1 + precision_sum) / (1 + 3 - precision_sum)), abs=1e-15)
+    assert got["r", "1", "YAAP(rel=2)"] == pytest.approx(math.log((1 + 1 / 3) / (1 + 1 - 1 / 3)), abs=1e-15)
+    assert got["r", "2", "YAAP"] == 0.0
