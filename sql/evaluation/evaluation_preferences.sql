@@ -1,0 +1,14 @@
+-- evaluation_preferences: preference judgments for the preference measures when the caller
+-- staged none (pyeval trec_eval -R prefs stages a file's): the campaign's ad hoc qrels read as
+-- preferences, one judgment group per topic (trec_eval get_qrels_prefs.c: a document is
+-- preferred to every document of a lower level; the stored qrels keep no iteration field, so
+-- the whole topic is one group).
+-- Reads: qrels. Parameters: $campaign_id.
+select
+    topic_id,
+    '0' as jg,
+    '0' as jsg,
+    doc_id,
+    level::double as rel_level
+from qrels
+where campaign_id = $campaign_id and intent_id = ''

@@ -1,0 +1,34 @@
+-- prefs_rows: one row per line of a preference file, typed, or null where a field is bad.
+-- Reads: input_fields(line_number, is_blank, fields).
+-- Parameters: $sub_group_field (4: the prefs format "topic jg jsg docno rel_level";
+--   0: a qrels file read as preferences, "topic jg docno rel_level", every line in sub-group '0').
+-- Reference: trec_eval 10.0 get_prefs.c and get_qrels_prefs.c (rel_level read with atof; pyeval
+-- requires a finite decimal number).
+with fields_named as (
+    select
+        line_number,
+        is_blank,
+        len(fields) as field_count,
+        fields[1] as topic_id,
+        fields[2] as jg,
+        case when $sub_group_field = 0 then '0' else fields[3] end as jsg,
+        fields[case when $sub_group_field = 0 then 3 else 4 end] as doc_id,
+        fields[case when $sub_group_field = 0 then 4 else 5 end] as level_text
+    from input_fields
+)
+
+select
+    line_number,
+    is_blank,
+    field_count,
+    topic_id,
+    jg,
+    jsg,
+    doc_id,
+    level_text,
+    case
+        when regexp_full_match(level_text, '[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?')
+            and isfinite(try_cast(level_text as double))
+            then try_cast(level_text as double)
+    end as rel_level
+from fields_named
