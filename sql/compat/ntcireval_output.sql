@@ -1,0 +1,98 @@
+-- ntcireval_output: the lines NTCIREVAL's compute prints for every topic (formats.md
+-- section 10.4), topics in byte order (NTCIRsplitqrels' `sort -u` tid file).
+-- Reads: topic_levels, rank_gains (ordering 'file': NTCIREVAL's res files keep file order);
+--        ntcir_printed(position, label, measure): the metric lines in compute's order, label =
+--        "NAME=" with its padding; ntcir_topic_values(topic_id, measure, value).
+-- Parameters: $campaign_id, $run_id, $max_depth (TRECsplitruns' depth), $judged_only (-j:
+-- unjudged documents removed before ranks are counted, as label -j does).
+-- Per topic:
+--   TID # syslen=L jrel=R jnonrel=N     L after the depth cut (and -j); R = judged level >= 1;
+--                                       N = judged level 0
+--   TID # r1=r1 rp=rp                   r1: first rank with level >= 1; rp: first rank holding the
+--                                       highest level present in the list (0 when none)
+--   TID NAME=<padding>%.4f              one line per ntcir_printed row
+-- A topic without a relevant document prints nothing (compute: "no rel doc"); with -j neither
+-- does a topic without a judged non-relevant document ("no judged nonrel").
+with topics as (
+    select
+        topic_id,
+        coalesce(sum(judgments) filter (where level > 0), 0) as jrel,
+        coalesce(sum(judgments) filter (where level = 0), 0) as jnonrel
+    from topic_levels
+    where campaign_id = $campaign_id
+    group by topic_id
+    having jrel > 0 and (not $judged_only or jnonrel > 0)
+),
+
+listed as (
+    select
+        topic_id,
+        level,
+        row_number() over (partition by topic_id order by rank) as position
+    from rank_gains
+    where
+        campaign_id = $campaign_id
+        and run_id = $run_id
+        and ordering = 'file'
+        and rank <= $max_depth
+        and (not $judged_only or level >= 0)
+),
+
+lists as (
+    select
+        topic_id,
+        count(*) as syslen,
+        min(position) filter (where level >= 1) as r1,
+        max(level) filter (where level >= 1) as top_level
+    from listed
+    group by topic_id
+),
+
+preferred as (
+    select listed.topic_id, min(listed.position) as rp
+    from listed
+    inner join lists on listed.topic_id = lists.topic_id and listed.level = lists.top_level
+    group by listed.topic_id
+),
+
+headers as (
+    select
+        topics.topic_id,
+        topics.jrel,
+        topics.jnonrel,
+        coalesce(lists.syslen, 0) as syslen,
+        coalesce(lists.r1, 0) as r1,
+        coalesce(preferred.rp, 0) as rp
+    from topics
+    left join lists on topics.topic_id = lists.topic_id
+    left join preferred on topics.topic_id = preferred.topic_id
+),
+
+lines as (
+    select
+        topic_id,
+        -2 as position,
+        topic_id || ' # syslen=' || syslen || ' jrel=' || jrel || ' jnonrel=' || jnonrel as line
+    from headers
+    union all
+    select
+        topic_id,
+        -1 as position,
+        topic_id || ' # r1=' || r1 || ' rp=' || rp as line
+    from headers
+    union all
+    select
+        headers.topic_id,
+        ntcir_printed.position,
+        headers.topic_id || ' ' || ntcir_printed.label || printf('%.4f', ntcir_topic_values.value) as line
+    from headers
+    cross join ntcir_printed
+    left join ntcir_topic_values
+        on
+            headers.topic_id = ntcir_topic_values.topic_id
+            and ntcir_printed.measure = ntcir_topic_values.measure
+)
+
+select line
+from lines
+order by topic_id, position

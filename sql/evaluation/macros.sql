@@ -1,0 +1,7 @@
+-- Formulas more than one metric family uses, defined once as macros of the evaluation's
+-- connection (created before the stages; pyeval/evaluation.py).
+
+-- The blended ratio BR(r) = (beta cg(r) + C(r)) / (beta cg*(r) + r) (Sakai, AIRS 2005;
+-- NTCIREVAL): Q-measure, O-, P-, P-plus, R-measure, NCU(util=BR), EBR.
+create or replace temp macro blended_ratio(beta, gain_so_far, relevant_so_far, ideal_gain_so_far, rank) as
+    (beta * gain_so_far + relevant_so_far) / (beta * ideal_gain_so_far + rank);
