@@ -1,0 +1,272 @@
+"""Diversity evaluation: stage a diversity campaign so that the ad hoc metric families compute
+the D-, DIN- and intent-aware measures, then combine the composite ones.
+
+One definition of each formula: a D-measure is its ad hoc measure's family SQL
+(``sql/metrics/metric_<family>.sql``) run over a *global* staging of the campaign, in which
+every judged document's gain is its global gain GG(d) = sum_i Pr(i|q) g_i(d) (view
+global_gains), a document is relevant when GG > 0 (as NTCIREVAL's gcompute has it) and the
+ideal list holds every document sorted by GG (global_ideal_gains). The families read levels and
+a level -> gain map (evaluation_ranks, evaluation_gains), so the staging gives each distinct
+gain of a topic a *level code* (0 for gain 0, then 1, 2, ... by increasing gain:
+sql/evaluation/diversity_gain_codes.sql). DIN-measures use the same staging with the DIN global
+gain of each ranked document (din_rank_gains: a navigational intent's gain counts at its first
+relevant document only) and the same ideal list. Intent-aware measures, I-rec and P+Q compute an
+ad hoc measure on every (topic, intent) as a list of its own (the *per-intent* staging: the
+intent's levels, gains and ideal list), and a small family averages the per-intent values
+(metric_intent_average.sql); D#, DIN# and P+Q# combine I-rec with a D-, DIN-measure or P+Q
+(metric_sharp.sql). Stagings: sql/evaluation/diversity_*.sql, per_intent_*.sql.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from ..db import first_row
+from ..errors import DataIntegrityError, MeasureParamError
+from ..measures import Measure, registry
+
+#: joins topic and intent into the topic_id of a per-intent list
+SEPARATOR = "\x1f"
+ADHOC, GLOBAL, DIN, PER_INTENT, INTENTS = "adhoc", "global", "din", "per_intent", "intents"
+#: temporary tables a diversity staging adds to evaluation._STAGES
+EXTRA_TABLES = (
+    "evaluation_document_gains",
+    "evaluation_ranked_gains",
+    "evaluation_gain_codes",
+    "evaluation_intent_judgments",
+)
+
+
+def needs_diversity(measures: Sequence[Measure]) -> bool:
+    """Whether any measure reads a diversity staging (D-, DIN-, IA-measures, I-rec, ...)."""
+    return any(m.definition.staging != ADHOC for m in measures)
+
+
+@dataclass(frozen=True)
+class Staging:
+    """How :func:`pyeval.evaluation.compute` stages a diversity campaign.
+
+    kind: ``global`` (D-measures, and the composite families), ``din`` or ``per_intent``;
+    profile, probs: the gain profile and probability variant of the global gains;
+    variants: the probability variants composite families read (evaluation_intents);
+    components: rows (measure, role, run_id, topic_id, intent_id, value) for evaluation_components.
+    """
+
+    kind: str
+    profile: str = "linear"
+    probs: str = "given"
+    variants: tuple[str, ...] = ("given",)
+    components: pd.DataFrame | None = field(default=None, compare=False, hash=False)
+
+    tables = EXTRA_TABLES
+
+    def stage(self, con, campaign_id, runs, ordering, max_depth, judged_only, topic_policy, thresholds, profiles):
+        from ..evaluation import run_stages
+
+        ranked = {"campaign_id": campaign_id, "ordering": ordering, "runs": runs,
+                  "max_depth": max_depth, "judged_only": judged_only}
+        lists = {"campaign_id": campaign_id, "runs": runs, "max_depth": max_depth, "judged_only": judged_only}
+        shared = [
+            ("evaluation_pairs", "evaluation_pairs", {"runs": runs, "topic_policy": topic_policy}),
+            ("evaluation_topics", "topic_judgments", {"thresholds": thresholds}),
+        ]
+        if self.kind == PER_INTENT:
+            stages = [
+                ("evaluation_intent_judgments", "per_intent_judgments",
+                 {"campaign_id": campaign_id, "separator": SEPARATOR}),
+                ("evaluation_levels", "per_intent_levels", {}),
+                ("evaluation_ranks", "per_intent_ranks", ranked),
+                ("evaluation_lists", "per_intent_lists", lists),
+                *shared,
+                ("evaluation_gains", "per_intent_gains", {"campaign_id": campaign_id, "profiles": profiles}),
+                ("evaluation_gain_maxima", "per_intent_gain_maxima", {}),
+            ]
+        else:
+            gains = {"campaign_id": campaign_id, "probs": self.probs, "profile": self.profile}
+            stages = [
+                ("evaluation_document_gains", "diversity_document_gains", gains),
+                ("evaluation_ranked_gains", "diversity_ranked_gains", {**ranked, **gains, "din": self.kind == DIN}),
+                ("evaluation_gain_codes", "diversity_gain_codes", {}),
+                ("evaluation_levels", "diversity_levels", {}),
+                ("evaluation_ranks", "diversity_ranks", {}),
+                ("evaluation_lists", "evaluation_lists", lists),
+                *shared,
+                ("evaluation_gains", "diversity_gains", {"profile": self.profile}),
+                ("evaluation_gain_maxima", "diversity_gain_maxima", {"profile": self.profile}),
+            ]
+            profiles = [self.profile]
+        stages += [
+            ("evaluation_ideal_gains", "evaluation_ideal_gains", {"profiles": profiles}),
+            ("evaluation_relevant_ranks", "evaluation_relevant_ranks", {"profiles": profiles}),
+            ("evaluation_intents", "evaluation_intents", {"campaign_id": campaign_id, "variants": list(self.variants)}),
+            ("evaluation_intent_ranks", "evaluation_intent_ranks", {"campaign_id": campaign_id}),
+            ("evaluation_components", "evaluation_components", {}),
+        ]
+        run_stages(con, stages)
+        if self.components is not None and len(self.components):
+            con.register("new_components", self.components)
+            try:
+                con.execute(
+                    "insert into evaluation_components (measure, role, run_id, topic_id, intent_id, value) "
+                    "select measure, role, run_id, topic_id, intent_id, value from new_components"
+                )
+            finally:
+                con.unregister("new_components")
+
+
+def _has(measure: Measure, name: str) -> bool:
+    return any(key == name for key, _ in measure.values)
+
+
+def _staging_of(kind: str, measure: Measure, variants: tuple[str, ...]) -> Staging:
+    if kind in (GLOBAL, DIN):
+        return Staging(kind, measure["gain"] if _has(measure, "gain") else "linear", measure["probs"])
+    if kind == PER_INTENT:
+        return Staging(PER_INTENT)
+    return Staging(GLOBAL, variants=variants)  # INTENTS: composites and effective precision
+
+
+@dataclass
+class _Plan:
+    variants: tuple[str, ...]
+    leaves: dict = field(default_factory=lambda: defaultdict(dict))  # Staging -> {name: Measure}
+    composites: dict = field(default_factory=lambda: defaultdict(dict))  # depth -> {name: Measure}
+    adhoc: dict = field(default_factory=dict)  # measures computed as in an ad hoc evaluation
+
+    def visit(self, measure: Measure, kind: str) -> int:
+        definition = measure.definition
+        if definition.components is not None:
+            depth = 1 + max(self.visit(part, part_kind) for _, part_kind, part in definition.components(measure))
+            self.composites[depth][str(measure)] = measure
+            return depth
+        if kind == ADHOC:
+            self.adhoc[str(measure)] = measure
+        else:
+            self.leaves[_staging_of(kind, measure, self.variants)][str(measure)] = measure
+        return 0
+
+
+def _probability_variants(measures: Sequence[Measure]) -> tuple[str, ...]:
+    wanted = {"given"}
+    pending = list(measures)
+    while pending:
+        measure = pending.pop()
+        if _has(measure, "probs"):
+            wanted.add(measure["probs"])
+        if measure.definition.components is not None:
+            pending.extend(part for _, _, part in measure.definition.components(measure))
+    return tuple(sorted(wanted))
+
+
+def _campaign_iv(con, campaign_id: str, measures: Sequence[Measure], variants: tuple[str, ...]) -> None:
+    row = first_row(con, "select qrels_kind from campaigns where campaign_id = $c", {"c": campaign_id})
+    names = ", ".join(str(m) for m in measures if m.definition.staging != ADHOC)
+    if row is not None and row[0] != "diversity":
+        raise DataIntegrityError(
+            f"campaign '{campaign_id}' has ad hoc qrels; diversity measures ({names}) need diversity "
+            "qrels (topic intent docno level) and intents"
+        )
+    if first_row(con, "select count(*) from intents where campaign_id = $c", {"c": campaign_id})[0] == 0:
+        raise DataIntegrityError(
+            f"campaign '{campaign_id}' has no intents; diversity measures ({names}) need intent "
+            "probabilities: load them (pyeval load intents) or generate them (pyeval intents generate)"
+        )
+    stored = {r[0] for r in con.execute(
+        "select distinct variant from intent_variants where campaign_id = $c", {"c": campaign_id}
+    ).fetchall()}
+    unknown = sorted(set(variants) - stored - {"given"})
+    if unknown:
+        raise MeasureParamError(
+            f"unknown intent probability variant {unknown[0]!r} (campaign '{campaign_id}' has: given"
+            + "".join(f", {v}" for v in sorted(stored))
+            + "); store one with `pyeval intents generate` or `pyeval intents load`"
+        )
+
+
+def _adhoc_iv(measures: Sequence[Measure], campaign_id: str) -> None:
+    for measure in measures:
+        if registry.driver(measure.family) is None:
+            raise DataIntegrityError(
+                f"campaign '{campaign_id}' has diversity qrels; the ad hoc measure {measure} needs ad "
+                f"hoc qrels: evaluate D_{measure.name} or IA_{measure.name} instead, or a 2T "
+                "conversion of the campaign (pyeval to-traditional)"
+            )
+
+
+def _split_intents(frame: pd.DataFrame) -> pd.DataFrame:
+    parts = frame["topic_id"].str.split(SEPARATOR, n=1, expand=True)
+    return frame.assign(topic_id=parts[0], intent_id=parts[1])
+
+
+def compute(con, campaign_id: str, measures: Sequence[Measure], *, runs, ordering, max_depth,
+            judged_only, topics) -> pd.DataFrame:
+    """Per-topic values of ``measures`` on a diversity campaign (the long form of
+    :func:`pyeval.evaluation.compute`)."""
+    from ..evaluation import compute as compute_staged
+
+    settings = {"runs": runs, "ordering": ordering, "max_depth": max_depth,
+                "judged_only": judged_only, "topics": topics}
+    variants = _probability_variants(measures)
+    _campaign_iv(con, campaign_id, measures, variants)
+    plan = _Plan(variants)
+    for measure in measures:
+        plan.visit(measure, measure.definition.staging)
+    _adhoc_iv(list(plan.adhoc.values()), campaign_id)
+    values: dict[tuple[Staging, str], pd.DataFrame] = {}
+    frames = []
+    if plan.adhoc:
+        frames.append(compute_staged(con, campaign_id, list(plan.adhoc.values()), **settings))
+    for staging, leaves in plan.leaves.items():
+        result = compute_staged(con, campaign_id, list(leaves.values()), staging=staging, **settings)
+        if staging.kind == PER_INTENT:
+            result = _split_intents(result)
+        for name, part in result.groupby("measure", sort=False):
+            values[staging, name] = part
+    for depth in sorted(plan.composites):
+        composites = list(plan.composites[depth].values())
+        rows = []
+        for measure in composites:
+            for role, kind, part in measure.definition.components(measure):
+                frame = values[_staging_of(kind, part, variants), str(part)]
+                rows.append(pd.DataFrame({
+                    "measure": str(measure), "role": role, "run_id": frame["run_id"].to_numpy(),
+                    "topic_id": frame["topic_id"].to_numpy(),
+                    "intent_id": frame["intent_id"].to_numpy() if "intent_id" in frame else "",
+                    "value": frame["value"].astype(float).to_numpy(),
+                }))
+        components = pd.concat(rows, ignore_index=True)
+        staging = Staging(GLOBAL, variants=variants, components=components)
+        result = compute_staged(con, campaign_id, composites, staging=staging, **settings)
+        base = Staging(GLOBAL, variants=variants)
+        for name, part in result.groupby("measure", sort=False):
+            values[base, name] = part
+    for measure in measures:
+        if str(measure) in plan.adhoc:
+            continue
+        key = _staging_of(measure.definition.staging if measure.definition.components is None else INTENTS,
+                          measure, variants)
+        frames.append(values[key, str(measure)].drop(columns=["intent_id"], errors="ignore"))
+    frame = pd.concat(frames, ignore_index=True)
+    order = {str(m): i for i, m in enumerate(measures)}
+    frame = frame.sort_values(
+        ["run_id", "topic_id", "measure"], key=lambda s: s.map(order) if s.name == "measure" else s
+    )
+    return frame.reset_index(drop=True)
+
+
+def with_default_probs(measures, variant: str) -> list[Measure]:
+    """Give ``probs=variant`` to every measure that has a probs parameter left at 'given'."""
+    from ..evaluation import _measures_iv
+    from ..measures import make
+
+    chosen = []
+    for measure in _measures_iv(measures):
+        params = dict(measure.values)
+        if params.get("probs") == "given":
+            params["probs"] = variant
+            measure = make(measure.definition, **params)
+        chosen.append(measure)
+    return chosen

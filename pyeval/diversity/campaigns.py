@@ -1,0 +1,235 @@
+"""Campaign tools for diversity evaluation (seed 000, Sakai & Song SIGIR 2011; issue 5):
+
+* intent probability variants: a campaign keeps the probabilities it was loaded with (``given``)
+  and any number of named variants (table intent_variants), loaded from an Iprob/DINprob file or
+  generated uniform (1/n) or non-uniform (the j-th of n intents gets 2^(n-j+1)/sum_k 2^k);
+  measures choose one with ``probs=`` (``D_nDCG(probs=nonuniform)@10``);
+* intent types (``inf``/``nav``) from a DINprob 4th field (the intents loader) or from a TREC
+  topics XML (``<subtopic number=".." type="nav">``);
+* "2T" conversions: a traditional (ad hoc) campaign made from a diversity one, by the maximum
+  level across intents or by the number of intents a document covers, stored as a new campaign
+  whose ``source_campaign_id`` names its source (with the source's runs and document lengths).
+Definitions: shared/reference/metrics-diversity.md sections 1.2 and 10.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pandas as pd
+
+from .. import sqlfiles
+from ..db import first_row
+from ..errors import DataIntegrityError, InputFormatError, PyevalError, UnknownCampaignError
+from ..loaders import intents as intent_loader
+from ..loaders import load_intents, staging
+
+METHODS = ("uniform", "nonuniform")
+TRADITIONAL_METHODS = ("max", "count")
+NEGATIVE_AS = ("unjudged", "nonrelevant")
+_VARIANT_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def intent_order(frame: pd.DataFrame) -> pd.DataFrame:
+    """Rows ``topic_id, intent_id, ...`` in intent-number order within each topic (numeric
+    when every intent id of the topic is an integer, else byte order)."""
+    numeric = pd.to_numeric(frame["intent_id"], errors="coerce")
+    keyed = frame.assign(_n=numeric, _s=frame["intent_id"])
+    return keyed.sort_values(["topic_id", "_n", "_s"], na_position="last").drop(columns=["_n", "_s"]).reset_index(drop=True)
+
+
+def intent_probabilities(frame: pd.DataFrame, method: str) -> np.ndarray:
+    """Pr(i|q) of each row of ``frame`` (``topic_id``, rows of a topic in intent-number order):
+    uniform 1/n, or non-uniform 2^(n-j+1) / sum_{k=1}^{n} 2^k for the j-th of n intents
+    (Sakai & Song, SIGIR 2011; metrics-diversity.md section 1.2: n = 3 gives 8/14, 4/14, 2/14)."""
+    if method not in METHODS:
+        raise PyevalError(f"intent probabilities: method must be one of {', '.join(METHODS)}; got {method!r}")
+    groups = frame.groupby("topic_id", sort=False)
+    n = groups["topic_id"].transform("size").to_numpy()
+    j = groups.cumcount().to_numpy() + 1
+    if method == "uniform":
+        return 1.0 / n
+    return 2.0 ** (n - j + 1) / (2.0 ** (n + 1) - 2)  # sum_{k=1}^{n} 2^k = 2^(n+1) - 2
+
+
+def read_topic_intents(path: str | Path) -> pd.DataFrame:
+    """``topic_id, intent_id, intent_type`` of every subtopic of a TREC Web track topics XML
+    (``<topic number=".."><subtopic number=".." type="inf|nav">``), in intent-number order; a
+    subtopic without a type is informational."""
+    try:
+        root = ET.parse(path).getroot()
+    except (ET.ParseError, OSError) as exc:
+        raise InputFormatError(str(path), None, f"cannot read the topics XML: {exc}") from None
+    rows = [
+        (topic.get("number"), subtopic.get("number"), (subtopic.get("type") or "inf").strip())
+        for topic in root.iter("topic")
+        for subtopic in topic.iter("subtopic")
+    ]
+    bad = next((r for r in rows if r[0] is None or r[1] is None or r[2] not in ("inf", "nav")), None)
+    if bad is not None:
+        raise InputFormatError(str(path), None, f"subtopic {bad[1]!r} of topic {bad[0]!r}: expected a "
+                               "number and a type inf or nav")
+    frame = pd.DataFrame(rows, columns=["topic_id", "intent_id", "intent_type"])
+    return intent_order(frame)
+
+
+def load_intents_from_topics(con: duckdb.DuckDBPyConnection, campaign_id: str, path: str | Path, *,
+                             probs: str = "uniform", replace: bool = False) -> staging.LoadReport:
+    """Load a campaign's intents from a TREC topics XML: every subtopic with its type, and
+    probabilities generated ``uniform`` or ``nonuniform`` (the file has none)."""
+    frame = read_topic_intents(path)
+    frame["prob"] = intent_probabilities(frame, probs)
+    frame = frame.rename(columns={"topic_id": "query_id"})[["query_id", "intent_id", "prob", "intent_type"]]
+    return load_intents(con, campaign_id, frame, replace=replace)
+
+
+def set_intent_types(con: duckdb.DuckDBPyConnection, campaign_id: str, path: str | Path) -> int:
+    """Set the types of a campaign's intents from a TREC topics XML (``type="nav"``); returns
+    the number of intents whose type the file gives. Probabilities are not touched."""
+    frame = read_topic_intents(path)
+    with staging.transaction(con):
+        staging.require_campaign(con, campaign_id, str(path))
+        con.register("topic_types", frame)
+        try:
+            count = first_row(con, (
+                "select count(*) from intents join topic_types using (topic_id, intent_id) "
+                "where intents.campaign_id = $c"), {"c": campaign_id})[0]
+            con.execute(
+                "update intents set intent_type = topic_types.intent_type from topic_types "
+                "where intents.campaign_id = $c and intents.topic_id = topic_types.topic_id "
+                "and intents.intent_id = topic_types.intent_id",
+                {"c": campaign_id},
+            )
+        finally:
+            con.unregister("topic_types")
+    return count
+
+
+def _variant_iv(con, campaign_id: str, variant: str, replace: bool) -> None:
+    if not _VARIANT_NAME.fullmatch(variant) or variant == "given":
+        raise PyevalError(f"a probability variant needs a name made of letters, digits and '_', other than "
+                          f"'given' (the intents as loaded); got {variant!r}")
+    if first_row(con, "select count(*) from campaigns where campaign_id = $c", {"c": campaign_id})[0] == 0:
+        raise UnknownCampaignError(f"campaign '{campaign_id}' does not exist")
+    exists = first_row(con, "select count(*) from intent_variants where campaign_id = $c and variant = $v",
+                       {"c": campaign_id, "v": variant})[0]
+    if exists and not replace:
+        raise DataIntegrityError(f"campaign '{campaign_id}' has a probability variant '{variant}' already; "
+                                 "use --replace to replace it")
+
+
+def _store_variant(con, campaign_id: str, variant: str, frame: pd.DataFrame, label: str) -> int:
+    con.register("new_variant", frame[["topic_id", "intent_id", "probability"]])
+    try:
+        unknown = first_row(con, sqlfiles.read("diversity/intent_variant_problems.sql"), {"campaign_id": campaign_id})
+        if unknown is not None:
+            raise InputFormatError(label, None, f"intent '{unknown[1]}' of topic '{unknown[0]}' is not an intent "
+                                   f"of campaign '{campaign_id}' (load the intents first)")
+        keys = {"c": campaign_id, "v": variant}
+        con.execute("delete from intent_variants where campaign_id = $c and variant = $v", keys)
+        con.execute(
+            "insert into intent_variants (campaign_id, variant, topic_id, intent_id, probability) "
+            "select $c, $v, topic_id, intent_id, probability from new_variant", keys,
+        )
+    finally:
+        con.unregister("new_variant")
+    return len(frame)
+
+
+def generate_intent_variant(con: duckdb.DuckDBPyConnection, campaign_id: str, variant: str, method: str, *,
+                            replace: bool = False) -> int:
+    """Store probabilities ``method`` ('uniform' or 'nonuniform') of the campaign's listed
+    intents as the variant ``variant``; returns the rows stored."""
+    intent_probabilities(pd.DataFrame({"topic_id": []}), method)  # checks the method
+    with staging.transaction(con):
+        _variant_iv(con, campaign_id, variant, replace)
+        frame = con.execute("select topic_id, intent_id from intents where campaign_id = $c",
+                            {"c": campaign_id}).df()
+        if frame.empty:
+            raise DataIntegrityError(f"campaign '{campaign_id}' has no intents to give probabilities to")
+        frame = intent_order(frame)
+        frame["probability"] = intent_probabilities(frame, method)
+        return _store_variant(con, campaign_id, variant, frame, f"{method} probabilities")
+
+
+def load_intent_variant(con: duckdb.DuckDBPyConnection, campaign_id: str, variant: str, source: staging.Source, *,
+                        replace: bool = False) -> int:
+    """Store the probabilities of an Iprob/DINprob file (or a frame ``query_id, intent_id,
+    prob``) as the variant ``variant``; the file's types, if any, are ignored (a variant
+    changes probabilities only). Returns the rows stored."""
+    lines = staging.lines_of(source, intent_loader._frame_lines)
+    with staging.transaction(con):
+        _variant_iv(con, campaign_id, variant, replace)
+        separator = staging.detect_separator(lines)
+        staging.stage_lines(con, lines, separator=separator, comments=True, skip_blank=False)
+        staging.stage_rows(con, "intent_input", "intent_rows", {})
+        staging.raise_first_problem(con, lines.label, "intent_problems")
+        frame = con.execute("select topic_id, intent_id, probability from intent_input where not is_blank").df()
+        staging.drop_staging(con, "intent_input")
+        return _store_variant(con, campaign_id, variant, frame, lines.label)
+
+
+def to_traditional(con: duckdb.DuckDBPyConnection, source: str, target: str, *, method: str = "max",
+                   negative_as: str = "unjudged", description: str | None = None) -> int:
+    """Store the "2T" conversion of diversity campaign ``source`` as the new ad hoc campaign
+    ``target`` (``campaigns.source_campaign_id`` = source; ``campaign_derivations`` the method), with a
+    copy of the source's runs, run tags and document lengths; returns the judgments stored.
+
+    method: ``max`` (the highest level over the intents, TR09DIV+gr2T) or ``count`` (the number
+    of intents the document is relevant to, TR09DIV2T); negative_as: a document judged negative
+    (spam) for all its intents keeps that level (``unjudged``) or gets 0 (``nonrelevant``).
+    """
+    if method not in TRADITIONAL_METHODS:
+        raise PyevalError(f"method must be one of {', '.join(TRADITIONAL_METHODS)}; got {method!r}")
+    if negative_as not in NEGATIVE_AS:
+        raise PyevalError(f"negative_as must be one of {', '.join(NEGATIVE_AS)}; got {negative_as!r}")
+    with staging.transaction(con):
+        row = first_row(con, "select qrels_kind from campaigns where campaign_id = $c", {"c": source})
+        if row is None:
+            raise UnknownCampaignError(f"campaign '{source}' does not exist")
+        if row[0] != "diversity":
+            raise DataIntegrityError(f"campaign '{source}' has no diversity qrels to convert")
+        if first_row(con, "select count(*) from campaigns where campaign_id = $c", {"c": target})[0]:
+            raise DataIntegrityError(f"campaign '{target}' exists already; choose a new name")
+        derivation = f"to_traditional(method={method}, negative_as={negative_as})"
+        con.execute(
+            "insert into campaigns (campaign_id, description, qrels_kind, qrels_format, source_campaign_id) "
+            "values ($t, $d, 'adhoc', null, $s)",
+            {"t": target, "s": source, "d": description or f"{source} converted to ad hoc qrels ({method})"},
+        )
+        con.execute(
+            "insert into campaign_derivations (campaign_id, source_campaign_id, derivation, parameters) "
+            "values ($t, $s, 'to_traditional', $p)",
+            {"t": target, "s": source, "p": json.dumps({"method": method, "negative_as": negative_as})},
+        )
+        converted = con.execute(sqlfiles.read("diversity/to_traditional.sql"),
+                                {"source": source, "method": method, "negative_as": negative_as}).df()
+        con.register("converted_qrels", converted)
+        try:
+            con.execute("insert into qrels (campaign_id, topic_id, intent_id, doc_id, level) "
+                        "select $t, topic_id, '', doc_id, level from converted_qrels", {"t": target})
+        finally:
+            con.unregister("converted_qrels")
+        text = "".join(f"{t} 0 {d} {lv}\n" for t, d, lv in converted.sort_values(["topic_id", "doc_id"]).itertuples(index=False))
+        con.execute(
+            "insert into campaign_inputs (campaign_id, input_kind, source_file, source_sha256, row_count) "
+            "values ($t, 'qrels', $file, $sha, $rows)",
+            {"t": target, "file": f"<{derivation} of {source}>",
+             "sha": hashlib.sha256(text.encode("utf-8")).hexdigest(), "rows": len(converted)},
+        )
+        for table in ("runs", "run_entries", "run_tags", "document_lengths"):
+            # table names are constants; the copies keep every column but the campaign
+            con.execute(f"insert into {table} select * replace ($t as campaign_id) from {table} "
+                        "where campaign_id = $s", {"t": target, "s": source})
+        con.execute(
+            "insert into campaign_inputs (campaign_id, input_kind, source_file, source_sha256, row_count) "
+            "select $t, input_kind, source_file, source_sha256, row_count from campaign_inputs "
+            "where campaign_id = $s and input_kind = 'doclengths'", {"t": target, "s": source},
+        )
+        staging.refresh_topics(con, target)
+    return len(converted)

@@ -1,0 +1,15 @@
+-- intent_variant_problems: the first intent of a probability variant that the campaign's
+-- intents table does not list (a variant changes probabilities, never the intents).
+-- Reads: new_variant(topic_id, intent_id, probability), intents. Parameters: $campaign_id.
+select
+    new_variant.topic_id,
+    new_variant.intent_id
+from new_variant
+left join intents
+    on
+        intents.campaign_id = $campaign_id
+        and new_variant.topic_id = intents.topic_id
+        and new_variant.intent_id = intents.intent_id
+where intents.intent_id is null
+order by new_variant.topic_id, new_variant.intent_id
+limit 1

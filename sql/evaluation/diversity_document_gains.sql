@@ -1,0 +1,26 @@
+-- diversity_document_gains (temp table evaluation_document_gains): one row per (topic_id, doc_id)
+-- judged in the evaluated diversity campaign (a qrels row for any intent, NTCIR's intent-0 L0
+-- rows included): its global gain GG(d) under the staged probability variant and gain profile,
+-- 0 when it is relevant to no listed intent. The D- and DIN-stagings' judged documents.
+-- Reads: qrels, global_gains. Parameters: $campaign_id, $probs, $profile.
+-- Reference: metrics-diversity.md section 3.1.
+with judged as (
+    select distinct
+        topic_id,
+        doc_id
+    from qrels
+    where campaign_id = $campaign_id
+)
+
+select
+    judged.topic_id,
+    judged.doc_id,
+    coalesce(global_gains.global_gain, 0.0) as gain
+from judged
+left join global_gains
+    on
+        global_gains.campaign_id = $campaign_id
+        and global_gains.probs = $probs
+        and global_gains.profile = $profile
+        and judged.topic_id = global_gains.topic_id
+        and judged.doc_id = global_gains.doc_id

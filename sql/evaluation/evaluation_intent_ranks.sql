@@ -1,0 +1,17 @@
+-- evaluation_intent_ranks: one row per (run_id, topic_id, rank, intent_id) of a ranked document
+-- judged for an intent: the document's level for that intent (diversity qrels; empty for an ad
+-- hoc campaign). Effective precision reads it.
+-- Reads: evaluation_ranks, qrels. Parameters: $campaign_id.
+select
+    evaluation_ranks.run_id,
+    evaluation_ranks.topic_id,
+    evaluation_ranks.rank,
+    qrels.intent_id,
+    qrels.level
+from evaluation_ranks
+inner join qrels
+    on
+        qrels.campaign_id = $campaign_id
+        and qrels.intent_id <> ''
+        and evaluation_ranks.topic_id = qrels.topic_id
+        and evaluation_ranks.doc_id = qrels.doc_id

@@ -1,0 +1,20 @@
+-- global_ideal_gains: one row per (campaign_id, probs, profile, topic_id, ideal_rank): the
+-- globally ideal list of a topic, every document with GG(d) > 0 sorted by global gain
+-- descending, GG*(r), with its cumulative ideal gain. There is exactly one per topic (no
+-- NP-hard step); D- and DIN-measures both divide by it.
+-- Reads: global_gains. Reference: metrics-diversity.md sections 3.1 and 4.
+select
+    campaign_id,
+    probs,
+    profile,
+    topic_id,
+    row_number() over running as ideal_rank,
+    global_gain as gain,
+    sum(global_gain) over running as ideal_gain_so_far
+from global_gains
+where global_gain > 0
+window running as (
+    partition by campaign_id, probs, profile, topic_id
+    order by global_gain desc
+    rows between unbounded preceding and current row
+)

@@ -1,0 +1,31 @@
+-- intent_weights: one row per (campaign_id, probs, topic_id, intent_id): the intent probability
+-- Pr(i|q) under each probability variant of the campaign, with the intent's type. probs =
+-- 'given' is the intents table as loaded (NTCIREVAL uses probabilities as given, never
+-- renormalised); the other variants are the campaign's stored rows of intent_variants (loaded
+-- from a file, or generated uniform or non-uniform: `pyeval intents`). A variant lists only
+-- intents the campaign's intents table lists; their types are the table's.
+-- Reads: intents, intent_variants. Reference: metrics-diversity.md sections 1.1 and 1.2.
+select
+    campaign_id,
+    'given' as probs,
+    topic_id,
+    intent_id,
+    probability,
+    intent_type
+from intents
+
+union all
+
+select
+    intent_variants.campaign_id,
+    intent_variants.variant as probs,
+    intent_variants.topic_id,
+    intent_variants.intent_id,
+    intent_variants.probability,
+    intents.intent_type
+from intent_variants
+inner join intents
+    on
+        intent_variants.campaign_id = intents.campaign_id
+        and intent_variants.topic_id = intents.topic_id
+        and intent_variants.intent_id = intents.intent_id
