@@ -1,0 +1,14 @@
+-- ndeval_candidates: the candidates of ndeval's greedy ideal list that can score: one row per
+-- (topic, relevant document, intent), with the document's byte-order number within its topic
+-- (doc_order; the larger wins a tie, as ndeval's strcmp rule).
+-- Reads: qrels, ndeval_intents. Parameters: $campaign_id, $rel.
+-- Reference: metrics-diversity.md section 7.1.
+select
+    ndeval_intents.topic_no,
+    (dense_rank() over (partition by qrels.topic_id order by qrels.doc_id) - 1)::integer as doc_order,
+    ndeval_intents.intent_no
+from qrels
+inner join ndeval_intents
+    on qrels.topic_id = ndeval_intents.topic_id and qrels.intent_id = ndeval_intents.intent_id
+where qrels.campaign_id = $campaign_id and qrels.level >= $rel
+order by ndeval_intents.topic_no, doc_order, ndeval_intents.intent_no

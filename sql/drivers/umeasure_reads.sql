@@ -1,0 +1,59 @@
+-- umeasure_reads: one row per (list, rank, intent) where the ranked document, within the top
+-- $depth, is relevant to the intent (level >= 1): its level, the intent's weight and the
+-- document's length (null when document_lengths lacks it). Ordered by list, rank, intent.
+-- Weights: Pr(i|q) of probability variant $probs ('given': the intents table; view
+-- intent_weights) for a topic the variant has (0 for an intent it lacks), else 1/n over the n
+-- intents the topic's qrels list (any level).
+-- Ad hoc qrels are one intent (''), weight 1.
+-- Reads: driver_entries, qrels, intent_weights, document_lengths.
+-- Parameters: $campaign_id, $depth, $probs.
+-- Reference: shared/reference/metrics-diversity.md section 9 (D-U, U-IA, the trailtext).
+with listed as (
+    select
+        topic_id,
+        count(distinct intent_id) as intents
+    from qrels
+    where campaign_id = $campaign_id
+    group by topic_id
+),
+
+given as (
+    select
+        topic_id,
+        intent_id,
+        probability
+    from intent_weights
+    where campaign_id = $campaign_id and probs = $probs
+),
+
+given_topics as (
+    select distinct topic_id
+    from given
+)
+
+select
+    driver_entries.list_no,
+    driver_entries.rank,
+    driver_entries.doc_id,
+    qrels.intent_id,
+    qrels.level,
+    case
+        when given_topics.topic_id is not null
+            then coalesce(given.probability, 0.0)
+        else 1.0 / listed.intents
+    end as weight,
+    document_lengths.length
+from driver_entries
+inner join qrels
+    on
+        qrels.campaign_id = $campaign_id
+        and driver_entries.topic_id = qrels.topic_id
+        and driver_entries.doc_id = qrels.doc_id
+        and qrels.level >= 1
+inner join listed on qrels.topic_id = listed.topic_id
+left join given on qrels.topic_id = given.topic_id and qrels.intent_id = given.intent_id
+left join given_topics on qrels.topic_id = given_topics.topic_id
+left join document_lengths
+    on document_lengths.campaign_id = $campaign_id and driver_entries.doc_id = document_lengths.doc_id
+where driver_entries.rank <= $depth
+order by driver_entries.list_no, driver_entries.rank, qrels.intent_id
