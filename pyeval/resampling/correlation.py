@@ -1,0 +1,250 @@
+"""Rank correlations between measures' system rankings and agreement of significant pairs
+(metaeval.md sections 8-9; seed 000 Table 5, seed 003 Tables 4-5; Yilmaz, Aslam & Robertson
+SIGIR 2008 for τ_ap).
+
+Runs are ranked by their mean value, descending; ties in the means (tolerance of metaeval.md 13)
+are broken by run id for τ_ap and flagged (``tied_means``). τ is Kendall's τ_a,
+(C − D)/(m(m − 1)/2); ``tau_b`` is scipy.stats.kendalltau's τ_b (equal to τ_a without ties).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+import duckdb
+import numpy as np
+import pandas as pd
+
+from ..errors import PyevalError
+from .significance import DEFAULT_SEED, TESTS
+from .stats import pair_indices
+from .store import (
+    MeasureMatrices,
+    insert_experiment,
+    measure_matrices,
+    measure_names,
+    signs,
+)
+
+TABLE = "rank_correlations"
+
+
+def ranking(means: np.ndarray, run_ids: Sequence[str]) -> np.ndarray:
+    """Column indices ordered by mean descending; equal means (within tolerance) by run id."""
+    means = np.asarray(means, dtype=float)
+    scale = float(np.abs(means).max(initial=0.0))
+    # snap means within the tolerance of each other to one value, so the run id decides
+    order = np.lexsort((np.asarray(run_ids), -_snapped(means, scale)))
+    return order
+
+
+def _snapped(means: np.ndarray, scale: float) -> np.ndarray:
+    tol = 1e-9 * max(1.0, scale)
+    ordered = np.sort(means)
+    groups = np.concatenate([[0], np.cumsum(np.diff(ordered) > tol)])
+    representative = pd.Series(ordered).groupby(groups).transform("first").to_numpy()
+    return representative[np.searchsorted(ordered, means)]
+
+
+def has_ties(means: np.ndarray) -> bool:
+    """Whether two runs have equal means (within the tolerance)."""
+    a, b = pair_indices(len(means))
+    return bool(np.any(signs(np.asarray(means)[a] - np.asarray(means)[b]) == 0))
+
+
+def kendall_tau(x: np.ndarray, y: np.ndarray) -> float:
+    """Kendall's τ_a of two score vectors (one value per run): (C − D)/(m(m − 1)/2), with
+    tolerance-aware signs (a tie is neither concordant nor discordant)."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if len(x) != len(y) or len(x) < 2:
+        raise ValueError("kendall_tau needs two vectors of the same length, at least 2")
+    a, b = pair_indices(len(x))
+    product = signs(x[a] - x[b]).astype(int) * signs(y[a] - y[b])
+    return float(product.sum() / len(a))
+
+
+def tau_ap(reference: np.ndarray, evaluated: np.ndarray, run_ids: Sequence[str] | None = None) -> float:
+    """τ_ap(B | A) (Yilmaz, Aslam & Robertson 2008): A = the ranking by ``reference`` scores,
+    B = the ranking by ``evaluated`` scores (both descending, ties by run id).
+
+    τ_ap = (2/(m − 1)) Σ_{i=2..m} C(i)/(i − 1) − 1, C(i) = the items above position i in B that
+    A also ranks above that item.
+    """
+    reference, evaluated = np.asarray(reference, dtype=float), np.asarray(evaluated, dtype=float)
+    m = len(reference)
+    if len(evaluated) != m or m < 2:
+        raise ValueError("tau_ap needs two vectors of the same length, at least 2")
+    ids = list(run_ids) if run_ids is not None else [f"{j:09d}" for j in range(m)]
+    position_a = np.empty(m, dtype=int)
+    position_a[ranking(reference, ids)] = np.arange(m)
+    in_b = position_a[ranking(evaluated, ids)]  # A-positions of B's items, in B order
+    above = np.tril(in_b[None, :] < in_b[:, None], k=-1)  # [i, j]: j above i in B and in A
+    correct = above.sum(axis=1)[1:]
+    return float(2.0 / (m - 1) * np.sum(correct / np.arange(1, m)) - 1.0)
+
+
+@dataclass(frozen=True)
+class Correlation:
+    """τ, τ_b (and its p-value), τ_ap with ``measure_a`` as reference, the reverse, symmetric τ_ap."""
+
+    tau: float
+    tau_b: float
+    tau_b_pvalue: float
+    tau_ap: float
+    tau_ap_reverse: float
+    tau_ap_symmetric: float
+    tied_means: bool
+
+
+def correlate_means(a: np.ndarray, b: np.ndarray, run_ids: Sequence[str] | None = None) -> Correlation:
+    """Every rank correlation of two measures' run means (``a`` is the reference of τ_ap)."""
+    from scipy import stats
+
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if np.ptp(a) == 0 or np.ptp(b) == 0:
+        tau_b, p = float("nan"), float("nan")
+    else:
+        result = stats.kendalltau(_snapped(a, float(np.abs(a).max())), _snapped(b, float(np.abs(b).max())))
+        tau_b, p = float(result.statistic), float(result.pvalue)
+    forward, reverse = tau_ap(a, b, run_ids), tau_ap(b, a, run_ids)
+    return Correlation(kendall_tau(a, b), tau_b, p, forward, reverse, (forward + reverse) / 2,
+                       has_ties(a) or has_ties(b))
+
+
+def significant_pair_agreement(pairs_a: pd.DataFrame, pairs_b: pd.DataFrame, alpha: float) -> dict:
+    """|A − B|, |A ∩ B|, |B − A|, conflicts and |A ∩ B|/|A ∪ B| (metaeval.md 9).
+
+    ``pairs_*``: run_a, run_b, mean_a, mean_b, p_adjusted of the same run pairs. A pair is in
+    A ∩ B when both find it significant in the same direction; both significant in opposite
+    directions is a conflict (in A ∪ B, not in A ∩ B).
+    """
+    keys = ["run_a", "run_b"]
+    merged = pairs_a[keys + ["mean_a", "mean_b", "p_adjusted"]].merge(
+        pairs_b[keys + ["mean_a", "mean_b", "p_adjusted"]], on=keys, suffixes=("_x", "_y"), validate="one_to_one")
+    sig_a = merged["p_adjusted_x"].to_numpy() < alpha
+    sig_b = merged["p_adjusted_y"].to_numpy() < alpha
+    same = signs(merged["mean_a_x"] - merged["mean_b_x"]) == signs(merged["mean_a_y"] - merged["mean_b_y"])
+    both = int(np.sum(sig_a & sig_b & same))
+    conflicts = int(np.sum(sig_a & sig_b & ~same))
+    a_only, b_only = int(np.sum(sig_a & ~sig_b)), int(np.sum(sig_b & ~sig_a))
+    union = a_only + both + b_only + conflicts
+    return {"significant_a": int(sig_a.sum()), "significant_b": int(sig_b.sum()), "a_only": a_only,
+            "in_both": both, "b_only": b_only, "conflicts": conflicts,
+            "agreement": both / union if union else None}
+
+
+@dataclass
+class Correlations:
+    """``table``: one row per measure pair (measure_a, measure_b, tau, tau_b, tau_ap, tau_ap_reverse,
+    tau_ap_symmetric, tied_means and, with a test, the agreement columns); ``means``: run x
+    measure means."""
+
+    campaign_id: str
+    table: pd.DataFrame
+    means: pd.DataFrame
+    matrices: MeasureMatrices
+    correlation_id: int | None = None
+
+    def matrix(self, column: str = "tau") -> pd.DataFrame:
+        """A measure x measure matrix of ``column`` (row = measure_a, the τ_ap reference)."""
+        names = list(self.matrices.measures)
+        square = pd.DataFrame(np.nan, index=names, columns=names)
+        for row in self.table.itertuples(index=False):
+            square.loc[row.measure_a, row.measure_b] = getattr(row, column)
+            mirrored = {"tau_ap": "tau_ap_reverse", "tau_ap_reverse": "tau_ap"}.get(column, column)
+            square.loc[row.measure_b, row.measure_a] = getattr(row, mirrored)
+        for name in names:
+            square.loc[name, name] = 1.0 if column.startswith("tau") else square.loc[name, name]
+        return square
+
+    def plot(self, path, title: str | None = None):
+        """Scatter the runs' ranks by the first measure against each other measure (seed 001 Fig. 5 style)."""
+        from .store import pyplot, save_figure
+
+        plt = pyplot()
+        names = list(self.matrices.measures)
+        reference = names[0]
+        order = self.means.sort_values(reference, ascending=False, kind="stable").index
+        figure, axes = plt.subplots(figsize=(6.4, 4.4), dpi=120)
+        x = np.arange(1, len(order) + 1)
+        for name in names:
+            axes.plot(x, self.means.loc[order, name].to_numpy(), marker=".", linewidth=1, label=name)
+        axes.set_xlabel(f"runs sorted by {reference}")
+        axes.set_ylabel("mean")
+        axes.set_title(title or f"system rankings: {self.campaign_id}", fontsize=9)
+        axes.legend(fontsize=8)
+        axes.grid(alpha=0.3)
+        save_figure(figure, path)
+        return path
+
+
+def correlate(
+    con: duckdb.DuckDBPyConnection,
+    campaign_id: str,
+    measures: Sequence[str],
+    *,
+    runs: Sequence[str] | None = None,
+    test: str | None = "bootstrap",
+    alpha: float = 0.05,
+    replicates: int | None = None,
+    seed: int = DEFAULT_SEED,
+    store: bool = True,
+) -> Correlations:
+    """Rank correlations of every pair of ``measures`` (in the order given: measure_a is the
+    earlier one and the reference of τ_ap) over the runs scored on all of them, and, unless
+    ``test`` is None, the agreement of their significant pairs under that test (stored tests of
+    the same runs, scores, B and seed are reused, else run and stored as by `pyeval compare`)."""
+    from .report import compare
+
+    names = measure_names(measures, at_least=2)
+    if test is not None and test not in TESTS:
+        raise PyevalError(f"test must be one of {', '.join(TESTS)} or none; got {test!r}")
+    if not 0 < alpha < 1:
+        raise PyevalError(f"alpha must be between 0 and 1; got {alpha}")
+    data = measure_matrices(con, campaign_id, names, runs)
+    means = pd.DataFrame({name: data.means(name) for name in names}, index=list(data.run_ids))
+    pairs = tests = None
+    if test is not None:
+        report = compare(con, campaign_id, names, test=test, alpha=alpha, runs=list(data.run_ids),
+                         replicates=replicates, seed=seed, store=store)
+        pairs = {name: frame for name, frame in report.pairs.groupby("measure")}
+        tests = report
+    rows = []
+    for a, b in combinations(names, 2):
+        corr = correlate_means(means[a].to_numpy(), means[b].to_numpy(), data.run_ids)
+        row = {"campaign_id": campaign_id, "measure_a": a, "measure_b": b, "evaluation_id": data.evaluation_id,
+               "evaluation_ids": [data.evaluation_ids[a], data.evaluation_ids[b]], "run_ids": list(data.run_ids),
+               "topic_count": len(data.topic_ids), **corr.__dict__}
+        if tests is not None:
+            row.update(test=test, alpha=alpha, replicates=tests.replicates, seed=tests.seed,
+                       test_id_a=tests.test_ids.get(a), test_id_b=tests.test_ids.get(b),
+                       **significant_pair_agreement(pairs[a], pairs[b], alpha))
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    result = Correlations(campaign_id, table, means, data)
+    if store:
+        result.correlation_id = insert_experiment(con, TABLE, "correlation_id", _stored(table))
+    return result
+
+
+_COLUMNS = ("campaign_id", "measure_a", "measure_b", "evaluation_id", "evaluation_ids", "run_ids", "topic_count",
+            "tau", "tau_b", "tau_b_pvalue", "tau_ap", "tau_ap_reverse", "tau_ap_symmetric", "tied_means", "test",
+            "alpha", "replicates", "seed", "test_id_a", "test_id_b", "significant_a", "significant_b", "a_only",
+            "in_both", "b_only", "conflicts", "agreement")
+
+
+def _stored(table: pd.DataFrame) -> pd.DataFrame:
+    frame = table.reindex(columns=list(_COLUMNS))
+    for column in ("test_id_a", "test_id_b", "significant_a", "significant_b", "a_only", "in_both", "b_only",
+                   "conflicts", "replicates", "seed", "evaluation_id"):
+        frame[column] = frame[column].astype("Int64")
+    for column in ("alpha", "agreement", "tau", "tau_b", "tau_b_pvalue", "tau_ap", "tau_ap_reverse",
+                   "tau_ap_symmetric"):
+        frame[column] = frame[column].astype("Float64")
+    frame["test"] = frame["test"].astype("string")
+    return frame
+
+
+__all__ = ["Correlation", "Correlations", "correlate", "correlate_means", "kendall_tau", "ranking",
+           "significant_pair_agreement", "tau_ap"]

@@ -1,0 +1,112 @@
+"""The topic x run matrix X of one stored measure (metaeval.md section 0), with the checks a user
+needs: campaign, measure, runs, and enough runs."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import duckdb
+import numpy as np
+import pandas as pd
+
+from .. import sqlfiles
+from ..db import first_row
+from ..errors import MeasureNameError, PyevalError, UnknownCampaignError
+
+
+@dataclass(frozen=True)
+class ScoreMatrix:
+    """X[t, j]: the stored value of ``measure`` for topic ``topic_ids[t]`` and run ``run_ids[j]``.
+
+    Topics are every topic that has a stored value for one of the runs, sorted (byte order);
+    runs are sorted. ``filled`` cells had no stored value (or a null one) and hold 0 (the fill
+    rule of metaeval.md 0). ``evaluation_id``: the latest evaluation that stored the measure for
+    one of the runs.
+    """
+
+    campaign_id: str
+    measure: str
+    topic_ids: tuple[str, ...]
+    run_ids: tuple[str, ...]
+    values: np.ndarray
+    filled: int
+    evaluation_id: int | None
+
+
+def canonical_measure(text: str) -> str:
+    """The stored name of a measure given by its canonical or trec_eval name (``map`` -> ``AP``)."""
+    from ..evaluation import parse_measures
+
+    measures = parse_measures(text)
+    if len(measures) != 1:
+        names = ", ".join(str(m) for m in measures)
+        raise MeasureNameError(f"{text!r} names several measures ({names}); give one")
+    return str(measures[0])
+
+
+def campaign_runs(con: duckdb.DuckDBPyConnection, campaign_id: str) -> list[str]:
+    """The campaign's runs, sorted; an unknown campaign is an error."""
+    if first_row(con, "select 1 from campaigns where campaign_id = $c", {"c": campaign_id}) is None:
+        raise UnknownCampaignError(f"campaign '{campaign_id}' does not exist")
+    return [r[0] for r in con.execute(
+        "select run_id from runs where campaign_id = $c order by run_id", {"c": campaign_id}
+    ).fetchall()]
+
+
+def scored_runs(con: duckdb.DuckDBPyConnection, campaign_id: str, measure: str) -> list[str]:
+    """Runs with at least one stored value of ``measure`` (canonical name), sorted."""
+    return [r[0] for r in con.execute(
+        "select distinct run_id from scores where campaign_id = $c and measure = $m order by run_id",
+        {"c": campaign_id, "m": measure},
+    ).fetchall()]
+
+
+def score_matrix(
+    con: duckdb.DuckDBPyConnection,
+    campaign_id: str,
+    measure: str,
+    runs: Sequence[str] | None = None,
+) -> ScoreMatrix:
+    """X for ``measure`` over ``runs`` (default: every run with stored values of the measure).
+
+    Raises PyevalError (one line each) for an unknown campaign, an unknown measure name, a
+    measure without stored scores, a run without stored scores, and fewer than 2 runs.
+    """
+    known = campaign_runs(con, campaign_id)
+    name = canonical_measure(measure)
+    rows = con.execute(sqlfiles.read("resampling/score_matrix.sql"),
+                       {"campaign_id": campaign_id, "measure": name}).fetchall()
+    if not rows:
+        raise PyevalError(
+            f"campaign '{campaign_id}' has no stored scores for measure '{name}'; "
+            f"run `pyeval evaluate -C {campaign_id} -m '{name}'` first"
+        )
+    stored = sorted({r[0] for r in rows})
+    if runs:
+        wanted = sorted(dict.fromkeys(runs))
+        unknown = [r for r in wanted if r not in known]
+        if unknown:
+            raise PyevalError(f"campaign '{campaign_id}' has no run named {', '.join(map(repr, unknown))}")
+        unscored = [r for r in wanted if r not in stored]
+        if unscored:
+            raise PyevalError(
+                f"run {', '.join(map(repr, unscored))} of campaign '{campaign_id}' has no stored scores "
+                f"for measure '{name}'"
+            )
+    else:
+        wanted = stored
+    if len(wanted) < 2:
+        raise PyevalError(
+            f"significance tests need at least 2 runs with stored scores for '{name}' in campaign "
+            f"'{campaign_id}'; found {len(wanted)}"
+        )
+    frame = pd.DataFrame(rows, columns=["run_id", "topic_id", "value", "evaluation_id"])
+    frame = frame[frame["run_id"].isin(wanted)]
+    topics = sorted(set(frame["topic_id"]))
+    table = frame.pivot(index="topic_id", columns="run_id", values="value").reindex(index=topics, columns=wanted)
+    values = table.to_numpy(dtype=float, na_value=np.nan)
+    missing = ~np.isfinite(values)
+    X = np.where(missing, 0.0, values)
+    evaluations = frame["evaluation_id"].dropna()
+    return ScoreMatrix(campaign_id, name, tuple(topics), tuple(wanted), X, int(missing.sum()),
+                       int(evaluations.max()) if len(evaluations) else None)

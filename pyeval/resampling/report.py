@@ -1,0 +1,231 @@
+"""Comparison reports: a run x measure table of means with significance marks (like ranx's
+report), in Markdown or LaTeX (booktabs), from stored pairwise tests.
+
+Without a baseline every run gets a letter (a, b, c, ... in row order) and each cell carries
+the letters of the runs it is significantly better than on that measure. With a baseline, a
+cell is marked ▲ (Markdown) / $\\uparrow$ (LaTeX) when the run is significantly better than the
+baseline and ▼ / $\\downarrow$ when significantly worse. The best mean of each column is bold.
+"""
+from __future__ import annotations
+
+import string
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import duckdb
+import pandas as pd
+
+from ..db import first_row
+from ..errors import PyevalError
+from .matrix import canonical_measure, score_matrix
+from .significance import (
+    DEFAULT_REPLICATES,
+    DEFAULT_SEED,
+    TESTS,
+    store_result,
+    test_matrix,
+)
+
+REPORT_FORMATS = ("markdown", "latex")
+
+_FIND = """
+select test_id
+from significance_tests
+where campaign_id = $campaign_id and measure = $measure and test = $test and run_ids = $runs
+  and correction = $correction and coalesce(evaluation_id, -1) = $evaluation_id
+  and coalesce(replicates, -1) = $replicates and coalesce(seed, -1) = $seed
+  and coalesce(comparison, '') = $comparison
+order by test_id desc
+limit 1
+"""
+
+
+@dataclass
+class Comparison:
+    """``means``: run x measure means (rows in report order); ``pairs``: each measure's stored
+    pairwise results (measure, run_a, run_b, mean_a, mean_b, p, p_adjusted); ``test_ids``."""
+
+    campaign_id: str
+    test: str
+    alpha: float
+    correction: str
+    baseline: str | None
+    means: pd.DataFrame
+    pairs: pd.DataFrame
+    test_ids: dict[str, int | None]
+    replicates: int | None
+    seed: int | None
+
+    def _better(self, measure: str) -> dict[tuple[str, str], bool]:
+        """(winner, loser) -> True for each significant pair of ``measure``."""
+        rows = self.pairs[(self.pairs["measure"] == measure) & (self.pairs["p_adjusted"] < self.alpha)]
+        wins = {}
+        for row in rows.itertuples(index=False):
+            if row.mean_a > row.mean_b:
+                wins[(row.run_a, row.run_b)] = True
+            elif row.mean_b > row.mean_a:
+                wins[(row.run_b, row.run_a)] = True
+        return wins
+
+    def labels(self) -> dict[str, str]:
+        """Run -> its letter (a, b, ..., z, aa, ab, ...)."""
+        letters = string.ascii_lowercase
+        names = {}
+        for i, run in enumerate(self.means.index):
+            names[run] = letters[i] if i < 26 else letters[i // 26 - 1] + letters[i % 26]
+        return names
+
+    def _cells(self, fmt: str) -> list[list[str]]:
+        labels = self.labels()
+        rows = []
+        best = {m: self.means[m].max() for m in self.means.columns}
+        wins = {m: self._better(m) for m in self.means.columns}
+        for run in self.means.index:
+            name = _escape(run, fmt)
+            cells = [name if self.baseline else f"({labels[run]}) {name}"]
+            for measure in self.means.columns:
+                value = self.means.at[run, measure]
+                text = f"{value:.4f}"
+                if value == best[measure]:
+                    text = f"**{text}**" if fmt == "markdown" else f"\\textbf{{{text}}}"
+                if self.baseline:
+                    if run != self.baseline and (run, self.baseline) in wins[measure]:
+                        text += " ▲" if fmt == "markdown" else "$^{\\uparrow}$"
+                    elif run != self.baseline and (self.baseline, run) in wins[measure]:
+                        text += " ▼" if fmt == "markdown" else "$^{\\downarrow}$"
+                else:
+                    beaten = "".join(labels[other] for other in self.means.index if (run, other) in wins[measure])
+                    if beaten:
+                        text += f"<sup>{beaten}</sup>" if fmt == "markdown" else f"$^{{{beaten}}}$"
+                cells.append(text)
+            rows.append(cells)
+        return rows
+
+    def legend(self) -> str:
+        """What the marks mean: test, B, seed, α, correction."""
+        test = {"bootstrap": "paired bootstrap test", "tukey": "randomised Tukey HSD",
+                "randomization": "paired randomisation test", "t": "paired t-test", "sign": "sign test",
+                "wilcoxon": "Wilcoxon signed-rank test"}[self.test]
+        details = [f"B = {self.replicates}"] if self.replicates else []
+        if self.seed is not None:
+            details.append(f"seed {self.seed}")
+        if self.correction != "none":
+            details.append(f"{ {'holm': 'Holm', 'bh': 'Benjamini-Hochberg'}[self.correction]} correction")
+        what = (f"significantly better (▲) or worse (▼) than {self.baseline}" if self.baseline
+                else "superscripts: the runs each run is significantly better than")
+        return f"{test}{' (' + ', '.join(details) + ')' if details else ''}, p < {self.alpha:g}; {what}"
+
+    def to_markdown(self) -> str:
+        header = ["run", *self.means.columns]
+        lines = ["| " + " | ".join(_escape(h, "markdown") for h in header) + " |",
+                 "|" + "|".join(["---"] + ["---:"] * len(self.means.columns)) + "|"]
+        lines += ["| " + " | ".join(cells) + " |" for cells in self._cells("markdown")]
+        return "\n".join(lines) + "\n\n" + self.legend()
+
+    def to_latex(self) -> str:
+        """A booktabs tabular (needs \\usepackage{booktabs}); the legend as a comment."""
+        header = ["Run", *self.means.columns]
+        lines = [f"% {self.legend().replace('▲', 'uparrow').replace('▼', 'downarrow')}",
+                 "\\begin{tabular}{l" + "r" * len(self.means.columns) + "}", "\\toprule",
+                 " & ".join(_escape(h, "latex") for h in header) + " \\\\", "\\midrule"]
+        lines += [" & ".join(cells) + " \\\\" for cells in self._cells("latex")]
+        lines += ["\\bottomrule", "\\end{tabular}"]
+        return "\n".join(lines)
+
+    def render(self, fmt: str = "markdown") -> str:
+        if fmt not in REPORT_FORMATS:
+            raise PyevalError(f"report format must be one of {', '.join(REPORT_FORMATS)}; got {fmt!r}")
+        return self.to_markdown() if fmt == "markdown" else self.to_latex()
+
+
+_LATEX_SPECIALS = {"\\": "\\textbackslash{}", "&": "\\&", "%": "\\%", "$": "\\$", "#": "\\#", "_": "\\_",
+                   "{": "\\{", "}": "\\}", "~": "\\textasciitilde{}", "^": "\\textasciicircum{}"}
+
+
+def _escape(text: str, fmt: str) -> str:
+    if fmt == "latex":
+        return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in str(text))
+    return str(text).replace("|", "\\|")
+
+
+def compare(
+    con: duckdb.DuckDBPyConnection,
+    campaign_id: str,
+    measures: Sequence[str],
+    *,
+    baseline: str | None = None,
+    test: str = "bootstrap",
+    alpha: float = 0.05,
+    correction: str = "none",
+    runs: Sequence[str] | None = None,
+    replicates: int | None = None,
+    seed: int = DEFAULT_SEED,
+    comparison: str = "ge",
+    store: bool = True,
+) -> Comparison:
+    """The comparison report of ``measures`` over ``runs`` (default: every run scored on all of
+    them). Each measure's pairwise results come from the latest stored test with the same runs,
+    scores (evaluation), test, B, seed and correction; a missing one is computed (and stored
+    when ``store``)."""
+    if test not in TESTS:
+        raise PyevalError(f"test must be one of {', '.join(TESTS)}; got {test!r}")
+    if not measures:
+        raise PyevalError("no measure requested (e.g. -m AP -m nDCG@10)")
+    names = list(dict.fromkeys(canonical_measure(m) for m in measures))
+    matrices = {name: score_matrix(con, campaign_id, name, runs) for name in names}
+    common = sorted(set.intersection(*(set(m.run_ids) for m in matrices.values())))
+    if len(common) < 2:
+        raise PyevalError(f"fewer than 2 runs of campaign '{campaign_id}' have stored scores for every measure")
+    if baseline is not None and baseline not in common:
+        raise PyevalError(f"baseline '{baseline}' is not among the compared runs of campaign '{campaign_id}'")
+    B = replicates or DEFAULT_REPLICATES.get(test)
+    applied = correction if test != "tukey" else "none"
+    frames, test_ids, used_seed, used_b = [], {}, None, None
+    for name in names:
+        matrix = matrices[name]
+        if list(matrix.run_ids) != common:
+            matrix = matrices[name] = score_matrix(con, campaign_id, name, common)
+        found = first_row(con, _FIND, {
+            "campaign_id": campaign_id, "measure": name, "test": test, "runs": common, "correction": applied,
+            "evaluation_id": matrix.evaluation_id if matrix.evaluation_id is not None else -1,
+            "replicates": -1 if test in ("t", "sign", "wilcoxon") else _expected_b(test, B, len(matrix.topic_ids)),
+            "seed": -1 if test in ("t", "sign", "wilcoxon") or _exact(test, B, len(matrix.topic_ids)) else seed,
+            "comparison": "" if test in ("t", "sign", "wilcoxon") else comparison,
+        })
+        if found is not None:
+            test_id = found[0]
+            pairs = con.execute(
+                "select run_a, run_b, mean_a, mean_b, p, p_adjusted from pairwise_tests where test_id = $id",
+                {"id": test_id},
+            ).df()
+        else:
+            result = test_matrix(matrix, test, con=con, replicates=replicates, seed=seed, alpha=alpha,
+                                 correction=correction, comparison=comparison, store_replicates=store)
+            test_id = store_result(con, result) if store else None
+            pairs = result.pairs.rename(columns={"pvalue": "p"})[["run_a", "run_b", "mean_a", "mean_b", "p",
+                                                                  "p_adjusted"]]
+        row = first_row(con, "select replicates, seed from significance_tests where test_id = $id",
+                        {"id": test_id}) if test_id is not None else None
+        if row is not None:
+            used_b, used_seed = row
+        elif test_id is None:
+            used_b, used_seed = result.replicates, result.seed
+        test_ids[name] = test_id
+        pairs.insert(0, "measure", name)
+        frames.append(pairs)
+    means = pd.DataFrame({name: pd.Series(matrices[name].values.mean(axis=0), index=matrices[name].run_ids)
+                          for name in names}).loc[common]
+    order = means.sort_values(names[0], ascending=False, kind="stable").index.tolist()
+    if baseline is not None:
+        order.remove(baseline)
+        order.insert(0, baseline)
+    return Comparison(campaign_id, test, alpha, applied, baseline, means.loc[order], pd.concat(frames, ignore_index=True),
+                      test_ids, used_b, used_seed)
+
+
+def _exact(test: str, B: int | None, n: int) -> bool:
+    return test == "randomization" and B is not None and 2 ** n <= B
+
+
+def _expected_b(test: str, B: int | None, n: int) -> int:
+    return 2 ** n if _exact(test, B, n) else (B if B is not None else -1)

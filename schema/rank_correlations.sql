@@ -1,0 +1,33 @@
+-- rank_correlations: one row per (correlation experiment, measure pair): Kendall's tau, tau_ap, symmetric tau_ap
+-- of the two system rankings, and the agreement of their significant pairs (SIGIR 2011; JIP 2013 Tables 4-5).
+create table rank_correlations (
+    correlation_id bigint not null,
+    campaign_id varchar not null,
+    measure_a varchar not null,
+    measure_b varchar not null,
+    evaluation_id bigint,
+    evaluation_ids bigint[] not null,
+    run_ids varchar[] not null,
+    topic_count integer not null,
+    tau double,
+    tau_b double,
+    tau_b_pvalue double,
+    tau_ap double,
+    tau_ap_reverse double,
+    tau_ap_symmetric double,
+    tied_means boolean not null,
+    test varchar,
+    alpha double,
+    replicates integer,
+    seed bigint,
+    test_id_a bigint,
+    test_id_b bigint,
+    significant_a integer,
+    significant_b integer,
+    a_only integer,
+    in_both integer,
+    b_only integer,
+    conflicts integer,
+    agreement double,
+    created_at timestamp not null default current_timestamp
+);

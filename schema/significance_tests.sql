@@ -1,0 +1,26 @@
+-- significance_tests: one row per test performed (campaign, measure, test, run set) with its settings.
+create table significance_tests (
+    test_id bigint primary key,
+    campaign_id varchar not null,
+    measure varchar not null,
+    test varchar not null,
+    run_ids varchar[] not null,
+    topic_count integer not null,
+    filled_cells integer not null,
+    evaluation_id bigint,
+    replicates integer,
+    seed bigint,
+    replicate_set_id bigint,
+    alpha double not null,
+    correction varchar not null,
+    comparison varchar,
+    p_convention varchar,
+    tolerance double not null,
+    significant_pairs integer not null,
+    total_pairs integer not null,
+    delta double,
+    hsd double,
+    settings varchar,
+    pyeval_version varchar not null,
+    created_at timestamp not null default current_timestamp
+);

@@ -1,0 +1,16 @@
+-- score_matrix: the per-topic values of one measure for a campaign's runs, as the public view
+-- scores shows them (the latest stored value of each run and topic), plus the latest evaluation
+-- that stored the measure for that run. pyeval/resampling/matrix.py turns it into the topic x
+-- run matrix X of docs/resampling.md (missing cells filled with 0).
+select
+    s.run_id,
+    s.topic_id,
+    s.value,
+    (
+        select max(t.evaluation_id)
+        from topic_scores as t
+        where t.campaign_id = s.campaign_id and t.measure = s.measure and t.run_id = s.run_id
+    ) as evaluation_id
+from scores as s
+where s.campaign_id = $campaign_id and s.measure = $measure
+order by s.run_id, s.topic_id
