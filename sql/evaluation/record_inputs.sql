@@ -1,0 +1,23 @@
+-- record_inputs: the provenance of one evaluation, written with it (evaluation_inputs): the
+-- campaign's current qrels, intents and document lengths, each evaluated run, and each stored
+-- gain profile its measures name, with their sha256 now.
+-- Reads: current_inputs. Parameters: $id (evaluation_id), $campaign_id, $runs (the evaluated
+-- run names), $profiles (the gain profiles named by its measures; built-in ones have no row).
+insert into evaluation_inputs (
+    evaluation_id, campaign_id, input_kind, input_name, source_file, source_sha256
+)
+select
+    $id,
+    campaign_id,
+    input_kind,
+    input_name,
+    source_file,
+    source_sha256
+from current_inputs
+where
+    campaign_id = $campaign_id
+    and (
+        input_kind in ('qrels', 'intents', 'doclengths')
+        or (input_kind = 'run' and list_contains($runs, input_name))
+        or (input_kind = 'gains' and list_contains($profiles, input_name))
+    )

@@ -1,0 +1,55 @@
+-- current_inputs: one row per (campaign_id, input_kind, input_name): what the warehouse holds now,
+-- with the sha256 an evaluation records for it (evaluation_inputs).
+-- Reads: campaign_inputs (qrels, intents, doclengths; input_name ''), runs (input_kind 'run',
+-- input_name = run_id), gain_profiles (input_kind 'gains', input_name = profile; the sha256 of
+-- its rows as JSON, topic and level ascending; built-in profiles have no row).
+-- DuckDB only (sha256 and to_json): `pyeval publish` copies its rows, not its SQL.
+with latest_campaign_inputs as (
+    select
+        campaign_id,
+        input_kind,
+        source_file,
+        source_sha256,
+        row_number() over (partition by campaign_id, input_kind order by loaded_at desc) as recency
+    from campaign_inputs
+),
+
+gain_profile_digests as (
+    select
+        campaign_id,
+        profile,
+        sha256(
+            cast(
+                to_json(
+                    list({'topic_id': topic_id, 'level': level, 'gain': gain} order by topic_id, level)
+                ) as varchar
+            )
+        ) as source_sha256
+    from gain_profiles
+    group by campaign_id, profile
+)
+
+select
+    campaign_id,
+    input_kind,
+    '' as input_name,
+    source_file,
+    source_sha256
+from latest_campaign_inputs
+where recency = 1
+union all
+select
+    campaign_id,
+    'run' as input_kind,
+    run_id as input_name,
+    source_file,
+    source_sha256
+from runs
+union all
+select
+    campaign_id,
+    'gains' as input_kind,
+    profile as input_name,
+    null as source_file,
+    source_sha256
+from gain_profile_digests

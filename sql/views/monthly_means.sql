@@ -1,0 +1,28 @@
+-- monthly_means: one row per (system, measure, month): how a system's runs did, month by month,
+-- across every campaign. month: the first day of the month of the run's run_date (else of the
+-- day it was loaded); system: runs.system, else the run's name.
+-- Reads: run_means, runs.
+-- mean_value is the arithmetic mean of the runs' values (run_means.value) in that month.
+-- Portable SQL (DuckDB and PostgreSQL).
+with dated_means as (
+    select
+        coalesce(run_means.system, run_means.run_id) as system,
+        run_means.measure,
+        cast(date_trunc('month', coalesce(run_means.run_date, cast(runs.loaded_at as date))) as date) as month,
+        run_means.campaign_id,
+        run_means.value
+    from run_means
+    inner join runs on run_means.campaign_id = runs.campaign_id and run_means.run_id = runs.run_id
+)
+
+select
+    system,
+    measure,
+    month,
+    avg(value) as mean_value,
+    min(value) as min_value,
+    max(value) as max_value,
+    count(*) as runs,
+    count(distinct campaign_id) as campaigns
+from dated_means
+group by system, measure, month

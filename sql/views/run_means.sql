@@ -1,0 +1,41 @@
+-- run_means: one row per (campaign_id, run_id, measure): the value `pyeval evaluate` printed for
+-- the run (the measure's declared aggregate over topics) in the latest evaluation whose inputs
+-- still hold, with the run's metadata.
+-- Reads: evaluation_means, stale_results, evaluations, runs.
+-- Evaluations stored before migration 0006 recorded no means: re-evaluate to see them here.
+-- Portable SQL (DuckDB and PostgreSQL).
+with current_means as (
+    select
+        evaluation_means.evaluation_id,
+        evaluation_means.campaign_id,
+        evaluation_means.run_id,
+        evaluation_means.measure,
+        evaluation_means.value,
+        evaluation_means.topics,
+        row_number() over (
+            partition by evaluation_means.campaign_id, evaluation_means.run_id, evaluation_means.measure
+            order by evaluation_means.evaluation_id desc
+        ) as recency
+    from evaluation_means
+    left join stale_results
+        on evaluation_means.evaluation_id = stale_results.evaluation_id
+        and evaluation_means.run_id = stale_results.run_id
+        and evaluation_means.measure = stale_results.measure
+    where stale_results.evaluation_id is null
+)
+
+select
+    current_means.campaign_id,
+    current_means.run_id,
+    runs.system,
+    runs.team,
+    runs.run_date,
+    current_means.measure,
+    current_means.value,
+    current_means.topics,
+    current_means.evaluation_id,
+    evaluations.created_at as evaluated_at
+from current_means
+inner join runs on current_means.campaign_id = runs.campaign_id and current_means.run_id = runs.run_id
+left join evaluations on current_means.evaluation_id = evaluations.evaluation_id
+where current_means.recency = 1

@@ -1,0 +1,134 @@
+"""`pyeval publish`: the public schema copied into a real PostgreSQL server (tests/postgres_server.py
+starts a throwaway one), checked row by row against the warehouse, first whole then incrementally."""
+from __future__ import annotations
+
+import math
+
+import pytest
+import sqlalchemy as sa
+from click.testing import CliRunner
+
+import pyeval
+from pyeval import sharing
+from pyeval.cli import main
+
+from .conftest import FIXTURES
+from .postgres_server import NoServer, postgres_server
+
+QRELS = FIXTURES / "trec_eval" / "qrels.test"
+RUN = FIXTURES / "trec_eval" / "results.test"
+RUN_TRUNC = FIXTURES / "trec_eval" / "results.trunc"
+ODD = "c'; drop table runs; --"
+
+
+@pytest.fixture(scope="module")
+def postgres_url():
+    try:
+        with postgres_server() as url:
+            yield url
+    except NoServer as exc:
+        pytest.skip(f"no PostgreSQL server could be started: {exc}")
+
+
+def _normalise(value):
+    if isinstance(value, float) and math.isnan(value):
+        return "NaN"
+    return value
+
+
+def _rows(connection, query: str) -> list[tuple]:
+    return sorted((tuple(_normalise(v) for v in row) for row in connection.execute(sa.text(query)).fetchall()),
+                  key=repr)
+
+
+def _assert_published_equal(con, url: str) -> None:
+    engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    with engine.connect() as pg:
+        for name in (*sharing.PUBLIC_TABLES, *sharing.MATERIALIZED_VIEWS, *sharing.PORTABLE_VIEWS):
+            ours = sorted((tuple(_normalise(v) for v in row) for row in con.execute(f"select * from {name}").fetchall()),
+                          key=repr)
+            assert _rows(pg, f'select * from "{name}"') == ours, name
+        views = set(sa.inspect(pg).get_view_names())
+        assert set(sharing.PORTABLE_VIEWS) <= views
+    engine.dispose()
+
+
+def _pg_scalar(url: str, query: str):
+    engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    with engine.connect() as pg:
+        value = pg.execute(sa.text(query)).scalar()
+    engine.dispose()
+    return value
+
+
+def test_publish_copies_tables_and_views_then_only_what_changed(tmp_path, postgres_url):
+    path = tmp_path / "w.duckdb"
+    con = pyeval.connect(path)
+    pyeval.load_qrels(con, ODD, QRELS)
+    pyeval.load_run(con, ODD, RUN, name='bm25 "quoted"; --',
+                    metadata=pyeval.RunMetadata(system="s'1", team="t", run_date="2024-03-01", tags=("", "a;b")))
+    pyeval.load_run(con, ODD, RUN_TRUNC, name="r2")
+    pyeval.define_gain_profile(con, ODD, "graded", "1:3")
+    pyeval.evaluate(con, ODD, ["AP", "P@10", "nDCG(gain=graded)@10", "GMAP"])
+    con.close()
+
+    runner = CliRunner()
+    first = runner.invoke(main, ["--db", str(path), "publish", "--full", postgres_url])
+    assert first.exit_code == 0, first.output
+    assert "(full copy)" in first.output and "last evaluation 1" in first.output
+    con = pyeval.connect(path, read_only=True)
+    _assert_published_equal(con, postgres_url)
+    con.close()
+
+    # a new evaluation, a replaced run and a new campaign: copied incrementally
+    con = pyeval.connect(path)
+    pyeval.load_run(con, ODD, RUN, name="r2", replace=True)
+    pyeval.load_qrels(con, "plain", QRELS)
+    pyeval.load_run(con, "plain", RUN, name="a")
+    pyeval.evaluate(con, "plain", ["AP"])
+    pyeval.evaluate(con, ODD, ["RR"], runs=["r2"])
+    con.close()
+    second = runner.invoke(main, ["--db", str(path), "publish", postgres_url])
+    assert second.exit_code == 0, second.output
+    assert "(incremental)" in second.output and "2 new evaluations" in second.output
+    con = pyeval.connect(path, read_only=True)
+    report = sharing.publish(con, postgres_url)  # nothing new: only the small tables again
+    assert report.new_evaluations == 0 and report.rows["run_entries"] == 0 and report.rows["topic_scores"] == 0
+    _assert_published_equal(con, postgres_url)
+    con.close()
+    assert _pg_scalar(postgres_url, "select count(*) from pyeval_publications") == 3
+    # stale values stay in PostgreSQL's history too: r2's first values are no longer current
+    assert _pg_scalar(postgres_url, "select count(*) from score_history where not is_current") == 12
+
+
+def test_publish_after_a_history_change_copies_everything_again(tmp_path, postgres_url):
+    con = pyeval.connect(tmp_path / "other.duckdb")
+    pyeval.load_qrels(con, "x", QRELS)
+    pyeval.load_run(con, "x", RUN, name="a")
+    pyeval.evaluate(con, "x", ["P@5"])
+    report = sharing.publish(con, postgres_url)  # another warehouse's evaluation 1 is published there
+    assert report.full
+    _assert_published_equal(con, postgres_url)
+    con.close()
+
+
+def test_publish_refuses_bad_urls_in_one_line():
+    runner = CliRunner()
+    for url, message in (
+        ("postgresql://nobody@127.0.0.1:1/none", "cannot publish to postgresql+psycopg://nobody@127.0.0.1:1/none"),
+        ("mysql://u@h/db", "publish needs a postgresql:// URL"),
+        ("not a url", "not a database URL"),
+    ):
+        with runner.isolated_filesystem():
+            pyeval.connect("w.duckdb").close()
+            result = runner.invoke(main, ["--db", "w.duckdb", "publish", url])
+        assert result.exit_code == 1, result.output
+        assert result.output.startswith(f"Error: {message}") and result.output.count("\n") == 1, result.output
+
+
+def test_publish_hides_the_password(tmp_path):
+    con = pyeval.connect()
+    with pytest.raises(pyeval.PyevalError) as caught:
+        sharing.publish(con, "postgresql://u:secret@127.0.0.1:1/db")
+    assert "secret" not in str(caught.value) and "***" in str(caught.value)
+    con.close()
