@@ -1,7 +1,9 @@
 """Evaluating runs: stage the ranked lists once, run each metric family's SQL, store the scores.
 
 The driver validates, binds and executes; every formula is in sql/metrics/ (one file per
-family) and sql/evaluation/ (staging and topic aggregation).
+family) and sql/evaluation/ (staging and topic aggregation), except for the families registered
+with a Python driver (registry.register_driver: the ndeval family and the U-measures in
+pyeval/drivers/), which compute from their own SQL fetches and return the same long form.
 """
 from __future__ import annotations
 
@@ -27,15 +29,36 @@ ORDERINGS = ("trec", "rank", "file")
 TOPIC_POLICIES = ("qrels", "intersection")
 NO_DEPTH_LIMIT = 2**62
 
-#: Temporary relations an evaluation stages, in creation order.
+#: Temporary relations an evaluation stages, in creation order. The last three hold a diversity
+#: campaign's intents, per-intent judgments of the ranked documents and a composite measure's
+#: components (empty for an ad hoc campaign; pyeval/diversity stages diversity evaluations).
 _STAGES = (
+    "evaluation_levels",
     "evaluation_ranks",
     "evaluation_lists",
     "evaluation_pairs",
     "evaluation_topics",
     "evaluation_gains",
     "evaluation_gain_maxima",
+    "evaluation_ideal_gains",
+    "evaluation_relevant_ranks",
+    "evaluation_intents",
+    "evaluation_intent_ranks",
+    "evaluation_components",
 )
+
+
+@dataclass(frozen=True)
+class FamilyInputs:
+    """What a Python family driver (registry.register_driver) is given besides its measures:
+    the campaign and the evaluation's settings, as :func:`compute` received them."""
+
+    campaign_id: str
+    runs: tuple[str, ...]
+    ordering: str
+    max_depth: int | None
+    judged_only: bool
+    topics: str
 
 
 @dataclass(frozen=True)
@@ -102,18 +125,23 @@ def _requested_frame(family: str, family_measures: list[Measure]) -> pd.DataFram
     for definition in registry.definitions():
         if definition.family == family:
             for param in definition.params:
-                params.setdefault(param.name, param.type)
+                if definition.family_params is None or param.name in definition.family_params:
+                    params.setdefault(param.name, param.type)
     rows = []
     for measure in family_measures:
         row = dict.fromkeys(params)
-        row.update(dict(measure.values))
-        rows.append({"measure": str(measure), "kind": measure.name, **row})
+        row.update({k: v for k, v in measure.values if k in params})
+        rows.append({"measure": str(measure), "kind": measure.kind, **row})
     frame = pd.DataFrame(rows, columns=["measure", "kind", *params])
     return frame.astype({name: _DTYPES[kind] for name, kind in params.items()})
 
 
-def _stage(con, campaign_id, runs, ordering, max_depth, judged_only, topic_policy, thresholds) -> None:
+def _stage(
+    con, campaign_id, runs, ordering, max_depth, judged_only, topic_policy, thresholds, profiles,
+    variants=("given",),
+) -> None:
     parameters = {
+        "evaluation_levels": {"campaign_id": campaign_id},
         "evaluation_ranks": {
             "campaign_id": campaign_id, "ordering": ordering, "runs": runs,
             "max_depth": max_depth, "judged_only": judged_only,
@@ -122,23 +150,34 @@ def _stage(con, campaign_id, runs, ordering, max_depth, judged_only, topic_polic
             "campaign_id": campaign_id, "runs": runs, "max_depth": max_depth,
             "judged_only": judged_only,
         },
-        "evaluation_pairs": {"campaign_id": campaign_id, "runs": runs, "topic_policy": topic_policy},
-        "evaluation_topics": {"campaign_id": campaign_id, "thresholds": thresholds},
+        "evaluation_pairs": {"runs": runs, "topic_policy": topic_policy},
+        "evaluation_topics": {"thresholds": thresholds},
         "evaluation_gains": {"campaign_id": campaign_id},
         "evaluation_gain_maxima": {"campaign_id": campaign_id},
+        "evaluation_ideal_gains": {"profiles": profiles},
+        "evaluation_relevant_ranks": {"profiles": profiles},
+        "evaluation_intents": {"campaign_id": campaign_id, "variants": list(variants)},
+        "evaluation_intent_ranks": {"campaign_id": campaign_id},
+        "evaluation_components": {},
     }
     files = {"evaluation_topics": "topic_judgments"}
-    for stage in _STAGES:
-        # stage names are the constants above, never user input
+    run_stages(con, [(stage, files.get(stage, stage), parameters[stage]) for stage in _STAGES])
+
+
+def run_stages(con, stages: Sequence[tuple[str, str, dict]]) -> None:
+    """Create each ``(temp table, sql/evaluation/<file>.sql, parameters)`` in order, after the
+    evaluation macros."""
+    con.execute(sqlfiles.read("evaluation/macros.sql"))
+    for table, file, parameters in stages:
+        # table and file names are constants of pyeval, never user input
         con.execute(
-            f"create or replace temp table {stage} as\n"
-            + sqlfiles.read(f"evaluation/{files.get(stage, stage)}.sql"),
-            parameters[stage],
+            f"create or replace temp table {table} as\n" + sqlfiles.read(f"evaluation/{file}.sql"),
+            parameters,
         )
 
 
-def _drop_stages(con) -> None:
-    for stage in _STAGES:
+def _drop_stages(con, extra: Sequence[str] = ()) -> None:
+    for stage in (*_STAGES, *extra):
         con.execute(f"drop table if exists {stage}")
 
 
@@ -152,25 +191,64 @@ def compute(
     max_depth: int | None = None,
     judged_only: bool = False,
     topics: str = "qrels",
+    staging=None,
 ) -> pd.DataFrame:
-    """Per-topic values of ``measures`` (long form, with text measures' ``value_text``)."""
+    """Per-topic values of ``measures`` (long form, with text measures' ``value_text``).
+
+    Diversity measures (D-, DIN-, IA-measures, I-rec, ...) are staged by pyeval/diversity, which
+    calls back here with its ``staging`` (an object whose ``stage`` replaces :func:`_stage`)."""
+    from . import diversity
+
+    if staging is None and diversity.needs_diversity(measures):
+        return diversity.compute(
+            con, campaign_id, measures, runs=runs, ordering=ordering, max_depth=max_depth,
+            judged_only=judged_only, topics=topics,
+        )
     _gain_profiles_iv(con, campaign_id, measures)
     thresholds = sorted({1} | {m["rel"] for m in measures if _has(m, "rel") and m["rel"] is not None})
     depth = NO_DEPTH_LIMIT if max_depth is None else max_depth
-    _stage(con, campaign_id, list(runs), ordering, depth, judged_only, topics, thresholds)
+    profiles = sorted({m["gain"] for m in measures if _has(m, "gain")})
+    if any(registry.driver(m.family) is None for m in measures):  # Python families stage their own
+        (staging.stage if staging is not None else _stage)(
+            con, campaign_id, list(runs), ordering, depth, judged_only, topics, thresholds, profiles
+        )
+    own_preferences = any(m.family == "preferences" for m in measures) and first_row(
+        con, "select count(*) from duckdb_tables() where table_name = 'evaluation_preferences'"
+    )[0] == 0
+    if own_preferences:
+        con.execute(
+            "create temp table evaluation_preferences as\n"
+            + sqlfiles.read("evaluation/evaluation_preferences.sql"),
+            {"campaign_id": campaign_id},
+        )
     try:
         frames = []
         families = dict.fromkeys(m.family for m in measures)
         for family in families:
             family_measures = [m for m in measures if m.family == family]
+            driver = registry.driver(family)
+            if driver is not None:  # a family computed in Python (registry.register_driver)
+                inputs = FamilyInputs(campaign_id, tuple(runs), ordering, max_depth, judged_only, topics)
+                frames.append(driver(con, family_measures, inputs))
+                continue
             con.register("requested_measures", _requested_frame(family, family_measures))
             try:
                 result = con.execute(sqlfiles.read(f"metrics/metric_{family}.sql")).df()
+            except duckdb.InvalidInputException as exc:
+                # a family's own error('metric_<family>: ...'): a measure that does not apply
+                # to these data (e.g. gdeval's ERR with a gain above 4), not a crash
+                text = str(exc)
+                marker = f"metric_{family}:"
+                if marker not in text:
+                    raise
+                raise MeasureParamError(text[text.index(marker):]) from None
             finally:
                 con.unregister("requested_measures")
             frames.append(result)
     finally:
-        _drop_stages(con)
+        _drop_stages(con, staging.tables if staging is not None else ())
+        if own_preferences:
+            con.execute("drop table evaluation_preferences")
     frame = pd.concat(frames, ignore_index=True)
     order = {str(m): i for i, m in enumerate(measures)}
     frame = frame.sort_values(
@@ -179,7 +257,7 @@ def compute(
     return frame.reset_index(drop=True)
 
 
-BUILTIN_GAIN_PROFILES = ("linear", "exp")
+BUILTIN_GAIN_PROFILES = ("linear", "exp", "flat", "steep", "adjust")
 
 
 def _gain_profiles_iv(con, campaign_id: str, measures: Sequence[Measure]) -> None:
@@ -228,13 +306,16 @@ def _settings_iv(ordering: str, topics: str, max_depth: int | None) -> None:
         raise PyevalError(f"max_depth must be a positive integer; got {max_depth}")
 
 
-def _runs_iv(con, campaign_id: str, runs: Sequence[str] | None) -> list[str]:
+def _runs_iv(con, campaign_id: str, runs: Sequence[str] | None, any_qrels: bool = False) -> list[str]:
+    """The runs to evaluate; ``any_qrels``: the measures read diversity qrels as well."""
     row = first_row(con, "select qrels_kind from campaigns where campaign_id = $c", {"c": campaign_id})
     if row is None:
         raise UnknownCampaignError(f"campaign '{campaign_id}' does not exist")
-    if row[0] == "diversity":
+    if row[0] == "diversity" and not any_qrels:
         raise DataIntegrityError(
-            f"campaign '{campaign_id}' has diversity qrels; ad hoc measures need ad hoc qrels"
+            f"campaign '{campaign_id}' has diversity qrels; ad hoc measures need ad hoc qrels "
+            "(evaluate their diversity versions, such as D_nDCG@10, IA_nDCG@10 or IRec@10, or a "
+            "2T conversion: pyeval to-traditional)"
         )
     stored = [r[0] for r in con.execute(
         "select run_id from runs where campaign_id = $c order by run_id", {"c": campaign_id}
@@ -284,7 +365,11 @@ def evaluate(
     """
     _settings_iv(ordering, topics, max_depth)
     parsed = _measures_iv(measures)
-    run_ids = _runs_iv(con, campaign_id, runs)
+    # the Python families (ndeval, umeasure) read per-intent judgments and check their own qrels
+    run_ids = _runs_iv(
+        con, campaign_id, runs,
+        any_qrels=all(registry.driver(m.family) or m.definition.staging != "adhoc" for m in parsed),
+    )
     frame = compute(
         con, campaign_id, parsed, runs=run_ids, ordering=ordering, max_depth=max_depth,
         judged_only=judged_only, topics=topics,
@@ -303,32 +388,75 @@ def evaluate(
             "measures": [str(m) for m in numeric], "runs": run_ids, "max_depth": max_depth,
             "judged_only": judged_only, "topics": topics,
         }
-        evaluation_id = _store(con, campaign_id, ordering, settings, per_topic)
+        evaluation_id = _store(con, campaign_id, ordering, settings, per_topic, numeric, summary)
     return Evaluation(per_topic, texts, summary, evaluation_id)
 
 
-def _store(con, campaign_id: str, ordering: str, settings: dict, per_topic: pd.DataFrame) -> int:
+def _measure_records(measures: Sequence[Measure]) -> pd.DataFrame:
+    """One row per stored measure: what its canonical name meant (evaluation_measures)."""
+    return pd.DataFrame(
+        {
+            "measure": [str(m) for m in measures],
+            "measure_name": [m.name for m in measures],
+            "family": [m.family for m in measures],
+            "parameters": [json.dumps(dict(m.values), sort_keys=True) for m in measures],
+            "aggregate": [m.definition.aggregate for m in measures],
+            "gain_profile": [m["gain"] if _has(m, "gain") else None for m in measures],
+        },
+        dtype=object,
+    )
+
+
+def _store(
+    con,
+    campaign_id: str,
+    ordering: str,
+    settings: dict,
+    per_topic: pd.DataFrame,
+    measures: Sequence[Measure],
+    summary: pd.DataFrame,
+) -> int:
+    """Record one evaluation, all or nothing: its settings, inputs (sha256), measures, per-topic
+    values and means. Nothing stored is ever updated or deleted afterwards."""
     from . import __version__
 
+    records = _measure_records(measures)
+    profiles = sorted({p for p in records["gain_profile"] if p is not None})
+    relations = {"new_scores": per_topic, "new_measures": records, "new_means": summary}
     con.begin()
     try:
         evaluation_id = first_row(con, "select coalesce(max(evaluation_id), 0) + 1 from evaluations")[0]
+        keys = {"id": evaluation_id, "campaign_id": campaign_id}
         con.execute(
             "insert into evaluations (evaluation_id, campaign_id, pyeval_version, ordering, settings) "
             "values ($id, $campaign_id, $version, $ordering, $settings)",
-            {"id": evaluation_id, "campaign_id": campaign_id, "version": __version__,
-             "ordering": ordering, "settings": json.dumps(settings)},
+            {**keys, "version": __version__, "ordering": ordering, "settings": json.dumps(settings)},
         )
-        con.register("new_scores", per_topic)
+        for name, frame in relations.items():
+            con.register(name, frame)
         con.execute(
             "insert into topic_scores (evaluation_id, campaign_id, run_id, topic_id, measure, value) "
             "select $id, $campaign_id, run_id, topic_id, measure, value from new_scores",
-            {"id": evaluation_id, "campaign_id": campaign_id},
+            keys,
+        )
+        con.execute(sqlfiles.read("evaluation/record_inputs.sql"),
+                    {**keys, "runs": settings["runs"], "profiles": profiles})
+        con.execute(
+            "insert into evaluation_measures (evaluation_id, measure, measure_name, family, parameters, "
+            "aggregate, gain_profile) select $id, measure, measure_name, family, parameters, aggregate, "
+            "gain_profile from new_measures",
+            {"id": evaluation_id},
+        )
+        con.execute(
+            "insert into evaluation_means (evaluation_id, campaign_id, run_id, measure, value, topics) "
+            "select $id, $campaign_id, run_id, measure, value, topics from new_means",
+            keys,
         )
         con.commit()
     except BaseException:
         con.rollback()
         raise
     finally:
-        con.unregister("new_scores")
+        for name in relations:
+            con.unregister(name)
     return evaluation_id

@@ -1,7 +1,9 @@
 """Named gain profiles: relevance level -> gain maps stored per campaign (table gain_profiles).
 
-Built in (no rows needed): ``linear`` (gain = level) and ``exp`` (2^level - 1). Anything else
-is defined here and then named in a measure (``nDCG(gain=steep)@10``) or with ``--gains``.
+Built in (no rows needed; sql/views/gain_values.sql): ``linear`` (gain = level), ``exp``
+(2^level - 1), and the seed-001 assignments ``flat`` (1:1:1), ``steep`` (10:5:1) and the
+per-topic ``adjust`` (Sakai, AIRS 2005). Anything else is defined here and then named in a
+measure (``nDCG(gain=mine)@10``) or with ``--gains``.
 """
 from __future__ import annotations
 
@@ -84,12 +86,8 @@ def define_gain_profile(
             "and topic_id = $topic_id",
             keys,
         )
-        # scores computed with the old gains no longer hold (the name is an identifier)
-        con.execute(
-            "delete from topic_scores where campaign_id = $campaign_id "
-            "and regexp_matches(measure, '[(,] ?gain=' || $profile || '[,)]')",
-            {"campaign_id": campaign_id, "profile": name},
-        )
+        # Scores computed with the old gains stay in the archive; the view scores hides them
+        # (sql/views/stale_results.sql compares the profile's sha256 with the recorded one).
         con.register("new_gains", pd.DataFrame({"level": list(parsed), "gain": list(parsed.values())}))
         con.execute(
             "insert into gain_profiles (campaign_id, profile, topic_id, level, gain) "

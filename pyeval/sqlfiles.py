@@ -16,15 +16,28 @@ _PACKAGE_DIR = Path(__file__).resolve().parent
 #: Views in creation order (a view may read only views above it). A test checks that this list
 #: and the files in sql/views/ agree.
 VIEW_ORDER: tuple[str, ...] = (
+    "current_inputs",
+    "stale_results",
+    "score_history",
     "scores",
+    "run_means",
+    "monthly_means",
     "campaign_overview",
     "run_overview",
     "ranked_entries",
     "topic_levels",
+    "intent_levels",
+    "intent_gain_values",
     "gain_values",
     "gain_maxima",
     "rank_gains",
     "ideal_gains",
+    "intent_weights",
+    "intent_gains",
+    "intent_ideal_gains",
+    "global_gains",
+    "global_ideal_gains",
+    "din_rank_gains",
 )
 
 

@@ -23,6 +23,7 @@ from .. import sqlfiles, warehouse
 from ..errors import InputFormatError, PyevalError
 from ..evaluation import compute, means
 from ..loaders import load_qrels, load_run
+from ..loaders.prefs import drop_preferences, stage_preferences
 from ..loaders.source import is_gzip
 from ..loaders.staging import refresh_topics
 from ..measures import Measure, lookup, make
@@ -49,10 +50,17 @@ class TrecMeasure:
     integer: bool = False
     judgment_groups: bool = False  # an *_avgjg measure: needs -R qrels_jg
     all_trec: bool = True  # in the all_trec nickname (judgment-group measures never are)
+    preferences: bool = False  # a prefs_* measure: needs -R prefs or -R qrels_prefs
 
 
 def _m(name: str, **params) -> Measure:
     return make(lookup(name), **params)
+
+
+def _prefs(name: str, pyeval_name: str, pairs: str = "all", integer: bool = False) -> TrecMeasure:
+    """A preference measure (m_prefs_*.c): pyeval's preferences family."""
+    return TrecMeasure(name, "single", None, lambda o: _m(pyeval_name, pairs=pairs), integer=integer,
+                       all_trec=False, preferences=True)
 
 
 def _utility(text: str, options: "TrecEvalOptions") -> Measure:
@@ -88,6 +96,8 @@ TREC_MEASURES: tuple[TrecMeasure, ...] = (
                 lambda o, s: _m("IPrecAvg", rel=o.relevance_level, points=s)),
     TrecMeasure("binG", "single", None, lambda o: _m("BinG", rel=o.relevance_level)),
     TrecMeasure("G", "string", "", lambda o, s: _m("G", gain=o.gain_profile(s))),
+    TrecMeasure("dcg", "string", "", lambda o, s: _m("DCG", gain=o.gain_profile(s)), all_trec=False),
+    TrecMeasure("ideal_dcg", "string", "", lambda o, s: _m("IdealDCG", gain=o.gain_profile(s)), all_trec=False),
     TrecMeasure("ndcg", "string", "", lambda o, s: _m("nDCG", gain=o.gain_profile(s))),
     TrecMeasure("ndcg_rel", "string", "", lambda o, s: _m("nDCGRel", gain=o.gain_profile(s))),
     TrecMeasure("Rndcg", "string", "", lambda o, s: _m("RnDCG", gain=o.gain_profile(s), rel=o.relevance_level)),
@@ -105,6 +115,20 @@ TREC_MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("set_F", "string", "1.0", lambda o, s: _m("SetF", rel=o.relevance_level, beta=float(s))),
     TrecMeasure("num_nonrel_judged_ret", "single", None,
                 lambda o: _m("NumNonRelJudgedRet", rel=o.relevance_level), integer=True),
+    _prefs("prefs_num_prefs_poss", "PrefsPossible", integer=True),
+    _prefs("prefs_num_prefs_ful", "PrefsFulfilled", integer=True),
+    _prefs("prefs_num_prefs_ful_ret", "PrefsFulfilled", "ret", integer=True),
+    _prefs("prefs_simp", "PrefsSimp"),
+    _prefs("prefs_pair", "PrefsPair"),
+    _prefs("prefs_avgjg", "PrefsAvgJG"),
+    _prefs("prefs_avgjg_Rnonrel", "PrefsAvgJGRnonrel"),
+    _prefs("prefs_simp_ret", "PrefsSimp", "ret"),
+    _prefs("prefs_pair_ret", "PrefsPair", "ret"),
+    _prefs("prefs_avgjg_ret", "PrefsAvgJG", "ret"),
+    _prefs("prefs_avgjg_Rnonrel_ret", "PrefsAvgJGRnonrel", "ret"),
+    _prefs("prefs_simp_imp", "PrefsSimp", "imp"),
+    _prefs("prefs_pair_imp", "PrefsPair", "imp"),
+    _prefs("prefs_avgjg_imp", "PrefsAvgJG", "imp"),
     TrecMeasure("map_avgjg", "single", None, lambda o: _m("AP", rel=o.relevance_level), judgment_groups=True),
     TrecMeasure("P_avgjg", "int_cutoffs", (5, 10, 15, 20, 30, 100, 200, 500, 1000),
                 lambda o, k: _m("P", rel=o.relevance_level, cutoff=k), judgment_groups=True),
@@ -128,12 +152,12 @@ NICKNAMES = {
     "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
             "set_relative_P", "set_map", "set_F"),
     "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
+    "all_prefs": ("runid", "num_q", *(m.name for m in TREC_MEASURES if m.preferences)),
+    "prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
+              "prefs_simp", "prefs_pair", "prefs_avgjg"),
 }
-#: Measures of trec_eval 10.0 that pyeval does not compute (not in all_trec).
-UNSUPPORTED = ("dcg", "ideal_dcg", "prefs_num_prefs_poss",
-               "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
-               "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
-               "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp")
+#: -R formats of preference judgments (the prefs_* measures).
+PREFERENCE_FORMATS = ("prefs", "qrels_prefs")
 
 
 def _rbp_p(text: str) -> float:
@@ -156,7 +180,7 @@ class TrecEvalOptions:
     collection_size: int = 0  # -N
     measures: list[str] = field(default_factory=list)  # -m, in order
     zscores: str | None = None  # -Z: file of "topic measure mean sd" lines
-    rel_format: str = "qrels"  # -R: qrels, or qrels_jg (judgment groups in the 2nd field)
+    rel_format: str = "qrels"  # -R: qrels, qrels_jg (judgment groups in the 2nd field), prefs, qrels_prefs
     gain_profiles: dict[str, dict[int, float]] = field(default_factory=dict)
 
     def gain_profile(self, text: str) -> str:
@@ -211,8 +235,6 @@ def selected_measures(options: TrecEvalOptions) -> list[tuple[str, str | None]]:
         if name == "runid":
             chosen["runid"] = None
             continue
-        if name in UNSUPPORTED:
-            raise TrecEvalError(f"trec_eval: measure '{name}' is not supported by pyeval")
         if name not in _BY_NAME:
             raise TrecEvalError(f"trec_eval: illegal measure '{spec}'")
         chosen[name] = params if dot else chosen.get(name)
@@ -312,6 +334,13 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
         raise TrecEvalError("trec_eval: with -R qrels_jg only the *_avgjg measures (and num_q) are computed")
     if options.rel_format != "qrels_jg" and grouped:
         raise TrecEvalError("trec_eval: the *_avgjg measures need -R qrels_jg")
+    preferring = {name for name, _ in chosen if name in _BY_NAME and _BY_NAME[name].preferences}
+    if options.rel_format in PREFERENCE_FORMATS and {n for n, _ in chosen} - preferring - {"runid", "num_q"}:
+        raise TrecEvalError(
+            f"trec_eval: with -R {options.rel_format} only the prefs_* measures (and num_q) are computed"
+        )
+    if options.rel_format not in PREFERENCE_FORMATS and preferring:
+        raise TrecEvalError("trec_eval: the prefs_* measures need -R prefs or -R qrels_prefs")
     con = warehouse.connect()
     try:
         compute_options = dict(
@@ -320,6 +349,8 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
         )
         if options.rel_format == "qrels_jg":
             frame = _judgment_group_values(con, qrels, results, measures, compute_options)
+        elif options.rel_format in PREFERENCE_FORMATS:
+            frame = _preference_values(con, qrels, results, measures, compute_options, options.rel_format)
         else:
             load_qrels(con, "trec_eval", qrels, format="trec")
             load_run(con, "trec_eval", results, name="run")
@@ -401,6 +432,28 @@ def _judgment_group_values(con, qrels, results, measures, compute_options) -> pd
         topics = averaged[["run_id", "topic_id"]].drop_duplicates()
         averaged = pd.concat([averaged, topics.assign(measure="NumQ", value=1.0)], ignore_index=True)
     return averaged
+
+
+def _preference_values(con, prefs, results, measures, compute_options, rel_format) -> pd.DataFrame:
+    """trec_eval -R prefs / -R qrels_prefs: the preference file is staged as the temporary
+    relation evaluation_preferences (not stored in the warehouse's tables); the campaign's qrels
+    get one line per judged document, so that the topics and the retrieved judged documents are
+    found as usual; the run is ranked in trec_eval's order for preferences (ties: docno
+    ascending, sql/compat/trec_eval_prefs_order.sql)."""
+    campaign = "trec_eval"
+    stage_preferences(con, prefs, format=rel_format)
+    try:
+        con.execute(
+            "insert into campaigns (campaign_id, qrels_kind, qrels_format) values ($c, 'adhoc', 'trec')",
+            {"c": campaign},
+        )
+        con.execute(sqlfiles.read("compat/trec_eval_prefs_qrels.sql"), {"campaign_id": campaign})
+        refresh_topics(con, campaign)
+        load_run(con, campaign, results, name="run")
+        con.execute(sqlfiles.read("compat/trec_eval_prefs_order.sql"), {"campaign_id": campaign})
+        return compute(con, campaign, measures, ordering="rank", **compute_options)
+    finally:
+        drop_preferences(con)
 
 
 def _zscores(con, frame: pd.DataFrame, printed: pd.DataFrame, path: str) -> pd.DataFrame:

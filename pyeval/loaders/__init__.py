@@ -2,15 +2,18 @@
 from .doclengths import load_doclengths
 from .intents import load_intents
 from .qrels import QRELS_FORMATS, load_qrels
-from .runs import load_run, load_runs
+from .runs import RunMetadata, annotate_run, load_run, load_runs, run_metadata
 from .staging import LoadReport
 
 __all__ = [
     "QRELS_FORMATS",
     "LoadReport",
+    "RunMetadata",
+    "annotate_run",
     "load_doclengths",
     "load_intents",
     "load_qrels",
     "load_run",
     "load_runs",
+    "run_metadata",
 ]

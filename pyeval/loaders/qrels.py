@@ -226,8 +226,8 @@ def _store(con, campaign_id, kind, chosen, replace, description, label) -> None:
             f"{label}: campaign '{campaign_id}' already has qrels; use --replace to replace them"
         )
     con.execute("delete from qrels where campaign_id = $c", {"c": campaign_id})
-    # scores computed against the replaced judgments no longer hold
-    con.execute("delete from topic_scores where campaign_id = $c", {"c": campaign_id})
+    # Scores computed against the replaced judgments stay in the archive; the view scores hides
+    # them when the new qrels differ (sql/views/stale_results.sql).
     if existing[1]:
         con.execute(
             "update campaigns set qrels_kind = $kind, qrels_format = $format, "

@@ -6,8 +6,10 @@ Conventions: shared/reference/formats.md section 3, summarised in docs/loading.m
 """
 from __future__ import annotations
 
+import datetime
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import duckdb
 import numpy as np
@@ -17,7 +19,7 @@ import pyarrow.compute as pc
 
 from .. import sqlfiles
 from ..db import first_row
-from ..errors import DataIntegrityError, InputFormatError, InputWarning
+from ..errors import DataIntegrityError, InputFormatError, InputWarning, PyevalError
 from . import staging
 from .source import Lines, frame_lines, pick_column, read_typed
 
@@ -80,6 +82,76 @@ def _frame_lines(frame: pd.DataFrame) -> Lines:
     return frame_lines(frame, [topic, "Q0", doc, rank, score, "frame" if tag is None else tag])
 
 
+@dataclass(frozen=True)
+class RunMetadata:
+    """What a run is, for trend queries: None leaves a field as it is; tags are added."""
+
+    system: str | None = None
+    team: str | None = None
+    run_date: datetime.date | str | None = None
+    tags: tuple[str, ...] = ()
+    clear_tags: bool = False
+
+
+def _run_date(value: datetime.date | str | None) -> datetime.date | None:
+    if value is None or isinstance(value, datetime.date):
+        return value
+    try:
+        return datetime.date.fromisoformat(value)
+    except ValueError:
+        raise PyevalError(f"a run date must be YYYY-MM-DD; got {value!r}") from None
+
+
+def annotate_run(
+    con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: str, metadata: RunMetadata
+) -> dict:
+    """Set a stored run's system, team, date and tags (columns of ``runs``, rows of ``run_tags``).
+
+    Returns the run's metadata afterwards: ``system``, ``team``, ``run_date``, ``tags``.
+
+    Raises
+    ------
+    PyevalError
+        The campaign has no such run, or the date is not ``YYYY-MM-DD``.
+    """
+    with staging.transaction(con):
+        found = first_row(con, "select count(*) from runs where campaign_id = $c and run_id = $r",
+                          {"c": campaign_id, "r": run_id})[0]
+        if not found:
+            raise PyevalError(f"campaign '{campaign_id}' has no run named '{run_id}'")
+        _annotate(con, campaign_id, run_id, metadata)
+    return run_metadata(con, campaign_id, run_id)
+
+
+def run_metadata(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: str) -> dict:
+    """A run's ``system``, ``team``, ``run_date`` and sorted ``tags``."""
+    keys = {"c": campaign_id, "r": run_id}
+    system, team, run_date = first_row(
+        con, "select system, team, run_date from runs where campaign_id = $c and run_id = $r", keys
+    )
+    tags = [row[0] for row in con.execute(
+        "select tag from run_tags where campaign_id = $c and run_id = $r order by tag", keys
+    ).fetchall()]
+    return {"system": system, "team": team, "run_date": run_date, "tags": tags}
+
+
+def _annotate(con, campaign_id: str, run_id: str, metadata: RunMetadata) -> None:
+    keys = {"campaign_id": campaign_id, "run_id": run_id}
+    con.execute(
+        "update runs set system = coalesce($system, system), team = coalesce($team, team), "
+        "run_date = coalesce($run_date, run_date) where campaign_id = $campaign_id and run_id = $run_id",
+        {**keys, "system": metadata.system, "team": metadata.team, "run_date": _run_date(metadata.run_date)},
+    )
+    if metadata.clear_tags:
+        con.execute("delete from run_tags where campaign_id = $campaign_id and run_id = $run_id", keys)
+    if metadata.tags:
+        con.execute(
+            "insert or ignore into run_tags (campaign_id, run_id, tag) "
+            "select $campaign_id, $run_id, unnest($tags)",
+            {**keys, "tags": list(dict.fromkeys(metadata.tags))},
+        )
+
+
 def load_run(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
@@ -87,9 +159,10 @@ def load_run(
     *,
     name: str | None = None,
     replace: bool = False,
+    metadata: RunMetadata | None = None,
 ) -> staging.LoadReport:
     """Load one run into an existing campaign; see :func:`load_runs`."""
-    return load_runs(con, campaign_id, [source], names=[name], replace=replace)[0]
+    return load_runs(con, campaign_id, [source], names=[name], replace=replace, metadata=metadata)[0]
 
 
 def load_runs(
@@ -99,6 +172,7 @@ def load_runs(
     *,
     names: Sequence[str | None] | None = None,
     replace: bool = False,
+    metadata: RunMetadata | None = None,
 ) -> list[staging.LoadReport]:
     """Load runs into ``campaign_id``, all in one transaction (all or nothing).
 
@@ -112,7 +186,11 @@ def load_runs(
         (trec_eval takes the last, ndeval the first; files of several systems often share a
         tag, so name them).
     replace
-        Replace a run of the same name instead of refusing.
+        Replace a run of the same name instead of refusing. The scores stored for the old run
+        stay in ``score_history``; ``scores`` no longer shows them unless the new file has the
+        same content (sha256). The run's metadata and tags are kept.
+    metadata
+        System, team, date and tags given to every run loaded (see :func:`annotate_run`).
 
     Raises
     ------
@@ -134,6 +212,8 @@ def load_runs(
         for lines, name in zip(all_lines, names):
             staging.require_campaign(con, campaign_id, lines.label)
             report = _load_one(con, campaign_id, lines, name, replace, loaded_names)
+            if metadata is not None:
+                _annotate(con, campaign_id, report.name, metadata)
             loaded_names.add(report.name)
             reports.append(report)
     for lines, report in zip(all_lines, reports):
@@ -177,13 +257,16 @@ def _load_one(con, campaign_id, lines: Lines, name, replace, loaded_names) -> st
         )
     keys = {"campaign_id": campaign_id, "run_id": run_id}
     con.execute("delete from run_entries where campaign_id = $campaign_id and run_id = $run_id", keys)
-    # scores of the replaced run no longer describe it
-    con.execute("delete from topic_scores where campaign_id = $campaign_id and run_id = $run_id", keys)
+    # Stored scores of a replaced run stay (the archive is never rewritten); the view scores
+    # hides them when the new content differs (sql/views/stale_results.sql).
+    old = first_row(con, "select system, team, run_date from runs where campaign_id = $campaign_id "
+                    "and run_id = $run_id", keys) or (None, None, None)
     con.execute("delete from runs where campaign_id = $campaign_id and run_id = $run_id", keys)
     con.execute(
-        "insert into runs (campaign_id, run_id, run_tag, source_file, source_sha256) "
-        "values ($campaign_id, $run_id, $run_tag, $source_file, $sha256)",
-        {**keys, "run_tag": first_tag, "source_file": lines.source_file, "sha256": lines.sha256},
+        "insert into runs (campaign_id, run_id, run_tag, source_file, source_sha256, system, team, run_date) "
+        "values ($campaign_id, $run_id, $run_tag, $source_file, $sha256, $system, $team, $run_date)",
+        {**keys, "run_tag": first_tag, "source_file": lines.source_file, "sha256": lines.sha256,
+         "system": old[0], "team": old[1], "run_date": old[2]},
     )
     con.execute(sqlfiles.read("loaders/run_insert.sql"), keys)
     if lines.typed:

@@ -6,6 +6,7 @@ parameters left out, and that string is its identity (the ``measure`` column of 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +38,16 @@ class MeasureDef:
     aggregate : how topics are combined: ``mean``, ``sum`` or ``gmean`` (floor 1e-5)
     empty_value : the value of a judged topic the run did not retrieve anything for
     storable : False for text-valued measures (RelString), shown but not stored
+    check : parameters -> the reason a combination of values is not a measure, or None
+    kind : the formula the family computes, passed to its SQL as ``kind``: a D-measure
+        (``D_nDCG``) is its ad hoc measure's formula (``nDCG``) over global gains; None: the name
+    staging : what the family's SQL reads (pyeval/diversity): ``adhoc`` (the campaign's
+        ad hoc qrels), ``global`` (global gains of a diversity campaign: D-measures), ``din``
+        (DIN global gains) or ``intents`` (a diversity campaign's intents: composite measures)
+    components : measure -> ``[(role, staging, component measure), ...]``, the values a composite
+        measure (I-rec, IA, D#) combines; its family reads them as ``evaluation_components``
+    family_params : the parameters the family's SQL reads (None: all); the others only choose
+        what is staged or computed first (``probs``, a component's parameters)
     """
 
     name: str
@@ -49,6 +60,11 @@ class MeasureDef:
     aggregate: str = "mean"
     empty_value: float = 0.0
     storable: bool = True
+    check: Callable[[dict[str, Any]], str | None] | None = None
+    kind: str | None = None
+    staging: str = "adhoc"
+    components: Callable[[Measure], list[tuple[str, str, Measure]]] | None = None
+    family_params: tuple[str, ...] | None = None
 
     def param(self, name: str) -> Param:
         for param in self.params:
@@ -87,6 +103,11 @@ class Measure:
     @property
     def family(self) -> str:
         return self.definition.family
+
+    @property
+    def kind(self) -> str:
+        """The formula its family computes (``kind`` of requested_measures)."""
+        return self.definition.kind or self.definition.name
 
     def __str__(self) -> str:
         definition = self.definition

@@ -27,4 +27,5 @@ def recall_points(text: str) -> str:
 ELEVEN_POINTS = recall_points("0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1")
 CUTOFF = Param("cutoff", int, None, "rank cutoff; none: the whole ranking", minimum=1)
 REQUIRED_CUTOFF = Param("cutoff", int, None, "rank cutoff", minimum=1, required=True)
-GAIN = Param("gain", str, "linear", "gain profile: linear, exp, or a profile of gain_profiles")
+GAIN = Param("gain", str, "linear", "gain profile: linear, exp, flat, steep, adjust, or a profile of "
+              "gain_profiles")

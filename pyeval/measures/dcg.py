@@ -1,4 +1,5 @@
-"""Gain-based measures: nDCG, nDCGRel, RnDCG, BinG, G, RBP. Computed by sql/metrics/metric_dcg.sql.
+"""Gain-based measures: nDCG (alias MSnDCG), nDCGRel, RnDCG, BinG, G, RBP. Computed by
+sql/metrics/metric_dcg.sql.
 
 Formulas (ports of trec_eval 10.0; metrics-adhoc.md section 2.4) are in the SQL file's header.
 """
@@ -12,8 +13,14 @@ register(
     MeasureDef("nDCG", "dcg",
                "normalised DCG, gain/log2(r+1); the ideal list holds every judged document, "
                "cut at k like the ranking (Jarvelin & Kekalainen, TOIS 2002)",
-               TREC_EVAL.format("ndcg") + " and m_ndcg_cut.c", params=(GAIN, CUTOFF), at="cutoff",
-               aliases=("NDCG",)),
+               TREC_EVAL.format("ndcg") + " and m_ndcg_cut.c; NTCIREVAL MSnDCG@l (the same formula)",
+               params=(GAIN, CUTOFF), at="cutoff", aliases=("NDCG", "MSnDCG")),
+    MeasureDef("DCG", "dcg", "discounted cumulative gain, gain/log2(r+1) summed to L (or k): nDCG's numerator",
+               "trec_eval (NIST) m_ndcg.c (dcg); ranx dcg@k", params=(GAIN, CUTOFF), at="cutoff"),
+    MeasureDef("IdealDCG", "dcg",
+               "the ideal list's DCG (every judged document with a positive gain, to k with @k): "
+               "nDCG's denominator", "trec_eval (NIST) m_ndcg.c (ideal_dcg)",
+               params=(GAIN, CUTOFF), at="cutoff"),
     MeasureDef("nDCGRel", "dcg",
                "nDCG averaged over the documents with a positive gain, unretrieved ones at the end "
                "of the ranking (experimental; Jarvelin & Kekalainen, TOIS 2002)",
@@ -31,11 +38,17 @@ register(
                "(experimental; C. Buckley, trec_eval, 2008)",
                TREC_EVAL.format("G"), params=(GAIN,)),
     MeasureDef("RBP", "dcg", "rank-biased precision (Moffat & Zobel, TOIS 2008)",
-               TREC_EVAL.format("rbp") + "; ir_measures RBP",
+               TREC_EVAL.format("rbp") + "; ir_measures RBP; NTCIREVAL RBP and RBP@l (gain_norm=gmax)",
                params=(Param("p", float, 0.8, "persistence", minimum=0),
-                       Param("rel", int, None, "binary relevance threshold; none: graded by level"),
+                       Param("rel", int, None,
+                             "binary relevance threshold (gain and gain_norm then do not apply); "
+                             "none: graded"),
+                       GAIN,
                        Param("gain_norm", str, "none",
-                             "none: the raw level; trec_eval: the level divided by the topic's "
-                             "highest judged level when that exceeds 1",
-                             choices=("none", "trec_eval")))),
+                             "none: the raw gain; trec_eval: the gain divided by the topic's highest "
+                             "judged gain when that exceeds 1; gmax: the gain divided by the "
+                             "profile's highest gain (NTCIREVAL: the last -g value)",
+                             choices=("none", "trec_eval", "gmax")),
+                       CUTOFF),
+               at="cutoff"),
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import re
 from typing import Any
 
 from ..errors import MeasureNameError, MeasureParamError, UnknownMeasureError
@@ -74,7 +75,26 @@ def make(definition: MeasureDef, **given: Any) -> Measure:
         values[param.name] = _coerce(definition, param.name, value, text) if value is not None else None
     if given:
         _coerce(definition, next(iter(given)), None, text)  # raises: unknown parameter
+    if definition.check is not None:
+        problem = definition.check(values)
+        if problem:
+            raise MeasureParamError(f"{definition.name}: {problem}")
     return Measure(definition, tuple(values.items()))
+
+
+_HYPHENATED = re.compile(r"\s*([A-Za-z][\w]*(?:-[\w]+)+)(?=\s*(?:[(@]|$))")
+
+
+def _unhyphenate(text: str) -> str:
+    """A registered alias spelled with hyphens (ndeval's ``alpha-nDCG@20``, ``MAP-IA``) is not a
+    Python name: replace it by its canonical name before parsing."""
+    match = _HYPHENATED.match(text)
+    if match is None:
+        return text
+    definition = registry.lookup(match.group(1))
+    if definition is None:
+        return text
+    return definition.name + text[match.end():]
 
 
 def parse(text: str) -> Measure:
@@ -84,6 +104,7 @@ def parse(text: str) -> Measure:
     ------
     MeasureNameError, UnknownMeasureError, MeasureParamError
     """
+    text = _unhyphenate(text)
     try:
         tree = ast.parse(text.strip(), mode="eval").body
     except SyntaxError:

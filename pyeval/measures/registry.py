@@ -1,7 +1,8 @@
 """The registry: every measure pyeval computes, by canonical name and alias.
 
-Only the registry maps a measure to its SQL family; code looks measures up here and never
-dispatches on name strings elsewhere.
+Only the registry maps a measure to its family; code looks measures up here and never
+dispatches on name strings elsewhere. A family is computed by ``sql/metrics/metric_<family>.sql``
+unless a Python driver is registered for it (:func:`register_driver`).
 """
 from __future__ import annotations
 
@@ -24,6 +25,40 @@ def register(*definitions: MeasureDef) -> None:
 
 
 _PRESETS: dict[str, dict] = {}
+
+#: family -> "module:function" of its Python driver (families that are not SQL files).
+_DRIVERS: dict[str, str] = {}
+
+
+def register_driver(family: str, target: str) -> None:
+    """Compute ``family`` with a Python function instead of a SQL file.
+
+    ``target`` is ``"package.module:function"``, imported on first use; the function is called
+    as ``function(con, measures, inputs)`` with the family's measures and the evaluation's
+    :class:`pyeval.evaluation.FamilyInputs`, and returns the SQL families' long form
+    (``run_id, topic_id, measure, value``).
+    """
+    if family in _DRIVERS:
+        raise ValueError(f"family {family!r} has a driver already")
+    _DRIVERS[family] = target
+
+
+def driver(family: str):
+    """The Python function computing ``family``, or None for a SQL family."""
+    _load()
+    target = _DRIVERS.get(family)
+    if target is None:
+        return None
+    import importlib
+
+    module, _, function = target.partition(":")
+    return getattr(importlib.import_module(module), function)
+
+
+def sql_families() -> list[str]:
+    """Families computed by ``sql/metrics/metric_<family>.sql``, sorted."""
+    _load()
+    return sorted({d.family for d in _CANONICAL.values()} - set(_DRIVERS))
 
 
 def register_alias(alias: str, name: str, **params) -> None:

@@ -21,11 +21,12 @@ seeds, and committed; tests/test_sample.py checks that regenerating gives the sa
 from __future__ import annotations
 
 import gzip
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from ..diversity.campaigns import intent_probabilities, read_topic_intents
 
 HERE = Path(__file__).resolve().parent
 SEED = 20120151  # TREC 2012, first topic 151
@@ -35,26 +36,15 @@ DEPTH = 100
 
 def subtopics() -> pd.DataFrame:
     """topic_id, intent_id, intent_type of every subtopic in full-topics.xml, in number order."""
-    root = ET.parse(HERE / "full-topics.xml").getroot()
-    rows = [
-        (topic.get("number"), subtopic.get("number"), subtopic.get("type", "inf"))
-        for topic in root.iter("topic")
-        for subtopic in topic.iter("subtopic")
-    ]
-    frame = pd.DataFrame(rows, columns=["topic_id", "intent_id", "intent_type"])
-    order = frame.assign(t=frame.topic_id.astype(int), i=frame.intent_id.astype(int))
-    return frame.loc[order.sort_values(["t", "i"]).index].reset_index(drop=True)
+    return read_topic_intents(HERE / "full-topics.xml")
 
 
 def intent_files() -> dict[str, str]:
     """The uniform and non-uniform DINprob texts."""
     frame = subtopics()
-    n = frame.groupby("topic_id").intent_id.transform("size").to_numpy()
-    j = frame.groupby("topic_id").cumcount().to_numpy() + 1
-    uniform = 1.0 / n
-    nonuniform = 2.0 ** (n - j + 1) / (2.0 ** (n + 1) - 2)  # sum_{k=1}^{n} 2^k = 2^(n+1) - 2
     texts = {}
-    for name, probability in (("uniform", uniform), ("nonuniform", nonuniform)):
+    for name in ("uniform", "nonuniform"):
+        probability = intent_probabilities(frame, name)
         lines = [
             f"{t} {i} {repr(float(p))} {kind}"
             for t, i, p, kind in zip(frame.topic_id, frame.intent_id, probability, frame.intent_type)

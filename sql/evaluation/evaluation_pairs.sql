@@ -1,14 +1,13 @@
 -- evaluation_pairs: one row per (run_id, topic_id) an evaluation scores, with the list length
 -- and whether the run has the topic at all (in_run: false for a judged topic the run lacks).
--- Reads: topics of the campaign's qrels (topic_levels), evaluation_lists.
--- Parameters: $campaign_id, $runs, $topic_policy:
+-- Reads: the judged topics (evaluation_levels), evaluation_lists.
+-- Parameters: $runs, $topic_policy:
 --   'qrels'         every judged topic for every run; a topic the run lacks has num_ret = 0
 --                   (trec_eval -c, ir_measures); pyeval's default
 --   'intersection'  judged topics the run retrieved for (trec_eval 9 / pytrec_eval without -c)
 with judged_topics as (
     select distinct topic_id
-    from topic_levels
-    where campaign_id = $campaign_id
+    from evaluation_levels
 ),
 
 runs as (

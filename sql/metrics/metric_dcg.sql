@@ -1,9 +1,9 @@
--- metric_dcg: gain-based measures per (run_id, topic_id, measure): nDCG, nDCG@k, nDCGRel,
--- RnDCG, BinG, G, RBP.
+-- metric_dcg: gain-based measures per (run_id, topic_id, measure): nDCG, nDCG@k, DCG, DCG@k,
+-- IdealDCG, IdealDCG@k, nDCGRel, RnDCG, BinG, G, RBP.
 -- Reads: evaluation_pairs, evaluation_ranks, evaluation_topics, evaluation_gains,
---        requested_measures(measure, kind, gain, cutoff, rel, p, gain_norm).
+--        evaluation_gain_maxima, requested_measures(measure, kind, gain, cutoff, rel, p, gain_norm).
 -- References: Jarvelin & Kekalainen, TOIS 20(4) 2002 (nDCG); Moffat & Zobel, TOIS 27(1) 2008
--- (RBP). Exact ports of trec_eval 10.0 m_ndcg.c (ndcg), m_ndcg_cut.c (ndcg_cut), m_ndcg_rel.c
+-- (RBP); NTCIREVAL (T. Sakai) MSnDCG@l (= nDCG@l) and RBP, RBP@l (gain_norm = 'gmax'). Exact ports of trec_eval 10.0 m_ndcg.c (ndcg), m_ndcg_cut.c (ndcg_cut), m_ndcg_rel.c
 -- (ndcg_rel), m_Rndcg.c (Rndcg), m_binG.c (binG), m_G.c (G), m_rbp.c (rbp), gain_init.c
 -- (setup_gains), form_res_rels.c (levels); metrics-adhoc.md section 2.4.
 --
@@ -15,6 +15,8 @@
 --   nDCG        DCG(L)/IDCG(n+): the ideal has no depth limit (trec_eval ndcg); 0 if IDCG = 0
 --   nDCG@k      DCG(k)/IDCG(k) (trec_eval ndcg_cut_k with the linear profile; other profiles
 --               are a pyeval extension, trec_eval's ndcg_cut takes level gains only)
+--   DCG, IdealDCG   DCG(L) and IDCG(n+), nDCG's numerator and denominator (trec_eval dcg and
+--               ideal_dcg, m_ndcg.c); with @k, DCG(k) and IDCG(k) (ranx dcg@k)
 --   nDCGRel     (sum over retrieved docs with g(r) > 0 of DCG(r)/IDCG(min(r, n+))
 --               + (n+ - m) DCG(L)/IDCG(n+)) / n+, m = retrieved docs with g > 0; 0 unless > 0
 --   RnDCG       mean of DCG(min(k, L))/IDCG(k) over the R-level boundaries k (the last ideal
@@ -28,12 +30,16 @@
 --   G           (1/sum of g*) sum over r with g(r) <> 0 of g(r)/log2(2 + cost(r) - cg(r)),
 --               cost(r) = sum over j <= r of max(g*(j), 1) (g*(j) = 0 beyond n+), cg(r) the
 --               cumulative gain of the ranking
---   RBP         (1 - p) sum over r of x(r) p^(r-1): x = [level >= rel] when rel is given;
---               otherwise the level, divided by the topic's highest judged level when
---               gain_norm = 'trec_eval' and that level exceeds 1 (m_rbp.c rescales gains to
---               (gain - min)/(max - min) when one lies outside [0, 1]; its min is read
---               uninitialised, the NIST test outputs match min = 0); 'none' with rel null is
---               ir_measures' graded RBP. RBP ignores gain profiles.
+--   RBP         (1 - p) sum over r of x(r) p^(r-1), r <= k with @k: x = [level >= rel] when
+--               rel is given (gain and gain_norm do not apply); otherwise the gain g(r),
+--               divided by the topic's highest judged gain when gain_norm = 'trec_eval' and that
+--               gain exceeds 1 (m_rbp.c rescales gains to (gain - min)/(max - min) when one lies
+--               outside [0, 1]; its min is read uninitialised, the NIST test outputs match
+--               min = 0; with linear gains the highest gain is the highest level), or by gmax
+--               (evaluation_gain_maxima: the profile's highest gain, NTCIREVAL's last -g value;
+--               0 if gmax <= 0) when gain_norm = 'gmax' (NTCIREVAL RBP with p = 0.95; RBP@l sums
+--               to l, NTCIREVAL's l' = min(l, max(L, R)) adds nothing past L). 'none' with rel
+--               null and linear gains is ir_measures' graded RBP.
 -- Topics a run lacks (num_ret = 0) score 0 everywhere, as trec_eval -c prints them. A gain
 -- profile that is neither built in nor in gain_profiles raises an error.
 --
@@ -75,8 +81,7 @@ topics as (
         topic_id,
         rel,
         num_rel,
-        num_nonrel,
-        max_level
+        num_nonrel
     from evaluation_topics
 ),
 
@@ -88,6 +93,23 @@ gains as (
         gain,
         judgments
     from evaluation_gains
+),
+
+gain_maxima as (
+    select
+        profile,
+        topic_id,
+        max_gain
+    from evaluation_gain_maxima
+),
+
+topic_gain_maxima as (
+    select
+        profile,
+        topic_id,
+        max(gain) as max_judged_gain
+    from gains
+    group by profile, topic_id
 ),
 
 measures as (
@@ -238,7 +260,7 @@ ideal_cutoffs as (
             profile,
             cutoff
         from measures
-        where kind = 'nDCG' and cutoff is not null
+        where kind in ('nDCG', 'IdealDCG') and cutoff is not null
     ) as cutoffs
         on ideal_lists.profile = cutoffs.profile
 ),
@@ -284,7 +306,9 @@ ranked_summaries as (
         run_id,
         topic_id,
         profile,
-        list({'rank': rank, 'discounted_gain': discounted_gain} order by rank) as discounted_gains,
+        list(
+            {'rank': rank, 'gain': gain, 'discounted_gain': discounted_gain} order by rank
+        ) as discounted_gains,
         sum(discounted_gain order by rank) as dcg,
         count(*) filter (where gain > 0) as positive_retrieved
     from ranked_gains
@@ -365,7 +389,8 @@ measure_inputs as (
         measures.p,
         measures.gain_norm,
         topics.num_rel,
-        topics.max_level,
+        topic_gain_maxima.max_judged_gain,
+        gain_maxima.max_gain,
         coalesce(ranked_summaries.discounted_gains, []) as discounted_gains,
         coalesce(ranked_summaries.dcg, 0) as dcg,
         coalesce(ranked_summaries.positive_retrieved, 0) as positive_retrieved,
@@ -400,13 +425,17 @@ measure_inputs as (
             and measures.cutoff = ideal_cutoffs.cutoff
     left join judged_lists
         on pairs.run_id = judged_lists.run_id and pairs.topic_id = judged_lists.topic_id
+    left join topic_gain_maxima
+        on pairs.topic_id = topic_gain_maxima.topic_id and measures.profile = topic_gain_maxima.profile
+    left join gain_maxima
+        on pairs.topic_id = gain_maxima.topic_id and measures.profile = gain_maxima.profile
 ),
 
 measure_sums as (
     select
         *,
         case
-            when kind = 'nDCG' and cutoff is not null
+            when kind in ('nDCG', 'DCG') and cutoff is not null
                 then coalesce(
                     list_sum(
                         list_transform(
@@ -459,16 +488,29 @@ measure_sums as (
                 )
         end as bing_terms,
         case
+            when kind = 'RBP' and rel is not null
+                then coalesce(
+                    list_sum(
+                        list_transform(
+                            list_filter(judged, lambda d: d.rank <= coalesce(cutoff, d.rank)),
+                            lambda d: (d.level >= rel)::integer * pow(p, d.rank - 1)
+                        )
+                    ),
+                    0
+                )
             when kind = 'RBP'
                 then coalesce(
                     list_sum(
                         list_transform(
-                            judged,
+                            list_filter(
+                                discounted_gains, lambda d: d.rank <= coalesce(cutoff, d.rank)
+                            ),
                             lambda d: case
-                                when rel is not null then (d.level >= rel)::integer
-                                when gain_norm = 'trec_eval' and max_level > 1
-                                    then d.level / max_level
-                                else d.level
+                                when gain_norm = 'trec_eval' and max_judged_gain > 1
+                                    then d.gain / max_judged_gain
+                                when gain_norm = 'gmax'
+                                    then case when max_gain > 0 then d.gain / max_gain else 0 end
+                                else d.gain
                             end * pow(p, d.rank - 1)
                         )
                     ),
@@ -491,6 +533,8 @@ scores as (
                     when ideal_dcg_at_cutoff > 0 then dcg_at_cutoff / ideal_dcg_at_cutoff
                     else 0
                 end
+            when 'DCG' then case when cutoff is null then dcg else dcg_at_cutoff end
+            when 'IdealDCG' then case when cutoff is null then ideal_dcg else ideal_dcg_at_cutoff end
             when 'nDCGRel'
                 then case when ndcg_rel_sum > 0 then ndcg_rel_sum / num_positive else 0 end
             when 'RnDCG'

@@ -33,6 +33,9 @@ CASES = [
     ("out.test.aqZ", f"-q -m all_trec -Z {TREC / 'zscores_file'} qrels.test results.test"),
     ("out.test.qrels_jg", "-m qrels_jg -q -R qrels_jg qrels.123 results.test"),
     ("out.test.qrels_jg", "-m qrels_jg -q -R qrels_jg qrels.comments.123 results.test"),
+    ("out.test.prefs", "-m all_prefs -q -R prefs prefs.test prefs.results.test"),
+    ("out.test.prefs", "-m all_prefs -q -R prefs prefs.comment.test prefs.results.test"),
+    ("out.test.qrels_prefs", "-m all_prefs -q -R qrels_prefs qrels.test results.test"),
 ]
 
 
@@ -52,6 +55,38 @@ def test_output_is_byte_identical(expected, arguments):
 def test_judgment_group_measures_need_their_format():
     assert trec_eval("-m map_avgjg qrels.123 results.test").exit_code == 1
     assert trec_eval("-m map -R qrels_jg qrels.123 results.test").exit_code == 1
+
+
+def test_preference_measures_need_their_format():
+    assert trec_eval("-m prefs_simp qrels.test results.test").exit_code == 1
+    assert trec_eval("-m map -R prefs prefs.test prefs.results.test").exit_code == 1
+    assert trec_eval("-R qrels_prefs qrels.test results.test").exit_code == 1  # official set
+
+
+def test_preference_nickname_prefs():
+    result = trec_eval("-m prefs -R prefs prefs.test prefs.results.test")
+    assert result.exit_code == 0, result.output
+    labels = [line.split("\t")[0].rstrip() for line in result.stdout.splitlines()]
+    assert labels == ["runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful",
+                      "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg"]
+
+
+def test_malformed_prefs_line_names_file_and_line(tmp_path):
+    bad = tmp_path / "bad.prefs"
+    bad.write_text("1 g s d1 1\n1 g s d2\n")
+    result = CliRunner().invoke(main, ["trec_eval", "-m", "all_prefs", "-R", "prefs", str(bad),
+                                       str(TREC / "prefs.results.test")])
+    assert result.exit_code == 2
+    assert f"{bad}:2: expected 5 fields (topic jg jsg docno rel_level), found 4" in result.stderr
+
+
+def test_inconsistent_preferences_are_refused(tmp_path):
+    """trec_eval aborts on A > B and B > A within one judgment group."""
+    bad = tmp_path / "cycle.prefs"
+    bad.write_text("1 g s1 a 2\n1 g s1 b 1\n1 g s2 b 2\n1 g s2 c 1\n1 g s3 c 2\n1 g s3 a 1\n")
+    result = CliRunner().invoke(main, ["trec_eval", "-m", "all_prefs", "-R", "prefs", str(bad),
+                                       str(TREC / "prefs.results.test")])
+    assert result.exit_code == 2 and "inconsistent preferences" in result.stderr
 
 
 def test_unknown_measure_fails_like_trec_eval():

@@ -2,7 +2,8 @@
 
 Like aiosql's declared-parameter check: the family SQL reads its parameters as columns of
 ``requested_measures``; it must run with the declared columns and fail without any one of them.
-Each file also opens with a header naming itself and its reference.
+Each file also opens with a header naming itself and its reference. Families computed by a
+Python driver (registry.register_driver: ndeval, umeasure) have no SQL file; their driver is checked.
 """
 from __future__ import annotations
 
@@ -11,11 +12,15 @@ import pytest
 
 import pyeval
 from pyeval import evaluation, sqlfiles
-from pyeval.measures import definitions, make
+from pyeval.loaders.prefs import stage_preferences
+from pyeval.measures import definitions, make, registry
 
 from ..conftest import FIXTURES
 
-FAMILIES = sorted({d.family for d in definitions()})
+#: Families computed by sql/metrics/metric_<family>.sql; the others have a Python driver
+#: (registry.register_driver) and are checked by test_every_python_family_has_a_driver.
+FAMILIES = registry.sql_families()
+PYTHON_FAMILIES = sorted({d.family for d in definitions()} - set(FAMILIES))
 
 
 def _measure(definition):
@@ -29,14 +34,22 @@ def staged():
     con = pyeval.connect()
     pyeval.load_qrels(con, "t", FIXTURES / "trec_eval" / "qrels.test")
     pyeval.load_run(con, "t", FIXTURES / "trec_eval" / "results.test", name="r")
-    evaluation._stage(con, "t", ["r"], "trec", evaluation.NO_DEPTH_LIMIT, False, "qrels", [1])
+    evaluation._stage(con, "t", ["r"], "trec", evaluation.NO_DEPTH_LIMIT, False, "qrels", [1], ["linear"])
+    # the preferences family reads preference judgments its caller stages (trec_eval -R qrels_prefs)
+    stage_preferences(con, FIXTURES / "trec_eval" / "qrels.test", format="qrels_prefs")
     yield con
     con.close()
 
 
-def test_every_family_has_a_file_and_every_file_a_family():
+def test_every_sql_family_has_a_file_and_every_file_a_family():
     files = sorted(p.stem.removeprefix("metric_") for p in (sqlfiles.resource_root("sql") / "metrics").glob("*.sql"))
     assert files == FAMILIES
+
+
+@pytest.mark.parametrize("family", PYTHON_FAMILIES)
+def test_every_python_family_has_a_driver_and_no_sql_file(family):
+    assert callable(registry.driver(family))
+    assert not (sqlfiles.resource_root("sql") / "metrics" / f"metric_{family}.sql").exists()
 
 
 @pytest.mark.parametrize("family", FAMILIES)

@@ -489,6 +489,36 @@ def test_ndcg_linear_and_exp_gains_by_hand(hand_campaign):
     )
 
 
+def test_dcg_and_ideal_dcg_by_hand(hand_campaign):
+    """trec_eval dcg and ideal_dcg (m_ndcg.c): nDCG's numerator and denominator."""
+    got = values(hand_campaign, ["DCG", "IdealDCG", "DCG@3", "IdealDCG@3", "DCG(gain=exp)"])
+    assert got["run", "1", "DCG"] == pytest.approx(2 / lg(3) + 3 / lg(5) + 1 / lg(7), abs=1e-15)
+    assert got["run", "1", "IdealDCG"] == pytest.approx(3 + 2 / lg(3) + 1 / lg(4) + 1 / lg(5), abs=1e-15)
+    assert got["run", "1", "DCG@3"] == pytest.approx(2 / lg(3), abs=1e-15)
+    assert got["run", "1", "IdealDCG@3"] == pytest.approx(3 + 2 / lg(3) + 1 / 2, abs=1e-15)
+    assert got["run", "1", "DCG(gain=exp)"] == pytest.approx(3 / lg(3) + 7 / lg(5) + 1 / lg(7), abs=1e-15)
+
+
+def test_trec_eval_dcg_is_ndcg_numerator_and_denominator():
+    from click.testing import CliRunner
+
+    from pyeval.cli import main
+
+    printed = CliRunner().invoke(main, [
+        "trec_eval", "-q", "-m", "dcg", "-m", "ideal_dcg", "-m", "ndcg",
+        str(TREC / "qrels.test"), str(TREC / "results.test"),
+    ]).stdout
+    table = {}
+    for line in printed.splitlines():
+        name, topic, value = line.split("\t")
+        table[name.strip(), topic] = float(value)
+    topics = {topic for _, topic in table if topic != "all"}
+    assert len(topics) > 1
+    for topic in topics:
+        if table["ideal_dcg", topic] > 0:
+            assert table["ndcg", topic] == pytest.approx(table["dcg", topic] / table["ideal_dcg", topic], abs=1e-4)
+
+
 def test_experimental_measures_by_hand(hand_campaign):
     got = values(hand_campaign, ["nDCGRel", "RnDCG", "G", "BinG", "BinG(rel=2)"])
     # IDCG(1..4)
@@ -651,3 +681,28 @@ def test_rndcg_counts_relevance_at_its_threshold(write):
     values = dict(zip(result.per_topic.measure, result.per_topic.value))
     assert values["RnDCG"] > 0 and values["RnDCG(rel=2)"] == 0.0
     con.close()
+
+
+def test_rbp_gain_profiles_cutoffs_and_gmax(hand_campaign):
+    """RBP takes a gain profile and a cutoff; gain_norm=gmax divides by the profile's highest
+    gain (NTCIREVAL's RBP: the last -g value, even when no document has that level)."""
+    from pyeval.gains import define_gain_profile
+
+    define_gain_profile(hand_campaign, "t", "g1234", "1:2:3:4")
+    got = values(hand_campaign, [
+        "RBP(gain=exp)", "RBP@4", "RBP(p=0.95, gain_norm=gmax)", "RBP(p=0.95, gain_norm=gmax)@2",
+        "RBP(gain=g1234, gain_norm=gmax)", "RBP(gain=exp, gain_norm=trec_eval)", "RBP(rel=2)@3",
+    ])
+    # linear gains by rank 0 2 0 3 0 1; exp gains 0 3 0 7 0 1
+    assert got["run", "1", "RBP(gain=exp)"] == pytest.approx(0.2 * (3 * 0.8 + 7 * 0.8**3 + 0.8**5), abs=1e-15)
+    assert got["run", "1", "RBP@4"] == pytest.approx(0.2 * (2 * 0.8 + 3 * 0.8**3), abs=1e-15)
+    gmax = 0.05 * (2 / 3 * 0.95 + 3 / 3 * 0.95**3 + 1 / 3 * 0.95**5)
+    assert got["run", "1", "RBP(gain_norm=gmax, p=0.95)"] == pytest.approx(gmax, abs=1e-15)
+    assert got["run", "1", "RBP(gain_norm=gmax, p=0.95)@2"] == pytest.approx(0.05 * 2 / 3 * 0.95, abs=1e-15)
+    assert got["run", "1", "RBP(gain=g1234, gain_norm=gmax)"] == pytest.approx(
+        0.2 * (2 / 4 * 0.8 + 3 / 4 * 0.8**3 + 1 / 4 * 0.8**5), abs=1e-15
+    )
+    assert got["run", "1", "RBP(gain=exp, gain_norm=trec_eval)"] == pytest.approx(
+        0.2 * (3 / 7 * 0.8 + 7 / 7 * 0.8**3 + 1 / 7 * 0.8**5), abs=1e-15
+    )
+    assert got["run", "1", "RBP(rel=2)@3"] == pytest.approx(0.2 * 0.8, abs=1e-15)
