@@ -48,6 +48,20 @@ PUBLIC_TABLES: tuple[str, ...] = (
     "evaluation_inputs",
     "evaluation_measures",
     "evaluation_means",
+    # meta-evaluation (migrations 0005 and 0008; docs/resampling.md)
+    "resample_sets",
+    "resample_replicates",
+    "significance_tests",
+    "pairwise_tests",
+    "discriminative_power",
+    "swap_rates",
+    "swap_rate_summaries",
+    "minority_rates",
+    "rank_correlations",
+    "concordance_tests",
+    "gain_robustness",
+    "mem_solutions",
+    "mem_predictions",
 )
 
 #: Tables whose rows belong to one evaluation and never change: published incrementally.
@@ -433,6 +447,8 @@ def _pg_type(duckdb_type: str):
         "DOUBLE": postgresql.DOUBLE_PRECISION, "BOOLEAN": sa.Boolean,
         "TIMESTAMP": sa.DateTime, "DATE": sa.Date,
     }
+    if duckdb_type.endswith("[]"):  # DuckDB lists become PostgreSQL arrays
+        return postgresql.ARRAY(_pg_type(duckdb_type[:-2]))
     if duckdb_type not in types:
         raise PyevalError(f"cannot publish a column of DuckDB type {duckdb_type}")
     return types[duckdb_type]()
@@ -472,9 +488,21 @@ _PG_INDEXES: dict[str, tuple[str, ...]] = {
 
 def _copy_rows(con, pg, table: str, columns: list[str], query: str, parameters: dict) -> int:
     """Stream ``query``'s rows (DuckDB, in ``con``'s transaction) into ``table`` (PostgreSQL)
-    with COPY, through a CSV file (NULL unquoted and empty, '' quoted: both servers agree)."""
+    with COPY, through a CSV file (NULL unquoted and empty, '' quoted: both servers agree);
+    rows with list columns go through parameterised inserts instead."""
     from psycopg import sql
 
+    con.execute(f"select * from ({query}) limit 0", parameters)
+    if any(str(column[1]).endswith("[]") for column in con.description):
+        # list columns: psycopg sends Python lists as PostgreSQL arrays (CSV has no array form)
+        rows = con.execute(query, parameters).fetchall()
+        statement = sql.SQL("insert into {} ({}) values ({})").format(
+            sql.Identifier(table), sql.SQL(", ").join(sql.Identifier(c) for c in columns),
+            sql.SQL(", ").join(sql.Placeholder() * len(columns)),
+        )
+        with pg.connection.driver_connection.cursor() as pg_cursor:
+            pg_cursor.executemany(statement, rows)
+        return len(rows)
     with tempfile.TemporaryDirectory(prefix="pyeval-publish-") as folder:
         path = Path(folder) / "rows.csv"
         con.execute(f"copy ({query}) to $path (format csv, header false)", {**parameters, "path": str(path)})

@@ -70,6 +70,8 @@ def test_publish_copies_tables_and_views_then_only_what_changed(tmp_path, postgr
     pyeval.load_run(con, ODD, RUN_TRUNC, name="r2")
     pyeval.define_gain_profile(con, ODD, "graded", "1:3")
     pyeval.evaluate(con, ODD, ["AP", "P@10", "nDCG(gain=graded)@10", "GMAP"])
+    # meta-evaluation results hold list columns: published as PostgreSQL arrays
+    pyeval.discriminative_power(con, ODD, ["AP", "P@10"], "bootstrap", replicates=50, seed=1)
     con.close()
 
     runner = CliRunner()
