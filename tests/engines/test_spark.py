@@ -1,0 +1,164 @@
+"""``--engine spark``: the same views, stages and metric SQL on a local Spark session give the same
+per-topic values as DuckDB (to 1e-9) for every measure that runs on both; the others are refused
+with a reason and listed in docs/engines.md.
+
+One Spark session for the module (local[2]) and one small graded campaign (trec_eval's
+qrels.rel_level: levels -1 to 4, two runs). Skipped only when pyspark cannot be imported or no
+Java is installed."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pyeval
+from pyeval import evaluation as ev
+from pyeval.errors import MeasureParamError, PyevalError
+from pyeval.measures import definitions, make, registry
+
+from ..conftest import FIXTURES
+
+pytest.importorskip("pyspark", reason="pyspark is not installed (pip install 'pyeval[spark]')")
+pytest.importorskip("sqlglot", reason="sqlglot is not installed (pip install 'pyeval[spark]')")
+if shutil.which("java") is None:
+    pytest.skip("no Java runtime (apt-get install openjdk-17-jre-headless)", allow_module_level=True)
+
+from pyeval.engines import spark as engine  # noqa: E402
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "engines.md"
+CAMPAIGN = "graded"
+RUNS = ["full", "trunc"]
+#: Parameter variants on top of every measure's defaults: cutoffs, thresholds, gain profiles
+#: (built in and stored), persistence.
+VARIANTS = [
+    "nDCG@10", "nDCG(gain=exp)@10", "nDCG(gain=graded)", "DCG(gain=steep)@5", "P(rel=2)@5", "AP(rel=2)",
+    "AP@100", "Q(gain=steep)", "Q(gain=adjust)@20", "ERR@20", "nERR(gain=graded,stop=ntcir)@10", "RBP(p=0.8)",
+    "RBPResid(p=0.8)", "Judged@10", "iRBU(u=0.9)@10", "GAP(gain=exp)", "AnDCG(gain=exp)@10",
+    "BprefN(gain=exp)", "RelString@10", "IPrec(recall=0.5)", "SetF(beta=0.5)", "RprecMult(m=2)",
+    "Utility(p1=1,p2=-1,p3=0,p4=0,collection_size=1000)", "nRBP(p=0.8)@20", "EBR(beta=2)",
+    "OMeasure(gain=exp)", "RMeasure(gain=exp)", "RnDCG(gain=exp)", "G(gain=exp)", "BinG(rel=2)",
+    "Success@1", "RR(rel=2)", "NumRet(rel=2)", "Bpref(rel=2)", "JKnDCG(gain=exp)@10",
+]
+
+
+def _default(definition):
+    params = {p.name: (0.5 if p.type is float else 10 if p.type is int else p.default)
+              for p in definition.params if p.required}
+    return make(definition, **params)
+
+
+def every_measure():
+    """Every measure definition with its defaults, and the variants."""
+    measures = [_default(d) for d in definitions()]
+    measures += [m for text in VARIANTS for m in ev.parse_measures(text)]
+    return list(dict.fromkeys(measures))
+
+
+@pytest.fixture(scope="module")
+def spark():
+    return engine.session(2)
+
+
+@pytest.fixture(scope="module")
+def warehouse(tmp_path_factory):
+    path = tmp_path_factory.mktemp("spark") / "w.duckdb"
+    con = pyeval.connect(str(path))
+    pyeval.load_qrels(con, CAMPAIGN, FIXTURES / "trec_eval" / "qrels.rel_level")
+    pyeval.load_run(con, CAMPAIGN, FIXTURES / "trec_eval" / "results.test", name="full")
+    pyeval.load_run(con, CAMPAIGN, FIXTURES / "trec_eval" / "results.trunc", name="trunc")
+    pyeval.define_gain_profile(con, CAMPAIGN, "graded", "1:3:7:15")
+    yield con
+    con.close()
+
+
+@pytest.fixture(scope="module")
+def both(spark, warehouse):
+    """Per-topic values of every measure that runs on Spark, from DuckDB and from Spark."""
+    measures = [m for m in every_measure() if engine.supported(m) is None]
+    duck = ev.compute(warehouse, CAMPAIGN, measures, runs=RUNS)
+    sparked = engine.compute(spark, warehouse, CAMPAIGN, measures, runs=RUNS)
+    return measures, duck, sparked
+
+
+def test_every_measure_that_runs_on_both_engines_gives_the_same_per_topic_values(both):
+    measures, duck, sparked = both
+    keys = ["run_id", "topic_id", "measure"]
+    assert len(duck) == len(sparked)
+    merged = duck.merge(sparked, on=keys, how="outer", suffixes=("_duckdb", "_spark"), indicator=True)
+    assert (merged["_merge"] == "both").all(), merged[merged["_merge"] != "both"].head()
+    left, right = merged["value_duckdb"].astype(float), merged["value_spark"].astype(float)
+    assert (left.isna() == right.isna()).all()
+    difference = (left - right).abs()
+    worst = merged.assign(difference=difference).sort_values("difference").tail(3)
+    assert difference.max() <= 1e-9, worst
+    texts = merged["value_text_duckdb"].notna() | merged["value_text_spark"].notna()
+    assert (merged.loc[texts, "value_text_duckdb"] == merged.loc[texts, "value_text_spark"]).all()
+    # every SQL family but the documented ones ran, with several parameter settings each
+    ran = {m.family for m in measures}
+    adhoc_sql = {d.family for d in definitions() if d.staging == "adhoc" and registry.driver(d.family) is None}
+    assert ran == adhoc_sql - set(engine.UNSUPPORTED_FAMILIES)
+    assert len(set(merged["measure"])) == len(measures) > 90
+    print(f"{len(measures)} measures, {len(merged)} per-topic values, largest difference {difference.max():.2g}")
+
+
+def test_measures_that_do_not_run_on_spark_are_refused_and_documented(spark, warehouse):
+    text = DOCS.read_text(encoding="utf-8")
+    refused = [m for m in every_measure() if engine.supported(m) is not None]
+    assert refused
+    for measure in refused:
+        if registry.driver(measure.family) is not None or measure.family in engine.UNSUPPORTED_FAMILIES:
+            assert f"`{measure.family}`" in text, measure.family
+        else:
+            assert f"`{measure.definition.staging}`" in text, measure.definition.staging
+    for family, reason in engine.UNSUPPORTED_FAMILIES.items():
+        assert reason.split(";")[0] in " ".join(text.split()), family
+    with pytest.raises(PyevalError, match="does not run on Spark: .*recursive"):
+        engine.evaluate(warehouse, CAMPAIGN, ["PrefsSimp"], spark=spark, store=False)
+
+
+def test_evaluate_on_spark_stores_the_scores_in_the_warehouse(spark, warehouse):
+    measures = ["AP", "nDCG@10", "ERR@20", "Q(gain=graded)"]
+    reference = pyeval.evaluate(warehouse, CAMPAIGN, measures, store=False)
+    result = engine.evaluate(warehouse, CAMPAIGN, measures, spark=spark)
+    assert result.evaluation_id is not None
+    stored = warehouse.sql(
+        "select run_id, topic_id, measure, value from topic_scores where evaluation_id = $e "
+        "order by all", params={"e": result.evaluation_id}).df()
+    expected = reference.per_topic.sort_values(["run_id", "topic_id", "measure"]).reset_index(drop=True)
+    assert len(stored) == len(expected)
+    assert np.allclose(stored.sort_values(["run_id", "topic_id", "measure"])["value"].to_numpy(),
+                       expected["value"].to_numpy(), atol=1e-9, rtol=0)
+    settings = warehouse.sql("select settings from evaluations where evaluation_id = $e",
+                             params={"e": result.evaluation_id}).fetchall()[0][0]
+    assert '"engine": "spark"' in settings
+    pd.testing.assert_frame_equal(result.means, reference.means, check_exact=False, atol=1e-9, rtol=0)
+    # a family's own error (gdeval's ERR takes gains up to 4) is the same one-line error
+    with pytest.raises(MeasureParamError, match="metric_cascade: stop=gdeval takes gains up to 4"):
+        engine.evaluate(warehouse, CAMPAIGN, ["ERR(gain=graded)"], spark=spark, store=False)
+    # the view `scores` serves them like any evaluation's
+    assert warehouse.sql("select count(*) from scores where measure = 'ERR@20'").fetchall()[0][0] == len(
+        expected[expected["measure"] == "ERR@20"])
+
+
+def test_cli_evaluate_engine_spark_reads_a_parquet_export(spark, warehouse, tmp_path):
+    from click.testing import CliRunner
+
+    from pyeval.cli import main
+
+    export = tmp_path / "export"
+    pyeval.export_parquet(warehouse, export)
+    source = tmp_path / "copy.duckdb"
+    pyeval.snapshot(warehouse, source)
+    result = CliRunner().invoke(main, ["--db", str(source), "evaluate", "-C", CAMPAIGN, "-m", "P@10", "-m", "RR",
+                                       "--engine", "spark", "--export", str(export), "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    printed = pd.read_csv(__import__("io").StringIO(result.stdout)).set_index("run_id")
+    expected = pyeval.evaluate(warehouse, CAMPAIGN, ["P@10", "RR"], store=False).wide()
+    assert np.allclose(printed[["P@10", "RR"]].to_numpy(), expected.to_numpy(), atol=1e-9)
+    assert "stored as evaluation" in result.stderr
+    refused = CliRunner().invoke(main, ["--db", str(source), "evaluate", "-C", CAMPAIGN, "-m", "AP", "--export",
+                                        str(export)])
+    assert refused.exit_code == 1 and "--export needs --engine spark" in refused.output

@@ -1,0 +1,72 @@
+"""The Spark SQL is generated from the DuckDB files by SQLGlot (pyeval/engines/transpile.py), never
+hand-copied; the rewrites produce Spark's forms of DuckDB's constructs. No Spark needed."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pyeval import sqlfiles
+
+sqlglot = pytest.importorskip("sqlglot", reason="sqlglot is not installed (pip install 'pyeval[spark]')")
+
+from pyeval.engines import spark as engine  # noqa: E402
+from pyeval.engines import transpile  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SPARK_FILES = [f"views/{v}.sql" for v in engine.VIEWS] + [
+    f"metrics/metric_{f}.sql" for f in sorted(set(engine.registry.sql_families()) - set(engine.UNSUPPORTED_FAMILIES))
+]
+
+
+def test_no_spark_sql_is_kept_in_the_repository():
+    """Nothing to drift: the only SQL files are the DuckDB ones."""
+    spark_like = [p for p in ROOT.rglob("*.sql") if "spark" in p.name.lower() or "spark" in p.parent.name.lower()]
+    assert spark_like == []
+    for path in (ROOT / "pyeval").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "COLLECT_LIST(" not in text, f"{path} holds generated Spark SQL"
+
+
+@pytest.mark.parametrize("relative", SPARK_FILES)
+def test_spark_text_is_generated_from_the_duckdb_file(relative, monkeypatch):
+    generated = transpile.spark_sql(relative)
+    assert generated == transpile.to_spark(sqlfiles.read(relative))
+    assert "$" not in generated and "LIST_" not in generated and "::" not in generated
+    # change the DuckDB file and the Spark text follows
+    original = sqlfiles.read(relative)
+    changed = original.rstrip().rstrip(";") + "\nlimit 7\n"
+    monkeypatch.setattr(sqlfiles, "read", lambda path: changed if path == relative else original)
+    assert transpile.spark_sql(relative).rstrip().endswith("LIMIT 7")
+
+
+def test_parameters_are_bound_as_quoted_literals():
+    text = transpile.to_spark("select * from t where c = $campaign_id and list_contains($runs, r) and d <= $n",
+                              {"campaign_id": "it's", "runs": ["a", "b'c"], "n": 5})
+    assert "'it\\'s'" in text or "'it''s'" in text
+    assert "ARRAY_CONTAINS(ARRAY('a', 'b" in text and "<= 5" in text
+    with pytest.raises(transpile.UntranslatableSQL, match=r"\$missing"):
+        transpile.to_spark("select $missing")
+
+
+@pytest.mark.parametrize("duckdb_sql,spark_fragment", [
+    ("select len(l), length(s) from t", "SIZE(l), LENGTH(s)"),
+    ("select count(*) filter (where x > 1) over w from t window w as (order by r)",
+     "COUNT(CASE WHEN x > 1 THEN 1 END) OVER w"),
+    ("select 0.9 * x from t", "CAST(0.9 AS DOUBLE) * x"),
+    ("select l[1], l[-1], l[i] from t", "l[0], ELEMENT_AT(l, -1), l[("),
+    ("select l[1:k] from t", "SLICE(l, 1, GREATEST(0,"),
+    ("select list_transform(l, lambda d, i: d - i) from t", "TRANSFORM(l, (d, i) -> d - ("),
+    ("select list_reduce(l, lambda a, b: a + b, 0.0::double) from t", "AGGREGATE(l, CAST(0.0 AS DOUBLE), (a, b) -> a + b)"),
+    ("select error('metric_x: bad') from t", "RAISE_ERROR('metric_x: bad')"),
+    ("select blended_ratio(1, g, c, i, r) from t", "/"),
+    ("select list(x order by r desc) from t group by k", "ARRAY_SORT("),
+])
+def test_rewrites(duckdb_sql, spark_fragment):
+    text = " ".join(transpile.to_spark(duckdb_sql).split())
+    assert " ".join(spark_fragment.split()) in text
+
+
+def test_untranslatable_constructs_are_reported():
+    with pytest.raises(transpile.UntranslatableSQL, match="list_zip"):
+        transpile.to_spark("select list_zip(a, b) from t")
