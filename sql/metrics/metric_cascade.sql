@@ -33,41 +33,7 @@
 -- Topics a run lacks and topics without a positive gain score 0.
 -- Floating point: per-measure sums are list_sums in rank order; the running products and
 -- cumulative gains are window aggregates (last-bit differences from a sequential loop).
-with pairs as (
-    select
-        run_id,
-        topic_id
-    from evaluation_pairs
-),
-
-ranks as (
-    select
-        run_id,
-        topic_id,
-        rank,
-        level
-    from evaluation_ranks
-),
-
-gains as (
-    select
-        profile,
-        topic_id,
-        level,
-        gain,
-        judgments
-    from evaluation_gains
-),
-
-gain_maxima as (
-    select
-        profile,
-        topic_id,
-        max_gain
-    from evaluation_gain_maxima
-),
-
-measures as (
+with measures as (
     select
         measure,
         kind,
@@ -107,9 +73,9 @@ gain_stops as (
                     else (pow(2.0, gains.gain) - 1) / 16
                 end
         end as stop_probability
-    from gains
+    from evaluation_gains as gains
     inner join stop_keys on gains.profile = stop_keys.profile
-    left join gain_maxima
+    left join evaluation_gain_maxima as gain_maxima
         on gains.profile = gain_maxima.profile and gains.topic_id = gain_maxima.topic_id
     where gains.gain > 0
 ),
@@ -171,8 +137,8 @@ ranked_gains as (
         ranks.level,
         gains.profile,
         gains.gain
-    from ranks
-    inner join gains on ranks.topic_id = gains.topic_id and ranks.level = gains.level
+    from evaluation_ranks as ranks
+    inner join evaluation_gains as gains on ranks.topic_id = gains.topic_id and ranks.level = gains.level
     where (gains.gain <> 0 or ranks.level >= 1) and gains.profile in (select profile from stop_keys)
 ),
 
@@ -272,7 +238,7 @@ measure_inputs as (
         list_filter(
             coalesce(ideal_lists.ideal, []), lambda d: d.rank <= coalesce(measures.cutoff, d.rank)
         ) as ideal
-    from pairs
+    from evaluation_pairs as pairs
     cross join measures
     left join ranked_lists
         on

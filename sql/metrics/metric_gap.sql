@@ -18,33 +18,7 @@
 -- 0 when R = 0 and for topics the run lacks. G(r) is computed from running counts of each
 -- distinct gain (G(r) = sum over gains w of count_w(r) m(m + 1), m = min(v(r), w)): linear in
 -- the list length times the number of gains, never the pairs of ranks.
-with pairs as (
-    select
-        run_id,
-        topic_id
-    from evaluation_pairs
-),
-
-ranks as (
-    select
-        run_id,
-        topic_id,
-        rank,
-        level
-    from evaluation_ranks
-),
-
-gains as (
-    select
-        profile,
-        topic_id,
-        level,
-        gain,
-        judgments
-    from evaluation_gains
-),
-
-measures as (
+with measures as (
     select
         measure,
         kind,
@@ -65,7 +39,7 @@ positive_gains as (
         level,
         gain,
         judgments
-    from gains
+    from evaluation_gains as gains
     where gain > 0 and profile in (select profile from requested_profiles)
 ),
 
@@ -89,7 +63,7 @@ ranked_gains as (
         ranks.rank,
         positive_gains.profile,
         positive_gains.gain
-    from ranks
+    from evaluation_ranks as ranks
     inner join positive_gains
         on ranks.topic_id = positive_gains.topic_id and ranks.level = positive_gains.level
 ),
@@ -184,7 +158,7 @@ measure_sums as (
                 )
             )
         ) as denominator
-    from pairs
+    from evaluation_pairs as pairs
     cross join measures
     left join ranked_lists
         on

@@ -24,33 +24,7 @@
 -- series at l' = min(l, K) and adds (l - l') times the frozen ratio for AnCG and AnDCG.
 -- Running sums are window sums (DuckDB may combine them in a tree: last-bit differences from
 -- a sequential loop). MSnDCG@l is nDCG@l (metric_dcg.sql), P@l is PDoc_l (metric_precision.sql).
-with pairs as (
-    select
-        run_id,
-        topic_id
-    from evaluation_pairs
-),
-
-ranks as (
-    select
-        run_id,
-        topic_id,
-        rank,
-        level
-    from evaluation_ranks
-),
-
-gains as (
-    select
-        profile,
-        topic_id,
-        level,
-        gain,
-        judgments
-    from evaluation_gains
-),
-
-measures as (
+with measures as (
     select
         measure,
         kind,
@@ -102,8 +76,8 @@ ranked_gains as (
         ranks.rank,
         gains.profile,
         gains.gain
-    from ranks
-    inner join gains on ranks.topic_id = gains.topic_id and ranks.level = gains.level
+    from evaluation_ranks as ranks
+    inner join evaluation_gains as gains on ranks.topic_id = gains.topic_id and ranks.level = gains.level
     where gains.gain <> 0 and gains.profile in (select profile from series_keys)
 ),
 
@@ -123,7 +97,7 @@ horizons as (
         pairs.topic_id,
         ideal_lengths.profile,
         greatest(ideal_lengths.num_positive, coalesce(last_gain_ranks.last_rank, 0)) as horizon
-    from pairs
+    from evaluation_pairs as pairs
     inner join ideal_lengths on pairs.topic_id = ideal_lengths.topic_id
     left join last_gain_ranks
         on
@@ -226,7 +200,7 @@ measure_points as (
         series.ideal_dcg,
         series.ncg_sum,
         series.ndcg_sum
-    from pairs
+    from evaluation_pairs as pairs
     cross join measures
     left join horizons
         on
