@@ -249,7 +249,11 @@ def compute(
         _drop_stages(con, staging.tables if staging is not None else ())
         if own_preferences:
             con.execute("drop table evaluation_preferences")
-    frame = pd.concat(frames, ignore_index=True)
+    return in_request_order(pd.concat(frames, ignore_index=True), measures)
+
+
+def in_request_order(frame: pd.DataFrame, measures: Sequence[Measure]) -> pd.DataFrame:
+    """Per-topic values sorted by run, topic, then the order the measures were asked in."""
     order = {str(m): i for i, m in enumerate(measures)}
     frame = frame.sort_values(
         ["run_id", "topic_id", "measure"], key=lambda s: s.map(order) if s.name == "measure" else s
@@ -374,6 +378,21 @@ def evaluate(
         con, campaign_id, parsed, runs=run_ids, ordering=ordering, max_depth=max_depth,
         judged_only=judged_only, topics=topics,
     )
+    settings = {"runs": run_ids, "max_depth": max_depth, "judged_only": judged_only, "topics": topics}
+    return finish(con, campaign_id, parsed, frame, ordering, settings, store)
+
+
+def finish(
+    con: duckdb.DuckDBPyConnection,
+    campaign_id: str,
+    parsed: Sequence[Measure],
+    frame: pd.DataFrame,
+    ordering: str,
+    settings: dict,
+    store: bool,
+) -> Evaluation:
+    """Split computed values into numeric and text measures, combine topics, and (``store``)
+    record the evaluation with ``settings`` (whatever engine computed ``frame``)."""
     numeric_names = {str(m) for m in parsed if m.definition.storable}
     per_topic = frame[frame["measure"].isin(numeric_names)][["run_id", "topic_id", "measure", "value"]]
     per_topic = per_topic.reset_index(drop=True)
@@ -384,10 +403,7 @@ def evaluate(
     )
     evaluation_id = None
     if store and len(per_topic):
-        settings = {
-            "measures": [str(m) for m in numeric], "runs": run_ids, "max_depth": max_depth,
-            "judged_only": judged_only, "topics": topics,
-        }
+        settings = {"measures": [str(m) for m in numeric], **settings}
         evaluation_id = _store(con, campaign_id, ordering, settings, per_topic, numeric, summary)
     return Evaluation(per_topic, texts, summary, evaluation_id)
 

@@ -270,11 +270,7 @@ def compute(
             shutil.rmtree(temporary, ignore_errors=True)
     frame = pd.concat(frames, ignore_index=True)
     frame["value"] = frame["value"].astype(float)
-    order = {str(m): i for i, m in enumerate(measures)}
-    frame = frame.sort_values(
-        ["run_id", "topic_id", "measure"], key=lambda s: s.map(order) if s.name == "measure" else s
-    )
-    return frame.reset_index(drop=True)
+    return ev.in_request_order(frame, measures)
 
 
 def evaluate(
@@ -303,18 +299,6 @@ def evaluate(
     files = export_files(export) if export is not None else None
     frame = compute(spark, con, campaign_id, parsed, runs=run_ids, ordering=ordering, max_depth=max_depth,
                     judged_only=judged_only, topics=topics, files=files)
-    numeric_names = {str(m) for m in parsed if m.definition.storable}
-    per_topic = frame[frame["measure"].isin(numeric_names)][["run_id", "topic_id", "measure", "value"]]
-    per_topic = per_topic.reset_index(drop=True)
-    texts = frame[~frame["measure"].isin(numeric_names)].reset_index(drop=True)
-    numeric = [m for m in parsed if m.definition.storable]
-    summary = ev.means(con, per_topic, numeric) if numeric else pd.DataFrame(
-        columns=["run_id", "measure", "value", "topics"])
-    evaluation_id = None
-    if store and len(per_topic):
-        settings = {
-            "measures": [str(m) for m in numeric], "runs": run_ids, "max_depth": max_depth,
-            "judged_only": judged_only, "topics": topics, "engine": "spark",
-        }
-        evaluation_id = ev._store(con, campaign_id, ordering, settings, per_topic, numeric, summary)
-    return ev.Evaluation(per_topic, texts, summary, evaluation_id)
+    settings = {"runs": run_ids, "max_depth": max_depth, "judged_only": judged_only, "topics": topics,
+                "engine": "spark"}
+    return ev.finish(con, campaign_id, parsed, frame, ordering, settings, store)
