@@ -27,6 +27,7 @@ VIEW_ORDER: tuple[str, ...] = (
     "ranked_entries",
     "topic_levels",
     "intent_levels",
+    "profile_gains",
     "intent_gain_values",
     "gain_values",
     "gain_maxima",

@@ -34,7 +34,7 @@ from . import transpile
 #: Tables the evaluation views read, exported per campaign.
 TABLES = ("qrels", "run_entries", "gain_profiles", "intents", "intent_variants")
 #: Views of sql/views/ the ad hoc stages read (in VIEW_ORDER order when created).
-VIEWS = ("ranked_entries", "topic_levels", "intent_levels", "intent_gain_values", "gain_values",
+VIEWS = ("ranked_entries", "topic_levels", "intent_levels", "profile_gains", "intent_gain_values", "gain_values",
          "gain_maxima", "rank_gains", "intent_weights")
 #: Families whose SQL does not run on Spark, with the reason (docs/engines.md).
 UNSUPPORTED_FAMILIES: dict[str, str] = {
