@@ -216,11 +216,14 @@ def compute(
         con, "select count(*) from duckdb_tables() where table_name = 'evaluation_preferences'"
     )[0] == 0
     if own_preferences:
+        from .loaders.prefs import stage_closure
+
         con.execute(
             "create temp table evaluation_preferences as\n"
             + sqlfiles.read("evaluation/evaluation_preferences.sql"),
             {"campaign_id": campaign_id},
         )
+        stage_closure(con)
     try:
         frames = []
         families = dict.fromkeys(m.family for m in measures)
@@ -248,7 +251,9 @@ def compute(
     finally:
         _drop_stages(con, staging.tables if staging is not None else ())
         if own_preferences:
-            con.execute("drop table evaluation_preferences")
+            from .loaders.prefs import drop_preferences
+
+            drop_preferences(con)
     return in_request_order(pd.concat(frames, ignore_index=True), measures)
 
 

@@ -38,8 +38,9 @@ VIEWS = ("ranked_entries", "topic_levels", "intent_levels", "profile_gains", "in
          "gain_maxima", "rank_gains", "intent_weights")
 #: Families whose SQL does not run on Spark, with the reason (docs/engines.md).
 UNSUPPORTED_FAMILIES: dict[str, str] = {
-    "preferences": "its SQL is a recursive common table expression with UNION (set semantics); "
-                   "Spark's recursive CTEs accept UNION ALL only",
+    "preferences": "its transitive closure (sql/evaluation/preference_closure.sql) is a recursive "
+                   "common table expression with UNION (set semantics); Spark's recursive CTEs "
+                   "accept UNION ALL only",
 }
 
 _SESSION_LOCK = threading.Lock()
@@ -242,9 +243,6 @@ def compute(
         profiles = sorted({m["gain"] for m in measures if ev._has(m, "gain")})
         recorder = _StageRecorder()
         ev._stage(recorder, campaign_id, list(runs), ordering, depth, judged_only, topics, thresholds, profiles)
-        if any(m.family == "preferences" for m in measures):
-            recorder.stages.append(("evaluation_preferences", sqlfiles.read("evaluation/evaluation_preferences.sql"),
-                                    {"campaign_id": campaign_id}))
         staged = []
         for name, text, parameters in recorder.stages:
             staged.append(_materialise(spark, name, transpile.to_spark(text, parameters)))

@@ -8,7 +8,8 @@ judgment group and one sub-group ``0`` (get_qrels_prefs.c).
 
 Preferences are not stored in the warehouse's tables: :func:`stage_preferences` checks a file
 and leaves it in the temporary table ``evaluation_preferences`` (topic_id, jg, jsg, doc_id,
-rel_level) that sql/metrics/metric_preferences.sql reads.
+rel_level), with its transitive closure ``preference_closure``; sql/metrics/
+metric_preferences.sql reads both.
 """
 from __future__ import annotations
 
@@ -54,22 +55,34 @@ def stage_preferences(
         staging.raise_first_problem(
             con, lines.label, "prefs_problems", {"field_count": field_count, "layout": layout}
         )
+        con.execute(
+            "create or replace temp table evaluation_preferences as "
+            "select topic_id, jg, jsg, doc_id, rel_level from prefs_input where not is_blank"
+        )
+        stage_closure(con)
         conflict = first_row(con, sqlfiles.read("loaders/prefs_conflicts.sql"))
         if conflict is not None:
+            drop_preferences(con)
             topic, group, first, second = conflict
             raise InputFormatError(
                 lines.label, None,
                 f"topic '{topic}', judgment group '{group}': its sub-groups prefer '{first}' to "
                 f"'{second}' and '{second}' to '{first}' (inconsistent preferences)",
             )
-        con.execute(
-            "create or replace temp table evaluation_preferences as "
-            "select topic_id, jg, jsg, doc_id, rel_level from prefs_input where not is_blank"
-        )
         return first_row(con, "select count(*) from evaluation_preferences")[0]
     finally:
         staging.drop_staging(con, "prefs_input")
 
 
+def stage_closure(con: duckdb.DuckDBPyConnection) -> None:
+    """The transitive closure of the staged ``evaluation_preferences`` (judgment groups with
+    several sub-groups), as the temporary table ``preference_closure``."""
+    con.execute(
+        "create or replace temp table preference_closure as\n"
+        + sqlfiles.read("evaluation/preference_closure.sql")
+    )
+
+
 def drop_preferences(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("drop table if exists evaluation_preferences")
+    con.execute("drop table if exists preference_closure")

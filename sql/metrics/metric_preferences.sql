@@ -3,14 +3,15 @@
 -- pairs = 'all' | 'ret' | 'imp' (PrefsAvgJGRnonrel: 'all' | 'ret').
 -- Reads: evaluation_pairs, evaluation_ranks, requested_measures(measure, kind, pairs),
 --        evaluation_preferences(topic_id, jg, jsg, doc_id, rel_level): preference judgments,
---        staged by the caller (pyeval.loaders.prefs); a preference document must have a qrels
---        line to be seen in evaluation_ranks.
+--        and preference_closure (sql/evaluation/preference_closure.sql), both staged by the
+--        caller (pyeval.loaders.prefs); a preference document must have a qrels line to be
+--        seen in evaluation_ranks.
 -- Reference: trec_eval 10.0 form_prefs_counts.c, m_prefs_*.c (NIST); get_prefs.c for the model.
 --
 -- Model. Within a judgment group (JG) of a topic, every sub-group (JSG) prefers each of its
 -- documents to the documents of the same JSG with a lower rel_level. A JG with one JSG keeps
 -- exactly these preferences (trec_eval's equivalence classes); a JG with several JSGs keeps
--- their transitive closure (trec_eval's preference array; the recursive CTE `closure`).
+-- their transitive closure (trec_eval's preference array; the staged preference_closure).
 -- Docid ranks (trec_eval's "docid_rank"): the judged documents the run retrieved, in list
 -- order, are 0 .. NJR-1; the judged documents it did not retrieve follow, in docno byte order.
 -- A preference A > B falls in one area: A1 both retrieved, A above B (fulfilled); A2 both
@@ -41,7 +42,7 @@
 --     retrieved ones, R still num_rel).
 --     A JG with nothing possible makes the topic's value 0 (trec_eval's 0/0 NaN fails its
 --     `sum > 0` test).
-with recursive judged_docs as (
+with judged_docs as (
     select distinct
         topic_id,
         doc_id
@@ -100,32 +101,6 @@ direct_preferences as (
             and better.rel_level > worse.rel_level
 ),
 
-closure as (
-    select
-        direct_preferences.topic_id,
-        direct_preferences.jg,
-        direct_preferences.better_doc,
-        direct_preferences.worse_doc
-    from direct_preferences
-    inner join group_shapes
-        on
-            direct_preferences.topic_id = group_shapes.topic_id
-            and direct_preferences.jg = group_shapes.jg
-    where not group_shapes.single_sub_group
-    union
-    select
-        closure.topic_id,
-        closure.jg,
-        closure.better_doc,
-        direct_preferences.worse_doc
-    from closure
-    inner join direct_preferences
-        on
-            closure.topic_id = direct_preferences.topic_id
-            and closure.jg = direct_preferences.jg
-            and closure.worse_doc = direct_preferences.better_doc
-),
-
 preferences as (
     select
         direct_preferences.topic_id,
@@ -144,7 +119,7 @@ preferences as (
         jg,
         better_doc,
         worse_doc
-    from closure
+    from preference_closure
     where better_doc <> worse_doc
 ),
 
