@@ -22,13 +22,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import duckdb
-import numpy as np
-import pandas as pd
 
 from ..errors import PyevalError
 from ..resampling import replicates as rep
-from ..resampling.discpower import DiscriminativePower, asl_curve
-from ..resampling.discpower import _store as _store_power
+from ..resampling.discpower import DiscriminativePower, finish
 from ..resampling.matrix import ScoreMatrix, canonical_measure, score_matrix
 from ..resampling.significance import (
     DEFAULT_REPLICATES,
@@ -153,20 +150,10 @@ def discriminative_power(
         for i, result in zip(shard, shard_results):
             results[i] = result
     by_name: dict[str, SignificanceResult] = {}
-    rows, curves = [], []
     for name, result in zip(names, results):
         if runs_sample:
             result.settings["runs_sample"] = runs_sample
         if store:
             result.test_id = store_result(con, result)
         by_name[name] = result
-        curve = asl_curve(result)
-        rows.append({"measure": name, "test": test, "alpha": alpha, "significant_pairs": result.significant_pairs,
-                     "total_pairs": result.total_pairs, "share": result.significant_pairs / result.total_pairs,
-                     "delta": result.delta, "test_id": result.test_id})
-        curves.append(pd.DataFrame({"measure": name, "rank": np.arange(1, len(curve) + 1), "asl": curve}))
-    power = DiscriminativePower(campaign_id, test, alpha, pd.DataFrame(rows),
-                                pd.concat(curves, ignore_index=True), by_name)
-    if store:
-        power.discpower_id = _store_power(con, power)
-    return power
+    return finish(con, campaign_id, test, alpha, by_name, store)

@@ -99,14 +99,27 @@ def discriminative_power(
         raise PyevalError("no measure requested (e.g. -m AP -m nDCG@10)")
     names = list(dict.fromkeys(canonical_measure(m) for m in measures))
     chosen = choose_runs(con, campaign_id, names, runs, runs_sample, seed)
-    results: dict[str, SignificanceResult] = {}
-    rows, curves = [], []
+    results = {}
     for name in names:
-        result = significance(con, campaign_id, name, test, runs=chosen, replicates=replicates, seed=seed,
-                              alpha=alpha, store=store, progress=progress, **options)
+        results[name] = significance(con, campaign_id, name, test, runs=chosen, replicates=replicates, seed=seed,
+                                     alpha=alpha, store=store, progress=progress, **options)
         if runs_sample:
-            result.settings["runs_sample"] = runs_sample
-        results[name] = result
+            results[name].settings["runs_sample"] = runs_sample
+    return finish(con, campaign_id, test, alpha, results, store)
+
+
+def finish(
+    con: duckdb.DuckDBPyConnection,
+    campaign_id: str,
+    test: str,
+    alpha: float,
+    results: dict[str, SignificanceResult],
+    store: bool,
+) -> DiscriminativePower:
+    """Discriminative power from each measure's test result (in measure order): the table, the
+    ASL curves and (``store``) the rows of discriminative_power. Shared by every engine."""
+    rows, curves = [], []
+    for name, result in results.items():
         curve = asl_curve(result)
         rows.append({"measure": name, "test": test, "alpha": alpha, "significant_pairs": result.significant_pairs,
                      "total_pairs": result.total_pairs, "share": result.significant_pairs / result.total_pairs,
