@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import duckdb
-import pandas as pd
 
 from . import sqlfiles
 from .db import first_row
@@ -24,6 +24,9 @@ from .errors import (
     UnknownCampaignError,
 )
 from .measures import Measure, make, parse, registry
+
+if TYPE_CHECKING:  # pandas is imported where a DataFrame is made: `pyeval trec_eval` needs none
+    import pandas as pd
 
 ORDERINGS = ("trec", "rank", "file")
 TOPIC_POLICIES = ("qrels", "intersection")
@@ -116,29 +119,64 @@ def _measures_iv(measures: Iterable[str | Measure]) -> list[Measure]:
 
 
 _DTYPES = {int: "Int64", float: "Float64", str: "string", bool: "boolean"}
+_SQL_TYPES = {int: "bigint", float: "double", str: "varchar", bool: "boolean"}
 
 
-def _requested_frame(family: str, family_measures: list[Measure]) -> pd.DataFrame:
-    """One row per measure: canonical name, kind (declaration name) and every parameter any
-    measure of the family declares (null where a measure has no such parameter)."""
-    params = {}
+def _requested_params(family: str) -> dict[str, type]:
+    """Every parameter any measure of ``family`` declares, with its Python type."""
+    params: dict[str, type] = {}
     for definition in registry.definitions():
         if definition.family == family:
             for param in definition.params:
                 if definition.family_params is None or param.name in definition.family_params:
                     params.setdefault(param.name, param.type)
+    return params
+
+
+def _requested_rows(family: str, family_measures: list[Measure]) -> list[tuple]:
+    """One row per measure: canonical name, kind (declaration name) and every parameter of
+    :func:`_requested_params` (None where a measure has no such parameter)."""
+    params = _requested_params(family)
     rows = []
     for measure in family_measures:
-        row = dict.fromkeys(params)
-        row.update({k: v for k, v in measure.values if k in params})
-        rows.append({"measure": str(measure), "kind": measure.kind, **row})
-    frame = pd.DataFrame(rows, columns=["measure", "kind", *params])
+        values = dict.fromkeys(params)
+        values.update({k: v for k, v in measure.values if k in params})
+        rows.append((str(measure), measure.kind, *values.values()))
+    return rows
+
+
+def _requested_frame(family: str, family_measures: list[Measure]) -> pd.DataFrame:
+    """The rows of :func:`_requested_rows` as a DataFrame with nullable dtypes (engines that
+    take a frame: Spark)."""
+    import pandas as pd
+
+    params = _requested_params(family)
+    frame = pd.DataFrame(_requested_rows(family, family_measures), columns=["measure", "kind", *params])
     return frame.astype({name: _DTYPES[kind] for name, kind in params.items()})
+
+
+def create_rows(con, table: str, columns: dict[str, str], rows: Sequence[tuple]) -> None:
+    """A temporary table ``table`` with ``columns`` (name -> SQL type) holding ``rows``, the
+    values bound as parameters (no pandas needed). Table and column names are pyeval's own."""
+    con.execute(f"create or replace temp table {table} ({', '.join(f'{c} {t}' for c, t in columns.items())})")
+    if rows:
+        row = "(" + ", ".join(["?"] * len(columns)) + ")"
+        con.execute(
+            f"insert into {table} values " + ", ".join([row] * len(rows)),
+            [value for values in rows for value in values],
+        )
+
+
+def _create_requested(con, family: str, family_measures: list[Measure]) -> None:
+    """The family's ``requested_measures`` relation (sql/metrics/ header comments)."""
+    params = _requested_params(family)
+    columns = {"measure": "varchar", "kind": "varchar", **{n: _SQL_TYPES[t] for n, t in params.items()}}
+    create_rows(con, "requested_measures", columns, _requested_rows(family, family_measures))
 
 
 def _stage(
     con, campaign_id, runs, ordering, max_depth, judged_only, topic_policy, thresholds, profiles,
-    variants=("given",),
+    variants=("given",), needed: set[str] | None = None,
 ) -> None:
     parameters = {
         "evaluation_levels": {"campaign_id": campaign_id},
@@ -161,12 +199,25 @@ def _stage(
         "evaluation_components": {},
     }
     files = {"evaluation_topics": "topic_judgments"}
-    run_stages(con, [(stage, files.get(stage, stage), parameters[stage]) for stage in _STAGES])
+    run_stages(con, [(stage, files.get(stage, stage), parameters[stage]) for stage in _STAGES], needed)
 
 
-def run_stages(con, stages: Sequence[tuple[str, str, dict]]) -> None:
+def stages_read(files: Iterable[str], stages: Sequence[str] = _STAGES) -> set[str]:
+    """The staged tables that the SQL files ``files`` (paths under sql/) read, by name."""
+    return {name for file in files for name in sqlfiles.relations(file, stages)}
+
+
+def run_stages(con, stages: Sequence[tuple[str, str, dict]], needed: set[str] | None = None) -> None:
     """Create each ``(temp table, sql/evaluation/<file>.sql, parameters)`` in order, after the
-    evaluation macros."""
+    evaluation macros. With ``needed`` (the tables the metric families read), only those and
+    the stages they are built from, found by name in each stage's SQL, are created."""
+    if needed is not None:
+        needed = set(needed)
+        names = [table for table, _, _ in stages]
+        for table, file, _ in reversed(stages):
+            if table in needed:
+                needed |= sqlfiles.relations(f"evaluation/{file}.sql", names[: names.index(table)])
+        stages = [stage for stage in stages if stage[0] in needed]
     con.execute(sqlfiles.read("evaluation/macros.sql"))
     for table, file, parameters in stages:
         # table and file names are constants of pyeval, never user input
@@ -181,6 +232,10 @@ def _drop_stages(con, extra: Sequence[str] = ()) -> None:
         con.execute(f"drop table if exists {stage}")
 
 
+#: The temporary table :func:`compute_into` fills.
+VALUES_TABLE = "evaluation_values"
+
+
 def compute(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
@@ -193,26 +248,63 @@ def compute(
     topics: str = "qrels",
     staging=None,
 ) -> pd.DataFrame:
-    """Per-topic values of ``measures`` (long form, with text measures' ``value_text``).
+    """Per-topic values of ``measures``: long form ``run_id, topic_id, measure, value,
+    value_text`` (text measures' values in ``value_text``), sorted by run, topic and the order
+    the measures were asked in. See :func:`compute_into`."""
+    compute_into(con, campaign_id, measures, runs=runs, ordering=ordering, max_depth=max_depth,
+                 judged_only=judged_only, topics=topics, staging=staging)
+    try:
+        frame = con.execute(f"select * from {VALUES_TABLE}").df()
+    finally:
+        con.execute(f"drop table {VALUES_TABLE}")
+    return in_request_order(frame, measures)
 
-    Diversity measures (D-, DIN-, IA-measures, I-rec, ...) are staged by pyeval/diversity, which
-    calls back here with its ``staging`` (an object whose ``stage`` replaces :func:`_stage`)."""
+
+def compute_into(
+    con: duckdb.DuckDBPyConnection,
+    campaign_id: str,
+    measures: Sequence[Measure],
+    *,
+    runs: Sequence[str],
+    ordering: str = "trec",
+    max_depth: int | None = None,
+    judged_only: bool = False,
+    topics: str = "qrels",
+    staging=None,
+) -> None:
+    """Compute ``measures`` into the temporary table ``evaluation_values`` (``run_id, topic_id,
+    measure, value, value_text``; unordered). pandas is imported only when a Python family or a
+    diversity campaign computes.
+
+    Only the stages the requested families read are built (:func:`run_stages`). Diversity
+    measures (D-, DIN-, IA-measures, I-rec, ...) are staged by pyeval/diversity, which calls
+    back :func:`compute` with its ``staging`` (an object whose ``stage`` replaces
+    :func:`_stage`)."""
     from . import diversity
 
     if staging is None and diversity.needs_diversity(measures):
-        return diversity.compute(
+        frame = diversity.compute(  # which computes its parts through compute()
             con, campaign_id, measures, runs=runs, ordering=ordering, max_depth=max_depth,
             judged_only=judged_only, topics=topics,
         )
+        _create_values(con)
+        _insert_frame(con, frame)
+        return
+    _create_values(con)
     _gain_profiles_iv(con, campaign_id, measures)
     thresholds = sorted({1} | {m["rel"] for m in measures if _has(m, "rel") and m["rel"] is not None})
     depth = NO_DEPTH_LIMIT if max_depth is None else max_depth
     profiles = sorted({m["gain"] for m in measures if _has(m, "gain")})
-    if any(registry.driver(m.family) is None for m in measures):  # Python families stage their own
-        (staging.stage if staging is not None else _stage)(
-            con, campaign_id, list(runs), ordering, depth, judged_only, topics, thresholds, profiles
-        )
-    own_preferences = any(m.family == "preferences" for m in measures) and first_row(
+    families = list(dict.fromkeys(m.family for m in measures))
+    sql_families = [family for family in families if registry.driver(family) is None]
+    if sql_families:  # Python families stage their own
+        if staging is not None:
+            staging.stage(con, campaign_id, list(runs), ordering, depth, judged_only, topics, thresholds, profiles)
+        else:
+            needed = stages_read(f"metrics/metric_{family}.sql" for family in sql_families)
+            _stage(con, campaign_id, list(runs), ordering, depth, judged_only, topics, thresholds, profiles,
+                   needed=needed)
+    own_preferences = "preferences" in families and first_row(
         con, "select count(*) from duckdb_tables() where table_name = 'evaluation_preferences'"
     )[0] == 0
     if own_preferences:
@@ -225,18 +317,19 @@ def compute(
         )
         stage_closure(con)
     try:
-        frames = []
-        families = dict.fromkeys(m.family for m in measures)
         for family in families:
             family_measures = [m for m in measures if m.family == family]
             driver = registry.driver(family)
             if driver is not None:  # a family computed in Python (registry.register_driver)
                 inputs = FamilyInputs(campaign_id, tuple(runs), ordering, max_depth, judged_only, topics)
-                frames.append(driver(con, family_measures, inputs))
+                _insert_frame(con, driver(con, family_measures, inputs))
                 continue
-            con.register("requested_measures", _requested_frame(family, family_measures))
+            _create_requested(con, family, family_measures)
             try:
-                result = con.execute(sqlfiles.read(f"metrics/metric_{family}.sql")).df()
+                con.execute(
+                    f"insert into {VALUES_TABLE} by name select * from (\n"
+                    + sqlfiles.read(f"metrics/metric_{family}.sql") + "\n)"
+                )
             except duckdb.InvalidInputException as exc:
                 # a family's own error('metric_<family>: ...'): a measure that does not apply
                 # to these data (e.g. gdeval's ERR with a gain above 4), not a crash
@@ -246,15 +339,30 @@ def compute(
                     raise
                 raise MeasureParamError(text[text.index(marker):]) from None
             finally:
-                con.unregister("requested_measures")
-            frames.append(result)
+                con.execute("drop table if exists requested_measures")
     finally:
         _drop_stages(con, staging.tables if staging is not None else ())
         if own_preferences:
             from .loaders.prefs import drop_preferences
 
             drop_preferences(con)
-    return in_request_order(pd.concat(frames, ignore_index=True), measures)
+
+
+def _create_values(con) -> None:
+    con.execute(
+        f"create or replace temp table {VALUES_TABLE} (run_id varchar, topic_id varchar, "
+        "measure varchar, value double, value_text varchar)"
+    )
+
+
+def _insert_frame(con, frame: pd.DataFrame) -> None:
+    """Append a Python family's (or the diversity staging's) long form to evaluation_values."""
+    con.register("computed_frame", frame)
+    try:
+        columns = [c for c in ("run_id", "topic_id", "measure", "value", "value_text") if c in frame.columns]
+        con.execute(f"insert into {VALUES_TABLE} by name select {', '.join(columns)} from computed_frame")
+    finally:
+        con.unregister("computed_frame")
 
 
 def in_request_order(frame: pd.DataFrame, measures: Sequence[Measure]) -> pd.DataFrame:
@@ -291,19 +399,28 @@ def _has(measure: Measure, name: str) -> bool:
 
 def means(con: duckdb.DuckDBPyConnection, per_topic: pd.DataFrame, measures: Sequence[Measure]) -> pd.DataFrame:
     """Combine per-topic values over topics with each measure's declared aggregate."""
-    aggregates = pd.DataFrame(
-        {"measure": [str(m) for m in measures], "aggregate": [m.definition.aggregate for m in measures]}
-    )
     con.register("evaluation_scores", per_topic[["run_id", "topic_id", "measure", "value"]])
-    con.register("requested_aggregates", aggregates)
     try:
-        result = con.execute(sqlfiles.read("evaluation/means.sql")).df()
+        means_into(con, measures, "computed_means")
+        result = con.execute("select * from computed_means").df()
+        con.execute("drop table computed_means")
     finally:
         con.unregister("evaluation_scores")
-        con.unregister("requested_aggregates")
     order = {str(m): i for i, m in enumerate(measures)}
     result = result.sort_values(["run_id", "measure"], key=lambda s: s.map(order) if s.name == "measure" else s)
     return result.reset_index(drop=True)
+
+
+def means_into(con: duckdb.DuckDBPyConnection, measures: Sequence[Measure], table: str) -> None:
+    """The temporary table ``table`` (``run_id, measure, value, topics``) of
+    sql/evaluation/means.sql over the relation ``evaluation_scores`` the caller provides."""
+    create_rows(con, "requested_aggregates", {"measure": "varchar", "aggregate": "varchar"},
+                [(str(m), m.definition.aggregate) for m in measures])
+    try:
+        # table is a name chosen by pyeval, never user input
+        con.execute(f"create or replace temp table {table} as\n" + sqlfiles.read("evaluation/means.sql"))
+    finally:
+        con.execute("drop table requested_aggregates")
 
 
 def _settings_iv(ordering: str, topics: str, max_depth: int | None) -> None:
@@ -398,6 +515,8 @@ def finish(
 ) -> Evaluation:
     """Split computed values into numeric and text measures, combine topics, and (``store``)
     record the evaluation with ``settings`` (whatever engine computed ``frame``)."""
+    import pandas as pd
+
     numeric_names = {str(m) for m in parsed if m.definition.storable}
     per_topic = frame[frame["measure"].isin(numeric_names)][["run_id", "topic_id", "measure", "value"]]
     per_topic = per_topic.reset_index(drop=True)
@@ -415,6 +534,8 @@ def finish(
 
 def _measure_records(measures: Sequence[Measure]) -> pd.DataFrame:
     """One row per stored measure: what its canonical name meant (evaluation_measures)."""
+    import pandas as pd
+
     return pd.DataFrame(
         {
             "measure": [str(m) for m in measures],

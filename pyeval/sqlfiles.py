@@ -56,6 +56,21 @@ def read(relative_path: str) -> str:
     return (resource_root("sql") / relative_path).read_text(encoding="utf-8")
 
 
+_COMMENT = re.compile(r"--[^\n]*")
+_WORD = re.compile(r"\w+")
+
+
+@functools.cache
+def _words(relative_path: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(_COMMENT.sub("", read(relative_path))))
+
+
+def relations(relative_path: str, names) -> set[str]:
+    """Which of ``names`` the SQL of ``sql/<relative_path>`` mentions, outside comments: the
+    staged tables a query reads (pyeval.evaluation.run_stages builds only those)."""
+    return set(names) & _words(relative_path)
+
+
 def view_sql(name: str) -> str:
     """The ``select`` that defines view ``name``."""
     return read(f"views/{name}.sql")

@@ -17,16 +17,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from .. import sqlfiles, warehouse
+from ..db import first_row
 from ..errors import InputFormatError, PyevalError
-from ..evaluation import compute, means
+from ..evaluation import VALUES_TABLE, compute, compute_into, create_rows, means_into
 from ..loaders import load_qrels, load_run
 from ..loaders.prefs import drop_preferences, stage_preferences
 from ..loaders.source import is_gzip
 from ..loaders.staging import refresh_topics
 from ..measures import Measure, lookup, make
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class TrecEvalError(PyevalError):
@@ -324,11 +328,6 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
             is_text = not measure.definition.storable
             rows.append((label, measure, spec.per_topic, spec.summary, spec.integer, is_text, False))
     measures = list(dict.fromkeys(row[1] for row in rows if row[1] is not None))
-    printed = pd.DataFrame(
-        [(i, label, None if m is None else str(m), *flags) for i, (label, m, *flags) in enumerate(rows)],
-        columns=["position", "label", "measure", "is_per_topic", "is_summary", "is_integer", "is_text",
-                 "is_runid"],
-    )
     grouped = {name for name, _ in chosen if name in _BY_NAME and _BY_NAME[name].judgment_groups}
     if options.rel_format == "qrels_jg" and set(n for n, _ in chosen) - grouped - {"runid", "num_q"}:
         raise TrecEvalError("trec_eval: with -R qrels_jg only the *_avgjg measures (and num_q) are computed")
@@ -348,44 +347,65 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
             topics="qrels" if options.complete else "intersection",
         )
         if options.rel_format == "qrels_jg":
-            frame = _judgment_group_values(con, qrels, results, measures, compute_options)
+            _values_from(con, _judgment_group_values(con, qrels, results, measures, compute_options))
         elif options.rel_format in PREFERENCE_FORMATS:
-            frame = _preference_values(con, qrels, results, measures, compute_options, options.rel_format)
+            _values_from(con, _preference_values(con, qrels, results, measures, compute_options,
+                                                 options.rel_format))
         else:
             load_qrels(con, "trec_eval", qrels, format="trec")
             load_run(con, "trec_eval", results, name="run")
             _register_gain_profiles(con, options)
-            frame = compute(con, "trec_eval", measures, **compute_options)
-        if frame.empty:
+            compute_into(con, "trec_eval", measures, **compute_options)
+        if not first_row(con, f"select count(*) from {VALUES_TABLE}")[0]:
             raise TrecEvalError("trec_eval: No queries with both results and relevance info", 7)
-        if "value_text" not in frame.columns:
-            frame["value_text"] = None
         numeric = [m for m in measures if m.definition.storable]
         if options.zscores is not None:
-            frame = _zscores(con, frame, printed, options.zscores)
-            printed = printed.assign(
-                label=printed["label"].where(
-                    printed["is_text"] | printed["is_runid"], "Z" + printed["label"].str.ljust(22)
-                ),
-                is_integer=False,
-            )
-        con.register("trec_printed", printed)
-        summary = means(con, frame[frame["measure"].isin({str(m) for m in numeric})], numeric)
+            _zscores(con, rows, options.zscores)
+            rows = [
+                (label if is_text or is_runid else "Z" + label.ljust(22), m, per_topic, summary, False,
+                 is_text, is_runid)
+                for label, m, per_topic, summary, _, is_text, is_runid in rows
+            ]
+        _create_printed(con, rows)
+        con.execute(f"create temp view evaluation_scores as select * from {VALUES_TABLE}")
+        means_into(con, numeric, "trec_summary_values")
         num_rel_all = None
         if options.complete:
-            num_rel_all = con.execute(
-                "select count(*) from qrels where campaign_id = 'trec_eval' and level > 0"
-            ).fetchall()[0][0]
-        con.register("trec_topic_values", frame[["topic_id", "measure", "value", "value_text"]])
-        con.register("trec_summary_values", summary[["measure", "value"]])
+            num_rel_all = first_row(
+                con, "select count(*) from qrels where campaign_id = 'trec_eval' and level > 0"
+            )[0]
+        con.execute(f"create temp view trec_topic_values as select * from {VALUES_TABLE}")
         lines = con.execute(
             sqlfiles.read("compat/trec_eval_output.sql"),
             {"per_topic": options.per_topic, "summary": not options.no_summary,
              "run_tag": _last_run_tag(Path(results)), "num_rel_all": num_rel_all},
-        ).fetchnumpy()["line"]
+        ).fetchall()
     finally:
         con.close()
-    return "".join(line + "\n" for line in lines)
+    return "".join(line + "\n" for line, in lines)
+
+
+def _create_printed(con, rows: list[tuple]) -> None:
+    """``trec_printed``: the measures to print, in trec_eval's table order."""
+    create_rows(
+        con, "trec_printed",
+        {"position": "bigint", "label": "varchar", "measure": "varchar", "is_per_topic": "boolean",
+         "is_summary": "boolean", "is_integer": "boolean", "is_text": "boolean", "is_runid": "boolean"},
+        [(i, label, None if m is None else str(m), *flags) for i, (label, m, *flags) in enumerate(rows)],
+    )
+
+
+def _values_from(con, frame: pd.DataFrame) -> None:
+    """A frame of per-topic values (judgment groups, preferences) as evaluation_values."""
+    con.register("trec_frame", frame)
+    try:
+        text = "value_text" if "value_text" in frame.columns else "null::varchar as value_text"
+        con.execute(
+            f"create or replace temp table {VALUES_TABLE} as select run_id, topic_id, measure, "
+            f"value::double as value, {text} from trec_frame"
+        )
+    finally:
+        con.unregister("trec_frame")
 
 
 def _run_stdin(qrels, options: TrecEvalOptions) -> str:
@@ -407,6 +427,8 @@ def _judgment_group_values(con, qrels, results, measures, compute_options) -> pd
     """trec_eval -R qrels_jg: each judgment group (the qrels' second field) judges the topic
     separately; a measure's value for a topic is its mean over the topic's judgment groups
     (trec_eval 10.0 m_map_avgjg.c, m_P_avgjg.c, m_Rprec_mult_avgjg.c)."""
+    import pandas as pd
+
     load_qrels(con, "trec_eval", qrels, format="trec-diversity")
     groups = [row[0] for row in con.execute(
         "select distinct intent_id from qrels where campaign_id = 'trec_eval' order by 1"
@@ -456,8 +478,11 @@ def _preference_values(con, prefs, results, measures, compute_options, rel_forma
         drop_preferences(con)
 
 
-def _zscores(con, frame: pd.DataFrame, printed: pd.DataFrame, path: str) -> pd.DataFrame:
-    """Per-topic values as z-scores (trec_eval -Z); the file has ``topic measure mean sd`` lines."""
+def _zscores(con, rows: list[tuple], path: str) -> None:
+    """Per-topic values as z-scores (trec_eval -Z), in place in evaluation_values; the file has
+    ``topic measure mean sd`` lines."""
+    import pandas as pd
+
     try:
         reference = pd.read_csv(
             path, sep=r"\s+", header=None, names=["topic_id", "label", "mean", "sd"],
@@ -465,27 +490,27 @@ def _zscores(con, frame: pd.DataFrame, printed: pd.DataFrame, path: str) -> pd.D
         )
     except (OSError, ValueError) as exc:
         raise TrecEvalError(f"trec_eval: cannot read z-score file {path}: {exc}", 2) from exc
-    con.register("trec_topic_values", frame[["run_id", "topic_id", "measure", "value", "value_text"]])
+    _create_printed(con, rows)
+    con.execute(f"create temp view trec_topic_values as select * from {VALUES_TABLE}")
     con.register("trec_zscores", reference)
-    con.register("trec_printed", printed)
     try:
-        return con.execute(sqlfiles.read("compat/trec_eval_zscores.sql")).df()
+        con.execute("create temp table zscored_values as\n" + sqlfiles.read("compat/trec_eval_zscores.sql"))
     finally:
-        for name in ("trec_topic_values", "trec_zscores", "trec_printed"):
-            con.unregister(name)
+        con.unregister("trec_zscores")
+        con.execute("drop view trec_topic_values")
+    con.execute(f"create or replace temp table {VALUES_TABLE} as select * from zscored_values")
+    con.execute("drop table zscored_values")
 
 
 def _register_gain_profiles(con, options: TrecEvalOptions) -> None:
     """ndcg.1=3,2=9 parameters become gain profiles named by their text."""
     rows = [
-        (profile, level, gain)
+        ("trec_eval", profile, "", level, gain)
         for profile, gains in options.gain_profiles.items()
         for level, gain in gains.items()
     ]
     if rows:
-        con.register("trec_gains", pd.DataFrame(rows, columns=["profile", "level", "gain"]))
-        con.execute(
-            "insert into gain_profiles (campaign_id, profile, topic_id, level, gain) "
-            "select 'trec_eval', profile, '', level, gain from trec_gains"
+        con.executemany(
+            "insert into gain_profiles (campaign_id, profile, topic_id, level, gain) values (?, ?, ?, ?, ?)",
+            rows,
         )
-        con.unregister("trec_gains")

@@ -21,12 +21,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ..db import first_row
 from ..errors import DataIntegrityError, MeasureParamError
 from ..measures import Measure, registry
+
+if TYPE_CHECKING:  # imported inside compute(): checking needs_diversity costs no pandas import
+    import pandas as pd
 
 #: joins topic and intent into the topic_id of a per-intent list
 SEPARATOR = "\x1f"
@@ -205,6 +207,8 @@ def compute(con, campaign_id: str, measures: Sequence[Measure], *, runs, orderin
             judged_only, topics) -> pd.DataFrame:
     """Per-topic values of ``measures`` on a diversity campaign (the long form of
     :func:`pyeval.evaluation.compute`)."""
+    import pandas as pd
+
     from ..evaluation import compute as compute_staged
 
     settings = {"runs": runs, "ordering": ordering, "max_depth": max_depth,
