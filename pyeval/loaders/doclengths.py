@@ -5,14 +5,18 @@ per topic; identical duplicate lines are stored once, conflicting ones are an er
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import duckdb
-import pandas as pd
 
 from .. import sqlfiles
 from ..db import first_row
 from ..errors import DataIntegrityError
 from . import staging
 from .source import Lines, frame_lines, pick_column
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def _frame_lines(frame: pd.DataFrame) -> Lines:

@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import warnings
 
+from typing import TYPE_CHECKING
+
 import duckdb
-import pandas as pd
 
 from .. import sqlfiles
 from ..db import first_row
 from ..errors import DataIntegrityError, InputFormatError, InputWarning
 from . import staging
 from .source import Lines, frame_lines, pick_column
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 PROBABILITY_SUM_TOLERANCE = 0.01
 

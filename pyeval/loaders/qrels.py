@@ -7,65 +7,42 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import duckdb
-import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..db import first_row
 from .. import sqlfiles
 from ..errors import DataIntegrityError, InputFormatError
 from . import staging
-from .source import Lines, frame_lines, pick_column, read_typed
+from .source import Lines, StagedFile, frame_lines, pick_column
 
-#: The typed columns of the fast path for TREC qrels (loaders/source.py read_typed).
-TREC_QRELS_COLUMNS = {
-    "topic_id": pa.string(),
-    "iter": pa.string(),
-    "doc_id": pa.string(),
-    "level": pa.int32(),
-}
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: The fields of a TREC qrels line as the fast path reads them (sql/loaders/qrels_fast_rows.sql).
+TREC_QRELS_FIELDS = ("topic_id", "iter", "doc_id", "level_text")
+
+#: The formats whose files may take the fast path: 4 whitespace-separated fields.
+_FAST_FORMATS = ("auto", "trec", "trec-diversity")
 
 
-def _read_qrels(source: staging.Source, format: str) -> Lines:
-    """Typed columns when a TREC qrels file fits the fast path, else the raw lines."""
-    fast = format in ("auto", "trec", "trec-diversity")
-    return staging.lines_of(
-        source, _frame_lines, (lambda path: read_typed(path, TREC_QRELS_COLUMNS)) if fast else None
-    )
+def _read_qrels(
+    source: staging.Source, format: str, relations: staging.TemporaryRelations | None = None
+) -> Lines | StagedFile:
+    """A qrels input: staged by DuckDB when a TREC qrels file fits the fast path, else its raw
+    lines. Without ``relations`` (a look at which path a source takes), in a throwaway connection."""
+    if relations is None:
+        with duckdb.connect() as scratch, staging.TemporaryRelations(scratch) as relations:
+            return _read_qrels(source, format, relations)
+    fields = TREC_QRELS_FIELDS if format in _FAST_FORMATS else None
+    return relations.read(source, _frame_lines, fields, "qrels_fast_rows")
 
 
 def _trec_flavour(second_field_values: int) -> str:
     """TREC ad hoc qrels carry a constant iteration in their second field; TREC diversity
     qrels the subtopic, which varies."""
     return "trec" if second_field_values == 1 else "trec-diversity"
-
-
-def _stage_typed(con: duckdb.DuckDBPyConnection, lines: Lines, format: str) -> str:
-    """Expose fast-path columns as ``qrels_input`` (the shape of sql/loaders/qrels_rows.sql);
-    return the format (auto: TREC diversity when the second field varies)."""
-    table = lines.table
-    if format == "auto":
-        format = _trec_flavour(pc.count_distinct(table.column("iter")).as_py())
-    rows = table.num_rows
-    intents = table.column("iter") if format == "trec-diversity" else pa.repeat("", rows)
-    con.register(
-        "qrels_input",
-        pa.table(
-            {
-                "line_number": table.column("line_number"),
-                "is_blank": pa.repeat(False, rows),
-                "field_count": pa.repeat(4, rows),
-                "topic_id": table.column("topic_id"),
-                "intent_id": intents,
-                "doc_id": table.column("doc_id"),
-                "level_text": pa.nulls(rows, pa.string()),
-                "level": table.column("level"),
-            }
-        ),
-    )
-    return format
 
 
 @dataclass(frozen=True)
@@ -165,54 +142,73 @@ def load_qrels(
     """
     if format not in QRELS_FORMATS:
         raise ValueError(f"format must be one of {', '.join(QRELS_FORMATS)}; got {format!r}")
-    lines = _read_qrels(source, format)
-    with staging.transaction(con):
-        if lines.typed:
-            chosen = _stage_typed(con, lines, format)
+    with staging.TemporaryRelations(con) as relations:
+        lines = _read_qrels(source, format, relations)
+        with staging.transaction(con):
+            relations.track("input_fields", "qrels_input")
+            if lines.typed:
+                chosen = _stage_fast_rows(con, relations, lines, format)
+            else:
+                chosen = _stage_general_rows(con, lines, format)
             layout = QRELS_LAYOUTS[chosen]
-        else:
-            separator = staging.detect_separator(lines)
-            staging.stage_lines(con, lines, separator=separator, comments=True, skip_blank=False)
-            chosen = _detect_format(con, lines) if format == "auto" else format
-            layout = QRELS_LAYOUTS[chosen]
-            staging.stage_rows(
+            staging.raise_first_problem(
                 con,
-                "qrels_input",
-                "qrels_rows",
+                lines.label,
+                "qrels_problems",
                 {
-                    "topic_field": layout.topic_field,
-                    "intent_field": layout.intent_field,
-                    "doc_field": layout.doc_field,
-                    "level_field": layout.level_field,
-                    "level_prefix": layout.level_prefix,
-                    "intent_zero_is_none": chosen == "ntcir-diversity",
+                    "field_count": layout.field_count,
+                    "layout": layout.field_names,
+                    "level_form": layout.level_form,
+                    "campaign_id": campaign_id,
                 },
             )
-        staging.raise_first_problem(
-            con,
-            lines.label,
-            "qrels_problems",
-            {
-                "field_count": layout.field_count,
-                "layout": layout.field_names,
-                "level_form": layout.level_form,
-                "campaign_id": campaign_id,
-            },
-        )
-        _store(con, campaign_id, layout.kind, chosen, replace, description, lines.label)
-        con.execute(sqlfiles.read("loaders/qrels_insert.sql"), {"campaign_id": campaign_id})
-        rows, topics = first_row(con, 
-            "select count(*), count(distinct topic_id) from qrels_input where not is_blank"
-        )
-        staging.record_input(con, campaign_id, "qrels", lines, rows)
-        staging.refresh_topics(con, campaign_id)
-        if lines.typed:
-            con.unregister("qrels_input")
-        else:
-            staging.drop_staging(con, "qrels_input")
+            _store(con, campaign_id, layout.kind, chosen, replace, description, lines.label)
+            con.execute(sqlfiles.read("loaders/qrels_insert.sql"), {"campaign_id": campaign_id})
+            rows, topics = first_row(con,
+                "select count(*), count(distinct topic_id) from qrels_input where not is_blank"
+            )
+            staging.record_input(con, campaign_id, "qrels", lines, rows)
+            staging.refresh_topics(con, campaign_id)
     return staging.LoadReport(
         "qrels", campaign_id, lines.source_file, lines.sha256, rows, topics, notes=[f"format {chosen}"]
     )
+
+
+def _stage_general_rows(con: duckdb.DuckDBPyConnection, lines: Lines, format: str) -> str:
+    """Stage the lines of a qrels file or frame as ``qrels_input`` (sql/loaders/qrels_rows.sql);
+    return its format (auto: :func:`_detect_format`)."""
+    separator = staging.detect_separator(lines)
+    staging.stage_lines(con, lines, separator=separator, comments=True, skip_blank=False)
+    chosen = _detect_format(con, lines) if format == "auto" else format
+    layout = QRELS_LAYOUTS[chosen]
+    staging.stage_rows(
+        con,
+        "qrels_input",
+        "qrels_rows",
+        {
+            "topic_field": layout.topic_field,
+            "intent_field": layout.intent_field,
+            "doc_field": layout.doc_field,
+            "level_field": layout.level_field,
+            "level_prefix": layout.level_prefix,
+            "intent_zero_is_none": chosen == "ntcir-diversity",
+        },
+    )
+    return chosen
+
+
+def _stage_fast_rows(
+    con: duckdb.DuckDBPyConnection, relations: staging.TemporaryRelations, staged: StagedFile, format: str
+) -> str:
+    """Stage a fast-path TREC qrels file as ``qrels_input``; return its format (auto: TREC
+    diversity when the second field varies, as :func:`_detect_format` decides on the general
+    path; an NTCIR file never fits the fast path, its L<k> levels are not integers)."""
+    relations.expose(staged)
+    if format == "auto":
+        format = _trec_flavour(first_row(con, sqlfiles.read("loaders/qrels_fast_second_field.sql"))[0])
+    intent_field = QRELS_LAYOUTS[format].intent_field
+    staging.stage_rows(con, "qrels_input", "qrels_fast_input", {"intent_field": intent_field})
+    return format
 
 
 def _store(con, campaign_id, kind, chosen, replace, description, label) -> None:

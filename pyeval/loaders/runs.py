@@ -10,63 +10,32 @@ import datetime
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import duckdb
-import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import sqlfiles
 from ..db import first_row
 from ..errors import DataIntegrityError, InputFormatError, InputWarning, PyevalError
 from . import staging
-from .source import Lines, frame_lines, pick_column, read_typed
+from .source import Lines, StagedFile, frame_lines, pick_column
 
-#: The typed columns of the fast path (loaders/source.py read_typed).
-RUN_COLUMNS = {
-    "topic_id": pa.string(),
-    "iter": pa.string(),
-    "doc_id": pa.string(),
-    "rank_given": pa.int64(),
-    "score": pa.float64(),
-    "run_tag": pa.string(),
-}
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: The fields of a TREC run line as the fast path reads them (sql/loaders/run_fast_rows.sql).
+RUN_FIELDS = ("topic_id", "iter", "doc_id", "rank_text", "score_text", "run_tag")
 
 
-def _read_typed_run(path) -> Lines | None:
-    """The fast path for a run file; a non-finite score sends it to the general path."""
-    typed = read_typed(path, RUN_COLUMNS)
-    if typed is None or pc.all(pc.is_finite(typed.table.column("score"))).as_py() is False:
-        return None
-    return typed
-
-
-def _read_run(source: staging.Source) -> Lines:
-    """A run's rows: typed columns when the file fits the fast path, else its raw lines."""
-    return staging.lines_of(source, _frame_lines, _read_typed_run)
-
-
-def _stage_typed(con: duckdb.DuckDBPyConnection, lines: Lines) -> None:
-    """Expose fast-path columns as ``run_input`` (the shape of sql/loaders/run_rows.sql)."""
-    table = lines.table
-    rows = table.num_rows
-    con.register(
-        "run_input",
-        pa.table(
-            {
-                "line_number": table.column("line_number"),
-                "field_count": pa.array(np.full(rows, 6, dtype=np.int64)),
-                "topic_id": table.column("topic_id"),
-                "doc_id": table.column("doc_id"),
-                "rank_text": pa.nulls(rows, pa.string()),
-                "score_text": pa.nulls(rows, pa.string()),
-                "run_tag": table.column("run_tag"),
-                "rank_given": table.column("rank_given"),
-                "score": table.column("score"),
-            }
-        ),
-    )
+def _read_run(
+    source: staging.Source, relations: staging.TemporaryRelations | None = None
+) -> Lines | StagedFile:
+    """A run's rows: staged by DuckDB when the file fits the fast path, else its raw lines.
+    Without ``relations`` (a look at which path a source takes), in a throwaway connection."""
+    if relations is None:
+        with duckdb.connect() as scratch, staging.TemporaryRelations(scratch) as relations:
+            return _read_run(source, relations)
+    return relations.read(source, _frame_lines, RUN_FIELDS, "run_fast_rows")
 
 
 def _frame_lines(frame: pd.DataFrame) -> Lines:
@@ -207,15 +176,16 @@ def load_runs(
         raise ValueError("names must give one name (or None) per source")
     reports = []
     loaded_names: set[str] = set()
-    all_lines = [_read_run(source) for source in sources]
-    with staging.transaction(con):
-        for lines, name in zip(all_lines, names):
-            staging.require_campaign(con, campaign_id, lines.label)
-            report = _load_one(con, campaign_id, lines, name, replace, loaded_names)
-            if metadata is not None:
-                _annotate(con, campaign_id, report.name, metadata)
-            loaded_names.add(report.name)
-            reports.append(report)
+    with staging.TemporaryRelations(con) as relations:
+        all_lines = [_read_run(source, relations) for source in sources]
+        with staging.transaction(con):
+            for lines, name in zip(all_lines, names):
+                staging.require_campaign(con, campaign_id, lines.label)
+                report = _load_one(con, relations, campaign_id, lines, name, replace, loaded_names)
+                if metadata is not None:
+                    _annotate(con, campaign_id, report.name, metadata)
+                loaded_names.add(report.name)
+                reports.append(report)
     for lines, report in zip(all_lines, reports):
         if report.tags > 1:
             warnings.warn(
@@ -227,17 +197,22 @@ def load_runs(
     return reports
 
 
-def _load_one(con, campaign_id, lines: Lines, name, replace, loaded_names) -> staging.LoadReport:
+def _load_one(
+    con, relations: staging.TemporaryRelations, campaign_id, lines: Lines | StagedFile, name, replace, loaded_names
+) -> staging.LoadReport:
     if lines.typed:
-        _stage_typed(con, lines)
+        relations.expose(lines)
+        relations.view("run_input", "run_fast_input")
     else:
+        relations.track("input_fields", "run_input")
         staging.stage_lines(con, lines, comments=True, skip_blank=True)
         staging.stage_rows(con, "run_input", "run_rows", {})
-    if not lines.typed or first_row(con, sqlfiles.read("loaders/run_has_duplicates.sql")) is not None:
         staging.raise_first_problem(con, lines.label, "run_problems")
-    run_topics, unjudged, missing, entries, distinct_tags, first_tag = first_row(
-        con, sqlfiles.read("loaders/run_topic_coverage.sql"), {"campaign_id": campaign_id}
+    has_duplicates, run_topics, unjudged, missing, entries, distinct_tags, first_tag = first_row(
+        con, sqlfiles.read("loaders/run_summary.sql"), {"campaign_id": campaign_id}
     )
+    if has_duplicates:  # the fast path's only possible problem (its lines have 6 typed fields)
+        staging.raise_first_problem(con, lines.label, "run_problems")
     run_id = name if name is not None else first_tag
     if not run_id:
         raise InputFormatError(lines.label, None, "the run name is empty")
@@ -269,10 +244,7 @@ def _load_one(con, campaign_id, lines: Lines, name, replace, loaded_names) -> st
          "system": old[0], "team": old[1], "run_date": old[2]},
     )
     con.execute(sqlfiles.read("loaders/run_insert.sql"), keys)
-    if lines.typed:
-        con.unregister("run_input")
-    else:
-        staging.drop_staging(con, "run_input")
+    relations.drop("run_input", "input_fields")  # the next file stages its own
     notes = []
     if unjudged:
         notes.append(f"{unjudged} of its topics have no judgments (ignored by evaluation)")

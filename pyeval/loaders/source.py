@@ -1,34 +1,44 @@
 """Turning a file or a DataFrame into rows DuckDB can check: no Python loop per line.
 
-A file is read by pyarrow's multi-threaded CSV reader as one string column (one row per
-physical line, blank lines kept so that row i is line i), gzip is decompressed on the fly,
-a UTF-8 byte-order mark and CR of CRLF line ends are dropped. Field splitting, type checks and
-duplicate detection then run in Arrow compute and SQL (staging.py, sql/loaders/).
+Every file takes one of two read paths (docs/loading.md, "Two read paths"), and both give the
+same fields for every line the general path accepts:
 
-Fast path (:func:`read_typed`): a file whose every line has the same number of fields, each
-separated by one TAB or one space (as nearly every run and qrels file is), is read straight
-into typed columns by the same reader; anything it cannot take (comments, blank lines, runs of
-spaces, extra fields, a value of the wrong type) sends the file down the general path above,
-which finds and names the bad line. Both paths store the same values: Arrow's and DuckDB's
-decimal-to-double conversions are both correctly rounded.
+* Fast path (:func:`stage_file`): DuckDB's own CSV reader reads a TREC run or qrels file whose
+  fields are separated by single TABs, or single spaces, into a temporary table of the loader's
+  connection, one row per line in file order (its ``rowid + 1`` is the line number). A file the
+  reader refuses (a line with another number of fields, text that is not UTF-8, ...), or whose
+  bytes it would read differently from the general path (a blank line it skips, a lone CR,
+  other whitespace or 0x1F inside a field), is not staged; the loader then takes the general path.
+* General path (:func:`read_lines`): pyarrow's multi-threaded CSV reader reads each physical line
+  whole (blank lines kept so that row i is line i); a UTF-8 byte-order mark and the CR of CRLF
+  line ends are dropped. Field splitting, type checks and duplicate detection then run in Arrow
+  compute and SQL (staging.py, sql/loaders/), which find and name a bad line.
+
+gzip is told by its magic bytes on both paths and decompressed on the fly. Neither pandas nor
+pyarrow is imported until the general path or a DataFrame needs it.
 """
 from __future__ import annotations
 
 import gzip
 import hashlib
 import os
+import sys
+import threading
+import uuid
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
 
-import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.csv as pacsv
+import duckdb
 
+from .. import sqlfiles
 from ..errors import InputFormatError
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
 
 #: A character that never appears in text files of these formats; it is the "delimiter" handed
 #: to the CSV reader so that each line arrives whole.
@@ -43,7 +53,20 @@ class Lines:
     source_file: str  # stored provenance: the absolute path, or "<DataFrame>"
     sha256: str  # of the decompressed bytes (files) or of the canonical CSV (frames)
     table: pa.Table
-    typed: bool = False  # True: table holds typed columns from read_typed, not raw lines
+    typed: ClassVar[bool] = False  # raw lines (general path), not a StagedFile
+
+
+@dataclass(frozen=True)
+class StagedFile:
+    """A file the fast path read into the temporary table ``table``: one row per line, in file
+    order, so that ``rowid + 1`` is the line number (:func:`stage_file`)."""
+
+    label: str  # the path as given, for error messages
+    source_file: str  # stored provenance: the absolute path
+    sha256: str  # of the decompressed bytes, as for Lines
+    table: str  # the temporary table's generated name (letters, digits and '_')
+    rows: int
+    typed: ClassVar[bool] = True
 
 
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -79,6 +102,9 @@ def _first_bad_utf8_line(path: Path) -> int:
 def _read_csv(path: Path, columns: dict[str, pa.DataType], delimiter: str) -> pa.Table:
     """pyarrow's multi-threaded reader with no quoting, no empty-line skipping (row i is line
     i) and no nulls; gzip decompressed on the fly."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
     stream = pa.OSFile(str(path))  # an open stream: pyarrow must not guess compression by name
     return pacsv.read_csv(
         pa.CompressedInputStream(stream, "gzip") if is_gzip(path) else stream,
@@ -107,6 +133,9 @@ def read_lines(path: str | os.PathLike[str]) -> Lines:
     InputFormatError
         The file is missing, empty, not UTF-8, or holds a 0x1F control character.
     """
+    import numpy as np
+    import pyarrow as pa
+
     path = Path(path)
     label = str(path)
     if not path.is_file():
@@ -148,6 +177,8 @@ def pick_column(frame: pd.DataFrame, names: tuple[str, ...], what: str, required
 
     A missing value (NaN, None, NA) is an error naming its row, as a short line would be.
     """
+    import numpy as np
+
     for name in names:
         if name in frame.columns:
             column = frame[name]
@@ -170,6 +201,10 @@ def frame_lines(frame: pd.DataFrame, columns: list[pd.Series | str]) -> Lines:
     ``<DataFrame>:ROW`` (1-based). A value holding whitespace is refused, as it would be in
     a file.
     """
+    import numpy as np
+    import pandas as pd
+    import pyarrow as pa
+
     if len(frame) == 0:
         raise InputFormatError("<DataFrame>", None, "the DataFrame is empty")
     parts = []
@@ -197,18 +232,84 @@ def frame_lines(frame: pd.DataFrame, columns: list[pd.Series | str]) -> Lines:
     return Lines("<DataFrame>", "<DataFrame>", frame_sha256(frame), table)
 
 
-def read_typed(
-    path: str | os.PathLike[str], columns: dict[str, pa.DataType]
-) -> Lines | None:
-    """The fast path: ``path`` read into typed ``columns`` (plus ``line_number``), or None
-    when the file does not fit (then :func:`read_lines` and the SQL checks take over).
+def is_frame(source: object) -> bool:
+    """Whether ``source`` is a pandas DataFrame, without importing pandas (a frame cannot exist
+    unless pandas was imported)."""
+    pandas = sys.modules.get("pandas")
+    return pandas is not None and isinstance(source, pandas.DataFrame)
 
-    The file's fields must be separated by single TABs, or by single spaces when its first
-    line has no TAB; every line must have exactly ``len(columns)`` fields of the given types,
-    none empty, and no line may be a '#' comment.
+
+#: Characters the general path splits on or refuses that DuckDB's reader, told to split on one
+#: separator, would keep inside a field: vertical tab, form feed, 0x1F (docs/loading.md, "Rules
+#: shared by every file"), NUL, and the other separator (but spaces in a TAB-separated file whose
+#: first line has some: fast_file_fields.sql handles them). A file holding one takes the general
+#: path. (A CR is a line end to both readers; a lone one is checked apart.)
+_STRAY_BYTES = (b"\x0b", b"\x0c", b"\x1f", b"\x00")
+
+#: Characters that make DuckDB's read_csv read a path as a glob pattern.
+_GLOB_CHARACTERS = frozenset("*?[{")
+
+
+@dataclass(frozen=True)
+class _ByteFacts:
+    """What the fast path learns from a file's bytes (decompressed) while DuckDB parses it."""
+
+    sha256: str
+    lines: int  # physical lines as the general path counts them (when ``plain``)
+    plain: bool  # no stray byte (_STRAY_BYTES) and no lone CR: every CR ends a CRLF
+
+
+def _scan_bytes(path: Path, stray: tuple[bytes, ...], stop: threading.Event) -> _ByteFacts | None:
+    """sha256, line count and stray bytes of a file's content in one pass (hashlib releases the
+    GIL, so this overlaps DuckDB's parse). Lines end with LF (or CRLF; a lone CR, a line end to
+    the general path, makes the file not plain); a last line without one counts too. None when
+    ``stop`` is set (the parse failed and the result is not wanted)."""
+    digest = hashlib.sha256()
+    newlines = carriage_returns = crlf = 0
+    plain = True
+    last = b""
+    with _open(path) as handle:
+        while chunk := handle.read(1 << 20):
+            if stop.is_set():
+                return None
+            digest.update(chunk)
+            newlines += chunk.count(b"\n")
+            if plain:
+                plain = not any(byte in chunk for byte in stray)
+                if last == b"\r" and chunk[:1] == b"\n":
+                    crlf += 1  # a CRLF split between two chunks
+                if b"\r" in chunk:
+                    carriage_returns += chunk.count(b"\r")
+                    crlf += chunk.count(b"\r\n")
+            last = chunk[-1:]
+    lines = newlines + (last not in (b"", b"\n"))
+    return _ByteFacts(digest.hexdigest(), lines, plain and carriage_returns == crlf)
+
+
+def stage_file(
+    con: duckdb.DuckDBPyConnection,
+    path: str | os.PathLike[str],
+    fields: tuple[str, ...],
+    query: str,
+) -> StagedFile | None:
+    """The fast path: read ``path`` with DuckDB's CSV reader (sql/loaders/fast_file_fields.sql)
+    into a new temporary table of ``con``, one row per line in file order.
+
+    The file's fields must be separated by single TABs, or by single spaces when its first line
+    has no TAB, and each line must have exactly ``len(fields)`` of them; they are read as text
+    (an empty one as null). ``query``, a file of sql/loaders/ reading ``file_fields`` (the lines
+    as read), types them on the way in.
+
+    Returns None, leaving nothing staged, when the file does not fit: DuckDB refuses it, it holds
+    a stray byte (_STRAY_BYTES) or a lone CR, or DuckDB read fewer rows than the file has lines
+    (it skips blank lines, whose line numbers the table would lose). The caller then reads it
+    with :func:`read_lines`, which reports what is wrong.
     """
     path = Path(path)
     if not path.is_file():
+        return None
+    absolute = str(path.resolve())
+    if _GLOB_CHARACTERS & set(absolute):
         return None
     try:
         with _open(path) as handle:
@@ -217,32 +318,42 @@ def read_typed(
         return None  # the general path reports it
     if not first.strip():
         return None
+    if not con.execute("select current_setting('preserve_insertion_order')").fetchone()[0]:
+        return None  # rowid would not follow the file's order
     delimiter = "\t" if b"\t" in first else " "
+    spaced = delimiter == "\t" and b" " in first
+    stray = _STRAY_BYTES if spaced else (*_STRAY_BYTES, b" " if delimiter == "\t" else b"\t")
+    table = f"pyeval_staged_{uuid.uuid4().hex}"
+    statement = (
+        f"create temp table {table} as\n"
+        f"with file_fields as (\n{sqlfiles.read('loaders/fast_file_fields.sql')}\n)\n"
+        f"select * from (\n{sqlfiles.read(f'loaders/{query}.sql')}\n)"
+    )
+    parameters = {
+        "path": absolute,
+        "delimiter": delimiter,
+        "columns": {name: "VARCHAR" for name in fields},
+        "compression": "gzip" if is_gzip(path) else "none",
+        "spaced": spaced,
+    }
+    stop = threading.Event()
     with ThreadPoolExecutor(max_workers=1) as pool:
-        digest = pool.submit(content_sha256, path)  # hashing overlaps the parse
+        scan = pool.submit(_scan_bytes, path, stray, stop)
         try:
-            table = _read_csv(path, columns, delimiter)
-        except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError, EOFError, zlib.error):
-            digest.cancel()
-            return None  # the general path reads it again and reports what is wrong
-        sha256 = digest.result()
-    first_column = table.column(0)
-    if pc.any(pc.starts_with(first_column, "#")).as_py():
-        return None  # comment lines: the general path skips them
-    inner = " " if delimiter == "\t" else "\t"
-    for name, kind in columns.items():
-        # fields are whitespace-separated: a TAB file whose field holds a space (the junk after
-        # the run tag in trec_eval's results.trunc) takes the general path, and vice versa; so
-        # do empty fields (two separators in a row) and 0x1F, which the general path refuses
-        if kind == pa.string():
-            column = table.column(name)
-            if (
-                table.num_rows
-                and pc.min(pc.binary_length(column)).as_py() == 0
-                or pc.any(pc.match_substring(column, inner)).as_py()
-                or pc.any(pc.match_substring(column, _NO_DELIMITER)).as_py()
-            ):
-                return None
-    numbers = pa.array(np.arange(1, table.num_rows + 1, dtype=np.int64))
-    table = table.add_column(0, "line_number", numbers)
-    return Lines(str(path), str(path.resolve()), sha256, table, typed=True)
+            rows = con.execute(statement, parameters).fetchone()[0]
+        except duckdb.Error:
+            rows = None  # refused by the reader: the general path reads it again and says why
+        except BaseException:
+            stop.set()
+            raise
+        if rows is None:
+            stop.set()
+            return None
+        try:
+            facts = scan.result()
+        except (OSError, EOFError, zlib.error):
+            facts = None
+    if facts is None or not facts.plain or facts.lines != rows:
+        con.execute(f"drop table {table}")
+        return None
+    return StagedFile(str(path), absolute, facts.sha256, table, rows)

@@ -2,30 +2,34 @@
 
 A load stages its input as temporary relations, asks one SQL query for the first bad line,
 and writes the stored tables only when there is none, all inside one transaction: a failed
-load leaves the warehouse exactly as it was.
+load leaves the warehouse exactly as it was. Files are read before the transaction (a failed
+DuckDB statement aborts a transaction, and the fast path may fail over to the general path);
+:class:`TemporaryRelations` drops what a load staged however it ends, so that the connection
+is left as it was too.
 """
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import duckdb
-import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..db import first_row
 from .. import sqlfiles
 from ..errors import DuplicateEntryError, InputFormatError, UnknownCampaignError
-from .source import Lines, read_lines
+from .source import Lines, StagedFile, is_frame, read_lines, stage_file
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
 
 WHITESPACE = "whitespace"
 SEMICOLON = ";"
 
-Source = str | os.PathLike[str] | pd.DataFrame
+Source: TypeAlias = "str | os.PathLike[str] | pd.DataFrame"
 
 
 @dataclass
@@ -66,6 +70,89 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
     con.commit()
 
 
+class TemporaryRelations:
+    """The temporary tables and views one load creates in its connection, dropped when it ends
+    (committed, rolled back, or fallen back to the general path): use as a context manager
+    around the load's transaction.
+
+    A file read by the fast path gets a table of its own (several runs are staged before one
+    transaction); the fixed names the shared SQL reads (``staged_file``, ``run_input``,
+    ``input_fields``, ...) are views or tables recreated for each file in turn.
+    """
+
+    def __init__(self, con: duckdb.DuckDBPyConnection):
+        self.con = con
+        self._names: list[str] = []  # fixed-name relations this load created, to drop at the end
+        self._tables: list[str] = []  # staged files' own tables
+
+    def __enter__(self) -> TemporaryRelations:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, *exc_info: object) -> None:
+        try:
+            self.drop(*self._names)
+            for table in self._tables:
+                self.con.execute(f"drop table if exists {table}")  # a generated name (source.py)
+        except duckdb.Error:
+            if exc_type is None:
+                raise  # else the load's own error is the one to report
+
+    def read(
+        self,
+        source: Source,
+        frame_to_lines: Callable[[pd.DataFrame], Lines],
+        fields: tuple[str, ...] | None = None,
+        query: str = "",
+    ) -> Lines | StagedFile:
+        """A source read before the transaction: a DataFrame through the loader's adapter; a
+        file staged by DuckDB when the loader has a fast path (``fields`` and ``query``, see
+        :func:`source.stage_file`) and the file fits it (sql/loaders/staged_file_fits.sql), else
+        read by the general path."""
+        if is_frame(source):
+            return frame_to_lines(source)
+        if fields is not None:
+            staged = stage_file(self.con, source, fields, query)
+            if staged is not None:
+                self._tables.append(staged.table)
+                self.expose(staged)
+                if all(first_row(self.con, sqlfiles.read("loaders/staged_file_fits.sql"))):
+                    return staged
+                self.con.execute(f"drop table {staged.table}")  # free its memory now
+        return read_lines(source)
+
+    def expose(self, staged: StagedFile) -> None:
+        """Make ``staged`` the view ``staged_file``: its rows with their line numbers."""
+        self.track("staged_file")
+        self.con.execute(
+            f"create or replace temp view staged_file as "
+            f"select rowid + 1 as line_number, * from {staged.table}"
+        )
+
+    def view(self, relation: str, query: str) -> None:
+        """Define the temporary view ``relation`` as ``sql/loaders/<query>.sql``."""
+        self.track(relation)
+        # relation and query are constants of the calling loader, never user input.
+        self.con.execute(f"create or replace temp view {relation} as\n" + sqlfiles.read(f"loaders/{query}.sql"))
+
+    def track(self, *relations: str) -> None:
+        """Drop ``relations`` too when the load ends (those the general path stages)."""
+        for relation in relations:
+            if relation not in self._names:
+                self._names.append(relation)
+
+    def drop(self, *relations: str) -> None:
+        """Drop temporary relations (tables, views, registered Arrow tables) if they exist."""
+        for relation in relations:
+            kinds = self.con.execute(
+                "select 'view' from duckdb_views() where temporary and view_name = $name "
+                "union all select 'table' from duckdb_tables() where temporary and table_name = $name",
+                {"name": relation},
+            ).fetchall()
+            self.con.unregister(relation)  # a registered Arrow table is a view too; no-op else
+            for (kind,) in kinds:
+                self.con.execute(f"drop {kind} if exists {relation}")
+
+
 def require_campaign(con: duckdb.DuckDBPyConnection, campaign_id: str, label: str) -> None:
     """Raise unless ``campaign_id`` exists (runs, intents and lengths need one)."""
     found = first_row(con, 
@@ -88,6 +175,9 @@ def split_fields(lines: Lines, *, separator: str, comments: bool, skip_blank: bo
     ``skip_blank``, else kept (flagged) for the caller to report. Vectorised in Arrow: 8x
     faster than DuckDB's string_split_regex on a 1M-line run.
     """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     line = pc.ascii_trim_whitespace(lines.table.column("line"))
     is_blank = pc.equal(line, "")
     keep = None
@@ -148,21 +238,19 @@ def drop_staging(con: duckdb.DuckDBPyConnection, *relations: str) -> None:
         con.execute(f"drop table if exists {relation}")
 
 
-def lines_of(source: Source, frame_to_lines, read_fast=None) -> Lines:
-    """A DataFrame goes through the loader's own adapter; a file path to ``read_fast`` (a
-    loader's fast path, returning None when the file does not fit it), else to the line reader."""
-    if isinstance(source, pd.DataFrame):
+def lines_of(source: Source, frame_to_lines: Callable[[pd.DataFrame], Lines]) -> Lines:
+    """The lines of a source for the general path: a DataFrame through the loader's own adapter,
+    a file through the line reader (loaders with a fast path use :meth:`TemporaryRelations.read`)."""
+    if is_frame(source):
         return frame_to_lines(source)
-    if read_fast is not None:
-        typed = read_fast(source)
-        if typed is not None:
-            return typed
     return read_lines(source)
 
 
 def detect_separator(lines: Lines) -> str:
     """NTCIR files may use ';' (test.Dqrels, test.DINprob): chosen when the first data line (not
     blank, not a '#' comment) has no whitespace but a ';'. Looks at that line only."""
+    import pyarrow.compute as pc
+
     line = pc.ascii_trim_whitespace(lines.table.column("line"))
     data = line.filter(pc.and_(pc.not_equal(line, ""), pc.invert(pc.starts_with(line, "#"))))
     first = data[0].as_py() if len(data) else ""
