@@ -359,6 +359,7 @@ def profile_run_load(run_path: str, db_path: str) -> dict:
     variants: dict[str, dict[str, float]] = {}
     lines = read_lines(run_path)  # the general path's input: one string per line
     mem = duckdb.connect()
+    mem.execute(sqlfiles.read("loaders/macros.sql"))  # the typing rules run_rows.sql calls
     mem.register("input_lines", lines.table)
     rows_sql = sqlfiles.read("loaders/run_rows.sql")
 

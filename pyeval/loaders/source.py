@@ -336,6 +336,7 @@ def stage_file(
         "compression": "gzip" if is_gzip(path) else "none",
         "spaced": spaced,
     }
+    con.execute(sqlfiles.read("loaders/macros.sql"))  # the typing rules of ``query``
     stop = threading.Event()
     with ThreadPoolExecutor(max_workers=1) as pool:
         scan = pool.submit(_scan_bytes, path, stray, stop)

@@ -213,8 +213,10 @@ def stage_lines(
 def stage_rows(
     con: duckdb.DuckDBPyConnection, relation: str, query: str, parameters: dict[str, Any]
 ) -> None:
-    """Materialise ``sql/loaders/<query>.sql`` as the temporary table ``relation``."""
+    """Materialise ``sql/loaders/<query>.sql`` as the temporary table ``relation``, after the
+    loaders' macros (sql/loaders/macros.sql)."""
     # relation and query are constants of the calling loader, never user input.
+    con.execute(sqlfiles.read("loaders/macros.sql"))
     con.execute(
         f"create or replace temp table {relation} as\n" + sqlfiles.read(f"loaders/{query}.sql"),
         parameters,

@@ -10,8 +10,6 @@ select
     fields[1] as topic_id,
     fields[2] as intent_id,
     fields[3] as probability_text,
-    case
-        when regexp_full_match(fields[3], '[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?') then try_cast(fields[3] as double)
-    end as probability,
+    decimal_value(fields[3]) as probability,
     case when len(fields) >= 4 then fields[4] else 'inf' end as intent_type
 from input_fields

@@ -26,9 +26,5 @@ select
     jsg,
     doc_id,
     level_text,
-    case
-        when regexp_full_match(level_text, '[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?')
-            and isfinite(try_cast(level_text as double))
-            then try_cast(level_text as double)
-    end as rel_level
+    finite_decimal_value(level_text) as rel_level
 from fields_named

@@ -26,8 +26,7 @@ select
     doc_id,
     level_text,
     case
-        when $level_prefix = '' and regexp_full_match(level_text, '[+-]?[0-9]+')
-            then try_cast(level_text as integer)
+        when $level_prefix = '' then try_cast(integer_value(level_text) as integer)
         when $level_prefix = 'L' and regexp_full_match(level_text, 'L[0-9]+')
             then try_cast(level_text[2:] as integer)
     end as level

@@ -1,0 +1,22 @@
+-- The typing rules every loader shares, defined once as macros of the loading connection
+-- (created before a load stages its rows: pyeval/loaders/staging.py stage_rows, and
+-- source.py stage_file for the fast path). A value that breaks a rule is null; the loader's
+-- *_problems.sql then names its line. Reference: formats.md sections 2, 3.1 and 6.
+
+-- An integer with an optional sign (no '1_000', '1.0', '1e2' or hex, which DuckDB's cast
+-- alone would take), as a bigint; null if it is none or does not fit.
+create or replace temp macro integer_value(text) as
+    case when regexp_full_match(text, '[+-]?[0-9]+') then try_cast(text as bigint) end;
+
+-- A plain decimal number as C strtod reads one: no '1_000', hex, inf or nan.
+create or replace temp macro is_decimal(text) as
+    regexp_full_match(text, '[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?');
+
+-- A decimal number as the nearest double (DuckDB's correctly rounded cast gives what strtod
+-- gives; '1e999' is inf); null if it is none.
+create or replace temp macro decimal_value(text) as
+    case when is_decimal(text) then try_cast(text as double) end;
+
+-- The same, and null when it overflows to an infinity (run scores, preference levels).
+create or replace temp macro finite_decimal_value(text) as
+    case when is_decimal(text) and isfinite(try_cast(text as double)) then try_cast(text as double) end;
