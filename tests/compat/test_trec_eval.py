@@ -133,3 +133,27 @@ def test_run_on_standard_input():
 def test_bad_line_on_standard_input_is_named_dash():
     result = CliRunner().invoke(main, ["trec_eval", str(TREC / "qrels.test"), "-"], input=b"301 Q0 d1 1 x r\n")
     assert result.exit_code == 2 and "-:1: score 'x' is not a finite number" in result.stderr
+
+
+def test_the_command_imports_no_pandas_pyarrow_or_numpy(tmp_path):
+    """Start-up counts in the benchmark: `pyeval trec_eval` on files that fit the loaders' fast
+    path computes without pandas, pyarrow or numpy (docs/benchmarks.md)."""
+    import subprocess
+    import sys
+
+    (tmp_path / "q").write_text("1 0 a 1\n1 0 b 0\n2 0 c 2\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 2.5 t\n1 Q0 b 2 1.5 t\n2 Q0 c 1 3 t\n2 Q0 d 2 3 t\n")
+    script = (
+        "import sys\n"
+        "from pyeval.cli import main\n"
+        "try:\n"
+        "    main(['trec_eval', '-q', sys.argv[1], sys.argv[2]])\n"
+        "except SystemExit as exit:\n"
+        "    assert not exit.code, exit.code\n"
+        "print(sorted({'pandas', 'pyarrow', 'numpy'} & set(sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "q"), str(tmp_path / "r")],
+                          capture_output=True, text=True, check=True)
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "[]"
+    assert "map                   \tall\t0.7500" in lines
