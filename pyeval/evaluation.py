@@ -287,8 +287,7 @@ def compute_into(
             con, campaign_id, measures, runs=runs, ordering=ordering, max_depth=max_depth,
             judged_only=judged_only, topics=topics,
         )
-        _create_values(con)
-        _insert_frame(con, frame)
+        values_from_frame(con, frame)
         return
     _create_values(con)
     _gain_profiles_iv(con, campaign_id, measures)
@@ -355,8 +354,15 @@ def _create_values(con) -> None:
     )
 
 
+def values_from_frame(con, frame: pd.DataFrame) -> None:
+    """``evaluation_values`` holding a long form computed outside :func:`compute_into` (the
+    diversity staging; trec_eval's judgment groups and preferences)."""
+    _create_values(con)
+    _insert_frame(con, frame)
+
+
 def _insert_frame(con, frame: pd.DataFrame) -> None:
-    """Append a Python family's (or the diversity staging's) long form to evaluation_values."""
+    """Append a Python family's long form (``value_text`` optional) to evaluation_values."""
     con.register("computed_frame", frame)
     try:
         columns = [c for c in ("run_id", "topic_id", "measure", "value", "value_text") if c in frame.columns]

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from .. import sqlfiles, warehouse
 from ..db import first_row
 from ..errors import InputFormatError, PyevalError
-from ..evaluation import VALUES_TABLE, compute, compute_into, create_rows, means_into
+from ..evaluation import VALUES_TABLE, compute, compute_into, create_rows, means_into, values_from_frame
 from ..loaders import load_qrels, load_run
 from ..loaders.prefs import drop_preferences, stage_preferences
 from ..loaders.source import is_gzip
@@ -347,10 +347,10 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
             topics="qrels" if options.complete else "intersection",
         )
         if options.rel_format == "qrels_jg":
-            _values_from(con, _judgment_group_values(con, qrels, results, measures, compute_options))
+            values_from_frame(con, _judgment_group_values(con, qrels, results, measures, compute_options))
         elif options.rel_format in PREFERENCE_FORMATS:
-            _values_from(con, _preference_values(con, qrels, results, measures, compute_options,
-                                                 options.rel_format))
+            values_from_frame(con, _preference_values(con, qrels, results, measures, compute_options,
+                                                      options.rel_format))
         else:
             load_qrels(con, "trec_eval", qrels, format="trec")
             load_run(con, "trec_eval", results, name="run")
@@ -393,19 +393,6 @@ def _create_printed(con, rows: list[tuple]) -> None:
          "is_summary": "boolean", "is_integer": "boolean", "is_text": "boolean", "is_runid": "boolean"},
         [(i, label, None if m is None else str(m), *flags) for i, (label, m, *flags) in enumerate(rows)],
     )
-
-
-def _values_from(con, frame: pd.DataFrame) -> None:
-    """A frame of per-topic values (judgment groups, preferences) as evaluation_values."""
-    con.register("trec_frame", frame)
-    try:
-        text = "value_text" if "value_text" in frame.columns else "null::varchar as value_text"
-        con.execute(
-            f"create or replace temp table {VALUES_TABLE} as select run_id, topic_id, measure, "
-            f"value::double as value, {text} from trec_frame"
-        )
-    finally:
-        con.unregister("trec_frame")
 
 
 def _run_stdin(qrels, options: TrecEvalOptions) -> str:
