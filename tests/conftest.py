@@ -44,3 +44,14 @@ def snapshot(con) -> dict[str, list[tuple]]:
         ).fetchall()
     ]
     return {table: sorted(con.execute(f"select * from {table}").fetchall(), key=repr) for table in tables}
+
+
+def read_path(reader, *arguments):
+    """What a loader's reader (runs._read_run, qrels._read_qrels) makes of a source, in a
+    throwaway connection: ``.typed`` tells whether the fast path took it."""
+    import duckdb
+
+    from pyeval.loaders.staging import TemporaryRelations
+
+    with duckdb.connect() as scratch, TemporaryRelations(scratch) as relations:
+        return reader(*arguments, relations)

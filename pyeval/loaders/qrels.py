@@ -28,13 +28,10 @@ _FAST_FORMATS = ("auto", "trec", "trec-diversity")
 
 
 def _read_qrels(
-    source: staging.Source, format: str, relations: staging.TemporaryRelations | None = None
+    source: staging.Source, format: str, relations: staging.TemporaryRelations
 ) -> Lines | StagedFile:
     """A qrels input: staged by DuckDB when a TREC qrels file fits the fast path, else its raw
-    lines. Without ``relations`` (a look at which path a source takes), in a throwaway connection."""
-    if relations is None:
-        with duckdb.connect() as scratch, staging.TemporaryRelations(scratch) as relations:
-            return _read_qrels(source, format, relations)
+    lines."""
     fields = TREC_QRELS_FIELDS if format in _FAST_FORMATS else None
     return relations.read(source, _frame_lines, fields, "qrels_fast_rows")
 

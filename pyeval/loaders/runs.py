@@ -27,14 +27,8 @@ if TYPE_CHECKING:
 RUN_FIELDS = ("topic_id", "iter", "doc_id", "rank_text", "score_text", "run_tag")
 
 
-def _read_run(
-    source: staging.Source, relations: staging.TemporaryRelations | None = None
-) -> Lines | StagedFile:
-    """A run's rows: staged by DuckDB when the file fits the fast path, else its raw lines.
-    Without ``relations`` (a look at which path a source takes), in a throwaway connection."""
-    if relations is None:
-        with duckdb.connect() as scratch, staging.TemporaryRelations(scratch) as relations:
-            return _read_run(source, relations)
+def _read_run(source: staging.Source, relations: staging.TemporaryRelations) -> Lines | StagedFile:
+    """A run's rows: staged by DuckDB when the file fits the fast path, else its raw lines."""
     return relations.read(source, _frame_lines, RUN_FIELDS, "run_fast_rows")
 
 

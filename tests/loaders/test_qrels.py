@@ -9,7 +9,7 @@ import pytest
 import pyeval
 from pyeval.errors import DataIntegrityError
 
-from ..conftest import FIXTURES
+from ..conftest import FIXTURES, read_path
 
 
 def rows(con, sql):
@@ -176,7 +176,7 @@ def test_fast_and_general_paths_store_the_same_qrels(tmp_path):
         fast.write_text(text)
         general = tmp_path / "general.txt"
         general.write_text(text.replace(" ", "  ", 1))  # one double space: general path
-        assert _read_qrels(fast, "auto").typed and not _read_qrels(general, "auto").typed
+        assert read_path(_read_qrels, fast, "auto").typed and not read_path(_read_qrels, general, "auto").typed
         stored = []
         for path in (fast, general):
             con = pyeval.connect()

@@ -15,7 +15,7 @@ from pyeval.loaders import staging
 from pyeval.loaders.qrels import _read_qrels
 from pyeval.loaders.runs import _read_run
 
-from ..conftest import FIXTURES, snapshot
+from ..conftest import FIXTURES, read_path, snapshot
 
 QRELS = b"301 0 d1 1\n301 0 d2 0\n302 0 d1 2\n"
 
@@ -103,7 +103,7 @@ def _general_only(monkeypatch):
 
 def _takes_fast_path(read, *args) -> bool:
     try:
-        return read(*args).typed
+        return read_path(read, *args).typed
     except pyeval.InputFormatError:  # the general path's reader refuses the file
         return False
 
@@ -206,12 +206,12 @@ def test_line_numbers_are_the_file_s(con, write):
 def test_duplicates_name_their_lines(con, write):
     pyeval.load_qrels(con, "t", write("q.txt", QRELS))
     run = write("r.txt", RUN + b"302 Q0 d2 2 0.4 A\n301 Q0 d2 3 0.1 A\n")
-    assert _read_run(run).typed
+    assert read_path(_read_run, run).typed
     message = rf"^{run}:5: document 'd2' retrieved twice for topic '301' \(first on line 2\)$"
     with pytest.raises(pyeval.InputFormatError, match=message):
         pyeval.load_run(con, "t", run)
     qrels = write("q2.txt", b"301\t0\td1\t1\n301\t0\td2\t0\n301\t0\td1\t0\n")
-    assert _read_qrels(qrels, "auto").typed
+    assert read_path(_read_qrels, qrels, "auto").typed
     message = rf"^{qrels}:3: duplicate judgment of document 'd1' for topic '301' \(first on line 1\)$"
     with pytest.raises(pyeval.InputFormatError, match=message):
         pyeval.load_qrels(con, "u", qrels)
@@ -270,5 +270,5 @@ def test_the_fast_path_imports_neither_pandas_nor_pyarrow_nor_numpy():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
-    assert _read_run(FIXTURES / "trec_eval" / "results.test").typed
-    assert _read_qrels(FIXTURES / "trec_eval" / "qrels.test", "auto").typed
+    assert read_path(_read_run, FIXTURES / "trec_eval" / "results.test").typed
+    assert read_path(_read_qrels, FIXTURES / "trec_eval" / "qrels.test", "auto").typed
