@@ -374,7 +374,6 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
             num_rel_all = first_row(
                 con, "select count(*) from qrels where campaign_id = 'trec_eval' and level > 0"
             )[0]
-        con.execute(f"create temp view trec_topic_values as select * from {VALUES_TABLE}")
         lines = con.execute(
             sqlfiles.read("compat/trec_eval_output.sql"),
             {"per_topic": options.per_topic, "summary": not options.no_summary,
@@ -478,13 +477,11 @@ def _zscores(con, rows: list[tuple], path: str) -> None:
     except (OSError, ValueError) as exc:
         raise TrecEvalError(f"trec_eval: cannot read z-score file {path}: {exc}", 2) from exc
     _create_printed(con, rows)
-    con.execute(f"create temp view trec_topic_values as select * from {VALUES_TABLE}")
     con.register("trec_zscores", reference)
     try:
         con.execute("create temp table zscored_values as\n" + sqlfiles.read("compat/trec_eval_zscores.sql"))
     finally:
         con.unregister("trec_zscores")
-        con.execute("drop view trec_topic_values")
     con.execute(f"create or replace temp table {VALUES_TABLE} as select * from zscored_values")
     con.execute("drop table zscored_values")
 

@@ -1,5 +1,5 @@
 -- trec_eval_output: the lines trec_eval 10.0 prints, in its order (formats.md section 10.2).
--- Reads: trec_topic_values(topic_id, measure, value, value_text): per-topic values;
+-- Reads: evaluation_values(topic_id, measure, value, value_text): per-topic values;
 --        trec_summary_values(measure, value): the combined values;
 --        trec_printed(position, label, measure, is_per_topic, is_summary, is_integer, is_text,
 --                     is_runid): the measures to print, in trec_eval's table order.
@@ -9,16 +9,16 @@
 with topic_lines as (
     select
         0 as block,
-        trec_topic_values.topic_id as topic_order,
+        evaluation_values.topic_id as topic_order,
         trec_printed.position,
-        printf('%-22s', trec_printed.label) || chr(9) || trec_topic_values.topic_id || chr(9)
+        printf('%-22s', trec_printed.label) || chr(9) || evaluation_values.topic_id || chr(9)
         || case
-            when trec_printed.is_text then '''' || coalesce(trec_topic_values.value_text, '') || ''''
-            when trec_printed.is_integer then printf('%d', round(trec_topic_values.value)::bigint)
-            else printf('%6.4f', trec_topic_values.value)
+            when trec_printed.is_text then '''' || coalesce(evaluation_values.value_text, '') || ''''
+            when trec_printed.is_integer then printf('%d', round(evaluation_values.value)::bigint)
+            else printf('%6.4f', evaluation_values.value)
         end as line
-    from trec_topic_values
-    inner join trec_printed on trec_topic_values.measure = trec_printed.measure
+    from evaluation_values
+    inner join trec_printed on evaluation_values.measure = trec_printed.measure
     where $per_topic and trec_printed.is_per_topic
 ),
 
