@@ -33,7 +33,11 @@ What it does:
    Tools (``--tools`` selects; default all):
 
    - ``pyeval``       ``pyeval trec_eval QRELS RUN`` (trec_eval's default, "official" set)
-   - ``trec_eval_c``  ``trec_eval QRELS RUN`` if a trec_eval binary is on PATH
+   - ``trec_eval_c``  ``trec_eval QRELS RUN``: the binary given by ``--trec-eval`` (default: a
+                      ``trec_eval`` on PATH; not measured without one). ``--trec-eval-O2``
+                      adds ``trec_eval_c_O2``, a second build (e.g. of the same sources with
+                      -O2; trec_eval's own Makefile builds with -g and no optimisation).
+                      Each one's output must be byte-identical to pyeval's (``outputs``).
    - ``pytrec_eval``  pytrec_eval.parse_qrel / parse_run, RelevanceEvaluator with the
                       official measures, means with pytrec_eval.compute_aggregated_measure
    - ``ranx``         Qrels.from_file / Run.from_file (kind="trec"), evaluate() with the
@@ -108,9 +112,13 @@ ROUTE_MEASURES = [
     "success.1,5,10",  # 3 -> 25
 ]
 
+# The trec_eval binaries timed (tool -> path), from --trec-eval and --trec-eval-O2.
+TREC_EVAL_BINARIES: dict[str, str] = {}
+
 LABELS = {
     "pyeval": "pyeval trec_eval (official set)",
     "trec_eval_c": "trec_eval 10 (C program)",
+    "trec_eval_c_O2": "trec_eval 10 (C program, -O2 build)",
     "pytrec_eval": "pytrec_eval (parse_qrel/parse_run + RelevanceEvaluator)",
     "ranx": "ranx (cold: empty numba cache, JIT included)",
     "ranx_warm": "ranx (warm: numba cache filled)",
@@ -379,8 +387,8 @@ def run_tool(tool: str, data: dict, work: Path, rep: int, numba_warm: Path) -> d
     env = dict(os.environ)
     if tool == "pyeval":
         return measure([_pyeval_exe(), "trec_eval", qrels, run], stdout_path=out)
-    if tool == "trec_eval_c":
-        return measure([shutil.which("trec_eval"), qrels, run], stdout_path=out)
+    if tool in TREC_EVAL_BINARIES:
+        return measure([TREC_EVAL_BINARIES[tool], qrels, run], stdout_path=out)
     if tool == "pytrec_eval":
         cmd = _python(_child(CHILD_PYTREC, MEASURES=repr(PYTREC_MEASURES)), qrels, run, str(phases))
     elif tool in ("ranx", "ranx_warm"):
@@ -448,6 +456,11 @@ def _values_from_trec_output(path: Path) -> dict:
             if len(fields) == 3 and fields[1] == "all" and fields[0] in wanted:
                 values[fields[0]] = float(fields[2])
     return values
+
+
+def _same_output(expected: Path, actual: Path) -> bool:
+    """Whether two printed outputs are byte-identical (pyeval trec_eval against trec_eval)."""
+    return expected.exists() and actual.exists() and expected.read_bytes() == actual.read_bytes()
 
 
 def warm_numba(work: Path, cache: Path) -> dict:
@@ -578,6 +591,7 @@ def ratios(summary: dict) -> dict:
             "ranx_warm/pyeval": ratio("ranx_warm", "pyeval", key),
             "ir_measures/pyeval": ratio("ir_measures", "pyeval", key),
             "trec_eval_c/pyeval": ratio("trec_eval_c", "pyeval", key),
+            "trec_eval_c_O2/pyeval": ratio("trec_eval_c_O2", "pyeval", key),
             "pyeval/duckdb_read": ratio("pyeval", "duckdb_read", key),
             "route_total/duckdb_read": ratio("route_total", "duckdb_read", key),
             "route_evaluate/duckdb_read": ratio("route_evaluate", "duckdb_read", key),
@@ -634,6 +648,9 @@ def markdown(report: dict) -> str:
                 f"| {LABELS[tool]} | {row['wall_s']:.2f} | {reps} | {row['peak_rss_mb']:.0f} | "
                 f"{row['cpu_s']:.1f} | {rel} |"
             )
+        for tool, same in entry.get("outputs_identical_to_pyeval", {}).items():
+            lines.append(f"\n{LABELS[tool]}: output {'byte-identical to' if same else '**differs from**'} "
+                         "pyeval trec_eval's.")
         lines.append("")
         lines.append("| ratio (wall time) | value | | ratio (peak RSS) | value |")
         lines.append("| --- | ---: | --- | --- | ---: |")
@@ -661,7 +678,7 @@ def machine() -> dict:
             "duckdb", "pyarrow", "pandas", "numpy", "pytrec-eval-terrier", "ranx", "ir-measures",
             "numba", "llvmlite", "click", "pyeval",
         )},
-        trec_eval_c=shutil.which("trec_eval"),
+        trec_eval_c=dict(TREC_EVAL_BINARIES),
     )
 
 
@@ -684,7 +701,11 @@ def main(argv=None) -> int:
                         help="repetitions of ranx with an empty numba cache (JIT compilation, "
                              "about a minute each on 2 cores); at most --reps")
     parser.add_argument("--out", default=str(REPO / "bench" / "results" / "trec_eval.json"))
-    parser.add_argument("--tools", default="pyeval,trec_eval_c,pytrec_eval,ranx,ranx_warm,ir_measures,duckdb_read,route")
+    parser.add_argument("--tools", default="pyeval,trec_eval_c,trec_eval_c_O2,pytrec_eval,ranx,ranx_warm,ir_measures,duckdb_read,route")
+    parser.add_argument("--trec-eval", default=shutil.which("trec_eval"),
+                        help="trec_eval binary timed as trec_eval_c (default: trec_eval on PATH)")
+    parser.add_argument("--trec-eval-O2", dest="trec_eval_O2",
+                        help="a second trec_eval build, timed as trec_eval_c_O2")
     parser.add_argument("--profile", action="store_true", help="profile pyeval trec_eval on the largest size")
     parser.add_argument("--keep", action="store_true", help="keep the generated files")
     parser.add_argument("--code", choices=("head", "worktree"), default="head",
@@ -719,9 +740,12 @@ def main(argv=None) -> int:
     assert route_count == 25, f"ROUTE_MEASURES expands to {route_count} measures, not 25"
 
     tools = [t.strip() for t in args.tools.split(",") if t.strip()]
-    if "trec_eval_c" in tools and shutil.which("trec_eval") is None:
-        print("trec_eval (C) is not on PATH: not measured", flush=True)
-        tools.remove("trec_eval_c")
+    for tool, binary in (("trec_eval_c", args.trec_eval), ("trec_eval_c_O2", args.trec_eval_O2)):
+        if binary:
+            TREC_EVAL_BINARIES[tool] = str(Path(binary).resolve())
+        elif tool in tools:
+            print(f"{tool}: no binary given (--trec-eval, --trec-eval-O2): not measured", flush=True)
+            tools.remove(tool)
     report = {
         "benchmark": "trec_eval",
         "machine": machine(),
@@ -758,14 +782,17 @@ def main(argv=None) -> int:
                   f"in {data['generation_s']}s", flush=True)
             reps = {tool: [] for tool in tools}
             values = {}
+            outputs: dict[str, bool] = {}
             for rep in range(args.reps):
                 for tool in tools:
                     if tool == "ranx" and rep >= args.cold_reps:
                         continue
                     result = run_tool(tool, data, work, rep, numba_warm)
                     reps[tool].append(result)
-                    if tool in ("pyeval", "trec_eval_c") and result.get("returncode") == 0:
+                    if (tool == "pyeval" or tool in TREC_EVAL_BINARIES) and result.get("returncode") == 0:
                         result["values"] = _values_from_trec_output(work / f"{tool}.out")
+                        if tool != "pyeval" and "pyeval" in tools:
+                            outputs[tool] = _same_output(work / "pyeval.out", work / f"{tool}.out")
                     if "values" in result and tool not in values:
                         values[tool] = result["values"]
                     shown = result.get("route_total") or result
@@ -778,7 +805,8 @@ def main(argv=None) -> int:
                               f"{shown.get('peak_rss_mb', 0):.0f} MiB (load {shown['load1']:.2f}){status}",
                               flush=True)
             summary = summarise(reps)
-            entry = {"data": data, "reps": reps, "summary": summary, "values": values}
+            entry = {"data": data, "reps": reps, "summary": summary, "values": values,
+                     "outputs_identical_to_pyeval": outputs}
             entry["ratios"] = ratios(summary)
             entry["targets"] = targets(summary, entry["ratios"])
             report["sizes"][str(n_topics)] = entry
