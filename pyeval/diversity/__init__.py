@@ -72,7 +72,8 @@ class Staging:
                   "max_depth": max_depth, "judged_only": judged_only}
         lists = {"campaign_id": campaign_id, "runs": runs, "max_depth": max_depth, "judged_only": judged_only}
         shared = [
-            ("evaluation_pairs", "evaluation_pairs", {"runs": runs, "topic_policy": topic_policy}),
+            ("evaluation_pairs", "evaluation_pairs",
+             {"runs": runs, "topic_policy": topic_policy, "max_depth": max_depth, "judged_only": judged_only}),
             ("evaluation_topics", "topic_judgments", {"thresholds": thresholds}),
         ]
         if self.kind == PER_INTENT:

@@ -1,6 +1,11 @@
 -- Formulas more than one metric family uses, defined once as macros of the evaluation's
 -- connection (created before the stages; pyeval/evaluation.py).
 
+-- 0/0 as trec_eval's C code computes it on x86-64: a NaN with the sign bit set, which printf
+-- prints as -nan (and which stays -nan through trec_eval's sums and means). Measures that
+-- trec_eval leaves undefined return it: IPrec on an empty list, RnDCG without an R-level.
+create or replace temp macro zero_by_zero() as -'nan'::double;
+
 -- The blended ratio BR(r) = (beta cg(r) + C(r)) / (beta cg*(r) + r) (Sakai, AIRS 2005;
 -- NTCIREVAL): Q-measure, O-, P-, P-plus, R-measure, NCU(util=BR), EBR.
 create or replace temp macro blended_ratio(beta, gain_so_far, relevant_so_far, ideal_gain_so_far, rank) as

@@ -54,7 +54,8 @@ pairs as (
         run_id,
         topic_id,
         num_ret,
-        in_run
+        in_run,
+        empty_list
     from evaluation_pairs
 ),
 
@@ -224,6 +225,7 @@ measure_inputs as (
         requested.recall_points,
         pairs.num_ret,
         pairs.in_run,
+        pairs.empty_list,
         topic_judgments.num_rel,
         coalesce(list_summaries.ranks, []) as ranks,
         coalesce(list_summaries.precisions, []) as precisions,
@@ -266,13 +268,16 @@ precision_sums as (
 ),
 
 -- IPrec at each recall point x: c = lround(x*R); 0 if c > C(L); the interpolated precision
--- at the c-th relevant document (the first when c = 0); 0 when nothing relevant is retrieved
+-- at the c-th relevant document (the first when c = 0); 0 when nothing relevant is retrieved;
+-- undefined when c = 0 and the list is empty (m_iprec_at_recall.c starts from the precision
+-- num_rel_ret / num_ret = 0/0)
 interpolated_at_points as (
     select
         *,
         list_transform(
             recall_points,
             lambda point: case
+                when empty_list and round(point * num_rel) = 0 then zero_by_zero()
                 when len(ranks) = 0 or round(point * num_rel) > len(ranks) then 0.0::double
                 else interpolated_precisions[greatest(round(point * num_rel), 1)::bigint]
             end

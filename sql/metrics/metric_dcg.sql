@@ -23,8 +23,9 @@
 --               position of each run of equal gains, n+ included), plus DCG(L)/IDCG(n+) when
 --               L >= n+ + 2 (m_Rndcg.c's loop adds that term only when its ideal walk ended
 --               strictly before the last rank); 0 when R = 0, R counted at level >= rel
---               (trec_eval -l: m_Rndcg.c returns early when num_rel is 0) or when no
---               boundary exists
+--               (trec_eval -l: m_Rndcg.c returns early when num_rel is 0); undefined
+--               (zero_by_zero) when R > 0 but no boundary exists (every relevant gain is 0,
+--               e.g. -l 0 on a topic judged 0 only: m_Rndcg.c divides 0 by 0)
 --   BinG        (1/R) sum over the i-th retrieved document with level >= rel, at rank r, of
 --               1/log2(2 + r - i), R at threshold rel (trec_eval -l); 0 if none is retrieved
 --   G           (1/sum of g*) sum over r with g(r) <> 0 of g(r)/log2(2 + cost(r) - cg(r)),
@@ -539,8 +540,9 @@ scores as (
                 then case when ndcg_rel_sum > 0 then ndcg_rel_sum / num_positive else 0 end
             when 'RnDCG'
                 then case
-                    when num_rel > 0 and rndcg_points > 0 then rndcg_sum / rndcg_points
-                    else 0
+                    when num_rel = 0 then 0
+                    when rndcg_points > 0 then rndcg_sum / rndcg_points
+                    else zero_by_zero()
                 end
             when 'BinG'
                 then case when len(bing_terms) > 0 then list_sum(bing_terms) / num_rel else 0 end

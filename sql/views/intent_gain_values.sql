@@ -19,7 +19,7 @@
 -- Explicit profiles (rows of gain_profiles) override single levels; unlisted levels keep
 -- gain = level (trec_eval). Stored rows under a built-in name (only possible through raw SQL;
 -- pyeval gains refuses the names) replace that built-in for their campaign.
--- Negative levels (pooled but unjudged) have gain 0 under every built-in profile.
+-- Negative levels (pooled but unjudged) have gain 0 under every profile, built-in or explicit.
 select campaign_id, profile, topic_id, intent_id, level, gain
 from profile_gains
 where judged

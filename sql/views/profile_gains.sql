@@ -22,7 +22,7 @@
 -- Explicit profiles (rows of gain_profiles) override single levels; unlisted levels keep
 -- gain = level (trec_eval). Stored rows under a built-in name (only possible through raw SQL;
 -- pyeval gains refuses the names) replace that built-in for their campaign.
--- Negative levels (pooled but unjudged) have gain 0 under every built-in profile.
+-- Negative levels (pooled but unjudged) have gain 0 under every profile, built-in or explicit.
 with adhoc_topics as (
     select distinct campaign_id, topic_id
     from intent_levels
@@ -147,9 +147,7 @@ explicit as (
             and all_topics_gain.profile = explicit_profiles.profile
             and all_topics_gain.topic_id = ''
             and all_topics_gain.level = levels.level
-    where
-        levels.level >= 0
-        and (levels.only_profile is null or levels.only_profile = explicit_profiles.profile)
+    where levels.only_profile is null or levels.only_profile = explicit_profiles.profile
 )
 
 select campaign_id, profile, topic_id, intent_id, level, gain, judged from builtin

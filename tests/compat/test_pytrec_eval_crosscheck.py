@@ -52,24 +52,25 @@ def generate(seed: int, topics: int = 30):
     return qrels, run
 
 
-def pytrec_values(qrels, run, measures):
+def pytrec_values(qrels, run, measures, judged_only: bool = False):
     qrel_dict, run_dict = {}, {}
     for topic, doc, level in qrels:
         qrel_dict.setdefault(topic, {})[doc] = level
     for topic, doc, score in run:
         run_dict.setdefault(topic, {})[doc] = score
-    evaluator = pytrec_eval.RelevanceEvaluator(qrel_dict, set(measures))
+    evaluator = pytrec_eval.RelevanceEvaluator(qrel_dict, set(measures), judged_docs_only_flag=judged_only)
     return evaluator.evaluate(run_dict)
 
 
-def pyeval_values(qrels, run, names):
+def pyeval_values(qrels, run, names, judged_only: bool = False):
     con = pyeval.connect()
     pyeval.load_qrels(con, "x", pd.DataFrame(qrels, columns=["query_id", "doc_id", "relevance"]))
     pyeval.load_run(
         con, "x", pd.DataFrame(run, columns=["query_id", "doc_id", "score"]), name="r"
     )
     measures = {name: m for name in names for m in measures_from_trec_name(name)[:1]}
-    frame = compute(con, "x", list(measures.values()), runs=["r"], topics="intersection")
+    frame = compute(con, "x", list(measures.values()), runs=["r"], topics="intersection",
+                    judged_only=judged_only)
     con.close()
     by_measure = {str(m): name for name, m in measures.items()}
     return {(t, by_measure[m]): v for t, m, v in zip(frame.topic_id, frame.measure, frame.value)}
@@ -102,3 +103,26 @@ def test_agrees_with_pytrec_eval(seed):
             compared += 1
     assert len(expected) == 24 and compared > 24 * 80  # about 90 values per topic
     assert skipped < compared / 10
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_agrees_with_pytrec_eval_on_judged_documents_only(seed):
+    """-J (judged_only): unjudged documents leave the lists. Topic q999's run holds no judged
+    document, so its list is empty: iprec_at_recall at the points whose cutoff is 0 and
+    11pt_avg are then 0/0 in both (NaN), everything else 0."""
+    qrels, run = generate(seed)
+    qrels += [("q999", f"d{d:04d}", 1) for d in range(3)]
+    run += [("q999", f"d{d:04d}", 1.0) for d in range(500, 503)]
+    expected = pytrec_values(qrels, run, FAMILIES, judged_only=True)
+    names = sorted({key for per_topic in expected.values() for key in per_topic})
+    got = pyeval_values(qrels, run, names, judged_only=True)
+    undefined = 0
+    for topic, values in expected.items():
+        num_rel = int(values["num_rel"])
+        for key, value in values.items():
+            if key.startswith(("iprec_at_recall", "11pt_avg")) and _iprec_rounding_differs(key, num_rel):
+                continue
+            assert got[(topic, key)] == pytest.approx(value, abs=1e-12, nan_ok=True), (topic, key)
+            undefined += math.isnan(value)
+    assert expected["q999"]["num_ret"] == 0 and math.isnan(expected["q999"]["iprec_at_recall_0.00"])
+    assert undefined >= 2  # q999's iprec_at_recall_0.00 and 11pt_avg at least

@@ -121,6 +121,72 @@ def test_duplicate_document_exits_4_like_trec_eval(tmp_path):
     assert result.exit_code == 4 and "retrieved twice for topic '301'" in result.stderr
 
 
+def _lines(output: str, topic: str) -> dict[str, str]:
+    """label -> printed value of one topic's (or 'all') lines."""
+    return {line.split("\t")[0].strip(): line.split("\t")[2] for line in output.splitlines()
+            if line.split("\t")[1] == topic}
+
+
+def test_iprec_on_a_list_that_judged_only_empties_is_undefined(tmp_path):
+    """-J removes every document of topic 2 (none is judged): m_iprec_at_recall.c and
+    m_11pt_avg.c start from num_rel_ret / num_ret = 0/0, so the recall points whose cutoff
+    lround(x * R) is 0 (R = 2: x < 0.25) print -nan, the others 0, and the means -nan.
+    Worked from the C code; pytrec_eval (trec_eval 9) gives NaN there too
+    (test_pytrec_eval_crosscheck.py)."""
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n2 0 c 1\n2 0 d 1\n")
+    run.write_text("1 Q0 a 1 2.0 t\n1 Q0 b 2 1.0 t\n2 Q0 x 1 2.0 t\n2 Q0 y 2 1.0 t\n")
+    result = CliRunner().invoke(main, ["trec_eval", "-q", "-J", "-m", "iprec_at_recall", "-m", "11pt_avg",
+                                       "-m", "map", "-m", "num_ret", str(qrels), str(run)])
+    assert result.exit_code == 0, result.output
+    empty = _lines(result.stdout, "2")
+    assert empty["num_ret"] == "0" and empty["map"] == "0.0000"
+    assert [empty[f"iprec_at_recall_0.{x}0"] for x in range(3)] == ["  -nan"] * 3
+    assert [empty[f"iprec_at_recall_0.{x}0"] for x in range(3, 10)] == ["0.0000"] * 7
+    assert empty["iprec_at_recall_1.00"] == "0.0000" and empty["11pt_avg"] == "  -nan"
+    assert _lines(result.stdout, "1")["iprec_at_recall_0.00"] == "1.0000"
+    summary = _lines(result.stdout, "all")
+    assert summary["iprec_at_recall_0.00"] == summary["11pt_avg"] == "  -nan"
+    assert summary["iprec_at_recall_0.50"] == "0.5000" and summary["map"] == "0.5000"
+
+
+def test_iprec_of_a_missing_topic_under_c_and_judged_only_is_undefined(tmp_path):
+    """-c scores a topic the run lacks on trec_eval's one-document placeholder list, which -J
+    empties (the placeholder is unjudged): iprec_at_recall_0.00 is then 0/0. Without -J it is 0."""
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    qrels.write_text("1 0 a 1\n2 0 c 1\n")
+    run.write_text("1 Q0 a 1 2.0 t\n")
+    for options, expected in ((["-J"], "  -nan"), ([], "0.0000")):
+        result = CliRunner().invoke(main, ["trec_eval", "-q", "-c", *options, "-m", "iprec_at_recall.0",
+                                           str(qrels), str(run)])
+        assert result.exit_code == 0, result.output
+        assert _lines(result.stdout, "2")["iprec_at_recall_0.00"] == expected
+
+
+def test_rndcg_without_a_positive_gain_is_undefined(tmp_path):
+    """With -l 0 a topic judged 0 only has R > 0 but no positive gain: m_Rndcg.c divides its
+    sum (0) by the number of R-level boundaries (0) and prints -nan; R = 0 (-l 1) gives 0."""
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n2 0 c 0\n2 0 d 0\n")
+    run.write_text("1 Q0 a 1 2.0 t\n2 Q0 c 1 2.0 t\n")
+    for options, expected in ((["-l", "0"], "  -nan"), ([], "0.0000")):
+        result = CliRunner().invoke(main, ["trec_eval", "-q", *options, "-m", "Rndcg", str(qrels), str(run)])
+        assert result.exit_code == 0, result.output
+        assert _lines(result.stdout, "2")["Rndcg"] == expected
+        assert _lines(result.stdout, "1")["Rndcg"] == "1.0000"
+
+
+def test_explicit_gains_on_qrels_without_a_non_negative_level(tmp_path):
+    """ndcg.1=2,2=5 on qrels whose only level is -1: the profile exists (gain 0 for the
+    negative level, as under the built-in profiles), so the value is 0, not an error."""
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    qrels.write_text("1 0 a -1\n1 0 b -1\n")
+    run.write_text("1 Q0 a 1 2.0 t\n")
+    result = CliRunner().invoke(main, ["trec_eval", "-q", "-m", "ndcg.1=2,2=5", str(qrels), str(run)])
+    assert result.exit_code == 0, result.output
+    assert _lines(result.stdout, "1")["ndcg_1=2,2=5"] == "0.0000"
+
+
 def test_run_on_standard_input():
     """trec_eval 10 reads the run from stdin when its name is '-'."""
     result = CliRunner().invoke(
