@@ -50,8 +50,9 @@
 -- need at every rank (DCG(r) and IDCG(j); cost(r) and cg(r)) are window sums, which DuckDB
 -- combines in a tree: cost and cg are exact for integer-valued gains, DCG(r) and IDCG(j) may
 -- differ from trec_eval's running sums in the last bit (far below the printed 4 decimals).
--- RBP uses pow(p, r - 1) where trec_eval multiplies p repeatedly (relative difference about
--- r ulp).
+-- RBP weighs rank r by p^(r-1) obtained as trec_eval's loop obtains it, by repeated
+-- multiplication (repeated_powers): pow() can differ in the last bit and turn a printed
+-- 4th decimal.
 --
 -- Gain order: trec_eval sorts gain levels with comp_rel_gain, which returns (int)(g1 - g2),
 -- so custom gains closer than 1 compare equal and their order is left to qsort (with gains
@@ -123,6 +124,19 @@ measures as (
         p,
         gain_norm
     from requested_measures
+),
+
+-- RBP's rank weights p^0, p^1, ... as m_rbp.c multiplies them, one list per p (index r: p^(r-1))
+rbp_powers as (
+    select
+        base as p,
+        list(power order by exponent) as powers
+    from repeated_powers(
+        (select list(distinct p) from measures where kind = 'RBP'),
+        (select coalesce(max(num_ret), 0) from pairs)
+    )
+    where exists (select 1 from measures where kind = 'RBP')
+    group by base
 ),
 
 level_judgments as (
@@ -402,9 +416,11 @@ measure_inputs as (
         coalesce(ideal_summaries.ideal_gain, 0) as ideal_gain,
         coalesce(ideal_summaries.boundaries, []) as boundaries,
         coalesce(ideal_cutoffs.ideal_dcg, 0) as ideal_dcg_at_cutoff,
-        coalesce(judged_lists.judged, []) as judged
+        coalesce(judged_lists.judged, []) as judged,
+        coalesce(rbp_powers.powers, []) as rank_weights
     from pairs
     cross join measures
+    left join rbp_powers on measures.kind = 'RBP' and measures.p = rbp_powers.p
     left join topics
         on pairs.topic_id = topics.topic_id and coalesce(measures.rel, 1) = topics.rel
     left join ranked_summaries
@@ -494,7 +510,7 @@ measure_sums as (
                     list_sum(
                         list_transform(
                             list_filter(judged, lambda d: d.rank <= coalesce(cutoff, d.rank)),
-                            lambda d: (d.level >= rel)::integer * pow(p, d.rank - 1)
+                            lambda d: (d.level >= rel)::integer * rank_weights[d.rank]
                         )
                     ),
                     0
@@ -512,7 +528,7 @@ measure_sums as (
                                 when gain_norm = 'gmax'
                                     then case when max_gain > 0 then d.gain / max_gain else 0 end
                                 else d.gain
-                            end * pow(p, d.rank - 1)
+                            end * rank_weights[d.rank]
                         )
                     ),
                     0

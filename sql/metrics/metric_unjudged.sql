@@ -15,12 +15,10 @@
 --   RBPResid    if some retrieved document is unjudged (label < 0, unpooled included):
 --               p^L + (1 - p) * sum over unjudged ranks r of p^(r-1), else 0
 --               (trec_eval 10.0 m_rbp_resid.c, default p = 0.9, `-m rbp_resid.p=0.95` sets it; Moffat & Zobel, TOIS 2008).
--- RBPResid uses a closed form instead of walking ranks 1..L: with j_1 < ... < j_m the judged
--- ranks (j_0 = 0), the unjudged ranks are the gaps j_(i-1)+1 .. j_i - 1 and j_m+1 .. L, and a
--- geometric series gives (1 - p) * sum_{r=a..b} p^(r-1) = p^(a-1) - p^b; the p^L terms cancel:
---   RBPResid = p^(j_m) + sum_i (p^(j_(i-1)) - p^(j_i - 1)).
--- Every term is >= 0, so no cancellation (the equal 1 - (1 - p) * sum_i p^(j_i - 1) loses
--- all precision when the residual is small); sums run in rank order, as trec_eval's loop does.
+-- RBPResid is computed as m_rbp_resid.c's loop does, so that its value is the same double:
+-- p^(r-1) by repeated multiplication (repeated_powers), added in rank order over the unjudged
+-- ranks (a left fold), then p^L + (1 - p) * sum. A closed form over the judged ranks is exact
+-- in theory but differs in the last bit, which turned a printed 4th decimal.
 -- With trec_eval -c a topic the run lacks is scored on a one-document bogus ranking and then
 -- unj and rbp_resid are reset to 0 (trec_eval.c); here such a topic has L = 0 and every
 -- measure of this family is 0 by the formulas above.
@@ -39,34 +37,60 @@ with cutoff_counts as (
     group by evaluation_ranks.run_id, evaluation_ranks.topic_id, requested_measures.measure
 ),
 
-judged_ranks as (
+residual_requests as (
+    select measure, p
+    from requested_measures
+    where kind = 'RBPResid'
+),
+
+-- p^0, p^1, ... as m_rbp_resid.c multiplies them, one list per p (index r: p^(r-1))
+residual_powers as (
+    select
+        base as p,
+        list(power order by exponent) as powers
+    from repeated_powers(
+        (select list(distinct p) from residual_requests),
+        (select coalesce(max(num_ret), 0) from evaluation_pairs)
+    )
+    where exists (select 1 from residual_requests)
+    group by base
+),
+
+-- the judged ranks of each list, ascending: the unjudged ranks are the gaps between them
+judged_lists as (
     select
         run_id,
         topic_id,
-        rank,
-        lag(rank, 1, 0) over (partition by run_id, topic_id order by rank) as previous_judged_rank
+        list(rank order by rank) as judged_ranks
     from evaluation_ranks
-    where
-        level >= 0
-        and exists (select 1 from requested_measures where kind = 'RBPResid')
+    where level >= 0 and exists (select 1 from residual_requests)
+    group by run_id, topic_id
 ),
 
 residual_parts as (
     select
-        judged_ranks.run_id,
-        judged_ranks.topic_id,
-        requested_measures.measure,
-        count(*) as judged_retrieved,
-        max(judged_ranks.rank) as last_judged_rank,
-        -- (1 - p) * sum of p^(r-1) over the unjudged ranks before each judged document
-        sum(
-            pow(requested_measures.p, judged_ranks.previous_judged_rank)
-            - pow(requested_measures.p, judged_ranks.rank - 1)
-            order by judged_ranks.rank
-        ) as gap_weight
-    from judged_ranks
-    inner join requested_measures on requested_measures.kind = 'RBPResid'
-    group by judged_ranks.run_id, judged_ranks.topic_id, requested_measures.measure
+        evaluation_pairs.run_id,
+        evaluation_pairs.topic_id,
+        residual_requests.measure,
+        residual_powers.powers[evaluation_pairs.num_ret + 1] as power_at_length,
+        -- p^(r-1) of the unjudged ranks r in rank order: each gap between consecutive judged
+        -- ranks a < b (0 and L + 1 at the ends) holds ranks a+1 .. b-1
+        flatten(
+            list_transform(
+                list_zip(
+                    list_prepend(0, coalesce(judged_lists.judged_ranks, [])),
+                    list_append(coalesce(judged_lists.judged_ranks, []), evaluation_pairs.num_ret + 1)
+                ),
+                lambda gap: residual_powers.powers[gap[1] + 1:gap[2] - 1]
+            )
+        ) as unjudged_powers
+    from evaluation_pairs
+    cross join residual_requests
+    inner join residual_powers on residual_requests.p = residual_powers.p
+    left join judged_lists
+        on
+            evaluation_pairs.run_id = judged_lists.run_id
+            and evaluation_pairs.topic_id = judged_lists.topic_id
 ),
 
 measure_inputs as (
@@ -81,9 +105,12 @@ measure_inputs as (
         least(requested_measures.cutoff, evaluation_pairs.num_ret) as shown,
         coalesce(cutoff_counts.pooled_within_cutoff, 0) as pooled_within_cutoff,
         coalesce(cutoff_counts.judged_within_cutoff, 0) as judged_within_cutoff,
-        coalesce(residual_parts.judged_retrieved, 0) as judged_retrieved,
-        coalesce(residual_parts.last_judged_rank, 0) as last_judged_rank,
-        coalesce(residual_parts.gap_weight, 0) as gap_weight
+        residual_parts.power_at_length,
+        len(residual_parts.unjudged_powers) as unjudged_retrieved,
+        -- sum += cur_p over the unjudged ranks, in rank order (a left fold from 0.0, as in C)
+        list_reduce(
+            residual_parts.unjudged_powers, lambda total, term: total + term, 0.0::double
+        ) as unjudged_weight
     from evaluation_pairs
     cross join requested_measures
     left join cutoff_counts
@@ -107,7 +134,7 @@ select
         when 'Judged' then case when shown > 0 then pooled_within_cutoff / shown else 0 end
         when 'RBPResid'
             then case
-                when num_ret > judged_retrieved then gap_weight + pow(p, last_judged_rank)
+                when unjudged_retrieved > 0 then power_at_length + (1 - p) * unjudged_weight
                 else 0
             end
     end::double as value

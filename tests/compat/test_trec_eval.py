@@ -187,6 +187,21 @@ def test_explicit_gains_on_qrels_without_a_non_negative_level(tmp_path):
     assert _lines(result.stdout, "1")["ndcg_1=2,2=5"] == "0.0000"
 
 
+def test_rbp_resid_is_the_same_double_as_trec_eval(tmp_path):
+    """m_rbp_resid.c multiplies p repeatedly and adds in rank order: topic A (rank 3 of 4
+    unjudged) gives 0.9^4 + 0.1 * 0.81 = 0.7371000000000001 in doubles, topic B (ranks 1, 2, 4
+    unjudged) 0.919, so the mean is 0.8280500000000001 and prints 0.8281. A closed form with
+    pow() gives 0.7371 and a mean that prints 0.8280 (found beside a trec_eval build)."""
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    qrels.write_text("A 0 a1 1\nA 0 a2 1\nA 0 a4 1\nB 0 b3 1\n")
+    run.write_text("".join(f"A Q0 a{r} {r} {10 - r} t\n" for r in range(1, 5))
+                   + "".join(f"B Q0 b{r} {r} {10 - r} t\n" for r in range(1, 5)))
+    result = CliRunner().invoke(main, ["trec_eval", "-q", "-m", "rbp_resid", str(qrels), str(run)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ("rbp_resid             \tA\t0.7371\nrbp_resid             \tB\t0.9190\n"
+                             "rbp_resid             \tall\t0.8281\n")
+
+
 def test_run_on_standard_input():
     """trec_eval 10 reads the run from stdin when its name is '-'."""
     result = CliRunner().invoke(
