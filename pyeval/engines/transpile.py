@@ -370,7 +370,7 @@ def _indexes(tree):
                     return exp.Paren(this=exp.Add(this=inner.copy(), expression=exp.Literal.number(1)))
                 return inner
 
-            body = node.this.transform(shift)
+            body = _indexes(node.this.transform(shift))  # a replaced node's children are not revisited
             return exp.Lambda(this=body, expressions=[e.copy() for e in node.expressions])
         return node
 
@@ -402,7 +402,7 @@ def _cte_stars(tree):
     return tree
 
 
-_REWRITES = (_indexes, _cte_stars, _inline_macros, _window_filters, _double_literals, _ordered_aggregates, _list_functions)
+_REWRITES = (_inline_macros, _indexes, _cte_stars, _window_filters, _double_literals, _ordered_aggregates, _list_functions)
 
 
 def to_spark(sql: str, parameters: Mapping[str, object] | None = None) -> str:

@@ -11,15 +11,8 @@ create or replace temp macro zero_by_zero() as -'nan'::double;
 create or replace temp macro blended_ratio(beta, gain_so_far, relevant_so_far, ideal_gain_so_far, rank) as
     (beta * gain_so_far + relevant_so_far) / (beta * ideal_gain_so_far + rank);
 
--- p^0 .. p^top for each p of bases, by repeated multiplication as trec_eval's loops compute
--- them (cur_p = cur_p * p: m_rbp.c, m_rbp_resid.c). pow() can differ in the last bit, which
--- can turn a printed 4th decimal. Columns: base, exponent, power.
-create or replace temp macro repeated_powers(bases, top) as table
-with recursive powers(base, exponent, power) as (
-    select unnest(bases), 0, 1.0::double
-    union all
-    select base, exponent + 1, power * base
-    from powers
-    where exponent < top
-)
-select base, exponent, power from powers;
+-- [p^0, p^1, ..., p^top] (index r holds p^(r-1)), by repeated multiplication as trec_eval's
+-- loops compute them (cur_p = cur_p * p: m_rbp.c, m_rbp_resid.c). pow() can differ in the last
+-- bit, which can turn a printed 4th decimal.
+create or replace temp macro repeated_powers(p, top) as
+    list_reduce(range(top), lambda powers, step: list_append(powers, powers[array_length(powers)] * p), [1.0::double]);

@@ -126,17 +126,13 @@ measures as (
     from requested_measures
 ),
 
--- RBP's rank weights p^0, p^1, ... as m_rbp.c multiplies them, one list per p (index r: p^(r-1))
+-- RBP's rank weights p^0, p^1, ... as m_rbp.c multiplies them, one list per p
 rbp_powers as (
     select
-        base as p,
-        list(power order by exponent) as powers
-    from repeated_powers(
-        (select list(distinct p) from measures where kind = 'RBP'),
-        (select coalesce(max(num_ret), 0) from pairs)
-    )
-    where exists (select 1 from measures where kind = 'RBP')
-    group by base
+        rbp_measures.p,
+        repeated_powers(rbp_measures.p, longest.num_ret) as powers
+    from (select distinct p from measures where kind = 'RBP') as rbp_measures
+    cross join (select coalesce(max(num_ret), 0) as num_ret from pairs) as longest
 ),
 
 level_judgments as (

@@ -43,17 +43,13 @@ residual_requests as (
     where kind = 'RBPResid'
 ),
 
--- p^0, p^1, ... as m_rbp_resid.c multiplies them, one list per p (index r: p^(r-1))
+-- p^0, p^1, ... as m_rbp_resid.c multiplies them, one list per p
 residual_powers as (
     select
-        base as p,
-        list(power order by exponent) as powers
-    from repeated_powers(
-        (select list(distinct p) from residual_requests),
-        (select coalesce(max(num_ret), 0) from evaluation_pairs)
-    )
-    where exists (select 1 from residual_requests)
-    group by base
+        residual_ps.p,
+        repeated_powers(residual_ps.p, longest.num_ret) as powers
+    from (select distinct p from residual_requests) as residual_ps
+    cross join (select coalesce(max(num_ret), 0) as num_ret from evaluation_pairs) as longest
 ),
 
 -- the judged ranks of each list, ascending: the unjudged ranks are the gaps between them
@@ -67,30 +63,39 @@ judged_lists as (
     group by run_id, topic_id
 ),
 
-residual_parts as (
+-- each gap between consecutive judged ranks a < b (0 and L + 1 at the ends) holds ranks
+-- a+1 .. b-1: gap_starts[i] and gap_ends[i] are a and b of the i-th gap
+list_gaps as (
     select
         evaluation_pairs.run_id,
         evaluation_pairs.topic_id,
-        residual_requests.measure,
-        residual_powers.powers[evaluation_pairs.num_ret + 1] as power_at_length,
-        -- p^(r-1) of the unjudged ranks r in rank order: each gap between consecutive judged
-        -- ranks a < b (0 and L + 1 at the ends) holds ranks a+1 .. b-1
-        flatten(
-            list_transform(
-                list_zip(
-                    list_prepend(0, coalesce(judged_lists.judged_ranks, [])),
-                    list_append(coalesce(judged_lists.judged_ranks, []), evaluation_pairs.num_ret + 1)
-                ),
-                lambda gap: residual_powers.powers[gap[1] + 1:gap[2] - 1]
-            )
-        ) as unjudged_powers
+        evaluation_pairs.num_ret,
+        list_prepend(0, coalesce(judged_lists.judged_ranks, [])) as gap_starts,
+        list_append(coalesce(judged_lists.judged_ranks, []), evaluation_pairs.num_ret + 1) as gap_ends
     from evaluation_pairs
-    cross join residual_requests
-    inner join residual_powers on residual_requests.p = residual_powers.p
     left join judged_lists
         on
             evaluation_pairs.run_id = judged_lists.run_id
             and evaluation_pairs.topic_id = judged_lists.topic_id
+    where exists (select 1 from residual_requests)
+),
+
+residual_parts as (
+    select
+        list_gaps.run_id,
+        list_gaps.topic_id,
+        residual_requests.measure,
+        residual_powers.powers[list_gaps.num_ret + 1] as power_at_length,
+        -- p^(r-1) of the unjudged ranks r, in rank order
+        flatten(
+            list_transform(
+                list_gaps.gap_ends,
+                lambda gap_end, i: residual_powers.powers[list_gaps.gap_starts[i] + 1:gap_end - 1]
+            )
+        ) as unjudged_powers
+    from list_gaps
+    cross join residual_requests
+    inner join residual_powers on residual_requests.p = residual_powers.p
 ),
 
 measure_inputs as (

@@ -60,6 +60,9 @@ def test_parameters_are_bound_as_quoted_literals():
     ("select list_reduce(l, lambda a, b: a + b, 0.0::double) from t", "AGGREGATE(l, CAST(0.0 AS DOUBLE), (a, b) -> a + b)"),
     ("select error('metric_x: bad') from t", "RAISE_ERROR('metric_x: bad')"),
     ("select blended_ratio(1, g, c, i, r) from t", "/"),
+    # an index inside a lambda that has its own index; a macro whose body indexes a list
+    ("select list_transform(l, lambda x, i: m[i]) from t", "(x, i) -> m[( ( i + 1 ) ) - 1]"),
+    ("select repeated_powers(0.5, n) from t", "powers[( SIZE(powers) ) - 1] * ( CAST(0.5 AS DOUBLE) )"),
     ("select list(x order by r desc) from t group by k", "ARRAY_SORT("),
 ])
 def test_rewrites(duckdb_sql, spark_fragment):
