@@ -18,15 +18,7 @@ from pyeval.evaluation import (
 )
 from pyeval.measures import parse, registry
 
-QRELS = "1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 a 1\n3 0 z 1\n"
-RUN = "1 Q0 b 3 0.5 r\n1 Q0 a 2 0.9 r\n1 Q0 c 1 0.5 r\n2 Q0 x 1 1.0 r\n2 Q0 a 2 0.5 r\n"
-
-
-@pytest.fixture
-def campaign(con, write):
-    pyeval.load_qrels(con, "c", write("q.txt", QRELS))
-    pyeval.load_run(con, "c", write("r.txt", RUN))
-    return con
+from .test_evaluation import campaign  # noqa: F401  (the fixture: test_evaluation's small campaign)
 
 
 class _Recorder:
