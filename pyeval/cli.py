@@ -110,28 +110,62 @@ def _run_metadata_options(command):
     return click.option("--system", help="The system the run comes from (trend views group by it).")(command)
 
 
+def _run_metadata(system, team, run_date, tags):
+    """The RunMetadata of the --system, --team, --date and --tag options (None when none is given)."""
+    from .loaders import RunMetadata
+
+    if not (system or team or run_date or tags):
+        return None
+    return RunMetadata(system=system, team=team, run_date=run_date.date() if run_date else None, tags=tuple(tags))
+
+
 @load.command("run")
 @_campaign
 @click.option("--name", help="Run name (one FILE only); default: the run tag of the first line.")
 @_replace
 @_run_metadata_options
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.pass_context
 @_fail_cleanly
 def load_run_command(ctx, campaign, name, replace, system, team, run_date, tags, files):
-    """Load TREC run FILES (6 columns, .gz accepted) into a campaign, all or none."""
-    from .loaders import RunMetadata, load_runs
+    """Load TREC run FILES (6 columns, .gz accepted) into a campaign, all or none.
+
+    A FILE may be a folder (its files) or a quoted glob pattern ('runs/*.gz')."""
+    from .loaders import load_runs
 
     if name is not None and len(files) > 1:
         raise click.UsageError("--name applies to one FILE; load files of the same tag one by one")
-    metadata = None
-    if system or team or run_date or tags:
-        metadata = RunMetadata(system=system, team=team, run_date=run_date.date() if run_date else None,
-                               tags=tuple(tags))
+    metadata = _run_metadata(system, team, run_date, tags)
     con = _open(ctx)
     reports = load_runs(con, campaign, list(files), names=[name] * len(files), replace=replace, metadata=metadata)
     for report in reports:
         click.echo(report.summary())
+
+
+@load.command("campaign")
+@click.option("--campaign", "-C", help="Campaign name; default: the folder's name.")
+@click.option("--qrels", "qrels_name", metavar="NAME", help="The qrels file to load, when the folder has several.")
+@click.option("--intents", "intents_name", metavar="NAME", help="The intents file to load, when the folder has several.")
+@click.option("--description", help="A description of the campaign (stored).")
+@click.option("--run-names", type=click.Choice(["tag", "file"]), default="tag", show_default=True,
+              help="Name each run by its first line's run tag, or by its file name (runs that share a tag).")
+@_replace
+@_run_metadata_options
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.pass_context
+@_fail_cleanly
+def load_campaign_command(ctx, campaign, qrels_name, intents_name, description, run_names, replace, system, team,
+                          run_date, tags, folder):
+    """Load a campaign FOLDER in one transaction: its qrels, optional intents, topics XML and
+    document lengths, and every run in its runs/ folder (docs/loading.md)."""
+    from .loaders import load_campaign
+
+    con = _open(ctx)
+    report = load_campaign(con, folder, campaign_id=campaign, qrels=qrels_name, intents=intents_name,
+                           replace=replace, description=description,
+                           metadata=_run_metadata(system, team, run_date, tags), run_names=run_names,
+                           progress=True)
+    click.echo(report.summary())
 
 
 @load.command("intents")

@@ -1,6 +1,7 @@
 """Small helpers over a DuckDB connection (DuckDB 2.0 wants every result fetched to the end)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import duckdb
@@ -13,3 +14,15 @@ def first_row(
     rows = con.execute(sql, parameters or {}).fetchall()
     return rows[0] if rows else None
 
+
+
+def create_rows(con: duckdb.DuckDBPyConnection, table: str, columns: dict[str, str], rows: Sequence[tuple]) -> None:
+    """A temporary table ``table`` with ``columns`` (name -> SQL type) holding ``rows``, the
+    values bound as parameters (no pandas needed). Table and column names are pyeval's own."""
+    con.execute(f"create or replace temp table {table} ({', '.join(f'{c} {t}' for c, t in columns.items())})")
+    if rows:
+        row = "(" + ", ".join(["?"] * len(columns)) + ")"
+        con.execute(
+            f"insert into {table} values " + ", ".join([row] * len(rows)),
+            [value for values in rows for value in values],
+        )

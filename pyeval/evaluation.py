@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from . import sqlfiles
-from .db import first_row
+from .db import create_rows, first_row
 from .errors import (
     DataIntegrityError,
     MeasureNameError,
@@ -153,18 +153,6 @@ def _requested_frame(family: str, family_measures: list[Measure]) -> pd.DataFram
     params = _requested_params(family)
     frame = pd.DataFrame(_requested_rows(family, family_measures), columns=["measure", "kind", *params])
     return frame.astype({name: _DTYPES[kind] for name, kind in params.items()})
-
-
-def create_rows(con, table: str, columns: dict[str, str], rows: Sequence[tuple]) -> None:
-    """A temporary table ``table`` with ``columns`` (name -> SQL type) holding ``rows``, the
-    values bound as parameters (no pandas needed). Table and column names are pyeval's own."""
-    con.execute(f"create or replace temp table {table} ({', '.join(f'{c} {t}' for c, t in columns.items())})")
-    if rows:
-        row = "(" + ", ".join(["?"] * len(columns)) + ")"
-        con.execute(
-            f"insert into {table} values " + ", ".join([row] * len(rows)),
-            [value for values in rows for value in values],
-        )
 
 
 def _create_requested(con, family: str, family_measures: list[Measure]) -> None:

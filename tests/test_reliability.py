@@ -39,6 +39,8 @@ class StallingConnection:
 con = StallingConnection(pyeval.connect(sys.argv[1]))
 if sys.argv[2] == "load":
     pyeval.load_run(con, "c", sys.argv[4], name="big")
+elif sys.argv[2] == "load_many":  # a folder of runs, one batch
+    pyeval.load_runs(con, "c", [sys.argv[4]])
 else:
     pyeval.evaluate(con, "c", ["AP", "nDCG@10", "P@10"])
 """
@@ -100,13 +102,22 @@ def _whole_evaluations(con) -> list[tuple]:
     ).fetchall()
 
 
-@pytest.mark.parametrize("what", ["load", "evaluate"])
+def _many_runs(folder, files: int = 40, lines: int = 5_000):
+    folder.mkdir()
+    for number in range(files):
+        with open(folder / f"run{number:02d}.txt", "w") as handle:
+            handle.writelines(f"30{i % 3 + 1} Q0 doc{i} {i // 3 + 1} {lines - i} tag{number}\n" for i in range(lines))
+    return folder
+
+
+@pytest.mark.parametrize("what", ["load", "load_many", "evaluate"])
 def test_sigkill_inside_the_transaction_leaves_the_warehouse_as_committed(tmp_path, what):
     path = tmp_path / "w.duckdb"
     before = _warehouse(path)
     marker = tmp_path / "marker"
+    source = _many_runs(tmp_path / "runs") if what == "load_many" else _big_run(tmp_path / "big.txt")
     child = subprocess.Popen(
-        [sys.executable, "-c", STALLING_CHILD, str(path), what, str(marker), str(_big_run(tmp_path / "big.txt"))],
+        [sys.executable, "-c", STALLING_CHILD, str(path), what, str(marker), str(source)],
         stderr=subprocess.PIPE, text=True,
     )
     _kill_when(marker, child)

@@ -1,4 +1,5 @@
 """Loaders: qrels, runs, intents and document lengths into the warehouse's tables."""
+from .campaign import load_campaign
 from .doclengths import load_doclengths
 from .intents import load_intents
 from .qrels import QRELS_FORMATS, load_qrels
@@ -10,6 +11,7 @@ __all__ = [
     "LoadReport",
     "RunMetadata",
     "annotate_run",
+    "load_campaign",
     "load_doclengths",
     "load_intents",
     "load_qrels",

@@ -32,8 +32,8 @@ def _read_qrels(
 ) -> Lines | StagedFile:
     """A qrels input: staged by DuckDB when a TREC qrels file fits the fast path, else its raw
     lines."""
-    fields = TREC_QRELS_FIELDS if format in _FAST_FORMATS else None
-    return relations.read(source, _frame_lines, fields, "qrels_fast_rows")
+    fast_path = (TREC_QRELS_FIELDS, "qrels_fast_rows", "staged_qrels_files") if format in _FAST_FORMATS else None
+    return relations.read_all([source], _frame_lines, fast_path)[0]
 
 
 def _trec_flavour(second_field_values: int) -> str:
@@ -142,30 +142,43 @@ def load_qrels(
     with staging.TemporaryRelations(con) as relations:
         lines = _read_qrels(source, format, relations)
         with staging.transaction(con):
-            relations.track("input_fields", "qrels_input")
-            if lines.typed:
-                chosen = _stage_fast_rows(con, relations, lines, format)
-            else:
-                chosen = _stage_general_rows(con, lines, format)
-            layout = QRELS_LAYOUTS[chosen]
-            staging.raise_first_problem(
-                con,
-                lines.label,
-                "qrels_problems",
-                {
-                    "field_count": layout.field_count,
-                    "layout": layout.field_names,
-                    "level_form": layout.level_form,
-                    "campaign_id": campaign_id,
-                },
-            )
-            _store(con, campaign_id, layout.kind, chosen, replace, description, lines.label)
-            con.execute(sqlfiles.read("loaders/qrels_insert.sql"), {"campaign_id": campaign_id})
-            rows, topics = first_row(con,
-                "select count(*), count(distinct topic_id) from qrels_input where not is_blank"
-            )
-            staging.record_input(con, campaign_id, "qrels", lines, rows)
-            staging.refresh_topics(con, campaign_id)
+            return _store_qrels(con, relations, campaign_id, lines, format, replace, description)
+
+
+def _store_qrels(
+    con: duckdb.DuckDBPyConnection,
+    relations: staging.TemporaryRelations,
+    campaign_id: str,
+    lines: Lines | StagedFile,
+    format: str,
+    replace: bool,
+    description: str | None,
+) -> staging.LoadReport:
+    """Check and store qrels read by :func:`_read_qrels`, inside the caller's transaction."""
+    relations.track("input_fields", "qrels_input")
+    if lines.typed:
+        chosen = _stage_fast_rows(con, relations, lines, format)
+    else:
+        chosen = _stage_general_rows(con, lines, format)
+    layout = QRELS_LAYOUTS[chosen]
+    staging.raise_first_problem(
+        con,
+        lines.label,
+        "qrels_problems",
+        {
+            "field_count": layout.field_count,
+            "layout": layout.field_names,
+            "level_form": layout.level_form,
+            "campaign_id": campaign_id,
+        },
+    )
+    _store(con, campaign_id, layout.kind, chosen, replace, description, lines.label)
+    con.execute(sqlfiles.read("loaders/qrels_insert.sql"), {"campaign_id": campaign_id})
+    rows, topics = first_row(con,
+        "select count(*), count(distinct topic_id) from qrels_input where not is_blank"
+    )
+    staging.record_input(con, campaign_id, "qrels", lines, rows)
+    staging.refresh_topics(con, campaign_id)
     return staging.LoadReport(
         "qrels", campaign_id, lines.source_file, lines.sha256, rows, topics, notes=[f"format {chosen}"]
     )

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from .. import sqlfiles
-from ..db import first_row
+from ..db import create_rows, first_row
 from ..errors import DataIntegrityError, InputFormatError, InputWarning, PyevalError
 from . import staging
-from .source import Lines, StagedFile, frame_lines, pick_column
+from .source import Lines, StagedFile, expand_paths, frame_lines, pick_column
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -26,10 +26,19 @@ if TYPE_CHECKING:
 #: The fields of a TREC run line as the fast path reads them (sql/loaders/run_fast_rows.sql).
 RUN_FIELDS = ("topic_id", "iter", "doc_id", "rank_text", "score_text", "run_tag")
 
+#: The fast path of runs (source.stage_files): fields, typing query, staged table.
+_FAST_PATH = (RUN_FIELDS, "run_fast_rows", "staged_run_files")
+
+
+def _read_runs(sources: Sequence[staging.Source], relations: staging.TemporaryRelations) -> list[Lines | StagedFile]:
+    """Runs' rows: the files that fit the fast path staged by DuckDB together, the others (and
+    DataFrames) as raw lines."""
+    return relations.read_all(sources, _frame_lines, _FAST_PATH)
+
 
 def _read_run(source: staging.Source, relations: staging.TemporaryRelations) -> Lines | StagedFile:
-    """A run's rows: staged by DuckDB when the file fits the fast path, else its raw lines."""
-    return relations.read(source, _frame_lines, RUN_FIELDS, "run_fast_rows")
+    """One run's rows, as :func:`_read_runs` reads them."""
+    return _read_runs([source], relations)[0]
 
 
 def _frame_lines(frame: pd.DataFrame) -> Lines:
@@ -82,7 +91,7 @@ def annotate_run(
                           {"c": campaign_id, "r": run_id})[0]
         if not found:
             raise PyevalError(f"campaign '{campaign_id}' has no run named '{run_id}'")
-        _annotate(con, campaign_id, run_id, metadata)
+        _annotate(con, campaign_id, [run_id], metadata)
     return run_metadata(con, campaign_id, run_id)
 
 
@@ -98,19 +107,22 @@ def run_metadata(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: str) 
     return {"system": system, "team": team, "run_date": run_date, "tags": tags}
 
 
-def _annotate(con, campaign_id: str, run_id: str, metadata: RunMetadata) -> None:
-    keys = {"campaign_id": campaign_id, "run_id": run_id}
+def _annotate(con, campaign_id: str, run_ids: Sequence[str], metadata: RunMetadata) -> None:
+    """Give ``metadata`` to the stored runs ``run_ids`` of ``campaign_id``."""
+    keys = {"campaign_id": campaign_id, "run_ids": list(run_ids)}
     con.execute(
         "update runs set system = coalesce($system, system), team = coalesce($team, team), "
-        "run_date = coalesce($run_date, run_date) where campaign_id = $campaign_id and run_id = $run_id",
+        "run_date = coalesce($run_date, run_date) "
+        "where campaign_id = $campaign_id and list_contains($run_ids, run_id)",
         {**keys, "system": metadata.system, "team": metadata.team, "run_date": _run_date(metadata.run_date)},
     )
     if metadata.clear_tags:
-        con.execute("delete from run_tags where campaign_id = $campaign_id and run_id = $run_id", keys)
+        con.execute("delete from run_tags where campaign_id = $campaign_id and list_contains($run_ids, run_id)",
+                    keys)
     if metadata.tags:
         con.execute(
             "insert or ignore into run_tags (campaign_id, run_id, tag) "
-            "select $campaign_id, $run_id, unnest($tags)",
+            "select $campaign_id, run_id, tag from unnest($run_ids) as runs(run_id), unnest($tags) as tags(tag)",
             {**keys, "tags": list(dict.fromkeys(metadata.tags))},
         )
 
@@ -139,11 +151,16 @@ def load_runs(
 ) -> list[staging.LoadReport]:
     """Load runs into ``campaign_id``, all in one transaction (all or nothing).
 
+    The files are read together: DuckDB scans all of them at once (one scan per file layout)
+    while threads hash them, one set-based pass checks every line of every file, and one
+    statement stores them (docs/loading.md, "Loading many runs").
+
     Parameters
     ----------
     sources
-        Paths of TREC run files (``topic iter docno rank score tag``, ``.gz`` accepted) or
-        DataFrames (``query_id, doc_id, score[, rank, run_id]``).
+        Paths of TREC run files (``topic iter docno rank score tag``, ``.gz`` accepted),
+        directories (every file in them) or glob patterns (:func:`expand_paths`), or DataFrames
+        (``query_id, doc_id, score[, rank, run_id]``).
     names
         Run names, one per source; ``None`` takes the run tag of the file's first line
         (trec_eval takes the last, ndeval the first; files of several systems often share a
@@ -159,92 +176,158 @@ def load_runs(
     ------
     InputFormatError
         A bad line: fewer than 6 fields, a rank that is not an integer, a score that is not a
-        finite number, a document retrieved twice for a topic.
+        finite number, a document retrieved twice for a topic (the first one, in file order).
     UnknownCampaignError
         The campaign does not exist.
     DataIntegrityError
         The run name exists already (without ``replace``) or appears twice among the sources.
     """
-    names = list(names) if names is not None else [None] * len(sources)
-    if len(names) != len(sources):
+    if names is not None and len(names) != len(sources):
         raise ValueError("names must give one name (or None) per source")
-    reports = []
-    loaded_names: set[str] = set()
+    sources, names = expand_paths(sources, names)
     with staging.TemporaryRelations(con) as relations:
-        all_lines = [_read_run(source, relations) for source in sources]
+        inputs = _read_runs(sources, relations)
+        problems = _stage_batch(con, relations, inputs)
         with staging.transaction(con):
-            for lines, name in zip(all_lines, names):
-                staging.require_campaign(con, campaign_id, lines.label)
-                report = _load_one(con, relations, campaign_id, lines, name, replace, loaded_names)
-                if metadata is not None:
-                    _annotate(con, campaign_id, report.name, metadata)
-                loaded_names.add(report.name)
-                reports.append(report)
-    for lines, report in zip(all_lines, reports):
-        if report.tags > 1:
+            return _store_runs(con, campaign_id, inputs, names, problems, replace, metadata)
+
+
+def _store_runs(
+    con: duckdb.DuckDBPyConnection,
+    campaign_id: str,
+    inputs: list[Lines | StagedFile],
+    names: list[str | None],
+    problems: dict[int, tuple],
+    replace: bool,
+    metadata: RunMetadata | None,
+) -> list[staging.LoadReport]:
+    """Check and store the runs staged by :func:`_stage_batch`, inside the caller's transaction."""
+    staging.require_campaign(con, campaign_id, inputs[0].label)
+    summaries = {
+        row[0]: row[1:]
+        for row in con.execute(sqlfiles.read("loaders/run_summary.sql"), {"campaign_id": campaign_id}).fetchall()
+    }
+    runs = _run_names(con, campaign_id, inputs, names, summaries, problems, replace)
+    _store(con, campaign_id, inputs, runs, summaries)
+    if metadata is not None:
+        _annotate(con, campaign_id, runs, metadata)
+    reports = []
+    for index, (lines, run_id) in enumerate(zip(inputs, runs)):
+        _, run_topics, unjudged, missing, entries, distinct_tags, _ = summaries[index]
+        notes = []
+        if unjudged:
+            notes.append(f"{unjudged} of its topics have no judgments (ignored by evaluation)")
+        if missing:
+            notes.append(f"{missing} judged topics are missing from it (they score 0)")
+        reports.append(staging.LoadReport(
+            "run", campaign_id, lines.source_file, lines.sha256, entries, run_topics,
+            name=run_id, notes=notes, tags=distinct_tags,
+        ))
+        if distinct_tags > 1:
             warnings.warn(
-                f"{lines.label}: the file carries {report.tags} different run tags; "
-                f"it is loaded as one run, '{report.name}'",
+                f"{lines.label}: the file carries {distinct_tags} different run tags; "
+                f"it is loaded as one run, '{run_id}'",
                 InputWarning,
-                stacklevel=2,
+                stacklevel=3,
             )
     return reports
 
 
-def _load_one(
-    con, relations: staging.TemporaryRelations, campaign_id, lines: Lines | StagedFile, name, replace, loaded_names
-) -> staging.LoadReport:
-    if lines.typed:
-        relations.expose(lines)
-        relations.view("run_input", "run_fast_input")
-    else:
-        relations.track("input_fields", "run_input")
-        staging.stage_lines(con, lines, comments=True, skip_blank=True)
+def _stage_batch(
+    con: duckdb.DuckDBPyConnection, relations: staging.TemporaryRelations, inputs: list[Lines | StagedFile]
+) -> dict[int, tuple]:
+    """Make ``run_batch`` (sql/loaders/run_batch.sql) the lines of every input: the fast path's
+    staged files, and the general path's inputs checked one by one (run_rows.sql) into
+    ``run_general_rows``. Returns the first problem of each general-path input that has one."""
+    problems = {}
+    general = [index for index, lines in enumerate(inputs) if not lines.typed]
+    relations.track("run_file_starts", "run_general_rows", "input_fields", "run_input", "run_batch")
+    if len(general) < len(inputs):
+        con.execute(
+            "create or replace temp table run_file_starts as "
+            "select file_index, min(rowid) as first_row from staged_run_files group by file_index"
+        )
+    for index in general:
+        staging.stage_lines(con, inputs[index], comments=True, skip_blank=True)
         staging.stage_rows(con, "run_input", "run_rows", {})
-        staging.raise_first_problem(con, lines.label, "run_problems")
-    has_duplicates, run_topics, unjudged, missing, entries, distinct_tags, first_tag = first_row(
-        con, sqlfiles.read("loaders/run_summary.sql"), {"campaign_id": campaign_id}
+        problem = staging.first_problem(con, "run_problems")
+        if problem is not None:
+            problems[index] = problem
+        rows = f"select * from (\n{sqlfiles.read('loaders/run_general_rows.sql')}\n)"
+        con.execute(f"create temp table if not exists run_general_rows as {rows} limit 0", {"file_index": index})
+        con.execute(f"insert into run_general_rows {rows}", {"file_index": index})
+        relations.drop("input_fields", "run_input")
+    parts = [sqlfiles.read("loaders/run_fast_input.sql")] if len(general) < len(inputs) else []
+    if general:
+        parts.append("select * from run_general_rows")
+    # The parts are pyeval's own SQL; the view reads only temporary relations of this load.
+    con.execute("create or replace temp view run_batch as\n" + "\nunion all by name\n".join(
+        f"(\n{part}\n)" for part in parts))
+    return problems
+
+
+def _run_names(
+    con, campaign_id: str, inputs: list, names: list, summaries: dict, problems: dict, replace: bool
+) -> list[str]:
+    """Each input's run name, after its lines' checks, in input order: the first bad input is
+    the one reported."""
+    run_ids: list[str] = []
+    for index, (lines, name) in enumerate(zip(inputs, names)):
+        if index in problems:
+            staging.raise_problem(lines.label, problems[index])
+        has_duplicates, *_, first_tag = summaries[index]
+        if has_duplicates:  # the fast path's only possible problem (its lines have 6 typed fields)
+            con.execute("create or replace temp table run_input as select * from run_batch "
+                        "where file_index = $file_index", {"file_index": index})
+            staging.raise_problem(lines.label, staging.first_problem(con, "run_problems"))
+        run_id = name if name is not None else first_tag
+        if not run_id:
+            raise InputFormatError(lines.label, None, "the run name is empty")
+        if run_id in run_ids:
+            raise DataIntegrityError(
+                f"{lines.label}: run '{run_id}' is loaded twice in this command; "
+                "load such files one at a time with --name (pyeval load campaign: --run-names file)"
+            )
+        run_ids.append(run_id)
+    if not replace:
+        existing = con.execute(
+            "select run_id from runs where campaign_id = $campaign_id and list_contains($run_ids, run_id)",
+            {"campaign_id": campaign_id, "run_ids": run_ids},
+        ).fetchall()
+        if existing:
+            clash = {row[0] for row in existing}
+            index = next(i for i, run_id in enumerate(run_ids) if run_id in clash)
+            raise DataIntegrityError(
+                f"{inputs[index].label}: campaign '{campaign_id}' already has a run named '{run_ids[index]}'; "
+                "give another name (--name) or use --replace"
+            )
+    return run_ids
+
+
+def _store(con, campaign_id: str, inputs: list, run_ids: list[str], summaries: dict) -> None:
+    """Store the runs (replacing those of the same names) and all their entries in one statement
+    (sql/loaders/run_insert.sql). A replaced run keeps its metadata; the scores stored for it
+    stay in the archive, and the view scores hides them when the new content differs
+    (sql/views/stale_results.sql)."""
+    create_rows(
+        con, "batch_runs",
+        {"file_index": "integer", "run_id": "varchar", "run_tag": "varchar", "source_file": "varchar",
+         "source_sha256": "varchar", "system": "varchar", "team": "varchar", "run_date": "date"},
+        [(index, run_id, summaries[index][-1], lines.source_file, lines.sha256, None, None, None)
+         for index, (lines, run_id) in enumerate(zip(inputs, run_ids))],
     )
-    if has_duplicates:  # the fast path's only possible problem (its lines have 6 typed fields)
-        staging.raise_first_problem(con, lines.label, "run_problems")
-    run_id = name if name is not None else first_tag
-    if not run_id:
-        raise InputFormatError(lines.label, None, "the run name is empty")
-    if run_id in loaded_names:
-        raise DataIntegrityError(
-            f"{lines.label}: run '{run_id}' is loaded twice in this command; load such files one at a time with --name"
-        )
-    exists = first_row(
-        con,
-        "select count(*) from runs where campaign_id = $campaign_id and run_id = $run_id",
-        {"campaign_id": campaign_id, "run_id": run_id},
-    )[0]
-    if exists and not replace:
-        raise DataIntegrityError(
-            f"{lines.label}: campaign '{campaign_id}' already has a run named '{run_id}'; "
-            "give another name (--name) or use --replace"
-        )
-    keys = {"campaign_id": campaign_id, "run_id": run_id}
-    con.execute("delete from run_entries where campaign_id = $campaign_id and run_id = $run_id", keys)
-    # Stored scores of a replaced run stay (the archive is never rewritten); the view scores
-    # hides them when the new content differs (sql/views/stale_results.sql).
-    old = first_row(con, "select system, team, run_date from runs where campaign_id = $campaign_id "
-                    "and run_id = $run_id", keys) or (None, None, None)
-    con.execute("delete from runs where campaign_id = $campaign_id and run_id = $run_id", keys)
-    con.execute(
-        "insert into runs (campaign_id, run_id, run_tag, source_file, source_sha256, system, team, run_date) "
-        "values ($campaign_id, $run_id, $run_tag, $source_file, $sha256, $system, $team, $run_date)",
-        {**keys, "run_tag": first_tag, "source_file": lines.source_file, "sha256": lines.sha256,
-         "system": old[0], "team": old[1], "run_date": old[2]},
-    )
-    con.execute(sqlfiles.read("loaders/run_insert.sql"), keys)
-    relations.drop("run_input", "input_fields")  # the next file stages its own
-    notes = []
-    if unjudged:
-        notes.append(f"{unjudged} of its topics have no judgments (ignored by evaluation)")
-    if missing:
-        notes.append(f"{missing} judged topics are missing from it (they score 0)")
-    return staging.LoadReport(
-        "run", campaign_id, lines.source_file, lines.sha256, entries, run_topics,
-        name=run_id, notes=notes, tags=distinct_tags,
-    )
+    keys = {"campaign_id": campaign_id}
+    try:
+        con.execute(
+            "update batch_runs set system = runs.system, team = runs.team, run_date = runs.run_date "
+            "from runs where runs.campaign_id = $campaign_id and runs.run_id = batch_runs.run_id", keys)
+        for table in ("run_entries", "runs"):  # table: a constant of this loop, never user input
+            con.execute(f"delete from {table} where campaign_id = $campaign_id "
+                        "and run_id in (select run_id from batch_runs)", keys)
+        con.execute(
+            "insert into runs (campaign_id, run_id, run_tag, source_file, source_sha256, system, team, run_date) "
+            "select $campaign_id, run_id, run_tag, source_file, source_sha256, system, team, run_date "
+            "from batch_runs order by file_index", keys)
+        con.execute(sqlfiles.read("loaders/run_insert.sql"), keys)
+    finally:
+        con.execute("drop table if exists batch_runs")

@@ -3,7 +3,7 @@
 Every file takes one of two read paths (docs/loading.md, "Two read paths"), and both give the
 same fields for every line the general path accepts:
 
-* Fast path (:func:`stage_file`): DuckDB's own CSV reader reads a TREC run or qrels file whose
+* Fast path (:func:`stage_files`): DuckDB's own CSV reader reads a TREC run or qrels file whose
   fields are separated by single TABs, or single spaces, into a temporary table of the loader's
   connection, one row per line in file order (its ``rowid + 1`` is the line number). A file the
   reader refuses (a line with another number of fields, text that is not UTF-8, ...), or whose
@@ -24,8 +24,8 @@ import hashlib
 import os
 import sys
 import threading
-import uuid
 import zlib
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, ClassVar
 import duckdb
 
 from .. import sqlfiles
+from ..db import first_row
 from ..errors import InputFormatError
 
 if TYPE_CHECKING:
@@ -59,13 +60,15 @@ class Lines:
 @dataclass(frozen=True)
 class StagedFile:
     """A file the fast path read into the temporary table ``table``: one row per line, in file
-    order, so that ``rowid + 1`` is the line number (:func:`stage_file`)."""
+    order, so that ``rowid + 1 - first_row`` is the line number (:func:`stage_files`)."""
 
     label: str  # the path as given, for error messages
     source_file: str  # stored provenance: the absolute path
     sha256: str  # of the decompressed bytes, as for Lines
-    table: str  # the temporary table's generated name (letters, digits and '_')
+    table: str  # the temporary table holding it (STAGED_TABLE)
     rows: int
+    file_index: int = 0  # its position among the load's inputs (the table's file_index)
+    first_row: int = 0  # the rowid of its first line in ``table``
     typed: ClassVar[bool] = True
 
 
@@ -166,6 +169,44 @@ def read_lines(path: str | os.PathLike[str]) -> Lines:
     return Lines(label, str(path.resolve()), content_sha256(path), table)
 
 
+def expand_paths(sources: Sequence, names: Sequence | None = None) -> tuple[list, list]:
+    """The inputs a load names, one per file: a directory stands for the files in it (not
+    hidden, not in subdirectories) and a path that does not exist but holds a glob character
+    (``*?[``) for the files it matches, each in name order; anything else (a file, a missing
+    path, a DataFrame) for itself. ``names`` (one per source, or None) follow their sources; a
+    name given to a directory or a pattern is refused.
+
+    Raises
+    ------
+    InputFormatError
+        A directory with no file, or a pattern that matches none.
+    """
+    names = list(names) if names is not None else [None] * len(sources)
+    paths: list = []
+    chosen: list = []
+    for source, name in zip(sources, names):
+        if is_frame(source):
+            found = None
+        elif Path(source).is_dir():
+            found = sorted(p for p in Path(source).iterdir() if p.is_file() and not p.name.startswith("."))
+        elif not Path(source).exists() and _GLOB_CHARACTERS & set(str(source)):
+            found = sorted(p for p in Path(source).parent.glob(Path(source).name) if p.is_file())
+        else:
+            found = None
+        if found is None:
+            paths.append(source)
+            chosen.append(name)
+            continue
+        if not found:
+            raise InputFormatError(str(source), None, "no file to load there" if Path(source).is_dir()
+                                   else "no file matches this pattern")
+        if name is not None:
+            raise InputFormatError(str(source), None, "a run name applies to one file, not to a folder or pattern")
+        paths.extend(str(p) for p in found)
+        chosen.extend([None] * len(found))
+    return paths, chosen
+
+
 def frame_sha256(frame: pd.DataFrame) -> str:
     """sha256 of a frame's canonical CSV text: the provenance of an in-memory input."""
     text = frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
@@ -249,6 +290,10 @@ _STRAY_BYTES = (b"\x0b", b"\x0c", b"\x1f", b"\x00")
 #: Characters that make DuckDB's read_csv read a path as a glob pattern.
 _GLOB_CHARACTERS = frozenset("*?[{")
 
+#: The temporary table the fast path stages files into (staged_file_fits.sql reads it), renamed
+#: to the loader's own table once checked.
+STAGED_TABLE = "staged_files"
+
 
 @dataclass(frozen=True)
 class _ByteFacts:
@@ -286,30 +331,25 @@ def _scan_bytes(path: Path, stray: tuple[bytes, ...], stop: threading.Event) -> 
     return _ByteFacts(digest.hexdigest(), lines, plain and carriage_returns == crlf)
 
 
-def stage_file(
-    con: duckdb.DuckDBPyConnection,
-    path: str | os.PathLike[str],
-    fields: tuple[str, ...],
-    query: str,
-) -> StagedFile | None:
-    """The fast path: read ``path`` with DuckDB's CSV reader (sql/loaders/fast_file_fields.sql)
-    into a new temporary table of ``con``, one row per line in file order.
+@dataclass(frozen=True)
+class _FileLayout:
+    """How the fast path reads one file, told from its first line and magic bytes."""
 
-    The file's fields must be separated by single TABs, or by single spaces when its first line
-    has no TAB, and each line must have exactly ``len(fields)`` of them; they are read as text
-    (an empty one as null). ``query``, a file of sql/loaders/ reading ``file_fields`` (the lines
-    as read), types them on the way in.
+    delimiter: str  # one TAB, or one space when the first line has no TAB
+    spaced: bool  # TAB-separated, and the first line holds spaces too (fast_file_fields.sql)
+    compression: str  # 'gzip' or 'none', from the magic bytes, never the name
 
-    Returns None, leaving nothing staged, when the file does not fit: DuckDB refuses it, it holds
-    a stray byte (_STRAY_BYTES) or a lone CR, or DuckDB read fewer rows than the file has lines
-    (it skips blank lines, whose line numbers the table would lose). The caller then reads it
-    with :func:`read_lines`, which reports what is wrong.
-    """
-    path = Path(path)
-    if not path.is_file():
-        return None
-    absolute = str(path.resolve())
-    if _GLOB_CHARACTERS & set(absolute):
+    @property
+    def stray(self) -> tuple[bytes, ...]:
+        if self.spaced:
+            return _STRAY_BYTES
+        return (*_STRAY_BYTES, b" " if self.delimiter == "\t" else b"\t")
+
+
+def _layout(path: Path) -> _FileLayout | None:
+    """The fast path's reading of ``path``, or None when it cannot take the file (missing, a
+    glob character in its name, unreadable, an empty or blank first line)."""
+    if not path.is_file() or _GLOB_CHARACTERS & set(str(path.resolve())):
         return None
     try:
         with _open(path) as handle:
@@ -318,43 +358,124 @@ def stage_file(
         return None  # the general path reports it
     if not first.strip():
         return None
-    if not con.execute("select current_setting('preserve_insertion_order')").fetchone()[0]:
-        return None  # rowid would not follow the file's order
     delimiter = "\t" if b"\t" in first else " "
-    spaced = delimiter == "\t" and b" " in first
-    stray = _STRAY_BYTES if spaced else (*_STRAY_BYTES, b" " if delimiter == "\t" else b"\t")
-    table = f"pyeval_staged_{uuid.uuid4().hex}"
-    statement = (
-        f"create temp table {table} as\n"
-        f"with file_fields as (\n{sqlfiles.read('loaders/fast_file_fields.sql')}\n)\n"
-        f"select * from (\n{sqlfiles.read(f'loaders/{query}.sql')}\n)"
-    )
-    parameters = {
-        "path": absolute,
-        "delimiter": delimiter,
-        "columns": {name: "VARCHAR" for name in fields},
-        "compression": "gzip" if is_gzip(path) else "none",
-        "spaced": spaced,
-    }
+    return _FileLayout(delimiter, delimiter == "\t" and b" " in first, "gzip" if is_gzip(path) else "none")
+
+
+def stage_files(
+    con: duckdb.DuckDBPyConnection,
+    paths: Mapping[int, str | os.PathLike[str]],
+    fields: tuple[str, ...],
+    query: str,
+    table: str,
+) -> dict[int, StagedFile]:
+    """The fast path for a whole load: read every file of ``paths`` that it can take with
+    DuckDB's CSV reader (sql/loaders/fast_file_fields.sql), in one scan per file layout
+    (delimiter and compression; a campaign's runs usually share one), into the temporary table
+    ``table`` (a name of the loader's: ``staged_run_files``, ``staged_qrels_files``):
+    ``file_index`` (the file's key in ``paths``) and the columns of ``query``, one row per line,
+    each file's lines in file order and together.
+
+    A file's fields must be separated by single TABs, or by single spaces when its first line
+    has no TAB, and each line must have exactly ``len(fields)`` of them; they are read as text
+    (an empty one as null). ``query``, a file of sql/loaders/ reading ``file_fields`` (the lines
+    as read), types them on the way in. While DuckDB reads, threads hash the files and count
+    their lines (:func:`_scan_bytes`).
+
+    Returns the staged files by key. A file is left out (no row of it staged) when it does
+    not fit: DuckDB refuses it, it holds a stray byte (_STRAY_BYTES) or a lone CR, DuckDB read
+    fewer rows than it has lines (blank lines are skipped, whose numbers would be lost), or it
+    holds what the general path reads otherwise (staged_file_fits.sql). The caller reads those
+    with :func:`read_lines`, which reports what is wrong.
+    """
+    if not first_row(con, "select current_setting('preserve_insertion_order')")[0]:
+        return {}  # rowid would not follow the files' order
+    layouts: dict[_FileLayout, list[int]] = {}
+    for index, path in paths.items():
+        layout = _layout(Path(path))
+        if layout is not None:
+            layouts.setdefault(layout, []).append(index)
+    if not layouts:
+        return {}
     con.execute(sqlfiles.read("loaders/macros.sql"))  # the typing rules of ``query``
     stop = threading.Event()
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        scan = pool.submit(_scan_bytes, path, stray, stop)
+    staged_any = False
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        scans = {
+            index: pool.submit(_scan_bytes, Path(paths[index]), layout.stray, stop)
+            for layout, indexes in layouts.items()
+            for index in indexes
+        }
         try:
-            rows = con.execute(statement, parameters).fetchone()[0]
-        except duckdb.Error:
-            rows = None  # refused by the reader: the general path reads it again and says why
+            for layout, indexes in layouts.items():
+                staged_any |= _read_group(con, [paths[i] for i in indexes], indexes, layout, query,
+                                          fields, create=not staged_any)
         except BaseException:
             stop.set()
             raise
-        if rows is None:
-            stop.set()
-            return None
-        try:
-            facts = scan.result()
-        except (OSError, EOFError, zlib.error):
-            facts = None
-    if facts is None or not facts.plain or facts.lines != rows:
-        con.execute(f"drop table {table}")
-        return None
-    return StagedFile(str(path), absolute, facts.sha256, table, rows)
+        bounds = {}
+        if staged_any:
+            bounds = {
+                index: (first, last, rows)
+                for index, first, last, rows in con.execute(
+                    f"select file_index, min(rowid), max(rowid), count(*) from {STAGED_TABLE} group by file_index"
+                ).fetchall()
+            }
+        else:
+            stop.set()  # nothing staged: no hash is wanted
+        facts = {}
+        for index in bounds:
+            try:
+                facts[index] = scans[index].result()
+            except (OSError, EOFError, zlib.error):
+                facts[index] = None
+    if not staged_any:
+        return {}
+    fits = {row[0]: all(row[1:]) for row in con.execute(sqlfiles.read("loaders/staged_file_fits.sql")).fetchall()}
+    staged, refused = {}, []
+    for index, (first, last, rows) in bounds.items():
+        fact = facts[index]
+        if fact is None or not fact.plain or fact.lines != rows or last - first + 1 != rows or not fits[index]:
+            refused.append(index)
+            continue
+        path = Path(paths[index])
+        staged[index] = StagedFile(str(paths[index]), str(path.resolve()), fact.sha256, table, rows,
+                                   file_index=index, first_row=first)
+    if refused:  # free what the general path reads again; the others' row ids do not move
+        con.execute(f"delete from {STAGED_TABLE} where list_contains($refused, file_index)", {"refused": refused})
+    # Staged and checked under the name the shared SQL reads, then given the loader's own, so
+    # that a load of several kinds (pyeval load campaign) stages each kind before its transaction.
+    con.execute(f"alter table {STAGED_TABLE} rename to {table}")  # pyeval's own names
+    return staged
+
+
+def _read_group(
+    con: duckdb.DuckDBPyConnection,
+    paths: list,
+    indexes: list[int],
+    layout: _FileLayout,
+    query: str,
+    fields: tuple[str, ...],
+    *,
+    create: bool,
+) -> bool:
+    """Stage the files of one layout in one statement; if DuckDB refuses the scan, each file
+    alone, so that only the refused ones are left out. Returns whether anything was staged."""
+    statement = (
+        (f"create temp table {STAGED_TABLE} as\n" if create else f"insert into {STAGED_TABLE}\n")
+        + f"with file_fields as (\n{sqlfiles.read('loaders/fast_file_fields.sql')}\n)\n"
+        + f"select * replace (($file_indexes::integer[])[file_index::bigint + 1] as file_index) from (\n"
+        + sqlfiles.read(f"loaders/{query}.sql") + "\n)"
+    )
+    common = {"delimiter": layout.delimiter, "columns": {name: "VARCHAR" for name in fields},
+              "compression": layout.compression, "spaced": layout.spaced}
+    try:
+        first_row(con, statement, {**common, "path": [str(Path(p).resolve()) for p in paths], "file_indexes": indexes})
+        return True
+    except duckdb.Error:
+        if len(paths) == 1:
+            return False  # refused by the reader: the general path reads it again and says why
+    staged = False
+    for path, index in zip(paths, indexes):
+        staged |= _read_group(con, [path], [index], layout, query, fields, create=create and not staged)
+    return staged

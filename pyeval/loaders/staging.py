@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -20,7 +20,7 @@ import duckdb
 from ..db import first_row
 from .. import sqlfiles
 from ..errors import DuplicateEntryError, InputFormatError, UnknownCampaignError
-from .source import Lines, StagedFile, is_frame, read_lines, stage_file
+from .source import STAGED_TABLE, Lines, StagedFile, is_frame, read_lines, stage_files
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -58,15 +58,27 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
+#: Connections inside a :func:`transaction` (by id): a load inside another load's transaction
+#: (pyeval load campaign) joins it.
+_IN_TRANSACTION: set[int] = set()
+
+
 @contextlib.contextmanager
 def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
-    """One transaction: commit on success, roll back on any exception."""
+    """One transaction: commit on success, roll back on any exception. Inside another
+    ``transaction`` of the same connection, it is part of that one (all or nothing together)."""
+    if id(con) in _IN_TRANSACTION:
+        yield
+        return
     con.begin()
+    _IN_TRANSACTION.add(id(con))
     try:
         yield
     except BaseException:
+        _IN_TRANSACTION.discard(id(con))
         con.rollback()
         raise
+    _IN_TRANSACTION.discard(id(con))
     con.commit()
 
 
@@ -75,57 +87,56 @@ class TemporaryRelations:
     (committed, rolled back, or fallen back to the general path): use as a context manager
     around the load's transaction.
 
-    A file read by the fast path gets a table of its own (several runs are staged before one
-    transaction); the fixed names the shared SQL reads (``staged_file``, ``run_input``,
-    ``input_fields``, ...) are views or tables recreated for each file in turn.
+    The files of a load that the fast path reads share one table (source.STAGED_TABLE); the
+    fixed names the shared SQL reads (``staged_file``, ``run_input``, ``input_fields``, ...) are
+    views or tables created by the load.
     """
 
     def __init__(self, con: duckdb.DuckDBPyConnection):
         self.con = con
         self._names: list[str] = []  # fixed-name relations this load created, to drop at the end
-        self._tables: list[str] = []  # staged files' own tables
 
     def __enter__(self) -> TemporaryRelations:
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, *exc_info: object) -> None:
         try:
-            self.drop(*self._names)
-            for table in self._tables:
-                self.con.execute(f"drop table if exists {table}")  # a generated name (source.py)
+            self.drop(*reversed(self._names))  # views before the tables they read
         except duckdb.Error:
             if exc_type is None:
                 raise  # else the load's own error is the one to report
 
-    def read(
+    def read_all(
         self,
-        source: Source,
+        sources: Sequence[Source],
         frame_to_lines: Callable[[pd.DataFrame], Lines],
-        fields: tuple[str, ...] | None = None,
-        query: str = "",
-    ) -> Lines | StagedFile:
-        """A source read before the transaction: a DataFrame through the loader's adapter; a
-        file staged by DuckDB when the loader has a fast path (``fields`` and ``query``, see
-        :func:`source.stage_file`) and the file fits it (sql/loaders/staged_file_fits.sql), else
-        read by the general path."""
-        if is_frame(source):
-            return frame_to_lines(source)
-        if fields is not None:
-            staged = stage_file(self.con, source, fields, query)
-            if staged is not None:
-                self._tables.append(staged.table)
-                self.expose(staged)
-                if all(first_row(self.con, sqlfiles.read("loaders/staged_file_fits.sql"))):
-                    return staged
-                self.con.execute(f"drop table {staged.table}")  # free its memory now
-        return read_lines(source)
+        fast_path: tuple[tuple[str, ...], str, str] | None = None,
+    ) -> list[Lines | StagedFile]:
+        """Sources read before the transaction, in order: a DataFrame through the loader's
+        adapter; the files staged together by DuckDB when the loader has a fast path
+        (``fast_path``: the fields, the typing query and the staged table of
+        :func:`source.stage_files`), each file that does not fit it read by the general path."""
+        staged: dict[int, StagedFile] = {}
+        files = {index: source for index, source in enumerate(sources) if not is_frame(source)}
+        if fast_path is not None and files:
+            fields, query, table = fast_path
+            self.track(STAGED_TABLE, table)
+            staged = stage_files(self.con, files, fields, query, table)
+        return [
+            staged[index] if index in staged
+            else frame_to_lines(source) if is_frame(source)
+            else read_lines(source)
+            for index, source in enumerate(sources)
+        ]
 
     def expose(self, staged: StagedFile) -> None:
         """Make ``staged`` the view ``staged_file``: its rows with their line numbers."""
         self.track("staged_file")
+        # file_index and first_row are integers pyeval computed, never user input.
         self.con.execute(
             f"create or replace temp view staged_file as "
-            f"select rowid + 1 as line_number, * from {staged.table}"
+            f"select rowid + 1 - {int(staged.first_row)} as line_number, * exclude (file_index) "
+            f"from {staged.table} where file_index = {int(staged.file_index)}"
         )
 
     def view(self, relation: str, query: str) -> None:
@@ -223,15 +234,27 @@ def stage_rows(
     )
 
 
+def first_problem(
+    con: duckdb.DuckDBPyConnection, query: str, parameters: dict[str, Any] | None = None
+) -> tuple | None:
+    """The row ``sql/loaders/<query>.sql`` returns (``line_number, problem[, is_duplicate]``), if any."""
+    return first_row(con, sqlfiles.read(f"loaders/{query}.sql"), parameters or {})
+
+
+def raise_problem(label: str, row: tuple) -> None:
+    """Raise :class:`InputFormatError` (or :class:`DuplicateEntryError`) for a problem row."""
+    line_number, problem, *kind = row
+    error = DuplicateEntryError if kind and kind[0] else InputFormatError
+    raise error(label, int(line_number), problem)
+
+
 def raise_first_problem(
     con: duckdb.DuckDBPyConnection, label: str, query: str, parameters: dict[str, Any] | None = None
 ) -> None:
     """Run ``sql/loaders/<query>.sql``; raise :class:`InputFormatError` for the row it returns."""
-    row = first_row(con, sqlfiles.read(f"loaders/{query}.sql"), parameters or {})
+    row = first_problem(con, query, parameters)
     if row is not None:
-        line_number, problem, *kind = row
-        error = DuplicateEntryError if kind and kind[0] else InputFormatError
-        raise error(label, int(line_number), problem)
+        raise_problem(label, row)
 
 
 def drop_staging(con: duckdb.DuckDBPyConnection, *relations: str) -> None:

@@ -1,7 +1,7 @@
--- fast_file_fields: the fields of a TREC run or qrels file as the general path would split them,
--- read by DuckDB's CSV reader, one row per line in file order (the fast path,
--- pyeval/loaders/source.py stage_file).
--- Parameters: $path (absolute, no glob character), $delimiter (one TAB or one space),
+-- fast_file_fields: the fields of TREC run or qrels files as the general path would split them,
+-- read by DuckDB's CSV reader in one scan, one row per line, each file's lines in file order
+-- (the fast path, pyeval/loaders/source.py stage_files). file_index: the file's position in $path.
+-- Parameters: $path (a list of absolute paths, no glob character), $delimiter (one TAB or one space),
 --   $columns (one 'name': 'VARCHAR' per field), $compression ('gzip' or 'none', told by the
 --   magic bytes, never by the name), $spaced (a TAB-separated file whose first line holds spaces).
 -- No quoting, escaping, header or type detection; strict mode refuses a line with another number
@@ -11,7 +11,9 @@
 -- (its fields are split on runs of whitespace): a field is trimmed of them (trec_eval's
 -- results.test pads its scores), and one holding a space inside, or only spaces, is null.
 with file_lines as (
-    select *
+    select
+        file_index,
+        *
     from read_csv(
         $path,
         delim = $delimiter,
@@ -26,8 +28,10 @@ with file_lines as (
 )
 
 select
+    file_index,
     case
-        when not $spaced then columns(*)
-        when not contains(trim(columns(*)), ' ') then nullif(trim(columns(*)), '')
+        when not $spaced then columns(* exclude (file_index))
+        when not contains(trim(columns(* exclude (file_index))), ' ')
+            then nullif(trim(columns(* exclude (file_index))), '')
     end
 from file_lines

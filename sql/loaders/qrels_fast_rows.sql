@@ -4,6 +4,7 @@
 -- Reads: file_fields(topic_id, iter, doc_id, level_text) (fast_file_fields.sql).
 -- Reference: formats.md sections 2 (TREC) and 5 (TREC diversity).
 select
+    file_index,
     topic_id,
     iter,
     doc_id,

@@ -1,15 +1,19 @@
--- run_fast_input: a run file staged by the fast path in the shape of run_rows.sql, for the
--- checks and the insert that both paths share (run_summary, run_problems, run_insert).
--- Reads: staged_file(line_number, topic_id, iter, doc_id, run_tag, rank_given, score), the rows
--- of run_fast_rows.sql. Every line has 6 fields and typed values (staged_file_fits.sql).
+-- run_fast_input: the run files of a load staged by the fast path, each line with its file and
+-- line number, in the shape run_batch gives the checks and the insert (run_summary,
+-- run_problems, run_insert). Every line has 6 fields and typed values (staged_file_fits.sql).
+-- Reads: staged_run_files(file_index, topic_id, iter, doc_id, run_tag, rank_given, score), the rows
+-- of run_fast_rows.sql, each file's lines together in file order; run_file_starts(file_index,
+-- first_row), the row id of each file's first line.
 select
-    line_number,
+    staged_run_files.file_index,
+    staged_run_files.rowid + 1 - run_file_starts.first_row as line_number,
     6 as field_count,
-    topic_id,
-    doc_id,
+    staged_run_files.topic_id,
+    staged_run_files.doc_id,
     null::varchar as rank_text,
     null::varchar as score_text,
-    run_tag,
-    rank_given,
-    score
-from staged_file
+    staged_run_files.run_tag,
+    staged_run_files.rank_given,
+    staged_run_files.score
+from staged_run_files
+inner join run_file_starts on staged_run_files.file_index = run_file_starts.file_index

@@ -5,6 +5,7 @@
 -- Reads: file_fields(topic_id, iter, doc_id, rank_text, score_text, run_tag) (fast_file_fields.sql).
 -- Reference: formats.md section 3.1.
 select
+    file_index,
     topic_id,
     iter,
     doc_id,

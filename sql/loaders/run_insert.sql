@@ -1,4 +1,7 @@
--- run_insert: store the checked lines of one run file. Parameters: $campaign_id, $run_id.
+-- run_insert: store the checked lines of every run of a load in one statement.
+-- Reads: run_batch (sql/loaders/run_batch via pyeval/loaders/runs.py: file_index, line_number,
+-- topic_id, doc_id, run_tag, rank_given, score), batch_runs (file_index, run_id).
+-- Parameters: $campaign_id.
 -- trec_rank is the rank under pyeval's default ordering policy 'trec' (trec_eval 10.0
 -- form_res_rels.c): score descending, then docno descending in byte order. It is computed
 -- here, once per run, rather than by every evaluation (the view ranked_entries reads it).
@@ -7,11 +10,15 @@ insert into run_entries (
 )
 select
     $campaign_id,
-    $run_id,
-    topic_id,
-    doc_id,
-    rank_given,
-    score,
-    line_number,
-    row_number() over (partition by topic_id order by score desc, doc_id desc)
-from run_input
+    batch_runs.run_id,
+    run_batch.topic_id,
+    run_batch.doc_id,
+    run_batch.rank_given,
+    run_batch.score,
+    run_batch.line_number,
+    row_number() over (
+        partition by run_batch.file_index, run_batch.topic_id
+        order by run_batch.score desc, run_batch.doc_id desc
+    )
+from run_batch
+inner join batch_runs on run_batch.file_index = batch_runs.file_index

@@ -1,21 +1,24 @@
--- run_summary: what a load needs to know of a staged run, in one pass over its lines: whether a
--- document is retrieved twice for a topic (run_problems.sql then names the lines), what the load
--- reports (lines, distinct run tags, the first line's tag), and how the run's topics meet the
--- campaign's qrels topics: run topics without judgments are ignored when evaluating, judged
--- topics absent from the run score 0 under the default topic policy.
--- Reads: run_input, qrels. Parameters: $campaign_id.
+-- run_summary: what a load needs to know of each staged run, in one pass over the lines of all
+-- of them: whether a document is retrieved twice for a topic (run_problems.sql then names the
+-- lines), what the load reports (lines, distinct run tags, the first line's tag), and how the
+-- run's topics meet the campaign's qrels topics: run topics without judgments are ignored when
+-- evaluating, judged topics absent from the run score 0 under the default topic policy.
+-- Reads: run_batch (every line of the load's runs), qrels. Parameters: $campaign_id.
+-- One row per run: file_index, has_duplicates, run_topics, unjudged_topics, missing_topics,
+-- entries, distinct_tags, first_tag.
 -- Duplicates are counted exactly (a 64-bit hash screen was tried: DuckDB's hash() collides on
 -- ClueWeb docnos).
 with run_topics as materialized (
     select
+        file_index,
         topic_id,
         count(*) as entries,
         count(distinct doc_id) as documents,
         min(line_number) as first_line,
         arg_min(run_tag, line_number) as first_tag,
         list(distinct run_tag) as run_tags
-    from run_input
-    group by topic_id
+    from run_batch
+    group by file_index, topic_id
 ),
 
 judged_topics as (
@@ -25,16 +28,14 @@ judged_topics as (
 )
 
 select
-    (select bool_or(entries > documents) from run_topics) as has_duplicates,
-    (select count(*) from run_topics) as run_topics,
-    (
-        select count(*) from run_topics
-        where topic_id not in (select topic_id from judged_topics)
-    ) as unjudged_topics,
-    (
-        select count(*) from judged_topics
-        where topic_id not in (select topic_id from run_topics)
-    ) as missing_topics,
-    (select sum(entries)::bigint from run_topics) as entries,
-    (select count(distinct run_tag) from (select unnest(run_tags) as run_tag from run_topics)) as distinct_tags,
-    (select arg_min(first_tag, first_line) from run_topics) as first_tag
+    run_topics.file_index,
+    bool_or(run_topics.entries > run_topics.documents) as has_duplicates,
+    count(*) as run_topics,
+    count(*) filter (where judged_topics.topic_id is null) as unjudged_topics,
+    (select count(*) from judged_topics) - count(judged_topics.topic_id) as missing_topics,
+    sum(run_topics.entries)::bigint as entries,
+    len(list_distinct(flatten(list(run_topics.run_tags)))) as distinct_tags,
+    arg_min(run_topics.first_tag, run_topics.first_line) as first_tag
+from run_topics
+left join judged_topics on run_topics.topic_id = judged_topics.topic_id
+group by run_topics.file_index

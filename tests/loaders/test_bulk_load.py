@@ -1,0 +1,191 @@
+"""Loading many runs at once (pyeval/loaders/runs.py load_runs, docs/loading.md "Loading many
+runs") and whole campaign folders (pyeval/loaders/campaign.py): one scan, one set-based check,
+one transaction. A bad line anywhere is named with its file and line and nothing is stored;
+what is stored is exactly what loading the files one by one stores."""
+from __future__ import annotations
+
+import gzip
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+import pyeval
+from pyeval.cli import main
+from pyeval.errors import DuplicateEntryError
+
+from ..conftest import FIXTURES, snapshot
+
+QRELS = FIXTURES / "trec_eval" / "qrels.test"
+TOPICS = ("301", "302", "303")
+
+
+def _run_text(number: int, docs: int = 20) -> str:
+    """A small run tagged r<number>, with score ties (broken by docno in trec order)."""
+    return "".join(
+        f"{topic} Q0 doc{(number * 7 + d) % 97} {d + 1} {(docs - d) // 2 + number % 3} r{number:03d}\n"
+        for topic in TOPICS for d in range(docs)
+    )
+
+
+@pytest.fixture
+def runs_folder(tmp_path):
+    """100 run files (every tenth gzipped, one with a '#' comment: the general path)."""
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for number in range(100):
+        text = _run_text(number)
+        if number == 42:
+            text = "# a comment line: this file takes the general path\n" + text
+        if number % 10 == 3:
+            (folder / f"r{number:03d}.txt.gz").write_bytes(gzip.compress(text.encode()))
+        else:
+            (folder / f"r{number:03d}.txt").write_text(text)
+    return folder
+
+
+def _warehouse(path):
+    con = pyeval.connect(path)
+    pyeval.load_qrels(con, "c", QRELS)
+    return con
+
+
+def test_many_files_store_what_loading_them_one_by_one_stores(tmp_path, runs_folder):
+    together = _warehouse(tmp_path / "together.duckdb")
+    reports = pyeval.load_runs(together, "c", [runs_folder])
+    assert [r.name for r in reports] == [f"r{n:03d}" for n in range(100)]
+    one_by_one = _warehouse(tmp_path / "one.duckdb")
+    for path in sorted(runs_folder.iterdir()):
+        pyeval.load_run(one_by_one, "c", path)
+    expected, got = snapshot(one_by_one), snapshot(together)
+    assert got["run_entries"] == expected["run_entries"]
+    assert len(got["run_entries"]) == 100 * 60
+    strip = lambda rows: sorted(row[:5] for row in rows)  # noqa: E731 (loaded_at differs)
+    assert strip(got["runs"]) == strip(expected["runs"])
+
+
+def test_a_bad_line_in_the_57th_of_100_files_is_named_and_nothing_is_stored(tmp_path, runs_folder):
+    con = _warehouse(tmp_path / "w.duckdb")
+    pyeval.load_runs(con, "c", [runs_folder / "r000.txt"])
+    before = snapshot(con)
+    bad = runs_folder / "r056.txt"  # the 57th file
+    lines = bad.read_text().splitlines(keepends=True)
+    lines[33] = "302 Q0 other-doc 34 not-a-score r056\n"
+    bad.write_text("".join(lines))
+    files = sorted(p for p in runs_folder.iterdir() if p.name != "r000.txt")
+    with pytest.raises(pyeval.InputFormatError) as error:
+        pyeval.load_runs(con, "c", files)
+    assert str(error.value).startswith(f"{bad}:34: score 'not-a-score' is not a finite number")
+    assert snapshot(con) == before
+    con.close()
+    result = CliRunner().invoke(main, ["--db", str(tmp_path / "w.duckdb"), "load", "run", "-C", "c",
+                                       str(runs_folder)])
+    assert result.exit_code == 1
+    assert f"{bad}:34:" in result.output and "Traceback" not in result.output
+    assert snapshot(pyeval.connect(tmp_path / "w.duckdb")) == before
+
+
+def test_a_duplicate_in_one_file_of_many_names_that_file_and_line(tmp_path, runs_folder):
+    con = _warehouse(tmp_path / "w.duckdb")
+    before = snapshot(con)
+    bad = runs_folder / "r071.txt"
+    bad.write_text(bad.read_text() + "303 Q0 doc0 99 0.5 r071\n" + "303 Q0 doc0 100 0.25 r071\n")
+    with pytest.raises(DuplicateEntryError, match=rf"^{bad}:62: document 'doc0' retrieved twice"):
+        pyeval.load_runs(con, "c", [runs_folder])
+    assert snapshot(con) == before
+
+
+def test_the_first_bad_file_in_order_is_reported(tmp_path, runs_folder):
+    con = _warehouse(tmp_path / "w.duckdb")
+    (runs_folder / "r090.txt").write_text("301 Q0 d1 x 1 r090\n")  # general path: bad rank
+    dup = runs_folder / "r020.txt"  # fast path: a duplicate, earlier in the list
+    dup.write_text(dup.read_text() + "301 Q0 doc1 21 0 r020\n" * 2)
+    with pytest.raises(pyeval.InputFormatError, match=rf"^{dup}:"):
+        pyeval.load_runs(con, "c", [runs_folder])
+
+
+def test_glob_patterns_and_folders_name_their_files(tmp_path, runs_folder):
+    con = _warehouse(tmp_path / "w.duckdb")
+    reports = pyeval.load_runs(con, "c", [str(runs_folder / "r00*.txt")])
+    assert [r.name for r in reports] == ["r000", "r001", "r002", "r004", "r005", "r006", "r007", "r008", "r009"]
+    with pytest.raises(pyeval.InputFormatError, match="no file matches this pattern"):
+        pyeval.load_runs(con, "c", [str(runs_folder / "nothing*.txt")])
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(pyeval.InputFormatError, match="no file to load there"):
+        pyeval.load_runs(con, "c", [empty])
+    with pytest.raises(pyeval.InputFormatError, match="a run name applies to one file"):
+        pyeval.load_run(con, "c", runs_folder, name="x")
+
+
+def test_two_files_with_one_tag_are_refused_together(tmp_path):
+    con = _warehouse(tmp_path / "w.duckdb")
+    before = snapshot(con)
+    for name in ("a.txt", "b.txt"):
+        (tmp_path / name).write_text(_run_text(1))
+    with pytest.raises(pyeval.DataIntegrityError, match="loaded twice in this command"):
+        pyeval.load_runs(con, "c", [tmp_path / "a.txt", tmp_path / "b.txt"])
+    assert snapshot(con) == before
+
+
+def _campaign_folder(tmp_path, runs_folder):
+    folder = tmp_path / "web-campaign"
+    folder.mkdir()
+    shutil.copy(QRELS, folder / "qrels.test")
+    shutil.move(str(runs_folder), folder / "runs")
+    (folder / "README.txt").write_text("not a campaign file\n")
+    return folder
+
+
+def test_load_campaign_stores_the_folder_in_one_transaction(tmp_path, runs_folder):
+    folder = _campaign_folder(tmp_path, runs_folder)
+    con = pyeval.connect(tmp_path / "w.duckdb")
+    report = pyeval.load_campaign(con, folder)
+    assert report.campaign_id == "web-campaign"
+    assert [p.name for p in report.ignored] == ["README.txt"]
+    assert "ignored (not a recognised campaign file)" in report.summary()
+    assert con.execute("select count(*), count(distinct run_id) from run_entries").fetchall() == [(6000, 100)]
+    separate = _warehouse(tmp_path / "separate.duckdb")
+    pyeval.load_runs(separate, "c", [folder / "runs"])
+    assert snapshot(con)["run_entries"] == [("web-campaign", *row[1:]) for row in snapshot(separate)["run_entries"]]
+
+
+def test_load_campaign_stores_nothing_when_one_run_is_bad(tmp_path, runs_folder):
+    folder = _campaign_folder(tmp_path, runs_folder)
+    (folder / "runs" / "r099.txt").write_text("301 Q0 d1 1\n")
+    result = CliRunner().invoke(main, ["--db", str(tmp_path / "w.duckdb"), "load", "campaign", str(folder)])
+    assert result.exit_code == 1
+    assert "r099.txt:1: expected at least 6 fields" in result.output
+    con = pyeval.connect(tmp_path / "w.duckdb")
+    assert con.execute("select (select count(*) from campaigns), (select count(*) from qrels)").fetchall() == [(0, 0)]
+
+
+def test_load_campaign_on_the_sample_folder_asks_which_qrels(tmp_path):
+    sample = tmp_path / "sample"
+    shutil.copytree(FIXTURES.parent.parent / "pyeval" / "sample", sample,
+                    ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    con = pyeval.connect(tmp_path / "w.duckdb")
+    with pytest.raises(pyeval.InputFormatError, match="2 qrels files .*choose one with --qrels"):
+        pyeval.load_campaign(con, sample)
+    with pytest.raises(pyeval.InputFormatError, match="2 intents files .*choose one with --intents"):
+        pyeval.load_campaign(con, sample, qrels="qrels.diversity.txt.gz")
+    with pytest.raises(pyeval.DataIntegrityError, match="'indri' is loaded twice.*--run-names file"):
+        pyeval.load_campaign(con, sample, qrels="qrels.diversity.txt.gz", intents="intents.uniform.txt")
+    report = pyeval.load_campaign(con, sample, campaign_id="web2012", qrels="qrels.diversity.txt.gz",
+                                  intents="intents.uniform.txt", run_names="file")
+    assert {r.name for r in report.reports if r.kind == "run"} >= {"indri-ql", "indri-rm", "sim01"}
+    kinds = [r.kind for r in report.reports]
+    assert kinds[:3] == ["qrels", "intents", "doclengths"] and kinds.count("run") == 20
+    assert {p.name for p in report.ignored} == {"README.md", "qrels.adhoc.txt.gz", "intents.nonuniform.txt"}
+    types = con.execute("select intent_type, count(*) from intents group by 1 order by 1").fetchall()
+    assert dict(types).get("nav", 0) > 0  # the topics XML gave the intents their types
+
+
+@pytest.mark.parametrize("name, run", [("input.uogTrA1.gz", "uogTrA1"), ("indri-ql.txt.gz", "indri-ql"),
+                                       ("bm25", "bm25"), ("run.v2.run", "run.v2"), ("a.b.c", "a.b.c")])
+def test_run_names_of_files(name, run):
+    from pathlib import Path
+
+    from pyeval.loaders.campaign import run_name_of_file
+
+    assert run_name_of_file(Path(name)) == run
