@@ -35,6 +35,7 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 def _open(ctx: click.Context, read_only: bool = False):
     con = warehouse.connect(ctx.obj["db"], read_only=read_only)
     ctx.call_on_close(con.close)
+    con.execute("set enable_progress_bar = false")  # the command prints its own output only
     return con
 
 

@@ -304,6 +304,23 @@ def _run_names(
     return run_ids
 
 
+#: About how many lines one insert statement stores (run_insert.sql's window holds them all).
+_SLICE_LINES = 1_000_000
+
+
+def _slices(entries: list[int]) -> list[tuple[int, int]]:
+    """Consecutive runs ``(first, last)`` (positions) of about :data:`_SLICE_LINES` lines each,
+    at least one run each."""
+    slices, first, lines = [], 0, 0
+    for index, count in enumerate(entries):
+        if lines and lines + count > _SLICE_LINES:
+            slices.append((first, index - 1))
+            first, lines = index, 0
+        lines += count
+    slices.append((first, len(entries) - 1))
+    return slices
+
+
 def _store(con, campaign_id: str, inputs: list, run_ids: list[str], summaries: dict) -> None:
     """Store the runs (replacing those of the same names) and all their entries in one statement
     (sql/loaders/run_insert.sql). A replaced run keeps its metadata; the scores stored for it
@@ -328,6 +345,7 @@ def _store(con, campaign_id: str, inputs: list, run_ids: list[str], summaries: d
             "insert into runs (campaign_id, run_id, run_tag, source_file, source_sha256, system, team, run_date) "
             "select $campaign_id, run_id, run_tag, source_file, source_sha256, system, team, run_date "
             "from batch_runs order by file_index", keys)
-        con.execute(sqlfiles.read("loaders/run_insert.sql"), keys)
+        for first, last in _slices([summaries[index][4] for index in range(len(inputs))]):
+            con.execute(sqlfiles.read("loaders/run_insert.sql"), {**keys, "first_file": first, "last_file": last})
     finally:
         con.execute("drop table if exists batch_runs")

@@ -1,7 +1,8 @@
 -- run_insert: store the checked lines of every run of a load in one statement.
 -- Reads: run_batch (sql/loaders/run_batch via pyeval/loaders/runs.py: file_index, line_number,
 -- topic_id, doc_id, run_tag, rank_given, score), batch_runs (file_index, run_id).
--- Parameters: $campaign_id.
+-- Parameters: $campaign_id; $first_file, $last_file: the runs stored by this statement (a load
+-- stores its runs in slices of about a million lines, so that the window's memory stays bounded).
 -- trec_rank is the rank under pyeval's default ordering policy 'trec' (trec_eval 10.0
 -- form_res_rels.c): score descending, then docno descending in byte order. It is computed
 -- here, once per run, rather than by every evaluation (the view ranked_entries reads it).
@@ -22,3 +23,4 @@ select
     )
 from run_batch
 inner join batch_runs on run_batch.file_index = batch_runs.file_index
+where run_batch.file_index between $first_file and $last_file
