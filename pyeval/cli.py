@@ -90,15 +90,16 @@ _replace = click.option("--replace", is_flag=True, help="Replace what the campai
 )
 @click.option("--description", help="A description of the campaign (stored).")
 @_replace
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.pass_context
 @_fail_cleanly
-def load_qrels_command(ctx, campaign, qrels_format, description, replace, file):
-    """Load a qrels FILE (.gz accepted); creates the campaign if it does not exist."""
+def load_qrels_command(ctx, campaign, qrels_format, description, replace, files):
+    """Load qrels FILES (.gz accepted; several files, a folder or a quoted pattern give one set of
+    judgments together); creates the campaign if it does not exist."""
     from .loaders import load_qrels
 
     con = _open(ctx)
-    report = load_qrels(con, campaign, file, format=qrels_format, replace=replace, description=description)
+    report = load_qrels(con, campaign, list(files), format=qrels_format, replace=replace, description=description)
     click.echo(report.summary())
 
 

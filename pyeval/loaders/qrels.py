@@ -5,8 +5,10 @@ docs/loading.md). Ad hoc judgments are stored with ``intent_id = ''``.
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import duckdb
@@ -15,7 +17,8 @@ from ..db import first_row
 from .. import sqlfiles
 from ..errors import DataIntegrityError, InputFormatError
 from . import staging
-from .source import Lines, StagedFile, frame_lines, pick_column
+from ..errors import DuplicateEntryError
+from .source import Lines, StagedFile, expand_paths, frame_lines, is_frame, pick_column
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -27,13 +30,20 @@ TREC_QRELS_FIELDS = ("topic_id", "iter", "doc_id", "level_text")
 _FAST_FORMATS = ("auto", "trec", "trec-diversity")
 
 
+def _read_qrels_files(
+    sources: Sequence[staging.Source], format: str, relations: staging.TemporaryRelations
+) -> list[Lines | StagedFile]:
+    """Qrels inputs: the TREC qrels files that fit the fast path staged by DuckDB in one scan,
+    the others as raw lines."""
+    fast_path = (TREC_QRELS_FIELDS, "qrels_fast_rows", "staged_qrels_files") if format in _FAST_FORMATS else None
+    return relations.read_all(sources, _frame_lines, fast_path)
+
+
 def _read_qrels(
     source: staging.Source, format: str, relations: staging.TemporaryRelations
 ) -> Lines | StagedFile:
-    """A qrels input: staged by DuckDB when a TREC qrels file fits the fast path, else its raw
-    lines."""
-    fast_path = (TREC_QRELS_FIELDS, "qrels_fast_rows", "staged_qrels_files") if format in _FAST_FORMATS else None
-    return relations.read_all([source], _frame_lines, fast_path)[0]
+    """One qrels input, as :func:`_read_qrels_files` reads it."""
+    return _read_qrels_files([source], format, relations)[0]
 
 
 def _trec_flavour(second_field_values: int) -> str:
@@ -106,7 +116,7 @@ def _detect_format(con: duckdb.DuckDBPyConnection, lines: Lines) -> str:
 def load_qrels(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
-    source: staging.Source,
+    source: staging.Source | Sequence[staging.Source],
     *,
     format: str = "auto",
     replace: bool = False,
@@ -122,7 +132,9 @@ def load_qrels(
         The campaign (test collection) the judgments belong to.
     source
         A path (``.gz`` accepted) or a DataFrame with ``query_id, doc_id, relevance`` and,
-        for diversity qrels, ``iteration`` (the subtopic, as ir_measures).
+        for diversity qrels, ``iteration`` (the subtopic, as ir_measures); or a list of them
+        (folders and glob patterns too), whose judgments together are the campaign's qrels:
+        read in one scan, of one format, and no judgment in two of them.
     format
         ``auto`` (default: NTCIR by its ``L<k>`` levels; TREC diversity when the second
         field varies), ``trec``, ``trec-diversity``, ``ntcir`` or ``ntcir-diversity``.
@@ -133,16 +145,20 @@ def load_qrels(
     ------
     InputFormatError
         A bad line (wrong field count, non-integer level, duplicate judgment, a relevant
-        judgment for an intent the campaign's intents do not list), naming file and line.
+        judgment for an intent the campaign's intents do not list), naming file and line;
+        files of different formats.
     DataIntegrityError
         The campaign already has qrels and ``replace`` is false.
     """
     if format not in QRELS_FORMATS:
         raise ValueError(f"format must be one of {', '.join(QRELS_FORMATS)}; got {format!r}")
+    sources, _ = expand_paths([source] if isinstance(source, (str, os.PathLike)) or is_frame(source) else source)
+    if not sources:
+        raise InputFormatError("<no qrels>", None, "no qrels file given")
     with staging.TemporaryRelations(con) as relations:
-        lines = _read_qrels(source, format, relations)
+        inputs = _read_qrels_files(sources, format, relations)
         with staging.transaction(con):
-            return _store_qrels(con, relations, campaign_id, lines, format, replace, description)
+            return _store_qrels_files(con, relations, campaign_id, inputs, format, replace, description)
 
 
 def _store_qrels(
@@ -154,33 +170,70 @@ def _store_qrels(
     replace: bool,
     description: str | None,
 ) -> staging.LoadReport:
-    """Check and store qrels read by :func:`_read_qrels`, inside the caller's transaction."""
-    relations.track("input_fields", "qrels_input")
-    if lines.typed:
-        chosen = _stage_fast_rows(con, relations, lines, format)
-    else:
-        chosen = _stage_general_rows(con, lines, format)
+    """Check and store one qrels input read by :func:`_read_qrels`, inside the caller's transaction."""
+    return _store_qrels_files(con, relations, campaign_id, [lines], format, replace, description)
+
+
+def _store_qrels_files(
+    con: duckdb.DuckDBPyConnection,
+    relations: staging.TemporaryRelations,
+    campaign_id: str,
+    inputs: list[Lines | StagedFile],
+    format: str,
+    replace: bool,
+    description: str | None,
+) -> staging.LoadReport:
+    """Check each qrels input (its own lines' problems, then judgments given by two of them) and
+    store their union, inside the caller's transaction. Several inputs are gathered in
+    ``qrels_batch`` (sql/loaders/qrels_batch_duplicates.sql checks them)."""
+    relations.track("input_fields", "qrels_input", "qrels_batch")
+    formats = []
+    for index, lines in enumerate(inputs):
+        if lines.typed:
+            chosen = _stage_fast_rows(con, relations, lines, format)
+        else:
+            chosen = _stage_general_rows(con, lines, format)
+        if formats and chosen != formats[0]:
+            raise InputFormatError(lines.label, None, f"its format is {chosen}, and {inputs[0].label}'s "
+                                   f"is {formats[0]}; load files of one format together (or give --format)")
+        formats.append(chosen)
+        layout = QRELS_LAYOUTS[chosen]
+        staging.raise_first_problem(
+            con,
+            lines.label,
+            "qrels_problems",
+            {
+                "field_count": layout.field_count,
+                "layout": layout.field_names,
+                "level_form": layout.level_form,
+                "campaign_id": campaign_id,
+            },
+        )
+        if len(inputs) > 1:
+            rows = "select $file_index::integer as file_index, * from qrels_input"
+            con.execute(f"create temp table if not exists qrels_batch as {rows} limit 0", {"file_index": index})
+            con.execute(f"insert into qrels_batch {rows}", {"file_index": index})
+            relations.drop("input_fields", "qrels_input")
+    if len(inputs) > 1:
+        duplicate = first_row(con, sqlfiles.read("loaders/qrels_batch_duplicates.sql"))
+        if duplicate is not None:
+            index, line_number, first_index, first_line = duplicate
+            raise DuplicateEntryError(inputs[index].label, int(line_number),
+                                      f"judgment given already by {inputs[first_index].label} line {first_line}")
+        con.execute("create or replace temp table qrels_input as select * exclude (file_index) from qrels_batch")
+    chosen = formats[0]
     layout = QRELS_LAYOUTS[chosen]
-    staging.raise_first_problem(
-        con,
-        lines.label,
-        "qrels_problems",
-        {
-            "field_count": layout.field_count,
-            "layout": layout.field_names,
-            "level_form": layout.level_form,
-            "campaign_id": campaign_id,
-        },
-    )
-    _store(con, campaign_id, layout.kind, chosen, replace, description, lines.label)
+    label = inputs[0].label if len(inputs) == 1 else ", ".join(lines.label for lines in inputs)
+    _store(con, campaign_id, layout.kind, chosen, replace, description, label)
     con.execute(sqlfiles.read("loaders/qrels_insert.sql"), {"campaign_id": campaign_id})
     rows, topics = first_row(con,
         "select count(*), count(distinct topic_id) from qrels_input where not is_blank"
     )
-    staging.record_input(con, campaign_id, "qrels", lines, rows)
+    provenance = inputs[0] if len(inputs) == 1 else staging.combined_provenance(inputs)
+    staging.record_input(con, campaign_id, "qrels", provenance, rows)
     staging.refresh_topics(con, campaign_id)
     return staging.LoadReport(
-        "qrels", campaign_id, lines.source_file, lines.sha256, rows, topics, notes=[f"format {chosen}"]
+        "qrels", campaign_id, provenance.source_file, provenance.sha256, rows, topics, notes=[f"format {chosen}"]
     )
 
 

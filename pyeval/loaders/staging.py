@@ -10,6 +10,7 @@ is left as it was too.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -290,8 +291,25 @@ def refresh_topics(con: duckdb.DuckDBPyConnection, campaign_id: str) -> None:
     con.execute(sqlfiles.read("loaders/topics_refresh.sql"), {"campaign_id": campaign_id})
 
 
+@dataclass(frozen=True)
+class Provenance:
+    """What ``record_input`` stores of an input: its file and the sha256 of its content."""
+
+    source_file: str
+    sha256: str
+
+
+def combined_provenance(inputs: Sequence[Lines | StagedFile]) -> Provenance:
+    """The provenance of one input made of several files (qrels loaded from several files):
+    their paths joined by ``' + '``, and the sha256 of their sha256s (hex, one per line, in the
+    order given), so that a change to any file changes it."""
+    digest = hashlib.sha256("".join(f"{lines.sha256}\n" for lines in inputs).encode("ascii")).hexdigest()
+    return Provenance(" + ".join(lines.source_file for lines in inputs), digest)
+
+
 def record_input(
-    con: duckdb.DuckDBPyConnection, campaign_id: str, input_kind: str, lines: Lines, rows: int
+    con: duckdb.DuckDBPyConnection, campaign_id: str, input_kind: str, lines: Lines | StagedFile | Provenance,
+    rows: int,
 ) -> None:
     """Record the provenance of a qrels, intents or lengths input (replacing the previous one)."""
     parameters = {"campaign_id": campaign_id, "input_kind": input_kind}

@@ -189,3 +189,56 @@ def test_run_names_of_files(name, run):
     from pyeval.loaders.campaign import run_name_of_file
 
     assert run_name_of_file(Path(name)) == run
+
+
+def _split_qrels(tmp_path, parts: int = 3):
+    lines = QRELS.read_text().splitlines(keepends=True)
+    folder = tmp_path / "qrels"
+    folder.mkdir()
+    size = len(lines) // parts + 1
+    for part in range(parts):
+        (folder / f"qrels.{part}.txt").write_text("".join(lines[part * size:(part + 1) * size]))
+    return folder
+
+
+def test_qrels_in_several_files_store_what_one_file_stores(tmp_path):
+    folder = _split_qrels(tmp_path)
+    one = pyeval.connect(tmp_path / "one.duckdb")
+    pyeval.load_qrels(one, "c", QRELS)
+    several = pyeval.connect(tmp_path / "several.duckdb")
+    report = pyeval.load_qrels(several, "c", [folder])
+    assert report.source_file == " + ".join(str(p.resolve()) for p in sorted(folder.iterdir()))
+    assert snapshot(several)["qrels"] == snapshot(one)["qrels"]
+    assert snapshot(several)["topics"] == snapshot(one)["topics"]
+    # the provenance changes when any file does
+    (folder / "qrels.1.txt").write_text((folder / "qrels.1.txt").read_text().replace(" 1\n", " 0\n", 1))
+    again = pyeval.load_qrels(several, "c", [folder], replace=True)
+    assert again.sha256 != report.sha256
+
+
+def test_a_judgment_in_two_qrels_files_is_named_and_nothing_is_stored(tmp_path):
+    folder = _split_qrels(tmp_path)
+    second = folder / "qrels.1.txt"
+    first_line = (folder / "qrels.0.txt").read_text().splitlines(keepends=True)[4]
+    second.write_text(second.read_text() + first_line)
+    con = pyeval.connect(tmp_path / "w.duckdb")
+    line = len(second.read_text().splitlines())
+    with pytest.raises(DuplicateEntryError, match=rf"^{second}:{line}: judgment given already by "
+                                                  rf"{folder / 'qrels.0.txt'} line 5$"):
+        pyeval.load_qrels(con, "c", [folder])
+    assert con.execute("select (select count(*) from qrels), (select count(*) from campaigns)").fetchall() == [(0, 0)]
+    bad = folder / "qrels.2.txt"
+    bad.write_text(bad.read_text() + "301 0 dX high\n")
+    result = CliRunner().invoke(main, ["--db", str(tmp_path / "w.duckdb"), "load", "qrels", "-C", "c",
+                                       str(folder / "qrels.0.txt"), str(bad)])
+    assert result.exit_code == 1 and f"{bad}:" in result.output and "Traceback" not in result.output
+
+
+def test_qrels_files_of_two_formats_are_refused(tmp_path):
+    adhoc = tmp_path / "adhoc.txt"
+    adhoc.write_text("301 0 d1 1\n301 0 d2 0\n")
+    diversity = tmp_path / "diversity.txt"
+    diversity.write_text("302 1 d1 1\n302 2 d2 1\n")
+    con = pyeval.connect()
+    with pytest.raises(pyeval.InputFormatError, match="its format is trec-diversity.*load files of one format"):
+        pyeval.load_qrels(con, "c", [adhoc, diversity])
