@@ -4,6 +4,7 @@ runs of one test collection) against the tools it replaces, each job a whole pro
     python bench/bench_campaign.py [--jobs campaign,many_small,one_run,big_single,scaling]
                                    [--reps 3] [--code head|worktree|PATH]
                                    [--out bench/results/campaign.json] [--keep DIR] [--quick]
+    python bench/bench_campaign.py --render RESULT.json   # rewrite RESULT.md only
 
 What it does:
 
@@ -694,11 +695,19 @@ def _fmt(value, digits=2) -> str:
     return "" if value is None else f"{value:.{digits}f}"
 
 
+def load_range(report: dict) -> str:
+    """The lowest and highest 1-minute load average recorded before a measurement."""
+    loads = [value for entry in report["jobs"].values() for rep in entry["reps"] for result in rep.values()
+             if isinstance(result, dict) for value in [result.get("load1")] if value is not None]
+    return f"{min(loads):.1f} to {max(loads):.1f}" if loads else "not recorded"
+
+
 def markdown(report: dict) -> str:
     code = report["code"]
     lines = [f"### Campaign-scale benchmark: pyeval {code.get('commit') or ''} ({code.get('snapshot', 'work tree')})",
              "", f"{report['machine']['nproc']} CPUs ({report['machine']['cpu_model']}), "
-             f"{report['settings']['reps']} interleaved repetitions, medians; total {report.get('total_s')}s.",
+             f"{report['settings']['reps']} interleaved repetitions, medians; total {report.get('total_s')}s; "
+             f"1-minute load average before the measurements {load_range(report)}.",
              "", "| target | value | bound | met |", "| --- | ---: | --- | --- |"]
     for name, t in report["targets"].items():
         met = "n/a" if t["met"] is None else ("yes" if t["met"] else "**no**")
@@ -706,15 +715,16 @@ def markdown(report: dict) -> str:
     for job, entry in report["jobs"].items():
         lines.append(f"\n#### {job}: {entry['title']}\n")
         if job == "scaling":
-            lines.append("| run lines | load run s | per M | peak MiB | evaluate s | per M | peak MiB | warehouse MiB |")
-            lines.append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+            lines.append("| run lines | load run s | per M | CPU s | peak MiB | evaluate s | per M | CPU s | peak MiB "
+                         "| warehouse MiB |")
+            lines.append("| ---: |" + " ---: |" * 9)
             for size in entry["sizes"].values():
                 load, evaluate = size["load_run"], size["evaluate"]
                 lines.append(
                     f"| {size['run_lines']:,} | {_fmt(load['wall_s'])} | {_fmt(size['load_run_s_per_million'])} | "
-                    f"{_fmt(load['peak_rss_mb'], 0)} | {_fmt(evaluate['wall_s'])} | "
-                    f"{_fmt(size['evaluate_s_per_million'])} | {_fmt(evaluate['peak_rss_mb'], 0)} | "
-                    f"{_fmt(size['warehouse_mb'], 0)} |")
+                    f"{_fmt(load['cpu_s'], 1)} | {_fmt(load['peak_rss_mb'], 0)} | {_fmt(evaluate['wall_s'])} | "
+                    f"{_fmt(size['evaluate_s_per_million'])} | {_fmt(evaluate['cpu_s'], 1)} | "
+                    f"{_fmt(evaluate['peak_rss_mb'], 0)} | {_fmt(size['warehouse_mb'], 0)} |")
             continue
         lines.append("| row | wall s (median) | all reps | peak RSS MiB | CPU s |")
         lines.append("| --- | ---: | --- | ---: | ---: |")
@@ -756,11 +766,17 @@ def main(argv=None) -> int:
     parser.add_argument("--out", default=str(REPO / "bench" / "results" / "campaign.json"))
     parser.add_argument("--keep", metavar="DIR", help="generate the data here, keep it and reuse it next time")
     parser.add_argument("--quick", action="store_true", help="10x smaller data and 1 repetition")
+    parser.add_argument("--render", metavar="JSON", help="only write the markdown of an earlier result")
     parser.add_argument("--trec-eval-O2", dest="trec_eval_O2", default=str(TOOLS_DIR / "trec_eval-O2" / "trec_eval"))
     parser.add_argument("--trec-eval-g", dest="trec_eval_g",
                         default=str(TOOLS_DIR / "trec_eval" / "trec_eval") if (TOOLS_DIR / "trec_eval").exists()
                         else shutil.which("trec_eval"))
     args = parser.parse_args(argv)
+    if args.render:
+        source = Path(args.render)
+        source.with_suffix(".md").write_text(markdown(json.loads(source.read_text())))
+        print(f"written {source.with_suffix('.md')}")
+        return 0
     jobs = [j.strip() for j in args.jobs.split(",") if j.strip()]
     unknown = sorted(set(jobs) - set(JOBS))
     if unknown:
