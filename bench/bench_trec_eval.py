@@ -4,7 +4,7 @@ pytrec_eval, ranx, ir_measures, trec_eval's own C program (when on PATH) and a b
     python bench/bench_trec_eval.py [--topics 3000,10000] [--docs 1000] [--reps 3]
                                     [--cold-reps 1] [--out bench/results/trec_eval.json]
                                     [--profile] [--tools pyeval,pytrec_eval,...]
-                                    [--code head|worktree] [--keep]
+                                    [--code head|worktree|PATH] [--keep]
 
 Results and their reading: docs/benchmarks.md, section "trec_eval drop-in and the warehouse
 route". With the defaults it takes about 13 minutes on 2 cores.
@@ -78,10 +78,10 @@ import time
 from pathlib import Path
 
 import common
-from common import REPO, generate
+from common import (CHILD_HEAD, CHILD_TAIL, REPO, child_program, code_state, generate, measure,
+                    pyeval_exe, python_command, summary_row)
 
 SEED = 20240911
-TIME = "/usr/bin/time"
 
 # trec_eval's default ("official") measures, as pytrec_eval names them.
 PYTREC_MEASURES = [
@@ -129,9 +129,7 @@ LABELS = {
     "route_evaluate": "route: pyeval evaluate, 25 measures, --no-store",
     "route_evaluate_store": "route: pyeval evaluate, 25 measures, stored",
     "route_total": "route: load qrels + load run + evaluate --no-store (sum)",
-    "python_startup": "python -c pass",
-    "import_duckdb": "python -c 'import duckdb'",
-    "pyeval_version": "pyeval --version",
+    **common.STARTUP_LABELS,
 }
 
 # --------------------------------------------------------------------------------------------
@@ -139,20 +137,7 @@ LABELS = {
 # the interpreter started running the program) and a few values to PHASES as JSON.
 # --------------------------------------------------------------------------------------------
 
-_CHILD_HEAD = r"""
-import json, sys, time
-_t0 = time.perf_counter()
-_phases = {}
-def _mark(name):
-    _phases[name] = round(time.perf_counter() - _t0, 4)
-QRELS, RUN, PHASES = sys.argv[1], sys.argv[2], sys.argv[3]
-"""
-_CHILD_TAIL = r"""
-with open(PHASES, "w") as _f:
-    json.dump({"phases": _phases, "values": _values}, _f)
-"""
-
-CHILD_PYTREC = _CHILD_HEAD + r"""
+CHILD_PYTREC = CHILD_HEAD + r"""
 import pytrec_eval
 _mark("import")
 with open(QRELS) as f:
@@ -172,9 +157,9 @@ _mark("print")
 _values = {"map": means["map"], "P_10": means["P_10"], "bpref": means["bpref"],
            "recip_rank": means["recip_rank"], "Rprec": means["Rprec"], "gm_map": means["gm_map"],
            "num_rel_ret": means["num_rel_ret"]}
-""" + _CHILD_TAIL
+""" + CHILD_TAIL
 
-CHILD_RANX = _CHILD_HEAD + r"""
+CHILD_RANX = CHILD_HEAD + r"""
 from ranx import Qrels, Run, evaluate
 _mark("import")
 qrels = Qrels.from_file(QRELS, kind="trec")
@@ -190,9 +175,9 @@ _values = {"map": float(means["map"]), "P_10": float(means["precision@10"]),
            "bpref": float(means["bpref"]), "recip_rank": float(means["mrr"]),
            "Rprec": float(means["r-precision"]),
            "num_rel_ret": float(means["hits@1000"]) * len(qrels)}
-""" + _CHILD_TAIL
+""" + CHILD_TAIL
 
-CHILD_IR_MEASURES = _CHILD_HEAD + r"""
+CHILD_IR_MEASURES = CHILD_HEAD + r"""
 import ir_measures
 from ir_measures import AP, Rprec, Bpref, RR, IPrec, P, NumQ, NumRet, NumRel
 _mark("import")
@@ -206,9 +191,9 @@ for m in measures:
 _mark("print")
 _values = {"map": means[AP], "P_10": means[P@10], "bpref": means[Bpref], "recip_rank": means[RR],
            "Rprec": means[Rprec], "num_rel_ret": means[NumRet(rel=1)]}
-""" + _CHILD_TAIL
+""" + CHILD_TAIL
 
-CHILD_DUCKDB = _CHILD_HEAD + r"""
+CHILD_DUCKDB = CHILD_HEAD + r"""
 import duckdb
 _mark("import")
 con = duckdb.connect()
@@ -230,7 +215,7 @@ print(n_q, n_r)
 con.close()
 _mark("close")
 _values = {"qrels_rows": n_q, "run_rows": n_r}
-""" + _CHILD_TAIL
+""" + CHILD_TAIL
 
 # The profile child: cProfile of trec_eval.run, plus every SQL statement timed.
 CHILD_PROFILE = r"""
@@ -321,56 +306,9 @@ json.dump({
 """
 
 
-def _child(template: str, **constants) -> str:
-    """The child program with its constants (measure lists) bound in front."""
-    head = "".join(f"{name} = {value}\n" for name, value in constants.items())
-    return head + template
-
-
 # --------------------------------------------------------------------------------------------
 # Measuring one whole process
 # --------------------------------------------------------------------------------------------
-
-
-def measure(cmd: list[str], *, env: dict | None = None, stdout_path: Path | None = None) -> dict:
-    """Run ``cmd`` under /usr/bin/time; wall time, peak RSS, CPU, load average."""
-    with tempfile.NamedTemporaryFile("r", suffix=".time") as time_file:
-        load = os.getloadavg()[0]
-        out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL
-        try:
-            started = time.perf_counter()
-            done = subprocess.run(
-                [TIME, "-f", "%e %M %U %S", "-o", time_file.name, *cmd],
-                stdout=out, stderr=subprocess.PIPE, env=env,
-            )
-            wall = time.perf_counter() - started
-        finally:
-            if stdout_path:
-                out.close()
-        lines = time_file.read().strip().splitlines()
-    result = {"wall_s": round(wall, 3), "load1": round(load, 2), "returncode": done.returncode}
-    if lines:
-        _, max_kb, user, system = lines[-1].split()
-        result.update(peak_rss_mb=round(int(max_kb) / 1024, 1), cpu_s=round(float(user) + float(system), 2))
-    if done.returncode:
-        result["error"] = done.stderr.decode(errors="replace")[-2000:]
-    return result
-
-
-def _python(program: str, *args: str) -> list[str]:
-    return [sys.executable, "-c", program, *args]
-
-
-def _pyeval_exe() -> str:
-    """The console script next to this interpreter (not a pyenv shim, which adds a bash
-    wrapper), else whatever ``pyeval`` is on PATH."""
-    beside = Path(sys.executable).parent / "pyeval"
-    if beside.is_file():
-        return str(beside)
-    exe = shutil.which("pyeval")
-    if exe is None:
-        raise SystemExit("pyeval is not on PATH (pip install -e .)")
-    return exe
 
 
 def _route_args() -> list[str]:
@@ -386,11 +324,11 @@ def run_tool(tool: str, data: dict, work: Path, rep: int, numba_warm: Path) -> d
         phases.unlink()
     env = dict(os.environ)
     if tool == "pyeval":
-        return measure([_pyeval_exe(), "trec_eval", qrels, run], stdout_path=out)
+        return measure([pyeval_exe(), "trec_eval", qrels, run], stdout_path=out)
     if tool in TREC_EVAL_BINARIES:
         return measure([TREC_EVAL_BINARIES[tool], qrels, run], stdout_path=out)
     if tool == "pytrec_eval":
-        cmd = _python(_child(CHILD_PYTREC, MEASURES=repr(PYTREC_MEASURES)), qrels, run, str(phases))
+        cmd = python_command(child_program(CHILD_PYTREC, MEASURES=repr(PYTREC_MEASURES)), qrels, run, str(phases))
     elif tool in ("ranx", "ranx_warm"):
         if tool == "ranx" and not any(numba_warm.iterdir()):
             cache = numba_warm  # the first cold run fills the cache that ranx_warm uses
@@ -401,11 +339,11 @@ def run_tool(tool: str, data: dict, work: Path, rep: int, numba_warm: Path) -> d
         else:
             cache = numba_warm
         env["NUMBA_CACHE_DIR"] = str(cache)
-        cmd = _python(_child(CHILD_RANX, METRICS=repr(RANX_METRICS)), qrels, run, str(phases))
+        cmd = python_command(child_program(CHILD_RANX, METRICS=repr(RANX_METRICS)), qrels, run, str(phases))
     elif tool == "ir_measures":
-        cmd = _python(_child(CHILD_IR_MEASURES, MEASURES=repr(IR_MEASURES)), qrels, run, str(phases))
+        cmd = python_command(child_program(CHILD_IR_MEASURES, MEASURES=repr(IR_MEASURES)), qrels, run, str(phases))
     elif tool == "duckdb_read":
-        cmd = _python(CHILD_DUCKDB, qrels, run, str(phases))
+        cmd = python_command(CHILD_DUCKDB, qrels, run, str(phases))
     elif tool == "route":
         return run_route(data, work)
     else:
@@ -422,7 +360,7 @@ def run_tool(tool: str, data: dict, work: Path, rep: int, numba_warm: Path) -> d
 
 def run_route(data: dict, work: Path) -> dict:
     """The warehouse route on a new warehouse file: four whole processes."""
-    exe = _pyeval_exe()
+    exe = pyeval_exe()
     db = work / "route.duckdb"
     for leftover in (db, Path(str(db) + ".wal")):
         if leftover.exists():
@@ -469,7 +407,7 @@ def warm_numba(work: Path, cache: Path) -> dict:
     tiny.mkdir(exist_ok=True)
     data = generate(tiny, 20, 100, SEED)
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
-    cmd = _python(_child(CHILD_RANX, METRICS=repr(RANX_METRICS)), data["qrels_file"], data["run_file"],
+    cmd = python_command(child_program(CHILD_RANX, METRICS=repr(RANX_METRICS)), data["qrels_file"], data["run_file"],
                   str(tiny / "phases.json"))
     return measure(cmd, env=env)
 
@@ -483,7 +421,7 @@ def profile(data: dict, work: Path) -> dict:
     qrels, run = data["qrels_file"], data["run_file"]
     # 1. import times of the real command (whole process, output discarded)
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", _pyeval_exe(), "trec_eval", qrels, run],
+        [sys.executable, "-X", "importtime", pyeval_exe(), "trec_eval", qrels, run],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
     imports = []
@@ -508,7 +446,7 @@ def profile(data: dict, work: Path) -> dict:
             named[name] = round(cumulative / 1e6, 3)
     # 2. cProfile + SQL timings of trec_eval.run
     out = work / "profile.json"
-    done = subprocess.run(_python(CHILD_PROFILE, qrels, run, str(out)), capture_output=True, text=True)
+    done = subprocess.run(python_command(CHILD_PROFILE, qrels, run, str(out)), capture_output=True, text=True)
     if done.returncode:  # (stderr otherwise holds only DuckDB's progress bar)
         raise RuntimeError(f"profile child failed:\n{done.stderr[-3000:]}")
     result = json.loads(out.read_text())
@@ -525,11 +463,6 @@ def profile(data: dict, work: Path) -> dict:
 # --------------------------------------------------------------------------------------------
 
 
-def _median(results: list[dict], key: str) -> float | None:
-    values = [r[key] for r in results if r.get("returncode") == 0 and r.get(key) is not None]
-    return round(statistics.median(values), 3) if values else None
-
-
 def summarise(reps: dict[str, list[dict]]) -> dict:
     summary = {}
     for tool, results in reps.items():
@@ -537,7 +470,7 @@ def summarise(reps: dict[str, list[dict]]) -> dict:
             steps = ("route_load_qrels", "route_load_run", "route_evaluate", "route_evaluate_store")
             for step in steps:
                 rows = [r[step] for r in results if step in r]
-                summary[step] = _summary_row(rows)
+                summary[step] = summary_row(rows)
             totals = []
             for r in results:
                 parts = [r.get(s) for s in steps[:3]]
@@ -549,33 +482,16 @@ def summarise(reps: dict[str, list[dict]]) -> dict:
                         "cpu_s": sum(p["cpu_s"] for p in parts),
                         "load1": parts[0]["load1"],
                     })
-            summary["route_total"] = _summary_row(totals)
+            summary["route_total"] = summary_row(totals)
             summary["route_total"]["warehouse_mb"] = results[0].get("warehouse_mb") if results else None
         else:
-            summary[tool] = _summary_row(results)
+            summary[tool] = summary_row(results)
             phases = [r["phases"] for r in results if "phases" in r]
             if phases:
                 summary[tool]["phases_median"] = {
                     k: round(statistics.median(p[k] for p in phases if k in p), 3) for k in phases[0]
                 }
     return summary
-
-
-def _summary_row(rows: list[dict]) -> dict:
-    ok = [r for r in rows if r.get("returncode") == 0]
-    row = {
-        "reps": len(rows),
-        "ok": len(ok),
-        "wall_s": _median(rows, "wall_s"),
-        "wall_s_all": [r.get("wall_s") for r in rows],
-        "peak_rss_mb": _median(rows, "peak_rss_mb"),
-        "cpu_s": _median(rows, "cpu_s"),
-        "load1": [r.get("load1") for r in rows],
-    }
-    errors = [r["error"] for r in rows if "error" in r]
-    if errors:
-        row["error"] = errors[0]
-    return row
 
 
 def ratios(summary: dict) -> dict:
@@ -682,13 +598,6 @@ def machine() -> dict:
     )
 
 
-def code_state() -> dict:
-    """The pyeval commit measured, and its uncommitted changes under pyeval/ and sql/."""
-    commit = common.git("rev-parse", "--short", "HEAD") or ""
-    dirty = common.git("status", "--short", "pyeval", "sql") or ""
-    return {"commit": commit.strip(), "uncommitted": [l for l in dirty.splitlines() if l]}
-
-
 # --------------------------------------------------------------------------------------------
 
 
@@ -708,11 +617,12 @@ def main(argv=None) -> int:
                         help="a second trec_eval build, timed as trec_eval_c_O2")
     parser.add_argument("--profile", action="store_true", help="profile pyeval trec_eval on the largest size")
     parser.add_argument("--keep", action="store_true", help="keep the generated files")
-    parser.add_argument("--code", choices=("head", "worktree"), default="head",
+    parser.add_argument("--code", default="head",
                         help="head: measure a snapshot of the repository's HEAD commit (git archive, "
                              "put first on PYTHONPATH for every child), so that edits made in the "
-                             "work tree while the benchmark runs do not mix into it; worktree: "
-                             "whatever pyeval imports")
+                             "work tree while the benchmark runs do not mix into it; PATH: the same "
+                             "for the HEAD of the git checkout at PATH (or PATH itself, an extracted "
+                             "tree holding pyeval/); worktree: whatever pyeval imports")
     args = parser.parse_args(argv)
 
     out = Path(args.out).resolve()
@@ -720,15 +630,7 @@ def main(argv=None) -> int:
     # Children start here: ``python -c`` puts the working directory first on sys.path, and in
     # the repository that would import the work tree's pyeval.
     os.chdir(tmp)
-    code = code_state()
-    if args.code == "head":
-        snapshot = tmp / "pyeval-head"
-        common.snapshot_code("HEAD", snapshot)
-        os.environ["PYTHONPATH"] = os.pathsep.join(
-            [str(snapshot), *filter(None, [os.environ.get("PYTHONPATH")])]
-        )
-        sys.path.insert(0, str(snapshot))
-        code = {"commit": code["commit"], "uncommitted": [], "snapshot": "git archive HEAD"}
+    code = common.select_code(args.code, tmp)
 
     from pyeval.measures import Measure  # noqa: F401  (fail early if pyeval is broken)
     from pyeval.evaluation import parse_measures
@@ -765,12 +667,8 @@ def main(argv=None) -> int:
         if "ranx_warm" in tools and "ranx" not in tools:
             report["ranx_warm_up"] = warm_numba(tmp, numba_warm)
             print(f"numba cache filled in {report['ranx_warm_up']['wall_s']:.1f}s", flush=True)
-        startup = {"python_startup": [], "import_duckdb": [], "pyeval_version": []}
-        for _ in range(args.reps):
-            startup["python_startup"].append(measure(_python("pass")))
-            startup["import_duckdb"].append(measure(_python("import duckdb")))
-            startup["pyeval_version"].append(measure([_pyeval_exe(), "--version"]))
-        report["startup"] = {k: _summary_row(v) for k, v in startup.items()}
+        startup = [common.measure_startup() for _ in range(args.reps)]
+        report["startup"] = {k: summary_row([rep[k] for rep in startup]) for k in startup[0]}
 
         sizes = [int(t) for t in args.topics.split(",")]
         for n_topics in sizes:
