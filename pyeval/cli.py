@@ -368,8 +368,8 @@ def to_traditional_command(ctx, method, negative_as, description, source, target
 def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_only, topics, gains, probs,
                      no_store, per_topic, engine, export_dir, fmt):
     """Compute measures for a campaign's runs, store per-topic scores, print the means."""
-    from .evaluation import evaluate, with_default_gain
-    from .output import render
+    from .evaluation import evaluate, evaluate_summary, with_default_gain
+    from .output import render, render_rows
 
     con = _open(ctx)
     chosen = with_default_gain(list(measures), gains) if gains else list(measures)
@@ -378,14 +378,21 @@ def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_
 
         chosen = with_default_probs(chosen, probs)
     run_names = [name for value in runs for name in value.split(",") if name]
+    settings = dict(runs=run_names or None, ordering=ordering, max_depth=max_depth, judged_only=judged_only,
+                    topics=topics, store=not no_store)
     if engine == "spark":
         from .engines import spark
 
         evaluate = functools.partial(spark.evaluate, export=export_dir)
     elif export_dir:
         raise PyevalError("--export needs --engine spark")
-    result = evaluate(con, campaign, chosen, runs=run_names or None, ordering=ordering,
-                      max_depth=max_depth, judged_only=judged_only, topics=topics, store=not no_store)
+    elif not per_topic:  # the means only: computed, stored and combined in SQL, no pandas
+        summary = evaluate_summary(con, campaign, chosen, **settings)
+        click.echo(render_rows(["run_id", *summary.measures], summary.rows, fmt))
+        if summary.evaluation_id is not None:
+            click.echo(f"stored as evaluation {summary.evaluation_id}", err=True)
+        return
+    result = evaluate(con, campaign, chosen, **settings)
     if per_topic:
         click.echo(render(result.per_topic, fmt))
         if len(result.texts):

@@ -392,20 +392,6 @@ def _has(measure: Measure, name: str) -> bool:
     return any(key == name for key, _ in measure.values)
 
 
-def means(con: duckdb.DuckDBPyConnection, per_topic: pd.DataFrame, measures: Sequence[Measure]) -> pd.DataFrame:
-    """Combine per-topic values over topics with each measure's declared aggregate."""
-    con.register("evaluation_scores", per_topic[["run_id", "topic_id", "measure", "value"]])
-    try:
-        means_into(con, measures, "computed_means")
-        result = con.execute("select * from computed_means").df()
-        con.execute("drop table computed_means")
-    finally:
-        con.unregister("evaluation_scores")
-    order = {str(m): i for i, m in enumerate(measures)}
-    result = result.sort_values(["run_id", "measure"], key=lambda s: s.map(order) if s.name == "measure" else s)
-    return result.reset_index(drop=True)
-
-
 def means_into(con: duckdb.DuckDBPyConnection, measures: Sequence[Measure], table: str) -> None:
     """The temporary table ``table`` (``run_id, measure, value, topics``) of
     sql/evaluation/means.sql over the relation ``evaluation_scores`` the caller provides."""
@@ -484,6 +470,56 @@ def evaluate(
     store
         Record the evaluation and insert its per-topic values (the public view ``scores``).
     """
+    parsed, evaluation_id = _evaluate_into(con, campaign_id, measures, runs=runs, ordering=ordering,
+                                           max_depth=max_depth, judged_only=judged_only, topics=topics, store=store)
+    return _evaluation_frames(con, parsed, evaluation_id)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The means of an evaluation as plain rows (:func:`evaluate_summary`; no pandas)."""
+
+    measures: list[str]  # the numeric measures, in the order they were asked for
+    rows: list[tuple]  # (run_id, one mean per measure, None where a run has none), by run_id
+    evaluation_id: int | None
+
+
+def evaluate_summary(
+    con: duckdb.DuckDBPyConnection, campaign_id: str, measures: Iterable[str | Measure], **settings
+) -> Summary:
+    """:func:`evaluate` (same keywords) returning only the means, run by measure, computed,
+    stored and combined in SQL: what ``pyeval evaluate`` prints, without pandas."""
+    parsed, evaluation_id = _evaluate_into(con, campaign_id, measures, **settings)
+    try:
+        names = [str(m) for m in parsed if m.definition.storable]
+        means: dict[str, dict[str, float]] = {}
+        for run_id, measure, value in con.execute(f"select run_id, measure, value from {MEANS_TABLE}").fetchall():
+            means.setdefault(run_id, {})[measure] = value
+    finally:
+        _drop_results(con)
+    rows = [(run_id, *(means[run_id].get(name) for name in names)) for run_id in sorted(means)]
+    return Summary(names, rows, evaluation_id)
+
+
+#: The temporary tables an evaluation leaves for its caller (:func:`finish_into`): the numeric
+#: per-topic values (what is stored) and their means by run.
+SCORES_TABLE = "evaluation_scores"
+MEANS_TABLE = "evaluation_run_means"
+
+
+def _evaluate_into(
+    con: duckdb.DuckDBPyConnection,
+    campaign_id: str,
+    measures: Iterable[str | Measure],
+    *,
+    runs: Sequence[str] | None = None,
+    ordering: str = "trec",
+    max_depth: int | None = None,
+    judged_only: bool = False,
+    topics: str = "qrels",
+    store: bool = True,
+) -> tuple[list[Measure], int | None]:
+    """Validate, compute into ``evaluation_values``, then :func:`finish_into`."""
     _settings_iv(ordering, topics, max_depth)
     parsed = _measures_iv(measures)
     # the Python families (ndeval, umeasure) read per-intent judgments and check their own qrels
@@ -491,12 +527,10 @@ def evaluate(
         con, campaign_id, runs,
         any_qrels=all(registry.driver(m.family) or m.definition.staging != "adhoc" for m in parsed),
     )
-    frame = compute(
-        con, campaign_id, parsed, runs=run_ids, ordering=ordering, max_depth=max_depth,
-        judged_only=judged_only, topics=topics,
-    )
+    compute_into(con, campaign_id, parsed, runs=run_ids, ordering=ordering, max_depth=max_depth,
+                 judged_only=judged_only, topics=topics)
     settings = {"runs": run_ids, "max_depth": max_depth, "judged_only": judged_only, "topics": topics}
-    return finish(con, campaign_id, parsed, frame, ordering, settings, store)
+    return parsed, finish_into(con, campaign_id, parsed, ordering, settings, store)
 
 
 def finish(
@@ -508,40 +542,77 @@ def finish(
     settings: dict,
     store: bool,
 ) -> Evaluation:
-    """Split computed values into numeric and text measures, combine topics, and (``store``)
-    record the evaluation with ``settings`` (whatever engine computed ``frame``)."""
-    import pandas as pd
+    """:func:`finish_into` for values another engine computed (a frame ``run_id, topic_id,
+    measure, value[, value_text]``), as an :class:`Evaluation`."""
+    values_from_frame(con, frame)
+    evaluation_id = finish_into(con, campaign_id, parsed, ordering, settings, store)
+    return _evaluation_frames(con, parsed, evaluation_id)
 
-    numeric_names = {str(m) for m in parsed if m.definition.storable}
-    per_topic = frame[frame["measure"].isin(numeric_names)][["run_id", "topic_id", "measure", "value"]]
-    per_topic = per_topic.reset_index(drop=True)
-    texts = frame[~frame["measure"].isin(numeric_names)].reset_index(drop=True)
+
+def finish_into(
+    con: duckdb.DuckDBPyConnection,
+    campaign_id: str,
+    parsed: Sequence[Measure],
+    ordering: str,
+    settings: dict,
+    store: bool,
+) -> int | None:
+    """From ``evaluation_values`` (whatever engine filled it): the numeric measures' values as
+    :data:`SCORES_TABLE`, their means (each measure's declared aggregate,
+    sql/evaluation/means.sql) as :data:`MEANS_TABLE`, and (``store``, when there are values)
+    the stored evaluation with ``settings``, whose id is returned."""
     numeric = [m for m in parsed if m.definition.storable]
-    summary = means(con, per_topic, numeric) if numeric else pd.DataFrame(
-        columns=["run_id", "measure", "value", "topics"]
+    create_rows(con, "requested_order", {"measure": "varchar", "position": "integer", "storable": "boolean"},
+                [(str(m), position, m.definition.storable) for position, m in enumerate(parsed)])
+    con.execute(
+        f"create or replace temp table {SCORES_TABLE} as select values.run_id, values.topic_id, "
+        f"values.measure, values.value from {VALUES_TABLE} as values "
+        "inner join requested_order on values.measure = requested_order.measure where requested_order.storable"
     )
-    evaluation_id = None
-    if store and len(per_topic):
-        settings = {"measures": [str(m) for m in numeric], **settings}
-        evaluation_id = _store(con, campaign_id, ordering, settings, per_topic, numeric, summary)
-    return Evaluation(per_topic, texts, summary, evaluation_id)
+    means_into(con, numeric, MEANS_TABLE)
+    if not store or not first_row(con, f"select count(*) from {SCORES_TABLE}")[0]:
+        return None
+    return _store(con, campaign_id, ordering, {"measures": [str(m) for m in numeric], **settings}, numeric)
 
 
-def _measure_records(measures: Sequence[Measure]) -> pd.DataFrame:
+def _evaluation_frames(con: duckdb.DuckDBPyConnection, parsed: Sequence[Measure], evaluation_id: int | None
+                       ) -> Evaluation:
+    """The :class:`Evaluation` of the tables :func:`finish_into` left (which it drops): rows by
+    run, topic and the order the measures were asked in."""
+    try:
+        per_topic = con.execute(
+            f"select scores.run_id, scores.topic_id, scores.measure, scores.value from {SCORES_TABLE} as scores "
+            "inner join requested_order on scores.measure = requested_order.measure "
+            "order by scores.run_id, scores.topic_id, requested_order.position"
+        ).df()
+        texts = con.execute(
+            f"select values.* from {VALUES_TABLE} as values "
+            "inner join requested_order on values.measure = requested_order.measure "
+            "where not requested_order.storable "
+            "order by values.run_id, values.topic_id, requested_order.position"
+        ).df()
+        means = con.execute(
+            f"select means.* from {MEANS_TABLE} as means "
+            "inner join requested_order on means.measure = requested_order.measure "
+            "order by means.run_id, requested_order.position"
+        ).df()
+    finally:
+        _drop_results(con)
+    return Evaluation(per_topic, texts, means, evaluation_id)
+
+
+def _drop_results(con: duckdb.DuckDBPyConnection) -> None:
+    for table in (VALUES_TABLE, SCORES_TABLE, MEANS_TABLE, "requested_order"):
+        con.execute(f"drop table if exists {table}")  # pyeval's own names
+
+
+def _measure_rows(measures: Sequence[Measure]) -> list[tuple]:
     """One row per stored measure: what its canonical name meant (evaluation_measures)."""
-    import pandas as pd
-
-    return pd.DataFrame(
-        {
-            "measure": [str(m) for m in measures],
-            "measure_name": [m.name for m in measures],
-            "family": [m.family for m in measures],
-            "parameters": [json.dumps(dict(m.values), sort_keys=True) for m in measures],
-            "aggregate": [m.definition.aggregate for m in measures],
-            "gain_profile": [m["gain"] if _has(m, "gain") else None for m in measures],
-        },
-        dtype=object,
-    )
+    return [
+        (str(m), m.name, m.family, json.dumps(dict(m.values), sort_keys=True), m.definition.aggregate,
+         m["gain"] if _has(m, "gain") else None)
+        for m in measures
+    ]
 
 
 def _store(
@@ -549,17 +620,18 @@ def _store(
     campaign_id: str,
     ordering: str,
     settings: dict,
-    per_topic: pd.DataFrame,
     measures: Sequence[Measure],
-    summary: pd.DataFrame,
 ) -> int:
-    """Record one evaluation, all or nothing: its settings, inputs (sha256), measures, per-topic
-    values and means. Nothing stored is ever updated or deleted afterwards."""
+    """Record one evaluation, all or nothing: its settings, inputs (sha256), measures, and the
+    per-topic values and means of :data:`SCORES_TABLE` and :data:`MEANS_TABLE`. Nothing stored
+    is ever updated or deleted afterwards."""
     from . import __version__
 
-    records = _measure_records(measures)
-    profiles = sorted({p for p in records["gain_profile"] if p is not None})
-    relations = {"new_scores": per_topic, "new_measures": records, "new_means": summary}
+    records = _measure_rows(measures)
+    profiles = sorted({record[-1] for record in records if record[-1] is not None})
+    create_rows(con, "new_measures", {"measure": "varchar", "measure_name": "varchar", "family": "varchar",
+                                      "parameters": "varchar", "aggregate": "varchar", "gain_profile": "varchar"},
+                records)
     con.begin()
     try:
         evaluation_id = first_row(con, "select coalesce(max(evaluation_id), 0) + 1 from evaluations")[0]
@@ -569,11 +641,9 @@ def _store(
             "values ($id, $campaign_id, $version, $ordering, $settings)",
             {**keys, "version": __version__, "ordering": ordering, "settings": json.dumps(settings)},
         )
-        for name, frame in relations.items():
-            con.register(name, frame)
         con.execute(
             "insert into topic_scores (evaluation_id, campaign_id, run_id, topic_id, measure, value) "
-            "select $id, $campaign_id, run_id, topic_id, measure, value from new_scores",
+            f"select $id, $campaign_id, run_id, topic_id, measure, value from {SCORES_TABLE}",
             keys,
         )
         con.execute(sqlfiles.read("evaluation/record_inputs.sql"),
@@ -586,7 +656,7 @@ def _store(
         )
         con.execute(
             "insert into evaluation_means (evaluation_id, campaign_id, run_id, measure, value, topics) "
-            "select $id, $campaign_id, run_id, measure, value, topics from new_means",
+            f"select $id, $campaign_id, run_id, measure, value, topics from {MEANS_TABLE}",
             keys,
         )
         con.commit()
@@ -594,6 +664,5 @@ def _store(
         con.rollback()
         raise
     finally:
-        for name in relations:
-            con.unregister(name)
+        con.execute("drop table if exists new_measures")
     return evaluation_id
