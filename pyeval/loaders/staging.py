@@ -153,16 +153,18 @@ class TemporaryRelations:
                 self._names.append(relation)
 
     def drop(self, *relations: str) -> None:
-        """Drop temporary relations (tables, views, registered Arrow tables) if they exist."""
+        """Drop temporary relations (tables, views, registered Arrow tables) if they exist, in
+        the order given (a view before the table it reads)."""
+        kinds = dict(self.con.execute(
+            "select view_name, 'view' from duckdb_views() where temporary and list_contains($names, view_name) "
+            "union all select table_name, 'table' from duckdb_tables() "
+            "where temporary and list_contains($names, table_name)",
+            {"names": list(relations)},
+        ).fetchall())
         for relation in relations:
-            kinds = self.con.execute(
-                "select 'view' from duckdb_views() where temporary and view_name = $name "
-                "union all select 'table' from duckdb_tables() where temporary and table_name = $name",
-                {"name": relation},
-            ).fetchall()
             self.con.unregister(relation)  # a registered Arrow table is a view too; no-op else
-            for (kind,) in kinds:
-                self.con.execute(f"drop {kind} if exists {relation}")
+            if relation in kinds:
+                self.con.execute(f"drop {kinds[relation]} if exists {relation}")
 
 
 def require_campaign(con: duckdb.DuckDBPyConnection, campaign_id: str, label: str) -> None:
@@ -266,7 +268,7 @@ def drop_staging(con: duckdb.DuckDBPyConnection, *relations: str) -> None:
 
 def lines_of(source: Source, frame_to_lines: Callable[[pd.DataFrame], Lines]) -> Lines:
     """The lines of a source for the general path: a DataFrame through the loader's own adapter,
-    a file through the line reader (loaders with a fast path use :meth:`TemporaryRelations.read`)."""
+    a file through the line reader (loaders with a fast path use :meth:`TemporaryRelations.read_all`)."""
     if is_frame(source):
         return frame_to_lines(source)
     return read_lines(source)
