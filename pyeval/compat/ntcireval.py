@@ -37,6 +37,7 @@ from ..gains import define_gain_profile
 from ..loaders import load_qrels, load_run
 from ..loaders.source import is_gzip
 from ..measures import Measure, lookup, make
+from . import ADHOC_EVALUATION, LOADED_TABLES
 
 CAMPAIGN = "ntcireval"
 RUN = "run"
@@ -46,6 +47,8 @@ FORMATS = ("190111", "2020")
 MAX_CUTOFFS = 9
 #: compute's "<name>=<padding>" field (the spaces are literals of its printf formats).
 NAME_WIDTH = 21
+#: The warehouse relations the command reads (sql/compat/ntcireval_output.sql: levels and ranks).
+RELATIONS = (*LOADED_TABLES, *ADHOC_EVALUATION)
 
 
 class NtcirevalError(PyevalError):
@@ -262,7 +265,7 @@ def _skipped_topics(con, condensed: bool) -> None:
 def run(qrels: str | Path, results: str | Path, options: NtcirevalOptions) -> str:
     """compute's output text for an NTCIR qrels file and a TREC run file."""
     gains = check_options(options)
-    con = warehouse.connect()
+    con = warehouse.scratch(RELATIONS)
     try:
         load_qrels(con, CAMPAIGN, qrels, format="ntcir")
         _check_levels(con, Path(qrels), len(gains))
