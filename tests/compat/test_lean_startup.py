@@ -3,6 +3,9 @@ and views it reads, with no migration history (pyeval.warehouse.scratch; the rel
 declared next to each command, pyeval/compat/)."""
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from click.testing import CliRunner
 
@@ -57,3 +60,10 @@ def test_the_warehouse_holds_only_what_the_command_reads(monkeypatch, case):
     assert made == [(tables, views)]
     assert "schema_migrations" not in made[0][0]
 
+
+def test_the_ntcireval_command_imports_no_pandas():
+    """Its own modules need no pandas (the loaders' general path, which NTCIR qrels take, may
+    import it)."""
+    script = "import sys, pyeval.cli, pyeval.compat.ntcireval; print('pandas' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
