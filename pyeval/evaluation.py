@@ -7,7 +7,6 @@ pyeval/drivers/), which compute from their own SQL fetches and return the same l
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -541,6 +540,8 @@ def finish(
 
 def _measure_records(measures: Sequence[Measure]) -> pd.DataFrame:
     """One row per stored measure: what its canonical name meant (evaluation_measures)."""
+    import json
+
     import pandas as pd
 
     return pd.DataFrame(
@@ -567,6 +568,8 @@ def _store(
 ) -> int:
     """Record one evaluation, all or nothing: its settings, inputs (sha256), measures, per-topic
     values and means. Nothing stored is ever updated or deleted afterwards."""
+    import json
+
     from . import __version__
 
     records = _measure_records(measures)

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import gzip
 import os
-import shutil
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -400,6 +398,9 @@ def _create_printed(con, rows: list[tuple]) -> None:
 def _run_stdin(qrels, options: TrecEvalOptions) -> str:
     """The run read from standard input: spooled to a temporary file, which error messages
     call ``-``."""
+    import shutil
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="pyeval-trec_eval-") as directory:
         path = Path(directory) / "stdin"
         with open(path, "wb") as spool:
