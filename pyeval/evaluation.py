@@ -280,9 +280,9 @@ def compute_into(
     measures (D-, DIN-, IA-measures, I-rec, ...) are staged by pyeval/diversity, which calls
     back :func:`compute` with its ``staging`` (an object whose ``stage`` replaces
     :func:`_stage`)."""
-    from . import diversity
+    if staging is None and any(m.definition.staging != "adhoc" for m in measures):
+        from . import diversity  # imported only for measures that read a diversity staging
 
-    if staging is None and diversity.needs_diversity(measures):
         frame = diversity.compute(  # which computes its parts through compute()
             con, campaign_id, measures, runs=runs, ordering=ordering, max_depth=max_depth,
             judged_only=judged_only, topics=topics,
