@@ -8,7 +8,6 @@
 >>> con.sql("select * from scores").df()
 """
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError, version
 
 from .errors import (
     DataIntegrityError,
@@ -18,11 +17,6 @@ from .errors import (
     SchemaVersionError,
     UnknownCampaignError,
 )
-
-try:
-    __version__ = version("pyeval")
-except PackageNotFoundError:  # a checkout that was not installed
-    __version__ = "0+unknown"
 
 #: Public names imported on first use (PEP 562), so that `pyeval --help` or `pyeval trec_eval`
 #: import only the modules they need.
@@ -52,7 +46,21 @@ _LAZY = {
 }
 
 
+def _version() -> str:
+    """The installed distribution's version, looked up on first use (the lookup scans sys.path's
+    package metadata: 2 ms of every command's start-up otherwise)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pyeval")
+    except PackageNotFoundError:  # a checkout that was not installed
+        return "0+unknown"
+
+
 def __getattr__(name: str):
+    if name == "__version__":
+        globals()[name] = value = _version()
+        return value
     if name in _LAZY:
         module, attribute = _LAZY[name]
         value = getattr(import_module(f".{module}", __name__), attribute)

@@ -7,7 +7,6 @@ pyeval/drivers/), which compute from their own SQL fetches and return the same l
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -269,9 +268,9 @@ def compute_into(
     measures (D-, DIN-, IA-measures, I-rec, ...) are staged by pyeval/diversity, which calls
     back :func:`compute` with its ``staging`` (an object whose ``stage`` replaces
     :func:`_stage`)."""
-    from . import diversity
+    if staging is None and any(m.definition.staging != "adhoc" for m in measures):
+        from . import diversity  # imported only for measures that read a diversity staging
 
-    if staging is None and diversity.needs_diversity(measures):
         frame = diversity.compute(  # which computes its parts through compute()
             con, campaign_id, measures, runs=runs, ordering=ordering, max_depth=max_depth,
             judged_only=judged_only, topics=topics,
@@ -608,6 +607,8 @@ def _drop_results(con: duckdb.DuckDBPyConnection) -> None:
 
 def _measure_rows(measures: Sequence[Measure]) -> list[tuple]:
     """One row per stored measure: what its canonical name meant (evaluation_measures)."""
+    import json  # only a stored evaluation needs it (the drop-ins import this module)
+
     return [
         (str(m), m.name, m.family, json.dumps(dict(m.values), sort_keys=True), m.definition.aggregate,
          m["gain"] if _has(m, "gain") else None)
@@ -625,6 +626,8 @@ def _store(
     """Record one evaluation, all or nothing: its settings, inputs (sha256), measures, and the
     per-topic values and means of :data:`SCORES_TABLE` and :data:`MEANS_TABLE`. Nothing stored
     is ever updated or deleted afterwards."""
+    import json
+
     from . import __version__
 
     records = _measure_rows(measures)

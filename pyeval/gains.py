@@ -11,7 +11,6 @@ import re
 from collections.abc import Mapping
 
 import duckdb
-import pandas as pd
 
 from .db import first_row
 from .errors import MeasureParamError, UnknownCampaignError
@@ -88,13 +87,11 @@ def define_gain_profile(
         )
         # Scores computed with the old gains stay in the archive; the view scores hides them
         # (sql/views/stale_results.sql compares the profile's sha256 with the recorded one).
-        con.register("new_gains", pd.DataFrame({"level": list(parsed), "gain": list(parsed.values())}))
         con.execute(
             "insert into gain_profiles (campaign_id, profile, topic_id, level, gain) "
-            "select $campaign_id, $profile, $topic_id, level, gain from new_gains",
-            keys,
+            "select $campaign_id, $profile, $topic_id, unnest($levels), unnest($gains)",
+            {**keys, "levels": list(parsed), "gains": list(parsed.values())},
         )
-        con.unregister("new_gains")
         con.commit()
     except BaseException:
         con.rollback()

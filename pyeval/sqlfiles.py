@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
@@ -93,3 +94,38 @@ def migration_files() -> list[tuple[int, str, Path]]:
 def schema_files() -> list[Path]:
     """The files of schema/, one per stored table."""
     return sorted(resource_root("schema").glob("*.sql"))
+
+
+def table_sql(name: str) -> str:
+    """The ``create table`` of stored table ``name`` (``schema/<name>.sql``)."""
+    path = resource_root("schema") / f"{name}.sql"
+    if not path.is_file():
+        raise ValueError(f"no stored table or view named {name!r} (schema/, sql/views/)")
+    return path.read_text(encoding="utf-8")
+
+
+def with_dependencies(relations: Iterable[str]) -> tuple[list[str], list[str]]:
+    """``(tables, views)``: the stored tables and the views of ``relations`` and every table and
+    view those views read (found by name in each view's SQL, outside comments), tables in the
+    order given, views in :data:`VIEW_ORDER`. What an in-memory warehouse that reads only
+    ``relations`` must hold (pyeval.warehouse.scratch)."""
+    relations = tuple(relations)
+    tables = [name for name in dict.fromkeys(relations) if name not in VIEW_ORDER]
+    views = {name for name in relations if name in VIEW_ORDER}
+    for view in reversed(VIEW_ORDER):  # a view reads only views above it
+        if view in views:
+            read = relations_of_view(view)
+            views |= {name for name in read if name in VIEW_ORDER}
+            tables += [name for name in sorted(read) if name not in VIEW_ORDER and name not in tables]
+    return tables, [view for view in VIEW_ORDER if view in views]
+
+
+def relations_of_view(name: str) -> set[str]:
+    """The stored tables and views that view ``name`` mentions (a word-level over-approximation:
+    a column named like a table counts too)."""
+    return _words(f"views/{name}.sql") & (set(VIEW_ORDER) | _table_names())
+
+
+@functools.cache
+def _table_names() -> frozenset[str]:
+    return frozenset(path.stem for path in schema_files())

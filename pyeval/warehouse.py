@@ -4,11 +4,16 @@ The migration bookkeeping follows sqlite-utils' ``_sqlite_migrations``: each fil
 migrations/ runs once, in version order, in its own transaction, and is recorded with the
 sha256 of its text. Views are derived, never migrated: they are recreated from sql/views/ on
 every read-write open.
+
+The drop-ins (``pyeval trec_eval``, ``ntcireval``, ``ndeval``) evaluate in a throw-away
+warehouse instead (:func:`scratch`): in memory, holding only the tables (from schema/, the
+current DDL) and views they read, without migration history.
 """
 from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import duckdb
@@ -117,7 +122,7 @@ def migrate(con: duckdb.DuckDBPyConnection, migrations=None, path: str = "") -> 
     Returns the versions applied now.
     """
     files = migrations if migrations is not None else _shipped_migrations()
-    con.execute(sqlfiles.resource_root("schema").joinpath("schema_migrations.sql").read_text())
+    con.execute(sqlfiles.table_sql("schema_migrations"))
     pending = _check(con, files, path)
     by_version = {version: (name, file) for version, name, file in files}
     for version in pending:
@@ -152,16 +157,37 @@ def views_current(con: duckdb.DuckDBPyConnection) -> bool:
     return all(stored.get(name) == f"sha256:{_view_checksum(name)}" for name in sqlfiles.VIEW_ORDER)
 
 
-def create_views(con: duckdb.DuckDBPyConnection) -> None:
-    """(Re)create every view of sql/views/ in the declared order, in one transaction."""
+def create_views(
+    con: duckdb.DuckDBPyConnection, names: Sequence[str] = sqlfiles.VIEW_ORDER, *, stamp: bool = True
+) -> None:
+    """(Re)create the views ``names`` (default: every view of sql/views/) in that order, in one
+    transaction; ``stamp``: comment each with the sha256 of its file (:func:`views_current`)."""
     con.begin()
     try:
-        for name in sqlfiles.VIEW_ORDER:
+        for name in names:
             # View names come from the constant VIEW_ORDER and the comment is a hex digest we
             # computed: no user input reaches this SQL text.
             con.execute(f"create or replace view {name} as\n{sqlfiles.view_sql(name)}")
-            con.execute(f"comment on view {name} is 'sha256:{_view_checksum(name)}'")
+            if stamp:
+                con.execute(f"comment on view {name} is 'sha256:{_view_checksum(name)}'")
         con.commit()
     except BaseException:
         con.rollback()
         raise
+
+
+def scratch(relations: Iterable[str]) -> duckdb.DuckDBPyConnection:
+    """A throw-away in-memory warehouse holding only ``relations`` (stored tables and views) and
+    what their views read (:func:`pyeval.sqlfiles.with_dependencies`): tables created from
+    schema/, the current DDL, with no migration history (no ``schema_migrations``), views from
+    sql/views/. For a command that loads its inputs, evaluates and forgets (the drop-ins)."""
+    tables, views = sqlfiles.with_dependencies(relations)
+    con = duckdb.connect(":memory:")
+    try:
+        for table in tables:
+            con.execute(sqlfiles.table_sql(table))  # our own DDL; table names are pyeval's
+        create_views(con, views, stamp=False)  # never reopened: no checksums to compare
+    except BaseException:
+        con.close()
+        raise
+    return con

@@ -199,3 +199,44 @@ def test_every_view_file_is_declared_once():
 def test_migration_files_are_numbered_without_gaps():
     versions = [v for v, _, _ in sqlfiles.migration_files()]
     assert versions == list(range(1, len(versions) + 1))
+
+
+# --- the drop-ins' throw-away warehouse (warehouse.scratch) ---------------------------------
+
+
+def _relations(con):
+    tables = {r[0] for r in con.execute("select table_name from duckdb_tables()").fetchall()}
+    views = {r[0] for r in con.execute("select view_name from duckdb_views() where not internal").fetchall()}
+    return tables, views
+
+
+def test_scratch_holds_the_relations_asked_and_what_their_views_read():
+    con = warehouse.scratch(["campaigns", "rank_gains"])
+    assert _relations(con) == ({"campaigns", "qrels", "run_entries"}, {"rank_gains", "ranked_entries"})
+    assert con.execute("select count(*) from rank_gains").fetchall() == [(0,)]
+    con.close()
+
+
+def test_scratch_has_no_migration_history():
+    con = warehouse.scratch(sqlfiles.VIEW_ORDER)
+    tables, views = _relations(con)
+    assert "schema_migrations" not in tables
+    assert views == set(sqlfiles.VIEW_ORDER)
+    con.close()
+
+
+def test_scratch_tables_are_those_of_a_migrated_warehouse():
+    """Made from schema/, they have the columns and constraints the migrations give."""
+    scratch = warehouse.scratch(sqlfiles.VIEW_ORDER)
+    tables, _ = _relations(scratch)
+    migrated = pyeval.connect()
+    columns, constraints = _columns_and_constraints(migrated)
+    assert _columns_and_constraints(scratch)[0] == [c for c in columns if c[0] in tables | set(sqlfiles.VIEW_ORDER)]
+    assert _columns_and_constraints(scratch)[1] == [c for c in constraints if c[0] in tables]
+    scratch.close()
+    migrated.close()
+
+
+def test_scratch_refuses_an_unknown_relation():
+    with pytest.raises(ValueError, match="no stored table or view named 'nothing'"):
+        warehouse.scratch(["nothing"])

@@ -30,9 +30,13 @@ from ..evaluation import compute
 from ..loaders import load_qrels, load_run
 from ..loaders.source import is_gzip
 from ..measures import Measure, lookup, make
+from . import LOADED_TABLES
 
 CAMPAIGN = "ndeval"
 CUTOFFS = (5, 10, 20)
+#: The warehouse relations the command reads: the ndeval family's driver (pyeval/drivers/,
+#: sql/drivers/) reads the intents' weights too.
+RELATIONS = (*LOADED_TABLES, "intent_weights")
 
 
 class NdevalError(PyevalError):
@@ -183,7 +187,7 @@ def run(qrels: str | Path, results: str | Path, options: NdevalOptions) -> str:
     qrels_frame = read_qrels(Path(qrels))
     run_id, run_frame = read_run(Path(results), options)
     printed = columns(options)
-    con = warehouse.connect()
+    con = warehouse.scratch(RELATIONS)
     try:
         load_qrels(con, CAMPAIGN, qrels_frame, format="trec-diversity")
         load_run(con, CAMPAIGN, run_frame[["query_id", "doc_id", "score", "rank"]], name=run_id)

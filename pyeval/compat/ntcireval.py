@@ -28,15 +28,14 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
-
 from .. import sqlfiles, warehouse
 from ..errors import InputWarning, PyevalError
-from ..evaluation import compute
+from ..evaluation import VALUES_TABLE, compute_into, create_rows
 from ..gains import define_gain_profile
 from ..loaders import load_qrels, load_run
 from ..loaders.source import is_gzip
 from ..measures import Measure, lookup, make
+from . import ADHOC_EVALUATION, LOADED_TABLES
 
 CAMPAIGN = "ntcireval"
 RUN = "run"
@@ -46,6 +45,8 @@ FORMATS = ("190111", "2020")
 MAX_CUTOFFS = 9
 #: compute's "<name>=<padding>" field (the spaces are literals of its printf formats).
 NAME_WIDTH = 21
+#: The warehouse relations the command reads (sql/compat/ntcireval_output.sql: levels and ranks).
+RELATIONS = (*LOADED_TABLES, *ADHOC_EVALUATION)
 
 
 class NtcirevalError(PyevalError):
@@ -262,7 +263,7 @@ def _skipped_topics(con, condensed: bool) -> None:
 def run(qrels: str | Path, results: str | Path, options: NtcirevalOptions) -> str:
     """compute's output text for an NTCIR qrels file and a TREC run file."""
     gains = check_options(options)
-    con = warehouse.connect()
+    con = warehouse.scratch(RELATIONS)
     try:
         load_qrels(con, CAMPAIGN, qrels, format="ntcir")
         _check_levels(con, Path(qrels), len(gains))
@@ -277,19 +278,16 @@ def run(qrels: str | Path, results: str | Path, options: NtcirevalOptions) -> st
         rows = printed_measures(options, gain_zero=min(gains) == 0,
                                 depth=max(options.truncate, most_relevant, 1))
         measures = list(dict.fromkeys(measure for _, measure in rows))
-        frame = compute(con, CAMPAIGN, measures, runs=[RUN], ordering="file", max_depth=options.truncate,
-                        judged_only=options.condensed, topics="qrels")
-        printed = pd.DataFrame(
-            [(i, label, str(measure)) for i, (label, measure) in enumerate(rows)],
-            columns=["position", "label", "measure"],
-        )
-        con.register("ntcir_printed", printed)
-        con.register("ntcir_topic_values", frame[["topic_id", "measure", "value"]])
+        compute_into(con, CAMPAIGN, measures, runs=[RUN], ordering="file", max_depth=options.truncate,
+                     judged_only=options.condensed, topics="qrels")
+        create_rows(con, "ntcir_printed", {"position": "bigint", "label": "varchar", "measure": "varchar"},
+                    [(i, label, str(measure)) for i, (label, measure) in enumerate(rows)])
+        con.execute(f"create temp view ntcir_topic_values as select topic_id, measure, value from {VALUES_TABLE}")
         lines = con.execute(
             sqlfiles.read("compat/ntcireval_output.sql"),
             {"campaign_id": CAMPAIGN, "run_id": RUN, "max_depth": options.truncate,
              "judged_only": options.condensed},
-        ).fetchnumpy()["line"]
+        ).fetchall()
     finally:
         con.close()
-    return "".join(line + "\n" for line in lines)
+    return "".join(line + "\n" for line, in lines)

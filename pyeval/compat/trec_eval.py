@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import gzip
 import os
-import shutil
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +26,7 @@ from ..loaders.prefs import drop_preferences, stage_preferences
 from ..loaders.source import is_gzip
 from ..loaders.staging import refresh_topics
 from ..measures import Measure, lookup, make
+from . import ADHOC_EVALUATION, LOADED_TABLES
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -162,6 +161,8 @@ NICKNAMES = {
 }
 #: -R formats of preference judgments (the prefs_* measures).
 PREFERENCE_FORMATS = ("prefs", "qrels_prefs")
+#: The warehouse relations the command reads (preference and judgment-group evaluations too).
+RELATIONS = (*LOADED_TABLES, *ADHOC_EVALUATION)
 
 
 def _rbp_p(text: str) -> float:
@@ -340,7 +341,7 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
         )
     if options.rel_format not in PREFERENCE_FORMATS and preferring:
         raise TrecEvalError("trec_eval: the prefs_* measures need -R prefs or -R qrels_prefs")
-    con = warehouse.connect()
+    con = warehouse.scratch(RELATIONS)
     try:
         compute_options = dict(
             runs=["run"], max_depth=options.max_depth, judged_only=options.judged_only,
@@ -397,6 +398,9 @@ def _create_printed(con, rows: list[tuple]) -> None:
 def _run_stdin(qrels, options: TrecEvalOptions) -> str:
     """The run read from standard input: spooled to a temporary file, which error messages
     call ``-``."""
+    import shutil
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="pyeval-trec_eval-") as directory:
         path = Path(directory) / "stdin"
         with open(path, "wb") as spool:

@@ -27,7 +27,7 @@ from ..db import first_row
 from ..errors import DataIntegrityError, MeasureParamError
 from ..measures import Measure, registry
 
-if TYPE_CHECKING:  # imported inside compute(): checking needs_diversity costs no pandas import
+if TYPE_CHECKING:  # imported inside compute()
     import pandas as pd
 
 #: joins topic and intent into the topic_id of a per-intent list
@@ -40,11 +40,6 @@ EXTRA_TABLES = (
     "evaluation_gain_codes",
     "evaluation_intent_judgments",
 )
-
-
-def needs_diversity(measures: Sequence[Measure]) -> bool:
-    """Whether any measure reads a diversity staging (D-, DIN-, IA-measures, I-rec, ...)."""
-    return any(m.definition.staging != ADHOC for m in measures)
 
 
 @dataclass(frozen=True)
