@@ -507,18 +507,12 @@ MEANS_TABLE = "evaluation_run_means"
 
 
 def _evaluate_into(
-    con: duckdb.DuckDBPyConnection,
-    campaign_id: str,
-    measures: Iterable[str | Measure],
-    *,
-    runs: Sequence[str] | None = None,
-    ordering: str = "trec",
-    max_depth: int | None = None,
-    judged_only: bool = False,
-    topics: str = "qrels",
-    store: bool = True,
+    con: duckdb.DuckDBPyConnection, campaign_id: str, measures: Iterable[str | Measure], *, store: bool = True,
+    runs: Sequence[str] | None = None, ordering: str = "trec", max_depth: int | None = None,
+    judged_only: bool = False, topics: str = "qrels",
 ) -> tuple[list[Measure], int | None]:
-    """Validate, compute into ``evaluation_values``, then :func:`finish_into`."""
+    """:func:`evaluate`'s work (its keywords): validate, compute into ``evaluation_values``,
+    then :func:`finish_into`."""
     _settings_iv(ordering, topics, max_depth)
     parsed = _measures_iv(measures)
     # the Python families (ndeval, umeasure) read per-intent judgments and check their own qrels
