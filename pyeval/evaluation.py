@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from . import sqlfiles
-from .db import first_row
+from .db import first_row, rollback_quietly
 from .errors import (
     DataIntegrityError,
     MeasureNameError,
@@ -603,7 +603,7 @@ def _store(
         )
         con.commit()
     except BaseException:
-        con.rollback()
+        rollback_quietly(con)
         raise
     finally:
         for name in relations:
