@@ -80,7 +80,7 @@ def connect(
     config = ownership.LOCKED_DOWN if not external_access else {}
     try:
         con = duckdb.connect(path, read_only=read_only, config=config)
-    except duckdb.IOException as exc:
+    except (duckdb.IOException, duckdb.ConnectionException) as exc:  # locked, or open with other settings
         raise SchemaVersionError(f"{path}: cannot open the warehouse: {str(exc).splitlines()[0]}") from exc
     except duckdb.Error as exc:  # e.g. a damaged DuckDB file
         raise SchemaVersionError(f"{path}: not a DuckDB warehouse: {str(exc).splitlines()[0]}") from exc

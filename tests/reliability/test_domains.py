@@ -23,7 +23,7 @@ OUT_OF_DOMAIN = {
     "RBP(p=1)": "must lie in (0, 1)",
     "RBP(p=0)": "must lie in (0, 1)",
     "nRBP(p=2)@10": "must lie in (0, 1)",
-    "RBPResid(p=1.5)": "must lie in (0, 1)",
+    "RBPResid(p=1.5)": "must lie in [0, 1]",
     "iRBU(u=2)@10": "must lie in [0, 1]",
     "IPrec@1.5": "must lie in [0, 1]",
     "IPrec@-0.1": "must lie in [0, 1]",
