@@ -18,27 +18,53 @@ from .errors import DuplicateEntryError, PyevalError
 
 
 def _fail_cleanly(command):
-    """Turn PyevalError into click's one-line error (exit 1)."""
+    """Turn PyevalError, and the environment's faults (disk full, a read-only file system, a
+    folder without write permission), into click's one-line error (exit 1)."""
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
+        import duckdb
+
         try:
             return command(*args, **kwargs)
         except PyevalError as exc:
             raise click.ClickException(str(exc)) from exc
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            raise click.ClickException(f"{where}{exc.strerror or exc}") from exc
+        except (duckdb.IOException, duckdb.OutOfMemoryException) as exc:
+            raise click.ClickException(f"{_current_db()}: {str(exc).splitlines()[0]}") from exc
+        except duckdb.TransactionException as exc:
+            if "Failed to commit" not in str(exc):  # a write conflict or the like: a bug
+                raise
+            raise click.ClickException(f"{_current_db()}: {str(exc).splitlines()[0]}") from exc
 
     return wrapper
+
+
+def _current_db() -> str:
+    """The --db of the running command (for an error that names no file)."""
+    ctx = click.get_current_context(silent=True)
+    return (ctx.find_object(dict) or {}).get("db", warehouse.DEFAULT_PATH) if ctx else warehouse.DEFAULT_PATH
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
     click.echo(f"warning: {message}", err=True)
 
 
-def _open(ctx: click.Context, read_only: bool = False):
-    con = warehouse.connect(ctx.obj["db"], read_only=read_only)
+def _open(ctx: click.Context, read_only: bool = False, *, create: bool = True, external_access: bool = True):
+    """The --db warehouse. ``create``: a missing file may be created (loads); commands that need
+    a stored campaign pass False, so a mistyped --db leaves no empty warehouse behind."""
+    con = warehouse.connect(ctx.obj["db"], read_only=read_only, create=create and not read_only,
+                            external_access=external_access)
     ctx.call_on_close(con.close)
-    con.execute("set enable_progress_bar = false")  # the command prints its own output only
     return con
+
+
+def _non_empty(ctx, param, value):
+    if value is not None and not value.strip():
+        raise click.BadParameter("must not be empty")
+    return value
 
 
 def _output_option(command):
@@ -76,7 +102,8 @@ def load() -> None:
     """Load qrels, runs, intents or document lengths into a campaign."""
 
 
-_campaign = click.option("--campaign", "-C", required=True, help="Campaign (test collection) name.")
+_campaign = click.option("--campaign", "-C", required=True, callback=_non_empty,
+                         help="Campaign (test collection) name.")
 _replace = click.option("--replace", is_flag=True, help="Replace what the campaign holds already.")
 
 
@@ -206,17 +233,25 @@ def load_doclengths_command(ctx, campaign, replace, file):
 @click.option(
     "--write",
     is_flag=True,
-    help="Open the warehouse read-write (for statements that change it); default read-only.",
+    help="Open the warehouse read-write (for statements that change it); the query may also use "
+    "files and extensions. Default: read-only, no files, no extensions.",
+)
+@click.option(
+    "--external-access",
+    is_flag=True,
+    help="Let a read-only query read and write files (read_csv, COPY ... TO, ATTACH) and load "
+    "extensions; the warehouse itself stays read-only.",
 )
 @click.pass_context
 @_fail_cleanly
-def sql_command(ctx, query, fmt, write):
+def sql_command(ctx, query, fmt, write, external_access):
     """Run an SQL QUERY on an existing warehouse and print its result."""
     from .output import render
     from .query import run_sql
 
-    con = _open(ctx, read_only=not write)
-    click.echo(render(run_sql(con, query), fmt))
+    files = write or external_access
+    con = _open(ctx, read_only=not write, create=False, external_access=files)
+    click.echo(render(run_sql(con, query, files=files), fmt))
 
 
 @main.command("list")
@@ -262,7 +297,7 @@ def gains_command(ctx, campaign, topic, replace, name, spec):
     """Define gain profile NAME: SPEC is 'level=gain,...' or 'g1:g2:...' (levels 1, 2, ...)."""
     from .gains import define_gain_profile
 
-    con = _open(ctx)
+    con = _open(ctx, create=False)
     gains = define_gain_profile(con, campaign, name, spec, topic_id=topic, replace=replace)
     shown = ", ".join(f"L{level}={gain:g}" for level, gain in sorted(gains.items()))
     click.echo(f"{campaign}: gain profile '{name}'" + (f" for topic {topic}" if topic else "") + f": {shown}")
@@ -285,7 +320,7 @@ def intents_generate_command(ctx, campaign, method, replace, name):
     """Store generated probabilities of the campaign's intents as variant NAME (probs=NAME)."""
     from .diversity.campaigns import generate_intent_variant
 
-    con = _open(ctx)
+    con = _open(ctx, create=False)
     rows = generate_intent_variant(con, campaign, name, method, replace=replace)
     click.echo(f"{campaign}: probability variant '{name}' ({method}): {rows} intents")
 
@@ -301,7 +336,7 @@ def intents_load_command(ctx, campaign, replace, name, file):
     """Store the probabilities of an Iprob/DINprob FILE as variant NAME (types are not changed)."""
     from .diversity.campaigns import load_intent_variant
 
-    con = _open(ctx)
+    con = _open(ctx, create=False)
     rows = load_intent_variant(con, campaign, name, file, replace=replace)
     click.echo(f"{campaign}: probability variant '{name}' from {file}: {rows} intents")
 
@@ -340,7 +375,7 @@ def to_traditional_command(ctx, method, negative_as, description, source, target
     """Store the "2T" ad hoc conversion of diversity campaign SOURCE as new campaign TARGET."""
     from .diversity.campaigns import to_traditional
 
-    con = _open(ctx)
+    con = _open(ctx, create=False)
     rows = to_traditional(con, source, target, method=method, negative_as=negative_as, description=description)
     click.echo(f"{target}: {rows} judgments converted from {source} ({method}), with its runs")
 
@@ -373,7 +408,7 @@ def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_
     from .evaluation import evaluate, evaluate_summary, with_default_gain
     from .output import render, render_rows
 
-    con = _open(ctx)
+    con = _open(ctx, read_only=no_store, create=False)
     chosen = with_default_gain(list(measures), gains) if gains else list(measures)
     if probs:
         from .diversity import with_default_probs
@@ -579,7 +614,7 @@ def significance_command(ctx, campaign, measure, test, runs, replicates, seed, a
     from .output import render
     from .resampling import significance
 
-    con = _open(ctx, read_only=no_store)
+    con = _open(ctx, read_only=no_store, create=False)
     result = significance(con, campaign, measure, test, runs=_run_names(runs), runs_sample=runs_sample,
                           replicates=replicates, seed=seed, alpha=alpha, correction=correction,
                           comparison=comparison, p_convention=p_convention, tau=tau, store=not no_store,
@@ -614,7 +649,7 @@ def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alp
     from .output import render
     from .resampling import discriminative_power
 
-    con = _open(ctx, read_only=no_store)
+    con = _open(ctx, read_only=no_store, create=False)
     if engine == "ray":
         from .engines import ray_engine
 
@@ -657,7 +692,7 @@ def compare_command(ctx, campaign, measures, baseline, test, runs, replicates, s
     """A run x measure table of means with significance marks (Markdown or LaTeX booktabs)."""
     from .resampling import compare
 
-    con = _open(ctx, read_only=no_store)
+    con = _open(ctx, read_only=no_store, create=False)
     report = compare(con, campaign, list(measures), baseline=baseline, test=test, alpha=alpha,
                      correction=correction, runs=_run_names(runs), replicates=replicates, seed=seed,
                      comparison=comparison, store=not no_store)
@@ -720,7 +755,7 @@ def swaprate_command(ctx, campaign, measures, subset_size, trials, seed, samplin
     from .output import render
     from .resampling import swap_rate
 
-    con = _open(ctx, read_only=no_store)
+    con = _open(ctx, read_only=no_store, create=False)
     result = swap_rate(con, campaign, list(measures), subset_size=subset_size, trials=trials, seed=seed,
                        sampling=sampling, rule=rule, bin_width=bin_width, bins=bins, max_swap_rate=max_swap_rate,
                        runs=_run_names(runs), store=not no_store)
@@ -768,7 +803,7 @@ def stability_command(ctx, campaign, measures, subset_size, trials, seed, fuzzin
     from .resampling.stability import DEFAULT_FUZZINESS
 
     values = _floats(fuzziness) or list(DEFAULT_FUZZINESS)
-    con = _open(ctx, read_only=no_store)
+    con = _open(ctx, read_only=no_store, create=False)
     result = stability(con, campaign, list(measures), fuzziness=values, subset_size=subset_size, trials=trials,
                        seed=seed, fuzz=fuzz, strict_bv_rule=strict_bv_rule, runs=_run_names(runs),
                        store=not no_store)
@@ -801,7 +836,7 @@ def correlate_command(ctx, campaign, measures, test, replicates, seed, alpha, ma
     from .output import render
     from .resampling import correlate
 
-    con = _open(ctx, read_only=no_store)
+    con = _open(ctx, read_only=no_store, create=False)
     result = correlate(con, campaign, list(measures), runs=_run_names(runs), test=None if test == "none" else test,
                        alpha=alpha, replicates=replicates, seed=seed, store=not no_store)
     if matrix_column:
@@ -838,7 +873,7 @@ def concordance_command(ctx, campaign, measures, golds, each_gold, show_matrix, 
     from .output import render
     from .resampling import concordance
 
-    con = _open(ctx, read_only=no_store)
+    con = _open(ctx, read_only=no_store, create=False)
     result = concordance(con, campaign, list(measures), list(golds), each_gold=each_gold, runs=_run_names(runs),
                          store=not no_store)
     if show_matrix:
@@ -869,7 +904,7 @@ def robustness_command(ctx, campaign, measures, profiles, runs, no_store, fmt):
     from .resampling import gain_robustness
     from .resampling.robustness import DEFAULT_PROFILES
 
-    con = _open(ctx, read_only=no_store)
+    con = _open(ctx, read_only=no_store, create=False)
     result = gain_robustness(con, campaign, list(measures), profiles=list(profiles) or list(DEFAULT_PROFILES),
                              runs=_run_names(runs), store=not no_store)
     click.echo(render(result.table[["measure", "profile", "variant", "tau", "tau_b", "tau_ap"]], fmt))
@@ -899,7 +934,7 @@ def mem_command(ctx, campaign, measures, depth, alpha, beta, expectation, solver
     from .output import render
     from .resampling import informativeness
 
-    con = _open(ctx, read_only=no_store)
+    con = _open(ctx, read_only=no_store, create=False)
     result = informativeness(con, campaign, list(measures), depth=depth, alpha=alpha, beta=beta,
                              expectation=expectation, solver=solver, runs=_run_names(runs), runs_top=runs_top,
                              topics_top=topics_top, store=not no_store, progress=True)
@@ -925,7 +960,7 @@ def annotate_command(ctx, campaign, system, team, run_date, tags, clear_tags, ru
     """Set a stored RUN's system, team, date or tags (what is not given is kept)."""
     from .loaders import RunMetadata, annotate_run
 
-    con = _open(ctx)
+    con = _open(ctx, create=False)
     metadata = RunMetadata(system=system, team=team, run_date=run_date.date() if run_date else None,
                            tags=tuple(tags), clear_tags=clear_tags)
     shown = annotate_run(con, campaign, run, metadata)
@@ -981,16 +1016,19 @@ def export_command(ctx, directory, replace):
 @click.argument("query", required=False)
 @_output_option
 @click.option("--no-verify", is_flag=True, help="Skip the sha256 check of the files.")
+@click.option("--external-access", is_flag=True,
+              help="Let QUERY read and write files other than the export's (read_csv, COPY ... TO, ATTACH) "
+              "and load extensions; default: the export's files only, read-only.")
 @_fail_cleanly
-def attach_command(directory, query, fmt, no_verify):
+def attach_command(directory, query, fmt, no_verify, external_access):
     """Read an export made by `pyeval export`: run QUERY on it, or list its tables."""
     from .output import render
     from .query import run_sql
     from .sharing import attach_export, export_tables
 
-    con = attach_export(directory, verify=not no_verify)
+    con = attach_export(directory, verify=not no_verify, external_access=external_access)
     try:
-        click.echo(render(run_sql(con, query) if query else export_tables(directory), fmt))
+        click.echo(render(run_sql(con, query, files=external_access) if query else export_tables(directory), fmt))
     finally:
         con.close()
 

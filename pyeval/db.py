@@ -1,7 +1,8 @@
 """Small helpers over a DuckDB connection (DuckDB 2.0 wants every result fetched to the end)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import duckdb
@@ -15,7 +16,6 @@ def first_row(
     return rows[0] if rows else None
 
 
-
 def create_rows(con: duckdb.DuckDBPyConnection, table: str, columns: dict[str, str], rows: Sequence[tuple]) -> None:
     """A temporary table ``table`` with ``columns`` (name -> SQL type) holding ``rows``, the
     values bound as parameters (no pandas needed). Table and column names are pyeval's own."""
@@ -26,3 +26,46 @@ def create_rows(con: duckdb.DuckDBPyConnection, table: str, columns: dict[str, s
             f"insert into {table} values " + ", ".join([row] * len(rows)),
             [value for values in rows for value in values],
         )
+
+
+def rollback_quietly(con: duckdb.DuckDBPyConnection) -> None:
+    """Roll back the open transaction, if there still is one.
+
+    A failed ``commit()`` (disk full, a write conflict) has rolled back already; calling
+    ``rollback()`` then raises "no transaction is active", which would hide the real error.
+    """
+    try:
+        con.rollback()
+    except duckdb.TransactionException:
+        pass
+
+
+#: Connections inside a :func:`transaction` (by id): a transaction opened inside another of the
+#: same connection (a load inside ``pyeval load campaign``) is part of it.
+_IN_TRANSACTION: set[int] = set()
+
+
+@contextlib.contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
+    """``begin``; ``commit`` when the block ends, ``rollback`` when it raises. The error that
+    stopped the block, or the commit's own error, is what propagates. Inside another
+    ``transaction`` of the same connection, the block is part of that one (all or nothing
+    together): it neither begins nor commits."""
+    if id(con) in _IN_TRANSACTION:
+        yield con
+        return
+    con.begin()
+    _IN_TRANSACTION.add(id(con))
+    try:
+        try:
+            yield con
+        except BaseException:
+            rollback_quietly(con)
+            raise
+        try:
+            con.commit()
+        except BaseException:
+            rollback_quietly(con)
+            raise
+    finally:
+        _IN_TRANSACTION.discard(id(con))

@@ -8,9 +8,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from . import sample, warehouse
-from .db import first_row
-from .errors import PyevalError
+from . import ownership, sample, warehouse
+from .db import first_row, transaction
+from .errors import NotOwnedError, PyevalError
 from .evaluation import Evaluation, evaluate
 from .loaders import load_doclengths, load_intents, load_qrels, load_runs
 from .output import render
@@ -59,19 +59,26 @@ limit 5"""
 
 
 def _prepare(out: Path) -> None:
-    """Remove a previous demo warehouse; refuse to touch any other file."""
-    if not out.exists():
+    """Remove a previous demo warehouse: a file that carries the demo's marker
+    (pyeval.ownership.DEMO_MARKER) and only the demo's campaigns; refuse to touch any other."""
+    if not out.exists() and not out.is_symlink():
         return
+    refusal = f"{out} exists and is not a warehouse pyeval demo built; pyeval leaves it alone (choose another --out)"
+    if out.is_symlink():
+        raise NotOwnedError(refusal)
     try:
-        con = warehouse.connect(out, read_only=True)
-    except PyevalError as exc:
-        raise PyevalError(f"{out} exists and is not a pyeval demo warehouse; choose --out") from exc
+        found, marker = ownership.probe_warehouse_file(out)
+    except NotOwnedError as exc:
+        raise NotOwnedError(refusal) from exc
+    if found is not ownership.Ownership.PYEVAL or marker != ownership.DEMO_MARKER:
+        raise NotOwnedError(refusal)
+    con = warehouse.connect(out, read_only=True)
     try:
         names = {row[0] for row in con.execute("select campaign_id from campaigns").fetchall()}
     finally:
         con.close()
     if not names <= set(DEMO_CAMPAIGNS):
-        raise PyevalError(f"{out} holds campaigns other than the demo's; choose another --out")
+        raise NotOwnedError(f"{out} holds campaigns other than the demo's; choose another --out")
     out.unlink()
 
 
@@ -80,6 +87,8 @@ def build_demo(path: str | Path) -> Evaluation:
     hoc campaign (stored); returns that evaluation."""
     con = warehouse.connect(path)
     try:
+        with transaction(con):
+            ownership.mark(con, ownership.DEMO_MARKER)
         for campaign, (qrels, intents, description) in DEMO_CAMPAIGNS.items():
             load_qrels(con, campaign, sample.path(qrels), description=description)
             if intents:

@@ -40,6 +40,14 @@ class SchemaVersionError(PyevalError):
     """The warehouse's recorded migrations do not match the code's migrations/."""
 
 
+class NotOwnedError(PyevalError):
+    """A file or folder pyeval did not make: it is left exactly as it was (docs/reliability.md)."""
+
+
+class NotAWarehouseError(NotOwnedError, SchemaVersionError):
+    """A database file that is not a pyeval warehouse (or not a DuckDB file at all)."""
+
+
 class QueryError(PyevalError):
     """A user's ad-hoc SQL failed (``pyeval sql``)."""
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from . import sqlfiles
-from .db import create_rows, first_row
+from .db import create_rows, first_row, transaction
 from .errors import (
     DataIntegrityError,
     MeasureNameError,
@@ -629,37 +629,33 @@ def _store(
     create_rows(con, "new_measures", {"measure": "varchar", "measure_name": "varchar", "family": "varchar",
                                       "parameters": "varchar", "aggregate": "varchar", "gain_profile": "varchar"},
                 records)
-    con.begin()
     try:
-        evaluation_id = first_row(con, "select coalesce(max(evaluation_id), 0) + 1 from evaluations")[0]
-        keys = {"id": evaluation_id, "campaign_id": campaign_id}
-        con.execute(
-            "insert into evaluations (evaluation_id, campaign_id, pyeval_version, ordering, settings) "
-            "values ($id, $campaign_id, $version, $ordering, $settings)",
-            {**keys, "version": __version__, "ordering": ordering, "settings": json.dumps(settings)},
-        )
-        con.execute(
-            "insert into topic_scores (evaluation_id, campaign_id, run_id, topic_id, measure, value) "
-            f"select $id, $campaign_id, run_id, topic_id, measure, value from {SCORES_TABLE}",
-            keys,
-        )
-        con.execute(sqlfiles.read("evaluation/record_inputs.sql"),
-                    {**keys, "runs": settings["runs"], "profiles": profiles})
-        con.execute(
-            "insert into evaluation_measures (evaluation_id, measure, measure_name, family, parameters, "
-            "aggregate, gain_profile) select $id, measure, measure_name, family, parameters, aggregate, "
-            "gain_profile from new_measures",
-            {"id": evaluation_id},
-        )
-        con.execute(
-            "insert into evaluation_means (evaluation_id, campaign_id, run_id, measure, value, topics) "
-            f"select $id, $campaign_id, run_id, measure, value, topics from {MEANS_TABLE}",
-            keys,
-        )
-        con.commit()
-    except BaseException:
-        con.rollback()
-        raise
+        with transaction(con):
+            evaluation_id = first_row(con, "select coalesce(max(evaluation_id), 0) + 1 from evaluations")[0]
+            keys = {"id": evaluation_id, "campaign_id": campaign_id}
+            con.execute(
+                "insert into evaluations (evaluation_id, campaign_id, pyeval_version, ordering, settings) "
+                "values ($id, $campaign_id, $version, $ordering, $settings)",
+                {**keys, "version": __version__, "ordering": ordering, "settings": json.dumps(settings)},
+            )
+            con.execute(
+                "insert into topic_scores (evaluation_id, campaign_id, run_id, topic_id, measure, value) "
+                f"select $id, $campaign_id, run_id, topic_id, measure, value from {SCORES_TABLE}",
+                keys,
+            )
+            con.execute(sqlfiles.read("evaluation/record_inputs.sql"),
+                        {**keys, "runs": settings["runs"], "profiles": profiles})
+            con.execute(
+                "insert into evaluation_measures (evaluation_id, measure, measure_name, family, parameters, "
+                "aggregate, gain_profile) select $id, measure, measure_name, family, parameters, aggregate, "
+                "gain_profile from new_measures",
+                {"id": evaluation_id},
+            )
+            con.execute(
+                "insert into evaluation_means (evaluation_id, campaign_id, run_id, measure, value, topics) "
+                f"select $id, $campaign_id, run_id, measure, value, topics from {MEANS_TABLE}",
+                keys,
+            )
     finally:
         con.execute("drop table if exists new_measures")
     return evaluation_id

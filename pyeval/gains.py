@@ -12,9 +12,10 @@ from collections.abc import Mapping
 
 import duckdb
 
-from .db import first_row
+from .db import first_row, rollback_quietly
 from .errors import MeasureParamError, UnknownCampaignError
 from .evaluation import BUILTIN_GAIN_PROFILES
+from .measures.common import PROFILE_GAIN, PROFILE_LEVEL
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -27,23 +28,29 @@ def parse_gains(spec: str | Mapping[int, float]) -> dict[int, float]:
     Raises
     ------
     MeasureParamError
-        The text is neither form, or a level is negative.
+        The text is neither form, or a level or gain is outside its domain
+        (pyeval.measures.common.PROFILE_LEVEL, PROFILE_GAIN).
     """
-    if isinstance(spec, Mapping):
-        gains = {int(level): float(gain) for level, gain in spec.items()}
-    else:
-        text = spec.replace(" ", "")
-        try:
+    try:
+        if isinstance(spec, Mapping):
+            gains = {int(level): float(gain) for level, gain in spec.items()}
+        else:
+            text = spec.replace(" ", "")
             if "=" in text:
                 gains = {int(k): float(v) for k, v in (pair.split("=") for pair in text.split(","))}
             else:
                 gains = {level: float(g) for level, g in enumerate(text.split(":"), start=1)}
-        except ValueError:
-            raise MeasureParamError(
-                f"gains must be 'level=gain,...' or 'g1:g2:...', got {spec!r}"
-            ) from None
-    if not gains or min(gains) < 0:
+    except (ValueError, OverflowError, TypeError):
+        raise MeasureParamError(
+            f"gains must be 'level=gain,...' or 'g1:g2:...', got {spec!r}"
+        ) from None
+    if not gains:
         raise MeasureParamError(f"gains need levels >= 0, got {spec!r}")
+    for level, gain in gains.items():
+        problem = PROFILE_LEVEL.problem(level) or PROFILE_GAIN.problem(gain)
+        if problem is not None:
+            what = "level" if PROFILE_LEVEL.problem(level) else f"the gain of level {level}"
+            raise MeasureParamError(f"gains {spec!r}: {what} {problem}")
     return gains
 
 
@@ -94,6 +101,6 @@ def define_gain_profile(
         )
         con.commit()
     except BaseException:
-        con.rollback()
+        rollback_quietly(con)
         raise
     return parsed

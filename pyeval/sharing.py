@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -23,8 +24,9 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from . import sqlfiles
-from .db import first_row
-from .errors import PyevalError
+from .db import first_row, rollback_quietly
+from .errors import NotOwnedError, PyevalError
+from .ownership import LOCKED_DOWN, Ownership, inside, listed_files, probe_warehouse_file, require_export, seal
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -111,10 +113,17 @@ def quote_identifier(name: str) -> str:
 
 
 def sqlalchemy_url(path: str | os.PathLike[str], *, read_only: bool = True) -> str:
-    """The SQLAlchemy URL of a warehouse file (duckdb-sqlalchemy dialect), read-only by default."""
+    """The SQLAlchemy URL of a warehouse file (duckdb-sqlalchemy dialect), read-only by default.
+
+    A read-only URL also carries the settings of ``pyeval sql`` without ``--write``
+    (:data:`pyeval.ownership.LOCKED_DOWN`): no file but the warehouse, no extension installed
+    or loaded, settings locked.
+    """
     from sqlalchemy.engine import URL
 
     query = {"access_mode": "read_only"} if read_only else {}
+    if read_only:
+        query.update({key: str(value).lower() for key, value in LOCKED_DOWN.items()})
     return URL.create("duckdb", database=str(Path(path).resolve()), query=query).render_as_string()
 
 
@@ -130,17 +139,15 @@ class SnapshotReport:
     bytes: int
 
 
-def _is_warehouse_file(path: Path) -> bool:
+def _replaceable_snapshot_target(path: Path) -> bool:
+    """Whether ``path`` may be replaced by a snapshot: a pyeval warehouse or snapshot (not the
+    demo's, which ``pyeval demo`` owns); a file that is no DuckDB database or holds someone
+    else's tables is not."""
     try:
-        probe = duckdb.connect(str(path), read_only=True)
-    except duckdb.Error:
+        found, _ = probe_warehouse_file(path)
+    except NotOwnedError:
         return False
-    try:
-        return bool(first_row(
-            probe, "select count(*) from duckdb_tables() where table_name = 'schema_migrations'"
-        )[0])
-    finally:
-        probe.close()
+    return found is Ownership.PYEVAL
 
 
 def _database_path(con: duckdb.DuckDBPyConnection) -> str | None:
@@ -174,12 +181,12 @@ def snapshot(
         raise PyevalError(f"{out}: a snapshot cannot overwrite the warehouse it copies")
     if out.is_dir():
         raise PyevalError(f"{out}: is a directory")
-    if out.exists() and not _is_warehouse_file(out):
-        raise PyevalError(f"{out}: exists and is not a pyeval warehouse; choose another file")
+    if out.is_symlink() or (out.exists() and not _replaceable_snapshot_target(out)):
+        raise NotOwnedError(f"{out}: exists and is not a pyeval warehouse or snapshot; pyeval leaves it alone "
+                            "(choose another file)")
     if not out.parent.is_dir():
         raise PyevalError(f"{out.parent}: no such directory")
-    temporary = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    temporary.unlink(missing_ok=True)
+    temporary = out.with_name(f".{out.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     cursor = con.cursor()
     try:
         source_name = first_row(cursor, "select current_database()")[0]
@@ -196,17 +203,34 @@ def snapshot(
             last = first_row(cursor, "select max(evaluation_id) from evaluations")[0]
             cursor.commit()
         except BaseException:
-            cursor.rollback()
+            rollback_quietly(cursor)
             raise
         finally:
             cursor.execute("detach pyeval_snapshot")
+        os.replace(temporary, out)
     except duckdb.Error as exc:
-        temporary.unlink(missing_ok=True)
-        raise PyevalError(f"{out}: cannot write the snapshot: {str(exc).splitlines()[0]}") from exc
+        _remove_snapshot_files(temporary)
+        raise PyevalError(f"{out}: cannot write the snapshot: {_reason(exc)}") from exc
+    except OSError as exc:
+        _remove_snapshot_files(temporary)
+        raise PyevalError(f"{out}: cannot write the snapshot: {exc.strerror or exc}") from exc
     finally:
         cursor.close()
-    os.replace(temporary, out)
     return SnapshotReport(str(out), last, out.stat().st_size)
+
+
+def _remove_snapshot_files(temporary: Path) -> None:
+    """Remove the half-written copy (and its write-ahead log), which this call created."""
+    for path in (temporary, temporary.with_name(temporary.name + ".wal")):
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
+def _reason(exc: BaseException) -> str:
+    """The first line of a DuckDB error, without the "IO Error: " style prefix kept twice."""
+    return str(exc).strip().splitlines()[0]
 
 
 # ---------------------------------------------------------------------------------- Parquet
@@ -247,24 +271,38 @@ def export_parquet(
     ``TABLE/campaign_id=<percent-encoded>/``, the column kept inside the files); the others are
     one file each. The manifest lists each table's columns, rows and files with their sha256.
     All tables are read in one transaction. ``directory`` must be new or empty, or (with
-    ``replace``) an earlier export.
+    ``replace``) an earlier export that holds nothing else (pyeval.ownership.require_export).
     """
-    from . import __version__
-
-    target = Path(directory).resolve()
+    target = Path(directory).absolute()
+    if target.is_symlink():
+        raise NotOwnedError(f"{target}: is a symbolic link; pyeval leaves it alone (choose another directory)")
+    target = target.resolve()
     if target.exists() and not target.is_dir():
-        raise PyevalError(f"{target}: exists and is not a directory")
+        raise NotOwnedError(f"{target}: exists and is not a directory; pyeval leaves it alone")
     if target.is_dir() and any(target.iterdir()):
-        if not (target / MANIFEST).is_file():
-            raise PyevalError(f"{target}: is not empty and holds no pyeval export; choose another directory")
+        require_export(target, MANIFEST, EXPORT_FORMAT, _file_sha256)
         if not replace:
             raise PyevalError(f"{target}: holds an export already; use --replace to replace it")
     if not target.parent.is_dir():
         raise PyevalError(f"{target.parent}: no such directory")
-    building = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-    umask = os.umask(0)
-    os.umask(umask)
-    building.chmod(0o777 & ~umask)  # mkdtemp makes it private; an export is for sharing
+    try:
+        building = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+        umask = os.umask(0)
+        os.umask(umask)
+        building.chmod(0o777 & ~umask)  # mkdtemp makes it private; an export is for sharing
+    except OSError as exc:
+        raise PyevalError(f"{target.parent}: cannot write the export there: {exc.strerror or exc}") from exc
+    try:
+        return _write_export(con, target, building)
+    except BaseException:
+        shutil.rmtree(building, ignore_errors=True)
+        raise
+
+
+def _write_export(con: duckdb.DuckDBPyConnection, target: Path, building: Path) -> ExportReport:
+    """Fill ``building`` (a fresh folder next to ``target``), then put it in ``target``'s place."""
+    from . import __version__
+
     cursor = con.cursor()
     tables = {}
     try:
@@ -304,10 +342,11 @@ def export_parquet(
         migrations = cursor.execute("select version, name, checksum from schema_migrations order by version").fetchall()
         cursor.commit()
     except BaseException as exc:
-        cursor.rollback()
-        shutil.rmtree(building, ignore_errors=True)
+        rollback_quietly(cursor)
         if isinstance(exc, duckdb.Error):
-            raise PyevalError(f"{target}: export failed: {str(exc).splitlines()[0]}") from exc
+            raise PyevalError(f"{target}: export failed: {_reason(exc)}") from exc
+        if isinstance(exc, OSError):
+            raise PyevalError(f"{exc.filename or target}: export failed: {exc.strerror or exc}") from exc
         raise
     finally:
         cursor.close()
@@ -321,12 +360,18 @@ def export_parquet(
         "migrations": [list(m) for m in migrations],
         "tables": tables,
     }
-    (building / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    manifest["seal"] = seal(manifest)
     old = None
-    if target.exists():
-        old = target.with_name(f".{target.name}.old.{os.getpid()}")
-        target.rename(old)
-    building.rename(target)
+    try:
+        (building / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+        if target.exists():
+            old = target.with_name(f".{target.name}.old.{os.getpid()}.{secrets.token_hex(4)}")
+            target.rename(old)
+        building.rename(target)
+    except OSError as exc:
+        if old is not None and not target.exists():
+            old.rename(target)  # put the earlier export back
+        raise PyevalError(f"{exc.filename or target}: cannot write the export: {exc.strerror or exc}") from exc
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
     return ExportReport(str(target), {t: info["rows"] for t, info in tables.items()}, last)
@@ -347,9 +392,12 @@ def read_manifest(directory: str | os.PathLike[str], *, verify: bool = True) -> 
         raise PyevalError(f"{path}: not valid JSON: {exc}") from exc
     if not isinstance(manifest, dict) or manifest.get("format") != EXPORT_FORMAT:
         raise PyevalError(f"{path}: not a pyeval export manifest")
+    if verify and manifest.get("seal") is not None and manifest["seal"] != seal(manifest):
+        raise PyevalError(f"{path}: its seal does not match: the manifest was changed after the export")
+    listed_files(root, manifest)  # every path stays inside the folder
     for table, info in manifest["tables"].items():
         for entry in info["files"]:
-            file = root / entry["path"]
+            file = inside(root, entry["path"], f"table {table}")
             if not file.is_file():
                 raise PyevalError(f"{root}: table {table}: file {entry['path']} is missing")
             if verify and _file_sha256(file) != entry["sha256"]:
@@ -369,19 +417,32 @@ def export_tables(directory: str | os.PathLike[str]) -> pd.DataFrame:
     )
 
 
-def attach_export(directory: str | os.PathLike[str], *, verify: bool = True) -> duckdb.DuckDBPyConnection:
+def attach_export(
+    directory: str | os.PathLike[str], *, verify: bool = True, external_access: bool = False
+) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection that reads an export: one view per table over its Parquet
     files, and every view of sql/views/ on top, so queries written for the warehouse run as is.
+
+    The connection reads the export's files and no others, installs and loads no extension,
+    and its settings are locked (:data:`pyeval.ownership.LOCKED_DOWN`), unless
+    ``external_access``.
     """
     root = Path(directory).resolve()
     manifest = read_manifest(root, verify=verify)
-    con = duckdb.connect()
+    con = duckdb.connect(config={} if external_access else
+                         {k: v for k, v in LOCKED_DOWN.items() if k not in ("enable_external_access", "lock_configuration")})
     try:
+        paths = [str(inside(root, entry["path"], f"table {table}"))
+                 for table, info in manifest["tables"].items() for entry in info["files"]]
+        if not external_access:
+            con.execute("set allowed_paths = $paths", {"paths": paths})
+            con.execute("set enable_external_access = false")
+            con.execute("set lock_configuration = true")
         for table in PUBLIC_TABLES:
             info = manifest["tables"].get(table)
             if info is None:
                 raise PyevalError(f"{root}: the export has no table {table}")
-            files = [str(root / entry["path"]) for entry in info["files"]]
+            files = [str(inside(root, entry["path"], f"table {table}")) for entry in info["files"]]
             con.read_parquet(files, hive_partitioning=False).create_view(table)
             found = first_row(con, f"select count(*) from {table}")[0]
             if found != info["rows"]:
@@ -569,6 +630,7 @@ def _publish(con, pg, report: PublishReport) -> None:
 
     inspector = sa.inspect(pg)
     existing = set(inspector.get_table_names())
+    _require_publication_target(existing | set(inspector.get_view_names()), report.url)
     for view in reversed(PORTABLE_VIEWS):
         pg.exec_driver_sql(f"drop view if exists {quote_identifier(view)} cascade")
     metadata = sa.MetaData()
@@ -633,6 +695,17 @@ def _publish(con, pg, report: PublishReport) -> None:
     for view in PORTABLE_VIEWS:
         # the view's own SQL text, run by PostgreSQL: no parameters, no placeholders
         raw.execute(f"create view {quote_identifier(view)} as\n{sqlfiles.view_sql(view)}")
+
+
+def _require_publication_target(relations: set[str], shown_url: str) -> None:
+    """Refuse a database that holds tables or views with pyeval's names but was never published
+    to (no ``pyeval_publications`` table): publishing would drop or empty them."""
+    ours = {*PUBLIC_TABLES, *MATERIALIZED_VIEWS, *PORTABLE_VIEWS}
+    clashing = sorted(relations & ours)
+    if clashing and PUBLICATIONS_TABLE not in relations:
+        shown = ", ".join(clashing[:3]) + (", ..." if len(clashing) > 3 else "")
+        raise NotOwnedError(f"{shown_url}: holds {shown}, which pyeval did not publish (no {PUBLICATIONS_TABLE} "
+                            "table); pyeval leaves the database alone (publish to another database or schema)")
 
 
 def _watermark(con, pg) -> int | None:

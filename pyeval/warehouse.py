@@ -2,8 +2,9 @@
 
 The migration bookkeeping follows sqlite-utils' ``_sqlite_migrations``: each file of
 migrations/ runs once, in version order, in its own transaction, and is recorded with the
-sha256 of its text. Views are derived, never migrated: they are recreated from sql/views/ on
-every read-write open.
+sha256 of its text. Views are derived, never migrated: a read-write open recreates them from
+sql/views/ when their recorded sha256 differs from the files'. Only a file pyeval made (or an
+empty one) is ever written to: pyeval/ownership.py.
 
 The drop-ins (``pyeval trec_eval``, ``ntcireval``, ``ndeval``) evaluate in a throw-away
 warehouse instead (:func:`scratch`): in memory, holding only the tables (from schema/, the
@@ -13,14 +14,16 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
+import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import duckdb
 
-from .db import first_row
-from . import sqlfiles
-from .errors import SchemaVersionError
+from . import ownership, sqlfiles
+from .db import first_row, transaction
+from .errors import NotAWarehouseError, PyevalWarning, SchemaVersionError
 
 #: The CLI's warehouse when neither --db nor $PYEVAL_DB is given.
 DEFAULT_PATH = "pyeval.duckdb"
@@ -37,6 +40,8 @@ def connect(
     *,
     read_only: bool = False,
     migrations: list[tuple[int, str, Path]] | None = None,
+    create: bool = True,
+    external_access: bool = True,
 ) -> duckdb.DuckDBPyConnection:
     """Open (creating or upgrading) the warehouse at ``path``.
 
@@ -45,38 +50,88 @@ def connect(
     path
         A DuckDB file, or ``":memory:"`` for a throw-away warehouse.
     read_only
-        Open without writing: the file must exist and be fully migrated.
+        Open without writing: the file must exist and be a pyeval warehouse. One made by an
+        older pyeval is upgraded first, with a warning.
     migrations
         ``(version, name, path)`` triples to apply instead of the shipped migrations/
         (for tests of the upgrade path).
+    create
+        Whether a missing file may be created (False: commands that need a stored campaign).
+    external_access
+        False (read-only only): the connection cannot read or write other files, install or
+        load extensions, or change its settings (``pyeval sql`` without ``--write``).
 
     Raises
     ------
     SchemaVersionError
         A recorded migration is unknown to this pyeval or its file was changed since it was
-        applied, or (read-only) the file needs an upgrade.
+        applied.
+    NotAWarehouseError
+        The file is not a DuckDB file, or holds a database pyeval did not make (it is left
+        as it was; docs/reliability.md).
     """
     path = str(path)
-    if read_only and path != ":memory:" and not Path(path).exists():
-        raise SchemaVersionError(f"{path}: no such warehouse")
+    if not external_access and not read_only:
+        raise ValueError("external_access=False needs read_only=True")
+    if path != ":memory:":
+        kind = ownership.file_kind(path)
+        if kind == "missing" and (read_only or not create):
+            raise SchemaVersionError(f"{path}: no such warehouse")
+        if kind == "empty" and read_only:
+            raise NotAWarehouseError(f"{path}: an empty file, not a pyeval warehouse")
+        ownership.require_duckdb_file(path)
+        if kind == "empty":
+            Path(path).unlink()  # 0 bytes, which DuckDB cannot open: it becomes a warehouse
+    config = ownership.LOCKED_DOWN if not external_access else {}
     try:
-        con = duckdb.connect(path, read_only=read_only)
-    except duckdb.IOException as exc:
-        raise SchemaVersionError(f"{path}: cannot open the warehouse: {exc}") from exc
-    except duckdb.Error as exc:  # e.g. not a DuckDB file
-        raise SchemaVersionError(f"{path}: not a DuckDB warehouse: {exc}") from exc
+        con = _connect(path, read_only, config)
+    except (duckdb.IOException, duckdb.ConnectionException) as exc:  # locked, or open with other settings
+        raise SchemaVersionError(f"{path}: cannot open the warehouse: {str(exc).splitlines()[0]}") from exc
+    except duckdb.Error as exc:  # e.g. a damaged DuckDB file
+        raise SchemaVersionError(f"{path}: not a DuckDB warehouse: {str(exc).splitlines()[0]}") from exc
     try:
         if read_only:
-            if _check(con, migrations, path) or not views_current(con):
-                # An older file: upgrade it once, then serve it read-only.
+            ownership.require_warehouse(con, path, migrations=migrations)
+            pending = _check(con, migrations, path)
+            if pending or not views_current(con):
+                # An older file: upgrade it once (saying so), then serve it read-only.
+                what = f"migrations {', '.join(f'{v:04d}' for v in pending)}" if pending else "its views"
+                warnings.warn(f"{path}: made by an older pyeval; upgrading it ({what}) before reading it",
+                              PyevalWarning, stacklevel=2)
                 con.close()
                 connect(path, migrations=migrations).close()
-                con = duckdb.connect(path, read_only=True)
+                con = _connect(path, True, config)
         else:
-            migrate(con, migrations, path)
+            with _path_lock(path):
+                migrate(con, migrations, path)
     except BaseException:
         con.close()
         raise
+    return con
+
+
+_PATH_LOCKS: dict[str, threading.Lock] = {}
+_PATH_LOCKS_GUARD = threading.Lock()
+
+
+def _path_lock(path: str) -> threading.Lock:
+    """One lock per warehouse file: threads of one process share DuckDB's database instance, so
+    their migrations and view checks take turns (another process cannot open the file meanwhile)."""
+    if path == ":memory:":
+        return threading.Lock()  # every :memory: connection is its own database
+    key = os.path.realpath(path)
+    with _PATH_LOCKS_GUARD:
+        return _PATH_LOCKS.setdefault(key, threading.Lock())
+
+
+def _connect(path: str, read_only: bool, config: dict) -> duckdb.DuckDBPyConnection:
+    """``duckdb.connect`` with ``config``; DuckDB's own progress bar off (pyeval prints only its
+    own output), set before ``lock_configuration`` takes effect."""
+    locked = config.get("lock_configuration", False)
+    con = duckdb.connect(path, read_only=read_only, config={k: v for k, v in config.items() if k != "lock_configuration"})
+    con.execute("set enable_progress_bar = false")
+    if locked:
+        con.execute("set lock_configuration = true")
     return con
 
 
@@ -117,28 +172,37 @@ def _shipped_migrations() -> list[tuple[int, str, Path]]:
 
 
 def migrate(con: duckdb.DuckDBPyConnection, migrations=None, path: str = "") -> list[int]:
-    """Apply pending migrations, each in a transaction, then recreate the views.
+    """Apply pending migrations, each in a transaction, then recreate the views unless they are
+    current. Only an empty database or a pyeval warehouse is written to.
 
     Returns the versions applied now.
     """
     files = migrations if migrations is not None else _shipped_migrations()
-    con.execute(sqlfiles.table_sql("schema_migrations"))
+    found = ownership.require_warehouse(con, path or "the database", migrations=files, allow_empty=True)
+    if found is ownership.Ownership.EMPTY:
+        with transaction(con):
+            con.execute(sqlfiles.table_sql("schema_migrations"))
+            ownership.mark(con)
+    elif not ownership.marker(con).startswith(ownership.WAREHOUSE_MARKER):
+        with transaction(con):  # made by a pyeval that wrote no marker
+            ownership.mark(con)
     pending = _check(con, files, path)
     by_version = {version: (name, file) for version, name, file in files}
     for version in pending:
         name, file = by_version[version]
-        con.begin()
         try:
-            con.execute(file.read_text(encoding="utf-8"))
-            con.execute(
-                "insert into schema_migrations (version, name, checksum) values ($v, $n, $c)",
-                {"v": version, "n": name, "c": migration_checksum(file)},
-            )
-            con.commit()
+            with transaction(con):
+                con.execute(file.read_text(encoding="utf-8"))
+                con.execute(
+                    "insert into schema_migrations (version, name, checksum) values ($v, $n, $c)",
+                    {"v": version, "n": name, "c": migration_checksum(file)},
+                )
         except duckdb.Error as exc:
-            con.rollback()
-            raise SchemaVersionError(f"{path}: migration {version:04d}_{name} failed: {exc}") from exc
-    create_views(con)
+            raise SchemaVersionError(
+                f"{path}: migration {version:04d}_{name} failed: {str(exc).splitlines()[0]}"
+            ) from exc
+    if pending or not views_current(con):
+        create_views(con)
     return pending
 
 
@@ -152,7 +216,10 @@ def views_current(con: duckdb.DuckDBPyConnection) -> bool:
     Each view carries the sha256 of its defining file as its comment.
     """
     stored = dict(
-        con.execute("select view_name, comment from duckdb_views() where not internal").fetchall()
+        con.execute(
+            "select view_name, comment from duckdb_views() where not internal "
+            "and database_name = current_database() and schema_name = 'main'"
+        ).fetchall()
     )
     return all(stored.get(name) == f"sha256:{_view_checksum(name)}" for name in sqlfiles.VIEW_ORDER)
 
@@ -162,18 +229,13 @@ def create_views(
 ) -> None:
     """(Re)create the views ``names`` (default: every view of sql/views/) in that order, in one
     transaction; ``stamp``: comment each with the sha256 of its file (:func:`views_current`)."""
-    con.begin()
-    try:
+    with transaction(con):
         for name in names:
             # View names come from the constant VIEW_ORDER and the comment is a hex digest we
             # computed: no user input reaches this SQL text.
             con.execute(f"create or replace view {name} as\n{sqlfiles.view_sql(name)}")
             if stamp:
                 con.execute(f"comment on view {name} is 'sha256:{_view_checksum(name)}'")
-        con.commit()
-    except BaseException:
-        con.rollback()
-        raise
 
 
 def scratch(relations: Iterable[str]) -> duckdb.DuckDBPyConnection:

@@ -177,6 +177,7 @@ def test_first_schema_version_file_upgrades_and_keeps_every_value(tmp_path):
 def test_upgraded_v1_file_opens_read_only_afterwards(tmp_path):
     path = tmp_path / "v1.duckdb"
     shutil.copy(V1, path)
-    con = pyeval.connect(path, read_only=True)  # upgrades once, then serves read-only
+    with pytest.warns(pyeval.PyevalWarning, match="upgrading it"):
+        con = pyeval.connect(path, read_only=True)  # upgrades once, says so, then serves read-only
     assert con.execute("select count(*) from scores").fetchall() == [(8,)]
     con.close()

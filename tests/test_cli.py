@@ -120,5 +120,5 @@ def test_demo_refuses_to_overwrite_another_warehouse(runner, tmp_path):
     db = tmp_path / "mine.duckdb"
     invoke(runner, "--db", db, "load", "qrels", "-C", "precious", TREC / "qrels.test")
     result = runner.invoke(main, ["demo", "--out", str(db)])
-    assert result.exit_code == 1 and "holds campaigns other than the demo's" in result.output
+    assert result.exit_code == 1 and "is not a warehouse pyeval demo built" in result.output
     assert db.exists()

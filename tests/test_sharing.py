@@ -61,7 +61,8 @@ def test_url_reflects_public_tables_and_views(built):
     result = CliRunner().invoke(main, ["--db", str(built), "url"])
     assert result.exit_code == 0, result.output
     url = result.output.strip()
-    assert url == f"duckdb:///{built}?access_mode=read_only"
+    assert url == (f"duckdb:///{built}?access_mode=read_only&autoinstall_known_extensions=false"
+                   "&autoload_known_extensions=false&enable_external_access=false&lock_configuration=true")
     engine = sa.create_engine(url)
     inspector = sa.inspect(engine)
     assert set(sharing.PUBLIC_TABLES) <= set(inspector.get_table_names())

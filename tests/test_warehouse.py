@@ -142,7 +142,8 @@ def test_first_version_warehouse_upgrades_and_keeps_its_data(tmp_path):
 def test_read_only_open_upgrades_an_older_file_first(tmp_path):
     path = tmp_path / "w.duckdb"
     _first_version_warehouse(path)
-    con = pyeval.connect(path, read_only=True)
+    with pytest.warns(pyeval.PyevalWarning, match="made by an older pyeval; upgrading it"):
+        con = pyeval.connect(path, read_only=True)
     assert warehouse.views_current(con)
     assert con.execute("select count(*) from schema_migrations").fetchall() == [(len(sqlfiles.migration_files()),)]
     assert con.execute("select count(*) from qrels").fetchall() == [(3681,)]

@@ -27,6 +27,7 @@ import pandas as pd
 
 from .. import evaluation as ev
 from .. import sqlfiles
+from ..db import rollback_quietly
 from ..errors import MeasureParamError, PyevalError
 from ..measures import Measure, registry
 from . import transpile
@@ -110,7 +111,7 @@ def export_campaign(con: duckdb.DuckDBPyConnection, campaign_id: str, directory:
             files[table] = [str(path)]
         cursor.commit()
     except BaseException:
-        cursor.rollback()
+        rollback_quietly(cursor)
         raise
     finally:
         cursor.close()

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import duckdb
 
-from ..db import first_row
+from ..db import first_row, transaction  # noqa: F401 (loaders use staging.transaction)
 from .. import sqlfiles
 from ..errors import DuplicateEntryError, InputFormatError, UnknownCampaignError
 from .source import STAGED_TABLE, Lines, StagedFile, is_frame, read_lines, stage_files
@@ -57,30 +57,6 @@ class LoadReport:
 
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
-#: Connections inside a :func:`transaction` (by id): a load inside another load's transaction
-#: (pyeval load campaign) joins it.
-_IN_TRANSACTION: set[int] = set()
-
-
-@contextlib.contextmanager
-def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
-    """One transaction: commit on success, roll back on any exception. Inside another
-    ``transaction`` of the same connection, it is part of that one (all or nothing together)."""
-    if id(con) in _IN_TRANSACTION:
-        yield
-        return
-    con.begin()
-    _IN_TRANSACTION.add(id(con))
-    try:
-        yield
-    except BaseException:
-        _IN_TRANSACTION.discard(id(con))
-        con.rollback()
-        raise
-    _IN_TRANSACTION.discard(id(con))
-    con.commit()
 
 
 class TemporaryRelations:

@@ -14,7 +14,7 @@ register(
                TREC_EVAL.format("recip_rank"), params=(REL, CUTOFF), at="cutoff", aliases=("MRR",)),
     MeasureDef("IPrec", "average_precision", "interpolated precision at a recall level",
                TREC_EVAL.format("iprec_at_recall") + " (v10 lround cutoff)",
-               params=(REL, Param("recall", float, None, "recall level in [0, 1]", minimum=0, required=True)),
+               params=(REL, Param("recall", float, None, "recall level", minimum=0, maximum=1, required=True)),
                at="recall"),
     MeasureDef("IPrecAvg", "average_precision", "mean interpolated precision over recall points",
                TREC_EVAL.format("11pt_avg"),

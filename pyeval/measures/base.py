@@ -6,14 +6,28 @@ parameters left out, and that string is its identity (the ``measure`` column of 
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+#: The integer type of the SQL families' parameters (BIGINT): every int parameter lies in it.
+BIGINT_RANGE = (-(2**63), 2**63 - 1)
+#: The integer type of stored relevance levels (``qrels.level``, ``gain_profiles.level``:
+#: INTEGER), and a bound for counts that a family multiplies (characters, levels as exponents).
+INTEGER_MAX = 2**31 - 1
+#: The largest rank cutoff: the drivers index ranks by ``list * (cutoff + 1) + rank`` in int64.
+MAX_RANK = INTEGER_MAX
+
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter of a measure: its type, default and allowed values."""
+    """One parameter of a measure: its type, default and allowed values.
+
+    The allowed values are declared here and nowhere else: ``choices``, or the interval from
+    ``minimum`` to ``maximum`` (each end closed unless ``open_minimum``/``open_maximum``),
+    within the type's own range (int: BIGINT; float: finite numbers), and ``normalise``.
+    """
 
     name: str
     type: type
@@ -23,6 +37,46 @@ class Param:
     minimum: float | None = None
     required: bool = False
     normalise: Any = None  # a function: value -> canonical value, raising ValueError if invalid
+    maximum: float | None = None
+    open_minimum: bool = False
+    open_maximum: bool = False
+
+    def domain(self) -> str:
+        """The declared allowed values as text: ``(0, 1)``, ``[0, 1]``, ``>= 1``, ``one of a, b``
+        (an int also lies in BIGINT, a float is finite)."""
+        if self.choices is not None:
+            return "one of " + ", ".join(map(str, self.choices))
+        low, high = self.minimum, self.maximum
+        show = (lambda v: f"{v:g}") if self.type is float else (lambda v: str(int(v)))
+        if low is not None and high is not None:
+            return f"{'(' if self.open_minimum else '['}{show(low)}, {show(high)}{')' if self.open_maximum else ']'}"
+        if low is not None:
+            return f"{'>' if self.open_minimum else '>='} {show(low)}"
+        if high is not None:
+            return f"{'<' if self.open_maximum else '<='} {show(high)}"
+        return ""
+
+    def problem(self, value: Any) -> str | None:
+        """Why ``value`` (already of the parameter's type) is not allowed, or None."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"must be a finite number; got {value!r}"
+        low, high = self.minimum, self.maximum
+        below = low is not None and (value <= low if self.open_minimum else value < low)
+        above = high is not None and (value >= high if self.open_maximum else value > high)
+        if below or above:
+            text = self.domain()
+            return f"must {'lie in' if text[0] in '([' else 'be'} {text}; got {value!r}"
+        if isinstance(value, int) and not BIGINT_RANGE[0] <= value <= BIGINT_RANGE[1]:
+            lowest = BIGINT_RANGE[0] if low is None else int(low)
+            return f"must lie in [{lowest}, {BIGINT_RANGE[1]}] (a BIGINT); got {_short(value)}"
+        return None
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 30 else f"{text[:12]}... ({len(text)} digits)"
 
 
 @dataclass(frozen=True)

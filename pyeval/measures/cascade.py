@@ -26,7 +26,8 @@ STOP = Param(
 )
 BETA = Param("beta", float, 1.0, "weight of cumulative gain in the blended ratio (NTCIREVAL -beta)",
              minimum=0)
-PERSISTENCE = Param("u", float, 0.99, "patience: weight u^r of rank r (NTCIREVAL -rbup)", minimum=0)
+PERSISTENCE = Param("u", float, 0.99, "patience: weight u^r of rank r (NTCIREVAL -rbup)", minimum=0,
+                    maximum=1)
 
 register(
     MeasureDef("ERR", "cascade",
@@ -55,6 +56,7 @@ register(
     MeasureDef("nRBP", "cascade",
                "normalised RBP: sum over r <= l of g(r) p^(r-1) over the same sum on the ideal list",
                NTCIREVAL.format("nRBP@l (2020)"),
-               params=(GAIN, Param("p", float, 0.95, "persistence (NTCIREVAL -rbp)", minimum=0), CUTOFF),
+               params=(GAIN, Param("p", float, 0.95, "persistence (NTCIREVAL -rbp)", minimum=0,
+                                        maximum=1, open_minimum=True, open_maximum=True), CUTOFF),
                at="cutoff"),
 )

@@ -10,8 +10,8 @@ from .registry import definitions
 
 def _param(param) -> str:
     default = "required" if param.required else ("none" if param.default is None else repr(param.default))
-    choices = f"; one of {', '.join(map(str, param.choices))}" if param.choices else ""
-    return f"`{param.name}` ({param.type.__name__}, {default}{choices}): {param.doc}"
+    domain = f"; {param.domain()}" if param.domain() else ""
+    return f"`{param.name}` ({param.type.__name__}, {default}{domain}): {param.doc}"
 
 
 def catalogue() -> str:

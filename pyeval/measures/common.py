@@ -5,7 +5,7 @@ Each family module declares its measures; ``sql/metrics/metric_<family>.sql`` co
 """
 from __future__ import annotations
 
-from .base import Param
+from .base import INTEGER_MAX, MAX_RANK, Param
 
 TREC_EVAL = "trec_eval 10.0 (NIST), m_{}.c"
 
@@ -25,7 +25,13 @@ def recall_points(text: str) -> str:
 
 
 ELEVEN_POINTS = recall_points("0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1")
-CUTOFF = Param("cutoff", int, None, "rank cutoff; none: the whole ranking", minimum=1)
-REQUIRED_CUTOFF = Param("cutoff", int, None, "rank cutoff", minimum=1, required=True)
+CUTOFF = Param("cutoff", int, None, "rank cutoff; none: the whole ranking", minimum=1, maximum=MAX_RANK)
+REQUIRED_CUTOFF = Param("cutoff", int, None, "rank cutoff", minimum=1, maximum=MAX_RANK, required=True)
 GAIN = Param("gain", str, "linear", "gain profile: linear, exp, flat, steep, adjust, or a profile of "
               "gain_profiles")
+
+#: The two halves of a gain profile's ``level=gain`` pair (pyeval/gains.py, ``pyeval gains``):
+#: a level is stored as INTEGER (gain_profiles.level), a gain is any finite number.
+PROFILE_LEVEL = Param("level", int, None, "relevance level of a gain profile entry", minimum=0,
+                      maximum=INTEGER_MAX)
+PROFILE_GAIN = Param("gain", float, None, "gain of that level")

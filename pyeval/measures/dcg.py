@@ -39,7 +39,8 @@ register(
                TREC_EVAL.format("G"), params=(GAIN,)),
     MeasureDef("RBP", "dcg", "rank-biased precision (Moffat & Zobel, TOIS 2008)",
                TREC_EVAL.format("rbp") + "; ir_measures RBP; NTCIREVAL RBP and RBP@l (gain_norm=gmax)",
-               params=(Param("p", float, 0.8, "persistence", minimum=0),
+               params=(Param("p", float, 0.8, "persistence", minimum=0, maximum=1, open_minimum=True,
+                             open_maximum=True),
                        Param("rel", int, None,
                              "binary relevance threshold (gain and gain_norm then do not apply); "
                              "none: graded"),

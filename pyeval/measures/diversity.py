@@ -30,7 +30,8 @@ IA_SEED = ("Agrawal, Gollapudi, Halverson & Ieong, WSDM 2009 (intent-aware measu
 PROBS = Param("probs", str, "given",
               "intent probabilities: given (the campaign's intents as loaded) or the name of a "
               "stored variant of intent_variants (pyeval intents generate/load)")
-GAMMA = Param("gamma", float, 0.5, "weight of I-rec: gamma I-rec@l + (1 - gamma) X@l", minimum=0)
+GAMMA = Param("gamma", float, 0.5, "weight of I-rec: gamma I-rec@l + (1 - gamma) X@l", minimum=0,
+              maximum=1)
 IREC_DENOM = Param("irec_denom", str, "relevant",
                    "I-rec's denominator: relevant, the intents with a relevant document (n+, "
                    "NTCIREVAL and ndeval); listed, every intent listed for the topic",
@@ -110,12 +111,6 @@ def _ia_components(base: MeasureDef):
     return components
 
 
-def _gamma_check(values):
-    if values.get("gamma") is not None and values["gamma"] > 1:
-        return f"gamma must lie in [0, 1]; got {values['gamma']!r}"
-    return None
-
-
 def _irec_components(measure: Measure):
     return [("all", "per_intent", make(lookup("Success"), cutoff=measure["cutoff"]))]
 
@@ -167,14 +162,14 @@ def _declare() -> list[MeasureDef]:
                 f"{prefix}#-{name}: gamma I-rec@l + (1 - gamma) {prefix}_{name}@l",
                 reference, params=(*params, PROBS, GAMMA, IREC_DENOM, ROUNDING, REQUIRED_CUTOFF),
                 at="cutoff", staging="intents", components=_sharp_components(part.name),
-                family_params=("gamma", "ntcireval"), check=_gamma_check,
+                family_params=("gamma", "ntcireval"),
             ))
     definitions.append(MeasureDef(
         "PplusQsharp", "sharp", "P+Q#: gamma I-rec@l + (1 - gamma) P+Q@l",
         "Sakai, IPSJ JIP 2013 (P+Q#); NTCIREVAL NEVIAPQ2sharpnev",
         params=(GAIN, BETA, PROBS, GAMMA, IREC_DENOM, ROUNDING, REQUIRED_CUTOFF), at="cutoff",
         staging="intents", components=_sharp_components("PplusQ"),
-        family_params=("gamma", "ntcireval"), check=_gamma_check,
+        family_params=("gamma", "ntcireval"),
     ))
     for name in IA_BASES:
         base = lookup(name)

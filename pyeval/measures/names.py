@@ -42,7 +42,11 @@ def _coerce(definition: MeasureDef, name: str, value: Any, text: str) -> Any:
         return None
     expected = param.type
     if expected is float and isinstance(value, int) and not isinstance(value, bool):
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:
+            raise MeasureParamError(f"{definition.name}: parameter {name} must be a finite number; "
+                                    f"got an integer of {len(str(value))} digits in {text!r}") from None
     if expected is int and isinstance(value, float) and value.is_integer():
         value = int(value)
     if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
@@ -59,8 +63,9 @@ def _coerce(definition: MeasureDef, name: str, value: Any, text: str) -> Any:
             value = param.normalise(value)
         except ValueError as exc:
             raise MeasureParamError(f"{definition.name}: parameter {name}: {exc}") from None
-    if param.minimum is not None and value < param.minimum:
-        raise MeasureParamError(f"{definition.name}: parameter {name} must be >= {param.minimum}; got {value!r}")
+    problem = param.problem(value)
+    if problem is not None:
+        raise MeasureParamError(f"{definition.name}: parameter {name} {problem}")
     return value
 
 

@@ -37,8 +37,9 @@ register(
                    Param("util", str, "BR", "utility U(r): P precision C(r)/r, BR blended ratio, IE "
                          "u^r (stop=rb only)", choices=("P", "BR", "IE")),
                    Param("gamma", float, 0.95, "rank-biased stop parameter (NTCIREVAL -gamma)",
-                         minimum=0),
-                   Param("u", float, 0.99, "utility decay of util=IE (NTCIREVAL -rbup)", minimum=0),
+                         minimum=0, maximum=1),
+                   Param("u", float, 0.99, "utility decay of util=IE (NTCIREVAL -rbup)", minimum=0,
+                         maximum=1),
                    BETA, GAIN, CUTOFF),
                at="cutoff", check=_ntcireval_variant),
 )

@@ -15,15 +15,16 @@ relevant document); by default @1 is normalised like every other cutoff and nNRB
 """
 from __future__ import annotations
 
-from .base import MeasureDef, Param
+from .base import MAX_RANK, MeasureDef, Param
 from .registry import register, register_driver
 
 NDEVAL = "ndeval 4.5 (TREC Web track, C. Clarke et al.); ir_measures {}"
 
 REL = Param("rel", int, 1, "minimum per-intent level counted as relevant (ndeval: judgment > 0)", minimum=1)
 ALPHA = Param("alpha", float, 0.5, "redundancy penalty: each earlier document relevant to an intent "
-              "multiplies its gain by 1 - alpha (ndeval -alpha)", minimum=0)
-BETA = Param("beta", float, 0.5, "patience of NRBP: rank r weighs beta^(r-1) (ndeval -beta)", minimum=0)
+              "multiplies its gain by 1 - alpha (ndeval -alpha)", minimum=0, maximum=1)
+BETA = Param("beta", float, 0.5, "patience of NRBP: rank r weighs beta^(r-1) (ndeval -beta)", minimum=0,
+             maximum=1)
 PROBS = Param("probs", str, "given",
               "intent weights: given (the campaign's Pr(i|q) for a topic that has intents, else 1/N as "
               "ndeval), the name of a stored probability variant (pyeval intents generate|load), or "
@@ -33,6 +34,7 @@ QUIRKS = Param("ndeval_quirks", bool, False,
                "True: ndeval's own values where it deviates (@1 not normalised; nNRBP NaN on a "
                "topic without relevant documents)")
 CUTOFF = Param("cutoff", int, None, "rank cutoff (any k >= 1; ndeval prints 5, 10, 20)", minimum=1,
+               maximum=MAX_RANK,
                required=True)
 
 
@@ -42,18 +44,11 @@ def _identifier(value: str) -> str:
     return value
 
 
-def _alpha_beta_range(values: dict) -> str | None:
-    for name in ("alpha", "beta"):
-        if name in values and values[name] is not None and not 0 <= values[name] <= 1:
-            return f"{name} must lie in [0, 1]; got {values[name]!r}"
-    return None
-
-
 def _ndeval(name, description, reference, params, *, at=True, aliases=()):
     return MeasureDef(
         name, "ndeval", description, NDEVAL.format(reference),
         params=(*params, CUTOFF) if at else params, at="cutoff" if at else None,
-        aliases=aliases, check=_alpha_beta_range,
+        aliases=aliases,
     )
 
 

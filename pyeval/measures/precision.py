@@ -17,7 +17,7 @@ register(
     MeasureDef("Rprec", "precision", "precision at R", TREC_EVAL.format("Rprec"),
                params=(REL,), aliases=("RPrec",)),
     MeasureDef("RprecMult", "precision", "precision at floor(m*R + 0.9)", TREC_EVAL.format("Rprec_mult"),
-               params=(REL, Param("m", float, 1.0, "multiple of R", minimum=0))),
+               params=(REL, Param("m", float, 1.0, "multiple of R", minimum=0, maximum=1e6))),
     MeasureDef("SetP", "precision", "C(L)/L", TREC_EVAL.format("set_P"), params=(REL,)),
     MeasureDef("SetR", "precision", "C(L)/R", TREC_EVAL.format("set_recall"), params=(REL,)),
     MeasureDef("SetRelP", "precision", "C(L)/min(L, R)", TREC_EVAL.format("set_rel_P"), params=(REL,)),
@@ -30,5 +30,5 @@ register(
                        Param("p2", float, -1.0, "gain per non-relevant retrieved"),
                        Param("p3", float, 0.0, "gain per relevant not retrieved"),
                        Param("p4", float, 0.0, "gain per non-relevant not retrieved"),
-                       Param("collection_size", int, 0, "documents in the collection (trec_eval -N)"))),
+                       Param("collection_size", int, 0, "documents in the collection (trec_eval -N)", minimum=0))),
 )

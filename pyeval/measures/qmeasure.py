@@ -6,7 +6,7 @@ Definitions: shared/reference/metrics-adhoc.md sections 3.1, 3.2 and 4.1 (docs/m
 """
 from __future__ import annotations
 
-from .base import MeasureDef, Param
+from .base import MAX_RANK, MeasureDef, Param
 from .common import CUTOFF, GAIN, REQUIRED_CUTOFF
 from .registry import register
 
@@ -16,7 +16,8 @@ NTCIREVAL = "NTCIREVAL 190111 (T. Sakai), ntcir_eval.c compute"
 BETA = Param("beta", float, 1.0, "weight of cumulative gain in the blended ratio (NTCIREVAL -beta); "
              "0 turns BR(r) into precision C(r)/r", minimum=0)
 TRUNCATE = Param("truncate", int, None, "cut the evaluated list at this rank first (NTCIREVAL label "
-                 "-truncate, D-NTCIR-eval); none: the whole list", minimum=1)
+                 "-truncate, D-NTCIR-eval); none: the whole list", minimum=1,
+                 maximum=MAX_RANK)
 
 register(
     MeasureDef("Q", "qmeasure",

@@ -6,6 +6,8 @@ unless a Python driver is registered for it (:func:`register_driver`).
 """
 from __future__ import annotations
 
+import threading
+
 from .base import MeasureDef
 
 _BY_NAME: dict[str, MeasureDef] = {}
@@ -94,10 +96,25 @@ def known_names() -> list[str]:
 
 
 _loaded = False
+#: Held while the declarations are imported: a thread that finds the registry unloaded waits
+#: for the whole import. Re-entrant, because the declaring modules look measures up while they
+#: load; ``_depth`` counts those nested calls, so that only the outermost one sets ``_loaded``.
+_loading = threading.RLock()
+_depth = 0
 
 
 def _load() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        from . import declarations  # noqa: F401  (registers on import)
+    """Import every declaration once; ``_loaded`` turns true only after the import finished."""
+    global _loaded, _depth
+    if _loaded:
+        return
+    with _loading:
+        if _loaded:
+            return
+        _depth += 1
+        try:
+            from . import declarations  # noqa: F401  (registers on import)
+        finally:
+            _depth -= 1
+        if _depth == 0:
+            _loaded = True

@@ -13,5 +13,6 @@ register(
                "ir_measures Judged (OpenNIR)", params=(REQUIRED_CUTOFF,), at="cutoff"),
     MeasureDef("RBPResid", "unjudged", "RBP residual: p^L + (1-p) * sum of p^(r-1) over unjudged ranks, if any",
                TREC_EVAL.format("rbp_resid") + "; Moffat & Zobel, TOIS 2008",
-               params=(Param("p", float, 0.9, "persistence", minimum=0),)),
+               params=(Param("p", float, 0.9, "persistence (0 and 1 included: trec_eval's "
+                                  "residual is defined at both)", minimum=0, maximum=1),)),
 )

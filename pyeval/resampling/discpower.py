@@ -16,7 +16,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from ..db import first_row
+from ..db import first_row, rollback_quietly
 from ..errors import PyevalError
 from .matrix import canonical_measure
 from .significance import DEFAULT_SEED, SignificanceResult, choose_runs, significance
@@ -149,7 +149,7 @@ def _store(con: duckdb.DuckDBPyConnection, power: DiscriminativePower) -> int:
             )
         con.commit()
     except BaseException:
-        con.rollback()
+        rollback_quietly(con)
         raise
     return discpower_id
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import duckdb
 import numpy as np
 
-from ..db import first_row
+from ..db import first_row, rollback_quietly
 from ..errors import DataIntegrityError
 
 GENERATOR = "PCG64"
@@ -232,7 +232,7 @@ def _store(con: duckdb.DuckDBPyConnection, result: ReplicateSet, topics_sha256: 
                 con.unregister("new_replicates")
         con.commit()
     except BaseException:
-        con.rollback()
+        rollback_quietly(con)
         raise
     result.replicate_set_id = set_id
 

@@ -13,7 +13,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from ..db import first_row
+from ..db import first_row, rollback_quietly
 from ..errors import PyevalError
 from . import replicates as rep
 from . import stats
@@ -283,6 +283,6 @@ def store_result(con: duckdb.DuckDBPyConnection, result: SignificanceResult) -> 
             con.unregister("new_pairs")
         con.commit()
     except BaseException:
-        con.rollback()
+        rollback_quietly(con)
         raise
     return test_id

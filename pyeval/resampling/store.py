@@ -14,7 +14,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from ..db import first_row
+from ..db import first_row, rollback_quietly
 from ..errors import PyevalError, PyevalWarning
 from .matrix import ScoreMatrix, canonical_measure, score_matrix
 from .stats import TOLERANCE
@@ -119,7 +119,7 @@ def insert_experiment(con: duckdb.DuckDBPyConnection, table: str, id_column: str
                 con.unregister("new_metaeval_rows")
         con.commit()
     except BaseException:
-        con.rollback()
+        rollback_quietly(con)
         raise
     return int(new_id)
 

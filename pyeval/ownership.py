@@ -1,0 +1,285 @@
+"""Proof that a file or folder is pyeval's before pyeval changes, replaces or deletes it.
+
+Warehouses. pyeval writes a marker when it creates a warehouse: the comment
+:data:`WAREHOUSE_MARKER` on its ``schema_migrations`` table (the comment travels with
+``copy from database``, so snapshots carry it too). A warehouse made by an older pyeval, which
+wrote no marker, is recognised by its bookkeeping: a ``schema_migrations`` row for migration
+0001 holding the sha256 of pyeval's own ``migrations/0001_initial.sql``, a value no other tool
+writes. Its first read-write open adds the marker. A DuckDB file with no tables, views,
+sequences or macros may become a warehouse; any other file is foreign and is refused, and a
+file that is not a DuckDB database is refused before DuckDB opens it (DuckDB would try to
+install a reader extension for a SQLite file).
+
+Exports. ``manifest.json`` carries a seal, the sha256 of :data:`EXPORT_SEAL_PREFIX` and the
+manifest's canonical JSON (docs/reliability.md); an export made before seals existed is
+recognised when every file it lists has its recorded sha256. Either way a folder is replaced
+only when it holds nothing but the manifest and the files it lists, and no path of a manifest
+may leave its folder.
+"""
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+import os
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import duckdb
+
+from .errors import NotAWarehouseError, NotOwnedError
+
+#: The comment pyeval puts on a warehouse's ``schema_migrations`` table when it creates one.
+WAREHOUSE_MARKER = "pyeval warehouse"
+#: The marker of a warehouse ``pyeval demo`` built (which ``pyeval demo`` may rebuild).
+DEMO_MARKER = "pyeval warehouse (demo)"
+
+#: Bytes 8-11 of every DuckDB database file (its header's magic).
+_DUCKDB_MAGIC = b"DUCK"
+
+
+class Ownership(enum.Enum):
+    """What a DuckDB database holds, as far as pyeval is concerned."""
+
+    EMPTY = "empty"  # no tables, views, sequences or macros: may become a warehouse
+    PYEVAL = "pyeval"  # a warehouse pyeval made (marker or pyeval's migration 0001 checksum)
+    FOREIGN = "foreign"  # anything else: never written to
+
+
+# ---------------------------------------------------------------------------------- files
+
+
+def file_kind(path: str | os.PathLike[str]) -> str:
+    """``'missing'``, ``'empty'`` (0 bytes), ``'duckdb'``, or ``'other'``, from the header alone."""
+    path = Path(path)
+    if not path.exists():
+        return "missing"
+    if path.is_dir():
+        return "other"
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(12)
+    except OSError as exc:
+        raise NotAWarehouseError(f"{path}: cannot read it: {exc.strerror}") from exc
+    if not head:
+        return "empty"
+    return "duckdb" if head[8:12] == _DUCKDB_MAGIC else "other"
+
+
+def require_duckdb_file(path: str | os.PathLike[str]) -> None:
+    """Refuse a file that exists and is not a DuckDB database (before DuckDB opens it)."""
+    kind = file_kind(path)
+    if kind == "other":
+        what = "a directory" if Path(path).is_dir() else "not a DuckDB database file"
+        raise NotAWarehouseError(f"{path}: {what}; pyeval leaves it alone (choose another --db)")
+
+
+# ---------------------------------------------------------------------------------- warehouses
+
+
+def _first_migration_checksum(migrations: list[tuple[int, str, Path]] | None) -> tuple[str, str]:
+    from . import sqlfiles
+    from .warehouse import migration_checksum
+
+    files = migrations if migrations is not None else sqlfiles.migration_files()
+    version, name, path = min(files, key=lambda item: item[0])
+    return name, migration_checksum(path)
+
+
+def _user_objects(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Names of the tables, views, sequences and macros of the open database (macros only of a
+    file: listing functions costs 10 ms, and an in-memory database starts empty)."""
+    rows = con.execute(
+        "select table_name from duckdb_tables() where database_name = current_database() and not temporary "
+        "union all select view_name from duckdb_views() where database_name = current_database() "
+        "and not internal and not temporary "
+        "union all select sequence_name from duckdb_sequences() where database_name = current_database() "
+        "and not temporary"
+    ).fetchall()
+    if not rows and con.execute(
+        "select coalesce(path, '') <> '' from duckdb_databases() where database_name = current_database()"
+    ).fetchall() == [(True,)]:
+        rows = con.execute(
+            "select function_name from duckdb_functions() where database_name = current_database() "
+            "and not internal and function_type in ('macro', 'table_macro')"
+        ).fetchall()
+    return sorted(row[0] for row in rows)
+
+
+def marker(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The comment on the open database's ``schema_migrations`` table (None: no such table)."""
+    rows = con.execute(
+        "select coalesce(comment, '') from duckdb_tables() where database_name = current_database() "
+        "and schema_name = 'main' and table_name = 'schema_migrations' and not temporary"
+    ).fetchall()
+    return rows[0][0] if rows else None
+
+
+def ownership(
+    con: duckdb.DuckDBPyConnection, migrations: list[tuple[int, str, Path]] | None = None
+) -> Ownership:
+    """Whether the open database is empty, a pyeval warehouse, or someone else's. Reads only."""
+    if not _user_objects(con):
+        return Ownership.EMPTY
+    comment = marker(con)
+    if comment is None:
+        return Ownership.FOREIGN
+    if comment.startswith(WAREHOUSE_MARKER):
+        return Ownership.PYEVAL
+    name, checksum = _first_migration_checksum(migrations)
+    try:
+        rows = con.execute(
+            "select count(*) from schema_migrations where version = 1 and name = $n and checksum = $c",
+            {"n": name, "c": checksum},
+        ).fetchall()
+    except duckdb.Error:  # a table of that name with other columns
+        return Ownership.FOREIGN
+    return Ownership.PYEVAL if rows[0][0] == 1 else Ownership.FOREIGN
+
+
+def require_warehouse(
+    con: duckdb.DuckDBPyConnection,
+    path: str,
+    *,
+    migrations: list[tuple[int, str, Path]] | None = None,
+    allow_empty: bool = False,
+) -> Ownership:
+    """Raise :class:`NotOwnedError` unless the open database is a pyeval warehouse (or, with
+    ``allow_empty``, an empty database that may become one)."""
+    found = ownership(con, migrations)
+    if found is Ownership.PYEVAL or (found is Ownership.EMPTY and allow_empty):
+        return found
+    if found is Ownership.EMPTY:
+        raise NotAWarehouseError(f"{path}: an empty DuckDB database, not a pyeval warehouse (load something first)")
+    objects = _user_objects(con)
+    shown = ", ".join(objects[:3]) + (", ..." if len(objects) > 3 else "")
+    raise NotAWarehouseError(
+        f"{path}: not a pyeval warehouse (it holds {shown}, which pyeval did not make); "
+        "pyeval leaves it alone (choose another --db)"
+    )
+
+
+def mark(con: duckdb.DuckDBPyConnection, text: str = WAREHOUSE_MARKER) -> None:
+    """Write the marker (``text``: :data:`WAREHOUSE_MARKER` or :data:`DEMO_MARKER`)."""
+    # text is one of this module's constants: no user input reaches this SQL text
+    if text not in (WAREHOUSE_MARKER, DEMO_MARKER):
+        raise ValueError(f"not a pyeval marker: {text!r}")
+    con.execute(f"comment on table schema_migrations is '{text}'")
+
+
+def probe_warehouse_file(path: str | os.PathLike[str]) -> tuple[Ownership, str | None]:
+    """The ownership and marker of a DuckDB file, opened read-only (never written).
+
+    Raises :class:`NotOwnedError` for a file that is not a DuckDB database or cannot be read.
+    """
+    path = Path(path)
+    kind = file_kind(path)
+    if kind == "missing":
+        raise NotAWarehouseError(f"{path}: no such file")
+    if kind != "duckdb":
+        raise NotAWarehouseError(f"{path}: not a DuckDB database file; pyeval leaves it alone")
+    try:
+        probe = duckdb.connect(str(path), read_only=True, config=_NO_EXTENSIONS)
+    except duckdb.Error as exc:
+        raise NotAWarehouseError(f"{path}: cannot open it: {str(exc).splitlines()[0]}") from exc
+    try:
+        return ownership(probe), marker(probe)
+    finally:
+        probe.close()
+
+
+#: DuckDB settings that stop it from downloading or loading extensions on its own.
+_NO_EXTENSIONS: dict[str, Any] = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+
+#: DuckDB settings of a read-only query (``pyeval sql``, the read-only URL, ``pyeval attach``):
+#: no file but the database itself, no extension installed or loaded, settings locked.
+LOCKED_DOWN: dict[str, Any] = {
+    "enable_external_access": False,
+    **_NO_EXTENSIONS,
+    "lock_configuration": True,
+}
+
+
+# ---------------------------------------------------------------------------------- exports
+
+#: Prefix of the bytes an export's seal hashes (so the seal is not a plain hash of the JSON).
+EXPORT_SEAL_PREFIX = b"pyeval-parquet-export seal v1\n"
+
+
+def _canonical(manifest: dict) -> bytes:
+    body = {key: value for key, value in manifest.items() if key != "seal"}
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+
+
+def seal(manifest: dict) -> str:
+    """The seal of a manifest: ``sha256:`` and the hex sha256 of the prefix and its canonical JSON."""
+    return "sha256:" + hashlib.sha256(EXPORT_SEAL_PREFIX + _canonical(manifest)).hexdigest()
+
+
+def inside(root: Path, relative: Any, what: str) -> Path:
+    """``root / relative`` for a manifest path that stays inside ``root`` (relative, no ``..``,
+    no symbolic link on the way); :class:`NotOwnedError` otherwise."""
+    if not isinstance(relative, str) or not relative or "\\" in relative or "\x00" in relative:
+        raise NotOwnedError(f"{root}: {what}: not a relative path: {relative!r}")
+    parts = PurePosixPath(relative).parts
+    if PurePosixPath(relative).is_absolute() or any(part in ("..", ".") for part in parts):
+        raise NotOwnedError(f"{root}: {what}: path {relative!r} leaves the export folder")
+    path = root.joinpath(*parts)
+    current = root
+    for part in parts:
+        current = current / part
+        if current.is_symlink():
+            raise NotOwnedError(f"{root}: {what}: {relative!r} goes through a symbolic link")
+    return path
+
+
+def listed_files(root: Path, manifest: dict) -> dict[str, dict]:
+    """``relative path -> entry`` of every file a manifest lists, each checked by :func:`inside`."""
+    tables = manifest.get("tables")
+    if not isinstance(tables, dict):
+        raise NotOwnedError(f"{root}: the manifest lists no tables")
+    files = {}
+    for table, info in tables.items():
+        entries = info.get("files") if isinstance(info, dict) else None
+        if not isinstance(entries, list):
+            raise NotOwnedError(f"{root}: the manifest's table {table!r} lists no files")
+        for entry in entries:
+            if not isinstance(entry, dict):
+                raise NotOwnedError(f"{root}: the manifest's table {table!r} has a malformed file entry")
+            inside(root, entry.get("path"), f"table {table}")
+            files[entry["path"]] = entry
+    return files
+
+
+def require_export(root: Path, manifest_name: str, export_format: str, file_sha256) -> None:
+    """Raise :class:`NotOwnedError` unless folder ``root`` is an export pyeval wrote, holding
+    nothing else: a sealed manifest (or, from before seals, one whose files all have their
+    recorded sha256) and only the files it lists."""
+    manifest_path = root / manifest_name
+    if manifest_path.is_symlink() or not manifest_path.is_file():
+        raise NotOwnedError(f"{root}: is not empty and holds no pyeval export; choose another directory")
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        raise NotOwnedError(f"{manifest_path}: not a pyeval export manifest ({exc}); choose another directory") from exc
+    if not isinstance(manifest, dict) or manifest.get("format") != export_format:
+        raise NotOwnedError(f"{manifest_path}: not a pyeval export manifest; choose another directory")
+    files = listed_files(root, manifest)
+    sealed = manifest.get("seal")
+    if sealed is not None and sealed != seal(manifest):
+        raise NotOwnedError(f"{manifest_path}: its seal does not match (edited by hand?); pyeval leaves it alone")
+    for dirpath, dirnames, filenames in os.walk(root):
+        here = Path(dirpath)
+        for name in [*filenames, *(d for d in dirnames if (here / d).is_symlink())]:
+            relative = (here / name).relative_to(root).as_posix()
+            if relative == manifest_name:
+                continue
+            if relative not in files or (here / name).is_symlink():
+                raise NotOwnedError(
+                    f"{root}: holds {relative}, which the export did not write; pyeval leaves the folder alone"
+                )
+    if sealed is None:  # an export from before seals: every file must be the one it wrote
+        for relative, entry in files.items():
+            path = root / relative
+            if not path.is_file() or file_sha256(path) != entry.get("sha256"):
+                raise NotOwnedError(f"{root}: {relative} is not the file the export wrote; pyeval leaves it alone")

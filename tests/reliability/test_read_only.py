@@ -1,0 +1,92 @@
+"""Read-only means read-only (docs/reliability.md): ``pyeval sql`` without ``--write``, the
+read-only URL and ``pyeval attach`` read no file but their own, write none, and install or
+load no extension."""
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+
+from pyeval import sharing
+
+from .helpers import cli, digest, one_line_error, warehouse
+
+#: statement -> a word of the refusal. INSTALL and LOAD name extensions DuckDB would download.
+REFUSED = {
+    "copy (select 1 as x) to '{out}'": "COPY",
+    "select * from read_csv('{secret}')": "",
+    "attach '{other}' as other": "ATTACH",
+    "install sqlite": "INSTALL",
+    "load sqlite": "LOAD",
+    "set enable_external_access = true": "",
+    "export database '{folder}'": "EXPORT",
+}
+
+
+@pytest.fixture
+def files(tmp_path):
+    secret = tmp_path / "secret.csv"
+    secret.write_text("a,b\n1,2\n")
+    other = warehouse(tmp_path / "other.duckdb", evaluate=False)
+    return {"out": tmp_path / "out.csv", "secret": secret, "other": other, "folder": tmp_path / "dump"}
+
+
+def _statements(files):
+    return [(statement.format(**files), word) for statement, word in REFUSED.items()]
+
+
+def test_sql_without_write_refuses_files_and_extensions(tmp_path, files):
+    db = warehouse(tmp_path / "w.duckdb")
+    before, other_before = digest(db), digest(files["other"])
+    for statement, word in _statements(files):
+        status, output = cli("--db", db, "sql", statement)
+        line = one_line_error(output)
+        assert status == 1 and word in line, (statement, line)
+        assert "--external-access" in line or "Cannot change configuration" in line, line
+    assert not files["out"].exists() and not files["folder"].exists()
+    assert digest(db) == before and digest(files["other"]) == other_before
+    status, output = cli("--db", db, "sql", "select count(*) as n from scores")
+    assert status == 0 and "3" in output
+
+
+def test_external_access_and_write_open_files_explicitly(tmp_path, files):
+    db = warehouse(tmp_path / "w.duckdb")
+    status, output = cli("--db", db, "sql", "--external-access", f"select * from read_csv('{files['secret']}')")
+    assert status == 0 and "1" in output
+    status, output = cli("--db", db, "sql", "--external-access", f"copy (select 1 as x) to '{files['out']}'")
+    assert status == 0 and files["out"].read_text() == "x\n1\n"
+    status, output = cli("--db", db, "sql", "--external-access", "delete from runs")
+    assert status == 1 and "read-only" in one_line_error(output)
+    status, output = cli("--db", db, "sql", "--write", f"select count(*) from read_csv('{files['secret']}')")
+    assert status == 0
+
+
+def test_the_read_only_url_refuses_files_and_extensions(tmp_path, files):
+    db = warehouse(tmp_path / "w.duckdb")
+    before = digest(db)
+    engine = sa.create_engine(sharing.sqlalchemy_url(db))
+    for statement, _ in _statements(files):
+        with engine.connect() as connection, pytest.raises(sa.exc.DBAPIError):
+            connection.execute(sa.text(statement))
+    with engine.connect() as connection:
+        assert connection.execute(sa.text("select count(*) from scores")).scalar() == 3
+    engine.dispose()
+    assert not files["out"].exists() and digest(db) == before
+
+
+def test_attach_refuses_files_and_extensions_and_keeps_the_export_intact(tmp_path, files):
+    db = warehouse(tmp_path / "w.duckdb")
+    export = tmp_path / "export"
+    assert cli("--db", db, "export", "--parquet", export)[0] == 0
+    before = digest(export)
+    parquet = next(export.joinpath("runs").rglob("*.parquet"))
+    statements = [*_statements(files),
+                  (f"copy (select 1 as x) to '{parquet}' (format parquet, use_tmp_file false)", "COPY"),
+                  (f"copy (select 1 as x) to '{export}/runs/x.parquet' (format parquet)", "COPY")]
+    for statement, word in statements:
+        status, output = cli("attach", export, statement)
+        assert status == 1 and word in one_line_error(output), (statement, output)
+    status, output = cli("attach", export, "select count(*) as n from scores")
+    assert status == 0 and "3" in output
+    assert digest(export) == before and not files["out"].exists()
+    status, output = cli("attach", "--external-access", export, f"select * from read_csv('{files['secret']}')")
+    assert status == 0 and "2" in output
