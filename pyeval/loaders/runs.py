@@ -275,11 +275,13 @@ def _run_names(
     for index, (lines, name) in enumerate(zip(inputs, names)):
         if index in problems:
             staging.raise_problem(lines.label, problems[index])
-        has_duplicates, *_, first_tag = summaries[index]
-        if has_duplicates:  # the fast path's only possible problem (its lines have 6 typed fields)
+        may_have_duplicates, *_, first_tag = summaries[index]
+        if may_have_duplicates:  # the fast path's only possible problem (its lines have 6 typed fields)
             con.execute("create or replace temp table run_input as select * from run_batch "
                         "where file_index = $file_index", {"file_index": index})
-            staging.raise_problem(lines.label, staging.first_problem(con, "run_problems"))
+            problem = staging.first_problem(con, "run_problems")  # the docnos themselves
+            if problem is not None:  # else two docnos' hashes collided: no duplicate
+                staging.raise_problem(lines.label, problem)
         run_id = name if name is not None else first_tag
         if not run_id:
             raise InputFormatError(lines.label, None, "the run name is empty")

@@ -102,7 +102,35 @@ def _first_bad_utf8_line(path: Path) -> int:
     return 1
 
 
-def _read_csv(path: Path, columns: dict[str, pa.DataType], delimiter: str) -> pa.Table:
+#: The general path's read block. pyarrow reads no line that straddles two block boundaries:
+#: a file with a longer line is read again with blocks twice its longest line.
+_BLOCK_SIZE = 16 << 20
+
+
+def _longest_line(path: Path) -> int:
+    # Rare path only (a line of more than 16 MiB): the length in bytes of the longest line.
+    longest = length = 0
+    with _open(path) as handle:
+        while chunk := handle.readline(_BLOCK_SIZE):
+            length += len(chunk)
+            if chunk.endswith(b"\n"):
+                longest, length = max(longest, length), 0
+    return max(longest, length)
+
+
+def _refuse_nul(lines_table, label: str) -> None:
+    """A NUL byte is no text: the first line holding one is an error (a file or a frame)."""
+    import pyarrow.compute as pc
+
+    has_nul = pc.match_substring(lines_table.column("line"), "\x00")
+    if pc.any(has_nul).as_py():
+        number = lines_table.column("line_number")[pc.index(has_nul, True).as_py()].as_py()
+        raise InputFormatError(label, number, "holds a NUL byte (0x00), which no qrels, run, intents or "
+                               "lengths file allows")
+
+
+def _read_csv(path: Path, columns: dict[str, pa.DataType], delimiter: str, block_size: int = _BLOCK_SIZE
+              ) -> pa.Table:
     """pyarrow's multi-threaded reader with no quoting, no empty-line skipping (row i is line
     i) and no nulls; gzip decompressed on the fly."""
     import pyarrow as pa
@@ -111,7 +139,7 @@ def _read_csv(path: Path, columns: dict[str, pa.DataType], delimiter: str) -> pa
     stream = pa.OSFile(str(path))  # an open stream: pyarrow must not guess compression by name
     return pacsv.read_csv(
         pa.CompressedInputStream(stream, "gzip") if is_gzip(path) else stream,
-        read_options=pacsv.ReadOptions(column_names=list(columns), block_size=16 << 20),
+        read_options=pacsv.ReadOptions(column_names=list(columns), block_size=block_size),
         parse_options=pacsv.ParseOptions(
             delimiter=delimiter,
             quote_char=False,
@@ -134,7 +162,8 @@ def read_lines(path: str | os.PathLike[str]) -> Lines:
     Raises
     ------
     InputFormatError
-        The file is missing, empty, not UTF-8, or holds a 0x1F control character.
+        The file is missing, empty, not UTF-8, or holds a 0x1F control character or a NUL
+        byte (its line named). Lines of any length are read.
     """
     import numpy as np
     import pyarrow as pa
@@ -151,7 +180,12 @@ def read_lines(path: str | os.PathLike[str]) -> Lines:
     if first in (b"", b"\xef\xbb\xbf"):
         raise InputFormatError(label, None, "the file is empty")
     try:
-        table = _read_csv(path, {"line": pa.string()}, _NO_DELIMITER)
+        try:
+            table = _read_csv(path, {"line": pa.string()}, _NO_DELIMITER)
+        except pa.ArrowInvalid as exc:
+            if "straddl" not in str(exc):
+                raise
+            table = _read_csv(path, {"line": pa.string()}, _NO_DELIMITER, 2 * _longest_line(path) + (1 << 20))
     except (OSError, EOFError, zlib.error) as exc:  # a damaged gzip stream
         raise InputFormatError(label, None, f"cannot read the file: {exc}") from exc
     except pa.ArrowInvalid as exc:
@@ -166,6 +200,7 @@ def read_lines(path: str | os.PathLike[str]) -> Lines:
         raise InputFormatError(label, None, f"cannot read the file: {text}") from exc
     numbers = pa.array(np.arange(1, table.num_rows + 1, dtype=np.int64))
     table = pa.table({"line_number": numbers, "line": table.column("line")})
+    _refuse_nul(table, label)
     return Lines(label, str(path.resolve()), content_sha256(path), table)
 
 
@@ -270,6 +305,7 @@ def frame_lines(frame: pd.DataFrame, columns: list[pd.Series | str]) -> Lines:
             "line": pa.array(line.to_numpy(dtype=object), type=pa.string()),
         }
     )
+    _refuse_nul(table, "<DataFrame>")
     return Lines("<DataFrame>", "<DataFrame>", frame_sha256(frame), table)
 
 

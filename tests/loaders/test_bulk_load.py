@@ -242,3 +242,25 @@ def test_qrels_files_of_two_formats_are_refused(tmp_path):
     con = pyeval.connect()
     with pytest.raises(pyeval.InputFormatError, match="its format is trec-diversity.*load files of one format"):
         pyeval.load_qrels(con, "c", [adhoc, diversity])
+
+
+def test_a_hash_collision_in_the_duplicate_screen_is_no_error(tmp_path, runs_folder, monkeypatch):
+    """run_summary.sql screens duplicates by 64-bit hashes; a collision (forced here: every
+    document hashes alike) only makes the loader compare the docnos themselves."""
+    from pyeval import sqlfiles
+    from pyeval.loaders import runs
+
+    read = sqlfiles.read
+
+    def colliding(path):
+        text = read(path)
+        return text.replace("hash(doc_id)", "hash('same')") if path == "loaders/run_summary.sql" else text
+
+    monkeypatch.setattr(runs.sqlfiles, "read", colliding)
+    con = _warehouse(tmp_path / "w.duckdb")
+    reports = pyeval.load_runs(con, "c", [runs_folder / "r000.txt", runs_folder / "r001.txt"])
+    assert [r.rows for r in reports] == [60, 60]
+    bad = runs_folder / "r002.txt"
+    bad.write_text(bad.read_text() + "301 Q0 doc14 21 0 r002\n")  # a real duplicate is still found
+    with pytest.raises(DuplicateEntryError, match=rf"^{bad}:61: document 'doc14' retrieved twice"):
+        pyeval.load_runs(con, "c", [bad])

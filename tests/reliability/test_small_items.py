@@ -77,3 +77,32 @@ def test_an_upgrade_on_a_read_only_open_is_said_on_stderr(tmp_path):
     assert "warning:" in output and "made by an older pyeval; upgrading it (its views)" in output
     status, output = cli("--db", db, "list")
     assert "warning:" not in output  # upgraded once
+
+
+def test_a_nul_byte_is_refused_with_its_line_in_files_and_frames(tmp_path):
+    import pandas as pd
+
+    import pyeval
+
+    run = tmp_path / "run.txt"
+    run.write_bytes(b"301 Q0 d1 1 2.5 A\n301 Q0 d\x002 2 1.5 A\n")
+    con = pyeval.connect()
+    pyeval.load_qrels(con, "c", QRELS)
+    before = con.execute("select count(*) from run_entries").fetchall()
+    with pytest.raises(pyeval.InputFormatError, match=rf"^{run}:2: holds a NUL byte"):
+        pyeval.load_run(con, "c", run)
+    frame = pd.DataFrame({"query_id": ["301", "301"], "doc_id": ["d1", "d\x002"], "score": [2.0, 1.0]})
+    with pytest.raises(pyeval.InputFormatError, match=r"^<DataFrame>:2: holds a NUL byte"):
+        pyeval.load_run(con, "c", frame)
+    assert con.execute("select count(*) from run_entries").fetchall() == before
+
+
+def test_a_line_longer_than_the_read_block_keeps_its_line_number(tmp_path):
+    import pyeval
+
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_bytes(b"301 0 d1 1\n301 0 d2 0\n" + b"x" * (40 << 20) + b"\n302 0 d1 1\n")
+    con = pyeval.connect()
+    with pytest.raises(pyeval.InputFormatError, match=rf"^{qrels}:3: expected 4 fields"):
+        pyeval.load_qrels(con, "c", qrels)
+    assert con.execute("select count(*) from qrels").fetchall() == [(0,)]
