@@ -6,7 +6,7 @@
 --   magic bytes, never by the name), $spaced (a TAB-separated file whose first line holds spaces).
 -- No quoting, escaping, header or type detection; strict mode refuses a line with another number
 -- of fields, and text that is not UTF-8. The reader drops a leading byte-order mark and the CR of
--- CRLF, and skips blank lines (stage_file then finds fewer rows than lines). An empty field (two
+-- CRLF, and skips blank lines (stage_files then finds fewer rows than lines). An empty field (two
 -- separators in a row) is null. In a $spaced file spaces separate fields too for the general path
 -- (its fields are split on runs of whitespace): a field is trimmed of them (trec_eval's
 -- results.test pads its scores), and one holding a space inside, or only spaces, is null.
