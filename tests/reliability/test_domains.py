@@ -171,3 +171,46 @@ def test_fuzz_on_the_command_line_exits_0_or_1_with_one_line(tmp_path):
         assert status in (0, 1) and "Traceback" not in output, (text, output)
         if status == 1:
             one_line_error(output)
+
+
+#: Measures ir_measures computes (through pytrec_eval, trec_eval's C code) with the same name,
+#: and their random parameters: the fuzz below checks pyeval's value against it.
+ORACLE_TEMPLATES = (
+    "P(rel={rel})@{k}", "R(rel={rel})@{k}", "nDCG@{k}", "AP(rel={rel})", "AP(rel={rel})@{k}",
+    "RR(rel={rel})", "Success(rel={rel})@{k}", "Bpref(rel={rel})", "Rprec(rel={rel})", "NumRet(rel={rel})",
+    "IPrec(rel={rel})@{recall}", "infAP(rel={rel})", "SetP(rel={rel})", "SetR(rel={rel})",
+)
+
+
+def test_fuzz_with_random_parameters_equals_the_oracle(campaigns):
+    """Random parameters of measures ir_measures has: pyeval's per-topic values equal
+    ir_measures' (pytrec_eval provider), topic by topic, or the parameter is refused in one line."""
+    ir_measures = pytest.importorskip("ir_measures")
+    qrels = list(ir_measures.read_trec_qrels(str(QRELS)))
+    run = list(ir_measures.read_trec_run(str(RUN)))
+    rng = random.Random(SEED + 3)
+    texts = []
+    for _ in range(40):
+        template = rng.choice(ORACLE_TEMPLATES)
+        texts.append(template.format(rel=rng.choice([1, 2, 3]), k=rng.choice([1, 2, 5, 10, 17, 100, 1000, 2000]),
+                                     recall=rng.choice([0.0, 0.1, 0.35, 0.5, 1.0])))
+    compared = 0
+    for text in dict.fromkeys(texts):
+        try:
+            result = pyeval.evaluate(campaigns, "adhoc", [text], store=False, topics="intersection")
+        except PyevalError as exc:
+            assert "\n" not in str(exc).strip(), (text, str(exc))
+            continue
+        try:
+            values = list(ir_measures.iter_calc([ir_measures.parse_measure(text)], qrels, run))
+        except ValueError as exc:  # a parameter value its providers do not take
+            assert "Unsupported measures" in str(exc), (text, str(exc))
+            continue
+        oracle = {m.query_id: m.value for m in values}
+        ours = dict(zip(result.per_topic["topic_id"], result.per_topic["value"]))
+        shared = set(ours) & set(oracle)
+        assert shared, text
+        for topic in shared:
+            assert ours[topic] == pytest.approx(oracle[topic], abs=1e-9), (text, topic)
+        compared += 1
+    assert compared >= 20
