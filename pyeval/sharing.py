@@ -186,6 +186,7 @@ def snapshot(
                             "(choose another file)")
     if not out.parent.is_dir():
         raise PyevalError(f"{out.parent}: no such directory")
+    _remove_abandoned_snapshot_files(out)
     temporary = out.with_name(f".{out.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     cursor = con.cursor()
     try:
@@ -217,6 +218,34 @@ def snapshot(
     finally:
         cursor.close()
     return SnapshotReport(str(out), last, out.stat().st_size)
+
+
+def _process_is_running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # PermissionError: someone else's process
+        return True
+    return True
+
+
+def _remove_abandoned_snapshot_files(out: Path) -> None:
+    """Remove the half-written copies beside ``out`` that a snapshot killed mid-way left
+    (``.<name>.<pid>.<token>.tmp`` and its ``.wal``, named by :func:`snapshot`), when their
+    process is no longer running; a running snapshot's copy is left alone."""
+    pattern = re.compile(re.escape(f".{out.name}.") + r"(\d+)\.[0-9a-f]{8}\.tmp(\.wal)?")
+    try:
+        names = [entry.name for entry in os.scandir(out.parent)]
+    except OSError:
+        return
+    for name in names:
+        found = pattern.fullmatch(name)
+        if found and not _process_is_running(int(found.group(1))):
+            try:
+                (out.parent / name).unlink()
+            except OSError:
+                pass
 
 
 def _remove_snapshot_files(temporary: Path) -> None:

@@ -108,6 +108,12 @@ def test_sigkill_during_snapshot_leaves_the_old_or_the_new_snapshot(tmp_path):
         outcomes.add((status == -signal.SIGKILL, rows == new))
         assert digest(path) == source
     assert (True, False) in outcomes, outcomes  # some kill did land before the new copy was in place
+    # the next snapshot removes the copies the killed ones left, not a running one's
+    running = tmp_path / f".{out.name}.{os.getpid()}.0123abcd.tmp"
+    running.write_bytes(b"")
+    _duration(path, "snapshot", str(out))
+    assert _file_rows(out) == new
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(f".{out.name}.")) == [running.name]
 
 
 @pytest.fixture(scope="module")
