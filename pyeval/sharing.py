@@ -299,8 +299,8 @@ def export_parquet(
     Tables with a ``campaign_id`` column are partitioned by campaign (Hive layout
     ``TABLE/campaign_id=<percent-encoded>/``, the column kept inside the files; a campaign whose
     folder name would be too long goes to ``TABLE/campaign-sha256-<digest>/``, its id in the
-    files and in the manifest); the others are one file each. The manifest lists each table's columns, rows and files with their sha256.
-    All tables are read in one transaction. ``directory`` must be new or empty, or (with
+    files and in the manifest); the others are one file each. The manifest lists each table's
+    columns, rows and files with their sha256. All tables are read in one transaction. ``directory`` must be new or empty, or (with
     ``replace``) an earlier export that holds nothing else (pyeval.ownership.require_export).
     """
     target = Path(directory).absolute()
