@@ -186,6 +186,7 @@ def snapshot(
                             "(choose another file)")
     if not out.parent.is_dir():
         raise PyevalError(f"{out.parent}: no such directory")
+    _remove_abandoned_snapshot_files(out)
     temporary = out.with_name(f".{out.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     cursor = con.cursor()
     try:
@@ -217,6 +218,34 @@ def snapshot(
     finally:
         cursor.close()
     return SnapshotReport(str(out), last, out.stat().st_size)
+
+
+def _process_is_running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # PermissionError: someone else's process
+        return True
+    return True
+
+
+def _remove_abandoned_snapshot_files(out: Path) -> None:
+    """Remove the half-written copies beside ``out`` that a snapshot killed mid-way left
+    (``.<name>.<pid>.<token>.tmp`` and its ``.wal``, named by :func:`snapshot`), when their
+    process is no longer running; a running snapshot's copy is left alone."""
+    pattern = re.compile(re.escape(f".{out.name}.") + r"(\d+)\.[0-9a-f]{8}\.tmp(\.wal)?")
+    try:
+        names = [entry.name for entry in os.scandir(out.parent)]
+    except OSError:
+        return
+    for name in names:
+        found = pattern.fullmatch(name)
+        if found and not _process_is_running(int(found.group(1))):
+            try:
+                (out.parent / name).unlink()
+            except OSError:
+                pass
 
 
 def _remove_snapshot_files(temporary: Path) -> None:
@@ -268,9 +297,10 @@ def export_parquet(
     """Write every public table as Parquet under ``directory``, with ``manifest.json``.
 
     Tables with a ``campaign_id`` column are partitioned by campaign (Hive layout
-    ``TABLE/campaign_id=<percent-encoded>/``, the column kept inside the files); the others are
-    one file each. The manifest lists each table's columns, rows and files with their sha256.
-    All tables are read in one transaction. ``directory`` must be new or empty, or (with
+    ``TABLE/campaign_id=<percent-encoded>/``, the column kept inside the files; a campaign whose
+    folder name would be too long goes to ``TABLE/campaign-sha256-<digest>/``, its id in the
+    files and in the manifest); the others are one file each. The manifest lists each table's
+    columns, rows and files with their sha256. All tables are read in one transaction. ``directory`` must be new or empty, or (with
     ``replace``) an earlier export that holds nothing else (pyeval.ownership.require_export).
     """
     target = Path(directory).absolute()
@@ -314,12 +344,9 @@ def _write_export(con: duckdb.DuckDBPyConnection, target: Path, building: Path) 
             folder = building / table
             folder.mkdir()
             partitioned = any(name == "campaign_id" for name, _ in columns) and count > 0
+            digest_folders: dict[str, str] = {}
             if partitioned:
-                cursor.execute(
-                    f"copy (select * from {table}) to $path "
-                    "(format parquet, partition_by (campaign_id), write_partition_columns true)",
-                    {"path": str(folder)},
-                )
+                digest_folders = _write_partitions(cursor, table, folder)
             else:
                 cursor.execute(f"copy (select * from {table}) to $path (format parquet)",
                                {"path": str(folder / "data.parquet")})
@@ -334,7 +361,8 @@ def _write_export(con: duckdb.DuckDBPyConnection, target: Path, building: Path) 
                 "partitioned_by": "campaign_id" if partitioned else None,
                 "files": [
                     {"path": f.relative_to(building).as_posix(), "rows": int(file_rows[str(f)]),
-                     "sha256": _file_sha256(f)}
+                     "sha256": _file_sha256(f),
+                     **({"campaign_id": digest_folders[f.parent.name]} if f.parent.name in digest_folders else {})}
                     for f in files
                 ],
             }
@@ -375,6 +403,47 @@ def _write_export(con: duckdb.DuckDBPyConnection, target: Path, building: Path) 
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
     return ExportReport(str(target), {t: info["rows"] for t, info in tables.items()}, last)
+
+
+#: Longest folder name written (most file systems allow 255 bytes per name).
+_MAX_FOLDER_NAME = 255
+
+
+def _partition_folder_fits(campaign_id: str) -> bool:
+    """Whether DuckDB's Hive folder ``campaign_id=<percent-encoded id>`` fits in a file name
+    (``urllib.parse.quote`` encodes at least what DuckDB does, so this errs on the safe side)."""
+    from urllib.parse import quote
+
+    return len("campaign_id=") + len(quote(campaign_id, safe="")) <= _MAX_FOLDER_NAME
+
+
+def digest_folder(campaign_id: str) -> str:
+    """The folder of a campaign whose Hive folder name would be too long: ``campaign-sha256-``
+    and the sha256 of its UTF-8 id (no ``=``, so Hive readers take the id from the files)."""
+    return "campaign-sha256-" + hashlib.sha256(campaign_id.encode("utf-8")).hexdigest()
+
+
+def _write_partitions(cursor: duckdb.DuckDBPyConnection, table: str, folder: Path) -> dict[str, str]:
+    """Write ``table`` (which has a ``campaign_id`` column) under ``folder``, one folder per
+    campaign: the Hive folder ``campaign_id=<id>`` when its name fits, else :func:`digest_folder`
+    (the id is in the files, and in the manifest). Returns digest folder -> campaign id."""
+    # table names are the constants of PUBLIC_TABLES
+    campaigns = [row[0] for row in cursor.execute(f"select distinct campaign_id from {table}").fetchall()]
+    long_ids = sorted(c for c in campaigns if not _partition_folder_fits(c))
+    if len(long_ids) < len(campaigns):
+        cursor.execute(
+            f"copy (select * from {table} where not list_contains($long_ids, campaign_id)) to $path "
+            "(format parquet, partition_by (campaign_id), write_partition_columns true)",
+            {"path": str(folder), "long_ids": long_ids},
+        )
+    folders = {}
+    for campaign_id in long_ids:
+        part = folder / digest_folder(campaign_id)
+        part.mkdir()
+        cursor.execute(f"copy (select * from {table} where campaign_id = $id) to $path (format parquet)",
+                       {"id": campaign_id, "path": str(part / "data_0.parquet")})
+        folders[part.name] = campaign_id
+    return folders
 
 
 def read_manifest(directory: str | os.PathLike[str], *, verify: bool = True) -> dict:
