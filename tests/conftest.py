@@ -55,3 +55,16 @@ def read_path(reader, *arguments):
 
     with duckdb.connect() as scratch, TemporaryRelations(scratch) as relations:
         return reader(*arguments, relations)
+
+
+@pytest.fixture(scope="module")
+def postgres_url():
+    """A throwaway PostgreSQL server for the module's tests (tests/postgres_server.py); the tests
+    are skipped, saying why, where none can start."""
+    from .postgres_server import NoServer, postgres_server
+
+    try:
+        with postgres_server() as url:
+            yield url
+    except NoServer as exc:
+        pytest.skip(f"no PostgreSQL server could be started: {exc}")

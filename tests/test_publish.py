@@ -13,21 +13,12 @@ from pyeval import sharing
 from pyeval.cli import main
 
 from .conftest import FIXTURES
-from .postgres_server import NoServer, postgres_server
 
 QRELS = FIXTURES / "trec_eval" / "qrels.test"
 RUN = FIXTURES / "trec_eval" / "results.test"
 RUN_TRUNC = FIXTURES / "trec_eval" / "results.trunc"
 ODD = "c'; drop table runs; --"
 
-
-@pytest.fixture(scope="module")
-def postgres_url():
-    try:
-        with postgres_server() as url:
-            yield url
-    except NoServer as exc:
-        pytest.skip(f"no PostgreSQL server could be started: {exc}")
 
 
 def _normalise(value):

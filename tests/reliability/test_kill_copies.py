@@ -21,7 +21,6 @@ import pyeval
 from pyeval import sharing
 
 from ..conftest import snapshot
-from ..postgres_server import NoServer, postgres_server
 from .helpers import QRELS, RUN, digest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -115,14 +114,6 @@ def test_sigkill_during_snapshot_leaves_the_old_or_the_new_snapshot(tmp_path):
     assert _file_rows(out) == new
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(f".{out.name}.")) == [running.name]
 
-
-@pytest.fixture(scope="module")
-def postgres_url():
-    try:
-        with postgres_server() as url:
-            yield url
-    except NoServer as exc:
-        pytest.skip(f"no PostgreSQL server could be started: {exc}")
 
 
 def _published(url: str) -> dict[str, list[tuple]]:

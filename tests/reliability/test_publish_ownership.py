@@ -7,17 +7,8 @@ import uuid
 import pytest
 import sqlalchemy as sa
 
-from ..postgres_server import NoServer, postgres_server
 from .helpers import cli, one_line_error, warehouse
 
-
-@pytest.fixture(scope="module")
-def postgres_url():
-    try:
-        with postgres_server() as url:
-            yield url
-    except NoServer as exc:
-        pytest.skip(f"no PostgreSQL server could be started: {exc}")
 
 
 def _database(url: str) -> str:
