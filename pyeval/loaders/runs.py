@@ -236,17 +236,17 @@ def _store_runs(
 def _stage_batch(
     con: duckdb.DuckDBPyConnection, relations: staging.TemporaryRelations, inputs: list[Lines | StagedFile]
 ) -> dict[int, tuple]:
-    """Make ``run_batch`` (sql/loaders/run_batch.sql) the lines of every input: the fast path's
-    staged files, and the general path's inputs checked one by one (run_rows.sql) into
-    ``run_general_rows``. Returns the first problem of each general-path input that has one."""
+    """Make the temporary view ``run_batch`` the lines of every input, each with its
+    ``file_index`` and line number: the fast path's staged files (run_fast_input.sql, their first
+    rows in ``run_file_starts``) and the general path's inputs, checked one by one (run_rows.sql,
+    run_problems.sql) into ``run_general_rows`` (run_general_rows.sql). Returns the first problem
+    of each general-path input that has one."""
     problems = {}
     general = [index for index, lines in enumerate(inputs) if not lines.typed]
     relations.track("run_file_starts", "run_general_rows", "input_fields", "run_input", "run_batch")
     if len(general) < len(inputs):
-        con.execute(
-            "create or replace temp table run_file_starts as "
-            "select file_index, min(rowid) as first_row from staged_run_files group by file_index"
-        )
+        create_rows(con, "run_file_starts", {"file_index": "integer", "first_row": "bigint"},
+                    [(lines.file_index, lines.first_row) for lines in inputs if lines.typed])
     for index in general:
         staging.stage_lines(con, inputs[index], comments=True, skip_blank=True)
         staging.stage_rows(con, "run_input", "run_rows", {})

@@ -1,6 +1,6 @@
 -- run_insert: store the checked lines of every run of a load in one statement.
--- Reads: run_batch (sql/loaders/run_batch via pyeval/loaders/runs.py: file_index, line_number,
--- topic_id, doc_id, run_tag, rank_given, score), batch_runs (file_index, run_id).
+-- Reads: run_batch (every line of the load's runs, pyeval/loaders/runs.py _stage_batch: file_index,
+-- line_number, topic_id, doc_id, run_tag, rank_given, score), batch_runs (file_index, run_id).
 -- Parameters: $campaign_id; $first_file, $last_file: the runs stored by this statement (a load
 -- stores its runs in slices of about a million lines, so that the window's memory stays bounded).
 -- trec_rank is the rank under pyeval's default ordering policy 'trec' (trec_eval 10.0

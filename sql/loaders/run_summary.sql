@@ -3,7 +3,7 @@
 -- lines), what the load reports (lines, distinct run tags, the first line's tag), and how the
 -- run's topics meet the campaign's qrels topics: run topics without judgments are ignored when
 -- evaluating, judged topics absent from the run score 0 under the default topic policy.
--- Reads: run_batch (every line of the load's runs), qrels. Parameters: $campaign_id.
+-- Reads: run_batch (every line of the load's runs, pyeval/loaders/runs.py _stage_batch), qrels. Parameters: $campaign_id.
 -- One row per run: file_index, may_have_duplicates, run_topics, unjudged_topics, missing_topics,
 -- entries, distinct_tags, first_tag.
 -- Duplicates are screened by the documents' 64-bit hashes (8 bytes a line where the strings take
