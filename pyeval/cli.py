@@ -417,19 +417,20 @@ def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_
     run_names = [name for value in runs for name in value.split(",") if name]
     settings = dict(runs=run_names or None, ordering=ordering, max_depth=max_depth, judged_only=judged_only,
                     topics=topics, store=not no_store)
-    if engine == "spark":
-        from .engines import spark
-
-        evaluate = functools.partial(spark.evaluate, export=export_dir)
-    elif export_dir:
+    if export_dir and engine != "spark":
         raise PyevalError("--export needs --engine spark")
-    elif not per_topic:  # the means only: computed, stored and combined in SQL, no pandas
+    if engine == "duckdb" and not per_topic:  # the means only: computed, stored and combined in SQL, no pandas
         summary = evaluate_summary(con, campaign, chosen, **settings)
         click.echo(render_rows(["run_id", *summary.measures], summary.rows, fmt))
         if summary.evaluation_id is not None:
             click.echo(f"stored as evaluation {summary.evaluation_id}", err=True)
         return
-    result = evaluate(con, campaign, chosen, **settings)
+    if engine == "spark":
+        from .engines import spark
+
+        result = spark.evaluate(con, campaign, chosen, export=export_dir, **settings)
+    else:
+        result = evaluate(con, campaign, chosen, **settings)
     if per_topic:
         click.echo(render(result.per_topic, fmt))
         if len(result.texts):

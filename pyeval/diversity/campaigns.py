@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .. import sqlfiles
-from ..db import first_row
+from ..db import first_row, transaction
 from ..errors import DataIntegrityError, InputFormatError, PyevalError, UnknownCampaignError
 from ..loaders import intents as intent_loader
 from ..loaders import load_intents, staging
@@ -92,7 +92,7 @@ def set_intent_types(con: duckdb.DuckDBPyConnection, campaign_id: str, path: str
     """Set the types of a campaign's intents from a TREC topics XML (``type="nav"``); returns
     the number of intents whose type the file gives. Probabilities are not touched."""
     frame = read_topic_intents(path)
-    with staging.transaction(con):
+    with transaction(con):
         staging.require_campaign(con, campaign_id, str(path))
         con.register("topic_types", frame)
         try:
@@ -146,7 +146,7 @@ def generate_intent_variant(con: duckdb.DuckDBPyConnection, campaign_id: str, va
     """Store probabilities ``method`` ('uniform' or 'nonuniform') of the campaign's listed
     intents as the variant ``variant``; returns the rows stored."""
     intent_probabilities(pd.DataFrame({"topic_id": []}), method)  # checks the method
-    with staging.transaction(con):
+    with transaction(con):
         _variant_iv(con, campaign_id, variant, replace)
         frame = con.execute("select topic_id, intent_id from intents where campaign_id = $c",
                             {"c": campaign_id}).df()
@@ -163,7 +163,7 @@ def load_intent_variant(con: duckdb.DuckDBPyConnection, campaign_id: str, varian
     prob``) as the variant ``variant``; the file's types, if any, are ignored (a variant
     changes probabilities only). Returns the rows stored."""
     lines = staging.lines_of(source, intent_loader._frame_lines)
-    with staging.transaction(con):
+    with transaction(con):
         _variant_iv(con, campaign_id, variant, replace)
         separator = staging.detect_separator(lines)
         staging.stage_lines(con, lines, separator=separator, comments=True, skip_blank=False)
@@ -188,7 +188,7 @@ def to_traditional(con: duckdb.DuckDBPyConnection, source: str, target: str, *, 
         raise PyevalError(f"method must be one of {', '.join(TRADITIONAL_METHODS)}; got {method!r}")
     if negative_as not in NEGATIVE_AS:
         raise PyevalError(f"negative_as must be one of {', '.join(NEGATIVE_AS)}; got {negative_as!r}")
-    with staging.transaction(con):
+    with transaction(con):
         row = first_row(con, "select qrels_kind from campaigns where campaign_id = $c", {"c": source})
         if row is None:
             raise UnknownCampaignError(f"campaign '{source}' does not exist")

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import duckdb
 
-from ..db import first_row
+from ..db import first_row, transaction
 from ..errors import DataIntegrityError, InputFormatError, PyevalError
 from . import qrels as qrels_loader
 from . import runs as runs_loader
@@ -182,9 +182,9 @@ def load_campaign(
         problems = runs_loader._stage_batch(con, relations, run_inputs)
         step()
         reports = []
-        with staging.transaction(con):
-            reports.append(qrels_loader._store_qrels(con, relations, campaign_id, qrels_lines, "auto",
-                                                     replace, description))
+        with transaction(con):
+            reports.append(qrels_loader._store_qrels_files(con, relations, campaign_id, [qrels_lines], "auto",
+                                                           replace, description))
             step()
             intents_loaded = layout.intents is not None
             if intents_loaded:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from .. import sqlfiles
-from ..db import first_row
+from ..db import first_row, transaction
 from ..errors import DataIntegrityError
 from . import staging
 from .source import Lines, frame_lines, pick_column
@@ -44,7 +44,7 @@ def load_doclengths(
         The campaign has lengths already and ``replace`` is false.
     """
     lines = staging.lines_of(source, _frame_lines)
-    with staging.transaction(con):
+    with transaction(con):
         staging.require_campaign(con, campaign_id, lines.label)
         staging.stage_lines(con, lines, comments=True, skip_blank=True)
         staging.stage_rows(con, "doclength_input", "doclength_rows", {})

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from .. import sqlfiles
-from ..db import first_row
+from ..db import first_row, transaction
 from ..errors import DataIntegrityError, InputFormatError, InputWarning
 from . import staging
 from .source import Lines, frame_lines, pick_column
@@ -51,7 +51,7 @@ def load_intents(
         The campaign has intents already and ``replace`` is false.
     """
     lines = staging.lines_of(source, _frame_lines)
-    with staging.transaction(con):
+    with transaction(con):
         staging.require_campaign(con, campaign_id, lines.label)
         separator = staging.detect_separator(lines)
         staging.stage_lines(con, lines, separator=separator, comments=True, skip_blank=False)

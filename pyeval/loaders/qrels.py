@@ -7,17 +7,16 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import duckdb
 
-from ..db import first_row
+from ..db import first_row, transaction
 from .. import sqlfiles
-from ..errors import DataIntegrityError, InputFormatError
+from ..errors import DataIntegrityError, DuplicateEntryError, InputFormatError
 from . import staging
-from ..errors import DuplicateEntryError
 from .source import Lines, StagedFile, expand_paths, frame_lines, is_frame, pick_column
 
 if TYPE_CHECKING:
@@ -157,21 +156,8 @@ def load_qrels(
         raise InputFormatError("<no qrels>", None, "no qrels file given")
     with staging.TemporaryRelations(con) as relations:
         inputs = _read_qrels_files(sources, format, relations)
-        with staging.transaction(con):
+        with transaction(con):
             return _store_qrels_files(con, relations, campaign_id, inputs, format, replace, description)
-
-
-def _store_qrels(
-    con: duckdb.DuckDBPyConnection,
-    relations: staging.TemporaryRelations,
-    campaign_id: str,
-    lines: Lines | StagedFile,
-    format: str,
-    replace: bool,
-    description: str | None,
-) -> staging.LoadReport:
-    """Check and store one qrels input read by :func:`_read_qrels`, inside the caller's transaction."""
-    return _store_qrels_files(con, relations, campaign_id, [lines], format, replace, description)
 
 
 def _store_qrels_files(

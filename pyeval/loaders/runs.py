@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from .. import sqlfiles
-from ..db import create_rows, first_row
+from ..db import create_rows, first_row, transaction
 from ..errors import DataIntegrityError, InputFormatError, InputWarning, PyevalError
 from . import staging
 from .source import Lines, StagedFile, expand_paths, frame_lines, pick_column
@@ -86,7 +86,7 @@ def annotate_run(
     PyevalError
         The campaign has no such run, or the date is not ``YYYY-MM-DD``.
     """
-    with staging.transaction(con):
+    with transaction(con):
         found = first_row(con, "select count(*) from runs where campaign_id = $c and run_id = $r",
                           {"c": campaign_id, "r": run_id})[0]
         if not found:
@@ -188,7 +188,7 @@ def load_runs(
     with staging.TemporaryRelations(con) as relations:
         inputs = _read_runs(sources, relations)
         problems = _stage_batch(con, relations, inputs)
-        with staging.transaction(con):
+        with transaction(con):
             return _store_runs(con, campaign_id, inputs, names, problems, replace, metadata)
 
 

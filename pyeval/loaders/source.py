@@ -500,7 +500,7 @@ def _read_group(
     statement = (
         (f"create temp table {STAGED_TABLE} as\n" if create else f"insert into {STAGED_TABLE}\n")
         + f"with file_fields as (\n{sqlfiles.read('loaders/fast_file_fields.sql')}\n)\n"
-        + f"select * replace (($file_indexes::integer[])[file_index::bigint + 1] as file_index) from (\n"
+        + "select * replace (($file_indexes::integer[])[file_index::bigint + 1] as file_index) from (\n"
         + sqlfiles.read(f"loaders/{query}.sql") + "\n)"
     )
     common = {"delimiter": layout.delimiter, "columns": {name: "VARCHAR" for name in fields},

@@ -9,16 +9,15 @@ is left as it was too.
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import duckdb
 
-from ..db import first_row, transaction  # noqa: F401 (loaders use staging.transaction)
+from ..db import first_row
 from .. import sqlfiles
 from ..errors import DuplicateEntryError, InputFormatError, UnknownCampaignError
 from .source import STAGED_TABLE, Lines, StagedFile, is_frame, read_lines, stage_files
