@@ -117,10 +117,13 @@ def test_sigkill_during_snapshot_leaves_the_old_or_the_new_snapshot(tmp_path):
 
 
 def _published(url: str) -> dict[str, list[tuple]]:
-    """Every row of every published table and view (the publications log aside), sorted."""
-    engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    """Every row of every published table and view (the publications log aside), sorted, read
+    in one snapshot: a killed client's COMMIT may still be landing on the server, and statements
+    read one by one (READ COMMITTED) could then see some tables before it and some after."""
+    engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1),
+                              isolation_level="REPEATABLE READ")
     try:
-        with engine.connect() as pg:
+        with engine.connect() as pg, pg.begin():
             return {
                 name: sorted(map(tuple, pg.execute(sa.text(f'select * from "{name}"')).fetchall()), key=repr)
                 for name in (*sharing.PUBLIC_TABLES, *sharing.MATERIALIZED_VIEWS, *sharing.PORTABLE_VIEWS)
