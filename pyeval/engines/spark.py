@@ -257,9 +257,12 @@ def compute(
                 result = spark.sql(text).toPandas()
             except Exception as exc:  # pyspark's errors: a family's raise_error(...)
                 message = str(exc)
-                marker = f"metric_{family}:"
-                if marker in message and message.lstrip().startswith("[USER_RAISED_EXCEPTION]"):
-                    raise MeasureParamError(message[message.index(marker):].splitlines()[0]) from None
+                # Alone, Spark's error starts with it; when several tasks raise at once it is
+                # wrapped (STAGE_MATERIALIZATION_MULTIPLE_FAILURES) and stands inside the message.
+                marker = f"[USER_RAISED_EXCEPTION] metric_{family}:"
+                if marker in message:
+                    start = message.index(marker) + len("[USER_RAISED_EXCEPTION] ")
+                    raise MeasureParamError(message[start:].splitlines()[0]) from None
                 raise
             frames.append(result)
         for frame in staged:
