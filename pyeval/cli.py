@@ -202,29 +202,33 @@ def load_campaign_command(ctx, campaign, qrels_name, intents_name, description, 
 @load.command("intents")
 @_campaign
 @_replace
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.pass_context
 @_fail_cleanly
-def load_intents_command(ctx, campaign, replace, file):
-    """Load intent probabilities: Iprob (topic intent prob) or DINprob (... inf|nav)."""
+def load_intents_command(ctx, campaign, replace, files):
+    """Load intent probabilities from FILES: Iprob (topic intent prob) or DINprob (... inf|nav).
+
+    Several FILES (a folder, a quoted glob) are the campaign's intents together, all or none."""
     from .loaders import load_intents
 
     con = _open(ctx)
-    click.echo(load_intents(con, campaign, file, replace=replace).summary())
+    click.echo(load_intents(con, campaign, list(files), replace=replace).summary())
 
 
 @load.command("doclengths")
 @_campaign
 @_replace
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.pass_context
 @_fail_cleanly
-def load_doclengths_command(ctx, campaign, replace, file):
-    """Load document lengths in characters (docno length) for the U-measure family."""
+def load_doclengths_command(ctx, campaign, replace, files):
+    """Load document lengths in characters (docno length) for the U-measure family.
+
+    Several FILES (a folder, a quoted glob) are the campaign's lengths together, all or none."""
     from .loaders import load_doclengths
 
     con = _open(ctx)
-    click.echo(load_doclengths(con, campaign, file, replace=replace).summary())
+    click.echo(load_doclengths(con, campaign, list(files), replace=replace).summary())
 
 
 @main.command("sql")

@@ -8,7 +8,8 @@ The layout it reads (docs/loading.md, "Loading a campaign folder"), names compar
 * topics (optional): a ``*topics*.xml`` file (TREC topics with subtopics): the types of the
   intents loaded, or, with diversity qrels and no intents file, the intents themselves
   (uniform probabilities);
-* document lengths (optional): a file whose name contains ``doclength`` or ``lengths``;
+* document lengths (optional): the files whose names contain ``doclength`` or ``lengths``,
+  loaded together (a collection's lengths may come in parts);
 * runs: every file (not hidden) in the ``runs/`` folder and the folders below it, in name order.
 
 Anything else is left alone and named in the report (``ignored``). Every file is read before
@@ -41,7 +42,7 @@ class CampaignFolder:
     runs: list[Path]
     intents: Path | None = None
     topics: Path | None = None
-    doclengths: Path | None = None
+    doclengths: list[Path] = field(default_factory=list)
     ignored: list[Path] = field(default_factory=list)
 
 
@@ -104,9 +105,9 @@ def campaign_folder(
         runs=runs,
         intents=_one(intents_files, intents, "intents", "--intents", folder),
         topics=_one(topics_files, None, "topics", "a folder with one topics file", folder),
-        doclengths=_one(length_files, None, "document lengths", "a folder with one lengths file", folder),
+        doclengths=length_files,
     )
-    recognised = {layout.qrels, layout.intents, layout.topics, layout.doclengths}
+    recognised = {layout.qrels, layout.intents, layout.topics, *layout.doclengths}
     candidates = set(qrels_files) | set(intents_files)
     layout.ignored = [p for p in files if p not in recognised and p not in candidates]
     layout.ignored += [p for p in qrels_files + intents_files if p not in recognised]
@@ -170,7 +171,7 @@ def load_campaign(
         raise PyevalError("a campaign name cannot be empty")
     steps = ["read qrels", "read runs", "store qrels"]
     steps += ["store intents"] * (layout.intents is not None) + ["store topics"] * (layout.topics is not None)
-    steps += ["store lengths"] * (layout.doclengths is not None) + ["store runs"]
+    steps += ["store lengths"] * bool(layout.doclengths) + ["store runs"]
     with _progress(len(steps), progress) as bar, staging.TemporaryRelations(con) as relations:
         def step() -> None:
             bar.set_description(steps[bar.n] if bar.n < len(steps) else "")
@@ -193,8 +194,9 @@ def load_campaign(
             if layout.topics is not None:
                 _load_topics(con, campaign_id, layout.topics, intents_loaded, replace)
                 step()
-            if layout.doclengths is not None:
-                reports.append(load_doclengths(con, campaign_id, str(layout.doclengths), replace=replace))
+            if layout.doclengths:
+                reports.append(load_doclengths(con, campaign_id, [str(p) for p in layout.doclengths],
+                                               replace=replace))
                 step()
             reports += runs_loader._store_runs(con, campaign_id, run_inputs, names, problems, replace, metadata)
             step()

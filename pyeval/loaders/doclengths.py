@@ -5,6 +5,7 @@ per topic; identical duplicate lines are stored once, conflicting ones are an er
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import duckdb
@@ -29,11 +30,16 @@ def _frame_lines(frame: pd.DataFrame) -> Lines:
 def load_doclengths(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
-    source: staging.Source,
+    source: staging.Source | Sequence[staging.Source],
     *,
     replace: bool = False,
 ) -> staging.LoadReport:
     """Load document lengths into an existing campaign.
+
+    ``source`` is a path or DataFrame, or a list of them (folders and glob patterns too), whose
+    lines together are the campaign's lengths: each file is checked on its own, then a
+    document given two different lengths by two files is refused, naming both places
+    (identical lengths are stored once, as within a file).
 
     Raises
     ------
@@ -43,22 +49,37 @@ def load_doclengths(
     DataIntegrityError
         The campaign has lengths already and ``replace`` is false.
     """
-    lines = staging.lines_of(source, _frame_lines)
-    with transaction(con):
-        staging.require_campaign(con, campaign_id, lines.label)
-        staging.stage_lines(con, lines, comments=True, skip_blank=True)
-        staging.stage_rows(con, "doclength_input", "doclength_rows", {})
-        staging.raise_first_problem(con, lines.label, "doclength_problems")
+    inputs = [staging.lines_of(one, _frame_lines) for one in staging.input_list(source, "document lengths")]
+    label = inputs[0].label if len(inputs) == 1 else staging.batch_label(inputs)
+    with staging.TemporaryRelations(con) as relations, transaction(con):
+        staging.require_campaign(con, campaign_id, label)
+        relations.track("input_fields", "doclength_input")
+        for index, lines in enumerate(inputs):
+            staging.stage_lines(con, lines, comments=True, skip_blank=True)
+            staging.stage_rows(con, "doclength_input", "doclength_rows", {})
+            staging.raise_first_problem(con, lines.label, "doclength_problems")
+            if len(inputs) > 1:
+                staging.gather(con, relations, "doclength_input", "doclength_batch", index)
+                relations.drop("input_fields", "doclength_input")
+        if len(inputs) > 1:
+            staging.raise_batch_repeat(
+                con, relations, inputs,
+                "select file_index, line_number, doc_id as batch_key, length as batch_value from doclength_batch",
+                "a different length for this document is given by",
+                conflicts_only=True,
+            )
+            con.execute("create or replace temp table doclength_input as "
+                        "select * exclude (file_index) from doclength_batch")
         keys = {"campaign_id": campaign_id}
         if first_row(con, "select count(*) from document_lengths where campaign_id = $campaign_id", keys)[0]:
             if not replace:
                 raise DataIntegrityError(
-                    f"{lines.label}: campaign '{campaign_id}' already has document lengths; "
+                    f"{label}: campaign '{campaign_id}' already has document lengths; "
                     "use --replace to replace them"
                 )
             con.execute("delete from document_lengths where campaign_id = $campaign_id", keys)
         con.execute(sqlfiles.read("loaders/doclength_insert.sql"), keys)
         rows = first_row(con, "select count(distinct doc_id) from doclength_input")[0]
-        staging.record_input(con, campaign_id, "doclengths", lines, rows)
-        staging.drop_staging(con, "doclength_input")
-    return staging.LoadReport("doclengths", campaign_id, lines.source_file, lines.sha256, rows, 0)
+        provenance = inputs[0] if len(inputs) == 1 else staging.combined_provenance(inputs)
+        staging.record_input(con, campaign_id, "doclengths", provenance, rows)
+    return staging.LoadReport("doclengths", campaign_id, provenance.source_file, provenance.sha256, rows, 0)

@@ -6,7 +6,7 @@ probabilities stray from 1 by more than 0.01 draws a warning. Reference: formats
 from __future__ import annotations
 
 import warnings
-
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import duckdb
@@ -35,63 +35,96 @@ def _frame_lines(frame: pd.DataFrame) -> Lines:
 def load_intents(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
-    source: staging.Source,
+    source: staging.Source | Sequence[staging.Source],
     *,
     replace: bool = False,
 ) -> staging.LoadReport:
     """Load intent probabilities (and types) into an existing campaign.
+
+    ``source`` is a path or DataFrame, or a list of them (folders and glob patterns too), whose
+    lines together are the campaign's intents: each file is checked on its own, then an intent
+    listed by two files is refused, naming both places.
 
     Raises
     ------
     InputFormatError
         A bad line (field count, a probability that is not a number in [0, 1], a type other
         than inf/nav, an intent listed twice), or an intent that the campaign's qrels judge
-        relevant but the file does not list.
+        relevant but no file lists.
     DataIntegrityError
         The campaign has intents already and ``replace`` is false.
     """
-    lines = staging.lines_of(source, _frame_lines)
-    with transaction(con):
-        staging.require_campaign(con, campaign_id, lines.label)
-        separator = staging.detect_separator(lines)
-        staging.stage_lines(con, lines, separator=separator, comments=True, skip_blank=False)
-        staging.stage_rows(con, "intent_input", "intent_rows", {})
-        staging.raise_first_problem(con, lines.label, "intent_problems")
-        missing = first_row(
-            con, sqlfiles.read("loaders/intents_missing_from_file.sql"), {"campaign_id": campaign_id}
-        )
-        if missing is not None:
-            raise InputFormatError(
-                lines.label,
-                None,
-                f"intent '{missing[1]}' of topic '{missing[0]}' is judged relevant in the qrels "
-                "but not listed",
-            )
-        keys = {"campaign_id": campaign_id}
-        if first_row(con, "select count(*) from intents where campaign_id = $campaign_id", keys)[0]:
-            if not replace:
-                raise DataIntegrityError(
-                    f"{lines.label}: campaign '{campaign_id}' already has intents; "
-                    "use --replace to replace them"
-                )
-            con.execute("delete from intents where campaign_id = $campaign_id", keys)
-        con.execute(sqlfiles.read("loaders/intent_insert.sql"), keys)
-        rows, topics = first_row(
-            con, "select count(*), count(distinct topic_id) from intent_input where not is_blank"
-        )
-        off = con.execute(
-            sqlfiles.read("loaders/intent_probability_sums.sql"),
-            {"tolerance": PROBABILITY_SUM_TOLERANCE},
-        ).fetchall()
-        staging.record_input(con, campaign_id, "intents", lines, rows)
-        staging.refresh_topics(con, campaign_id)
-        staging.drop_staging(con, "intent_input")
+    inputs = [staging.lines_of(one, _frame_lines) for one in staging.input_list(source, "intents")]
+    with staging.TemporaryRelations(con) as relations, transaction(con):
+        rows, topics, off = _store_intents(con, relations, campaign_id, inputs, replace)
+    label = inputs[0].label if len(inputs) == 1 else staging.batch_label(inputs)
     if off:
         topic, total = off[0]
         warnings.warn(
-            f"{lines.label}: the probabilities of {len(off)} topics do not sum to 1 "
+            f"{label}: the probabilities of {len(off)} topics do not sum to 1 "
             f"(topic '{topic}': {total:.4f})",
             InputWarning,
             stacklevel=2,
         )
-    return staging.LoadReport("intents", campaign_id, lines.source_file, lines.sha256, rows, topics)
+    provenance = inputs[0] if len(inputs) == 1 else staging.combined_provenance(inputs)
+    return staging.LoadReport("intents", campaign_id, provenance.source_file, provenance.sha256, rows, topics)
+
+
+def _store_intents(
+    con: duckdb.DuckDBPyConnection,
+    relations: staging.TemporaryRelations,
+    campaign_id: str,
+    inputs: list[Lines],
+    replace: bool,
+) -> tuple[int, int, list[tuple]]:
+    """Check each input, then the inputs together, and store them, inside the caller's
+    transaction: rows, topics, and the topics whose probabilities do not sum to 1."""
+    label = inputs[0].label if len(inputs) == 1 else staging.batch_label(inputs)
+    staging.require_campaign(con, campaign_id, label)
+    relations.track("input_fields", "intent_input")
+    for index, lines in enumerate(inputs):
+        separator = staging.detect_separator(lines)
+        staging.stage_lines(con, lines, separator=separator, comments=True, skip_blank=False)
+        staging.stage_rows(con, "intent_input", "intent_rows", {})
+        staging.raise_first_problem(con, lines.label, "intent_problems")
+        if len(inputs) > 1:
+            staging.gather(con, relations, "intent_input", "intent_batch", index)
+            relations.drop("input_fields", "intent_input")
+    if len(inputs) > 1:
+        staging.raise_batch_repeat(
+            con, relations, inputs,
+            "select file_index, line_number, row(topic_id, intent_id) as batch_key, null as batch_value "
+            "from intent_batch where not is_blank",
+            "intent listed already by",
+        )
+        con.execute("create or replace temp table intent_input as select * exclude (file_index) from intent_batch")
+    missing = first_row(
+        con, sqlfiles.read("loaders/intents_missing_from_file.sql"), {"campaign_id": campaign_id}
+    )
+    if missing is not None:
+        raise InputFormatError(
+            label,
+            None,
+            f"intent '{missing[1]}' of topic '{missing[0]}' is judged relevant in the qrels "
+            "but not listed",
+        )
+    keys = {"campaign_id": campaign_id}
+    if first_row(con, "select count(*) from intents where campaign_id = $campaign_id", keys)[0]:
+        if not replace:
+            raise DataIntegrityError(
+                f"{label}: campaign '{campaign_id}' already has intents; "
+                "use --replace to replace them"
+            )
+        con.execute("delete from intents where campaign_id = $campaign_id", keys)
+    con.execute(sqlfiles.read("loaders/intent_insert.sql"), keys)
+    rows, topics = first_row(
+        con, "select count(*), count(distinct topic_id) from intent_input where not is_blank"
+    )
+    off = con.execute(
+        sqlfiles.read("loaders/intent_probability_sums.sql"),
+        {"tolerance": PROBABILITY_SUM_TOLERANCE},
+    ).fetchall()
+    provenance = inputs[0] if len(inputs) == 1 else staging.combined_provenance(inputs)
+    staging.record_input(con, campaign_id, "intents", provenance, rows)
+    staging.refresh_topics(con, campaign_id)
+    return rows, topics, off

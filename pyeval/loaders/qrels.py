@@ -5,7 +5,6 @@ docs/loading.md). Ad hoc judgments are stored with ``intent_id = ''``.
 """
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,9 +14,9 @@ import duckdb
 
 from ..db import first_row, transaction
 from .. import sqlfiles
-from ..errors import DataIntegrityError, DuplicateEntryError, InputFormatError
+from ..errors import DataIntegrityError, InputFormatError
 from . import staging
-from .source import Lines, StagedFile, expand_paths, frame_lines, is_frame, pick_column
+from .source import Lines, StagedFile, frame_lines, pick_column
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -151,9 +150,7 @@ def load_qrels(
     """
     if format not in QRELS_FORMATS:
         raise ValueError(f"format must be one of {', '.join(QRELS_FORMATS)}; got {format!r}")
-    sources, _ = expand_paths([source] if isinstance(source, (str, os.PathLike)) or is_frame(source) else source)
-    if not sources:
-        raise InputFormatError("<no qrels>", None, "no qrels file given")
+    sources = staging.input_list(source, "qrels")
     with staging.TemporaryRelations(con) as relations:
         inputs = _read_qrels_files(sources, format, relations)
         with transaction(con):
@@ -171,7 +168,7 @@ def _store_qrels_files(
 ) -> staging.LoadReport:
     """Check each qrels input (its own lines' problems, then judgments given by two of them) and
     store their union, inside the caller's transaction. Several inputs are gathered in
-    ``qrels_batch`` (sql/loaders/qrels_batch_duplicates.sql checks them)."""
+    ``qrels_batch`` (sql/loaders/batch_repeats.sql checks them)."""
     relations.track("input_fields", "qrels_input", "qrels_batch")
     formats = []
     for index, lines in enumerate(inputs):
@@ -196,20 +193,19 @@ def _store_qrels_files(
             },
         )
         if len(inputs) > 1:
-            rows = "select $file_index::integer as file_index, * from qrels_input"
-            con.execute(f"create temp table if not exists qrels_batch as {rows} limit 0", {"file_index": index})
-            con.execute(f"insert into qrels_batch {rows}", {"file_index": index})
+            staging.gather(con, relations, "qrels_input", "qrels_batch", index)
             relations.drop("input_fields", "qrels_input")
     if len(inputs) > 1:
-        duplicate = first_row(con, sqlfiles.read("loaders/qrels_batch_duplicates.sql"))
-        if duplicate is not None:
-            index, line_number, first_index, first_line = duplicate
-            raise DuplicateEntryError(inputs[index].label, int(line_number),
-                                      f"judgment given already by {inputs[first_index].label} line {first_line}")
+        staging.raise_batch_repeat(
+            con, relations, inputs,
+            "select file_index, line_number, row(topic_id, intent_id, doc_id) as batch_key, null as batch_value "
+            "from qrels_batch where not is_blank",
+            "judgment given already by",
+        )
         con.execute("create or replace temp table qrels_input as select * exclude (file_index) from qrels_batch")
     chosen = formats[0]
     layout = QRELS_LAYOUTS[chosen]
-    label = inputs[0].label if len(inputs) == 1 else ", ".join(lines.label for lines in inputs)
+    label = inputs[0].label if len(inputs) == 1 else staging.batch_label(inputs)
     _store(con, campaign_id, layout.kind, chosen, replace, description, label)
     con.execute(sqlfiles.read("loaders/qrels_insert.sql"), {"campaign_id": campaign_id})
     rows, topics = first_row(con,

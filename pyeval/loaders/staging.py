@@ -20,7 +20,7 @@ import duckdb
 from ..db import first_row
 from .. import sqlfiles
 from ..errors import DuplicateEntryError, InputFormatError, UnknownCampaignError
-from .source import STAGED_TABLE, Lines, StagedFile, is_frame, read_lines, stage_files
+from .source import STAGED_TABLE, Lines, StagedFile, expand_paths, is_frame, read_lines, stage_files
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -140,6 +140,57 @@ class TemporaryRelations:
             self.con.unregister(relation)  # a registered Arrow table is a view too; no-op else
             if relation in kinds:
                 self.con.execute(f"drop {kinds[relation]} if exists {relation}")
+
+
+def input_list(source: Source | Sequence[Source], what: str) -> list[Source]:
+    """The inputs of a load that takes one input or several: a path or DataFrame, or a list of
+    them, folders and glob patterns standing for their files (:func:`source.expand_paths`)."""
+    one = isinstance(source, (str, os.PathLike)) or is_frame(source)
+    sources, _ = expand_paths([source] if one else list(source))
+    if not sources:
+        raise InputFormatError(f"<no {what}>", None, f"no {what} file given")
+    return sources
+
+
+def batch_label(inputs: Sequence[Lines | StagedFile]) -> str:
+    """How a load of several inputs names them in a message about all of them."""
+    return ", ".join(lines.label for lines in inputs)
+
+
+def gather(con: duckdb.DuckDBPyConnection, relations: TemporaryRelations, staged: str, batch: str,
+           file_index: int) -> None:
+    """Append the rows of one input of a load (the temporary table ``staged``) to the load's
+    temporary table ``batch``, each with the input's ``file_index``."""
+    relations.track(batch)
+    # staged and batch are constants of the calling loader, never user input.
+    rows = f"select $file_index::integer as file_index, * from {staged}"
+    con.execute(f"create temp table if not exists {batch} as {rows} limit 0", {"file_index": file_index})
+    con.execute(f"insert into {batch} {rows}", {"file_index": file_index})
+
+
+def raise_batch_repeat(
+    con: duckdb.DuckDBPyConnection,
+    relations: TemporaryRelations,
+    inputs: Sequence[Lines | StagedFile],
+    keys: str,
+    given_again: str,
+    *,
+    conflicts_only: bool = False,
+) -> None:
+    """Raise for the first line of a later input that gives a key an earlier input of the load
+    gives (sql/loaders/batch_repeats.sql): ``keys`` is the loader's query of its batch's
+    ``file_index, line_number, batch_key, batch_value``; the message reads ``given_again`` and
+    the earlier place. With ``conflicts_only`` only a different value is refused (and the
+    error is a format error, not a duplicate)."""
+    relations.track("batch_keys")
+    # keys is a constant of the calling loader, never user input.
+    con.execute(f"create or replace temp view batch_keys as {keys}")
+    row = first_row(con, sqlfiles.read("loaders/batch_repeats.sql"), {"conflicts_only": conflicts_only})
+    if row is not None:
+        index, line_number, first_index, first_line = row
+        error = InputFormatError if conflicts_only else DuplicateEntryError
+        raise error(inputs[index].label, int(line_number),
+                    f"{given_again} {inputs[first_index].label} line {first_line}")
 
 
 def require_campaign(con: duckdb.DuckDBPyConnection, campaign_id: str, label: str) -> None:

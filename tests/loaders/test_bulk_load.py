@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import shutil
 
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -264,3 +265,88 @@ def test_a_hash_collision_in_the_duplicate_screen_is_no_error(tmp_path, runs_fol
     bad.write_text(bad.read_text() + "301 Q0 doc14 21 0 r002\n")  # a real duplicate is still found
     with pytest.raises(DuplicateEntryError, match=rf"^{bad}:61: document 'doc14' retrieved twice"):
         pyeval.load_runs(con, "c", [bad])
+
+
+def _diversity_campaign(path=None):
+    con = pyeval.connect(path) if path else pyeval.connect()
+    qrels = pd.DataFrame({"query_id": ["301", "301", "302"], "iteration": ["1", "2", "1"],
+                          "doc_id": ["d1", "d2", "d3"], "relevance": [1, 1, 1]})
+    pyeval.load_qrels(con, "c", qrels, format="trec-diversity")
+    return con
+
+
+def test_intents_in_several_files_store_what_one_file_stores(tmp_path):
+    (tmp_path / "a.Iprob").write_text("301 1 0.5\n301 2 0.5\n")
+    (tmp_path / "b.Iprob").write_text("302 1 1.0\n")
+    (tmp_path / "all.Iprob").write_text("301 1 0.5\n301 2 0.5\n302 1 1.0\n")
+    one = _diversity_campaign()
+    pyeval.load_intents(one, "c", tmp_path / "all.Iprob")
+    several = _diversity_campaign()
+    report = pyeval.load_intents(several, "c", [tmp_path / "a.Iprob", tmp_path / "b.Iprob"])
+    assert (report.rows, report.topics) == (3, 2)
+    assert report.source_file == f"{(tmp_path / 'a.Iprob').resolve()} + {(tmp_path / 'b.Iprob').resolve()}"
+    assert snapshot(several)["intents"] == snapshot(one)["intents"]
+    # a judged intent that no file lists is still refused, over the files' union
+    with pytest.raises(pyeval.InputFormatError, match="intent '2' of topic '301' is judged relevant"):
+        pyeval.load_intents(_diversity_campaign(), "c", [tmp_path / "b.Iprob", _write(tmp_path / "c.Iprob", "301 1 1\n")])
+
+
+def _write(path, text):
+    path.write_text(text)
+    return path
+
+
+def test_an_intent_in_two_files_is_named_and_nothing_is_stored(tmp_path):
+    first = _write(tmp_path / "a.Iprob", "301 1 0.5\n301 2 0.5\n")
+    second = _write(tmp_path / "b.Iprob", "302 1 1.0\n301 2 0.5\n")
+    con = _diversity_campaign(tmp_path / "w.duckdb")
+    with pytest.raises(DuplicateEntryError, match=rf"^{second}:2: intent listed already by {first} line 2$"):
+        pyeval.load_intents(con, "c", [first, second])
+    assert con.execute("select count(*) from intents").fetchone() == (0,)
+    con.close()
+    result = CliRunner().invoke(main, ["--db", str(tmp_path / "w.duckdb"), "load", "intents", "-C", "c",
+                                       str(first), str(second)])
+    assert result.exit_code == 1 and f"{second}:2: intent listed already" in result.output
+    assert "Traceback" not in result.output
+    # a bad line in the second file is named by that file's own check
+    _write(second, "302 1 1.0\n302 2 high\n")
+    result = CliRunner().invoke(main, ["--db", str(tmp_path / "w.duckdb"), "load", "intents", "-C", "c",
+                                       str(first), str(second)])
+    assert result.exit_code == 1 and f"{second}:2: probability 'high' is not a number" in result.output
+    _write(second, "302 1 1.0\n")
+    result = CliRunner().invoke(main, ["--db", str(tmp_path / "w.duckdb"), "load", "intents", "-C", "c",
+                                       str(first), str(second)])
+    assert result.exit_code == 0, result.output
+    assert pyeval.connect(tmp_path / "w.duckdb").execute("select count(*) from intents").fetchone() == (3,)
+
+
+def test_document_lengths_in_several_files(tmp_path):
+    folder = tmp_path / "lengths"
+    folder.mkdir()
+    first = _write(folder / "part1.txt", "d1 10\nd2 20\n")
+    second = _write(folder / "part2.txt", "d2 20\nd3 30\n")  # d2 again, with the same length: stored once
+    con = _diversity_campaign(tmp_path / "w.duckdb")
+    report = pyeval.load_doclengths(con, "c", [folder])
+    assert report.rows == 3
+    assert con.execute("select doc_id, length from document_lengths order by 1").fetchall() == [
+        ("d1", 10), ("d2", 20), ("d3", 30)]
+    _write(second, "d3 30\nd2 21\n")
+    with pytest.raises(pyeval.InputFormatError,
+                       match=rf"^{second}:2: a different length for this document is given by {first} line 2$"):
+        pyeval.load_doclengths(con, "c", [folder], replace=True)
+    assert con.execute("select count(*) from document_lengths").fetchone() == (3,)  # as it was
+    con.close()
+    result = CliRunner().invoke(main, ["--db", str(tmp_path / "w.duckdb"), "load", "doclengths", "-C", "c",
+                                       "--replace", str(folder / "*.txt")])
+    assert result.exit_code == 1 and f"{second}:2: a different length" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_load_campaign_loads_every_lengths_file_together(tmp_path, runs_folder):
+    folder = _campaign_folder(tmp_path, runs_folder)
+    _write(folder / "doclengths.1.txt", "doc1 10\ndoc2 20\n")
+    _write(folder / "doclengths.2.txt", "doc3 30\n")
+    con = pyeval.connect(tmp_path / "w.duckdb")
+    report = pyeval.load_campaign(con, folder)
+    assert [r.rows for r in report.reports if r.kind == "doclengths"] == [3]
+    assert con.execute("select count(*) from document_lengths").fetchone() == (3,)
