@@ -1,5 +1,5 @@
-"""The seeds' worked examples as tests: seed 000 (Sakai & Song, SIGIR 2011) Case G and seed 003
-(Sakai, IPSJ JIP 2013) Fig. 1; metrics-diversity.md sections 5, 6.1 and 11.4."""
+"""The seed papers' worked examples as tests: Sakai & Song, SIGIR 2011 Case G and Sakai, JIP 2013
+(Sakai, IPSJ JIP 2013) Fig. 1; docs/metrics-diversity.md sections 5, 6.1 and 11.4."""
 from __future__ import annotations
 
 import math
@@ -66,7 +66,7 @@ def test_seed_000_case_g():
 
 
 def _fig_1(j_at_rank_2: int):
-    """Seed 003 Fig. 1: informational i relevant at ranks 1 (L1), 2 (L3) and 5; navigational j
+    """Sakai, JIP 2013 Fig. 1: informational i relevant at ranks 1 (L1), 2 (L3) and 5; navigational j
     at rank 2 (L1, or the given level) and rank 4 (L3)."""
     judgments = {"1": {"i": {"d1": 1, "d2": 3, "d5": 2}, "j": {"d2": j_at_rank_2, "d4": 3}}}
     intents = {"1": {"i": (0.5, "inf"), "j": (0.5, "nav")}}
