@@ -2,7 +2,7 @@
 P+Q and P+Q#, intent-aware (IA) measures, effective precision.
 
 No formula is repeated here. A D-measure is its ad hoc measure's family SQL over the *global*
-staging of a diversity campaign (pyeval/diversity.py: per-document gains are the global gains
+staging of a diversity campaign (pyeval/diversity/: per-document gains are the global gains
 GG(d) = sum_i Pr(i|q) g_i(d), relevance is GG > 0, the ideal list is every document sorted by
 GG); a DIN-measure the same over the DIN global gains (navigational intents give gain only at
 their first relevant document). Composite measures name their components (the per-intent values
