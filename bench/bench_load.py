@@ -205,7 +205,7 @@ def child_main(kind: str, run_path: str, qrels_path: str, db_path: str) -> dict:
     return _measure(operation)
 
 
-#: The SQL field split that pyeval used before commit a3d4ef7 (sql/loaders/split_fields.sql,
+#: The SQL field split that pyeval used before commit a3d4ef7 (a3d4ef7^:sql/loaders/split_fields.sql,
 #: replaced by Arrow compute in pyeval.loaders.staging.split_fields); kept to compare.
 LEGACY_SPLIT_SQL = """
 with trimmed as (

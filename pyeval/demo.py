@@ -39,7 +39,7 @@ DEMO_CAMPAIGNS = {
 DEMO_MEASURES = ["AP", "nDCG@10", "nDCG(gain=exp)@10", "P@10", "RR", "Bpref", "infAP", "R@100", "NumRet(rel=1)"]
 
 #: The headline measures whose discriminative power the demo computes (issue 7: paired
-#: bootstrap test, B = 1000, seed 0, over the 190 pairs of the 20 runs; seed 000's setting).
+#: bootstrap test, B = 1000, seed 0, over the 190 pairs of the 20 runs; as Sakai & Song, SIGIR 2011).
 DISCPOWER_MEASURES = ["AP", "nDCG@10", "P@10", "RR"]
 
 EXAMPLE_QUERY = """\
@@ -120,7 +120,8 @@ def demo_discriminative_power(path: str | Path, plot: Path):
     return power
 
 
-#: The diversity measures the demo evaluates and stores on web2012 (issue 5; seed 000's l = 10).
+#: The diversity measures the demo evaluates and stores on web2012 (issue 5; l = 10, as Sakai &
+#: Song, SIGIR 2011).
 DIVERSITY_MEASURES = [
     "IRec@10", "D_nDCG@10", "Dsharp_nDCG@10", "D_Q@10", "Dsharp_Q@10", "DIN_nDCG@10",
     "DINsharp_nDCG@10", "PplusQsharp@10", "IA_nDCG@10", "EfP@10",
@@ -133,7 +134,8 @@ def irec_plot_path(out: Path) -> Path:
 
 
 def demo_diversity(path: str | Path, plot: Path) -> Evaluation:
-    """Evaluate :data:`DIVERSITY_MEASURES` on web2012 (stored) and save the seed 000 Fig. 3 plot:
+    """Evaluate :data:`DIVERSITY_MEASURES` on web2012 (stored) and save the plot of
+    Sakai & Song, SIGIR 2011 Fig. 3:
     every run's mean I-rec@10 (x) against its mean D-nDCG@10 (y), with the contour lines of
     D#-nDCG@10 = (I-rec + D-nDCG)/2 (gamma = 0.5)."""
     import matplotlib
@@ -171,7 +173,7 @@ def demo_diversity(path: str | Path, plot: Path) -> Evaluation:
 
 #: NTCIR and seed-paper ad hoc measures the demo evaluates and stores on web2012-adhoc (issue 4):
 #: Q-measure and its cutoff form, P-plus, R-measure, the Jarvelin-Kekalainen nDCG, NTCIREVAL's
-#: ERR and nERR, nGAP, and Q under the seed-001 steep and (per-topic) adjust gain assignments.
+#: ERR and nERR, nGAP, and Q under the steep and (per-topic) adjust gains of Sakai, AIRS 2005.
 NTCIR_MEASURES = ["Q", "Q@10", "PPlus", "RMeasure", "JKnDCG@10", "ERR(stop=ntcir)@10",
                   "nERR(stop=ntcir)@10", "nGAP@10", "Q(gain=steep)", "Q(gain=adjust)"]
 
@@ -201,7 +203,7 @@ def demo_ndeval(path: str | Path) -> Evaluation:
         con.close()
 
 
-#: The concordance matrix of the demo (issue 8; seed 003 Table 6, seed 004 Table 2): diversity
+#: The concordance matrix of the demo (issue 8; Sakai, JIP 2013 Table 6; Sakai, AIRS 2013 Table 2): diversity
 #: measures at l = 10 against intent recall and effective precision on web2012. Each entry lists
 #: the spellings the registry may use; measures the registry does not (yet) have are skipped.
 CONCORDANCE_MEASURES = {

@@ -2,15 +2,14 @@
 pandas-free evaluation_values table behind compute()."""
 from __future__ import annotations
 
-import pandas as pd
+import math
+
 import pytest
 
-import pyeval
 from pyeval import sqlfiles
 from pyeval.evaluation import (
     _STAGES,
     VALUES_TABLE,
-    compute,
     compute_into,
     means_into,
     run_stages,
@@ -68,25 +67,60 @@ def test_every_stage_a_family_reads_is_a_stage():
         assert "evaluation_pairs" in read, family
 
 
-def test_compute_into_matches_compute(campaign):
+#: test_evaluation's campaign as the oracles see it: judgments per topic, and run r's documents
+#: with their scores (trec_eval orders topic 1 a, c, b: c and b tie at 0.5, docno descending).
+JUDGMENTS = {"1": {"a": 1, "b": 0, "c": 2}, "2": {"a": 1}, "3": {"z": 1}}
+RUN_R = {"1": {"b": 0.5, "a": 0.9, "c": 0.5}, "2": {"x": 1.0, "a": 0.5}}
+
+
+def _trec_eval_9(measures: set[str]) -> dict[str, dict[str, float]]:
+    """pytrec_eval (trec_eval 9's C code) on the campaign's run r; it drops topic 3, which r lacks."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    return pytrec_eval.RelevanceEvaluator(JUDGMENTS, measures).evaluate(RUN_R)
+
+
+def _q_measure(topic: str) -> float:
+    """pyNTCIREVAL's Q-measure (beta 1, gains = levels) of run r on ``topic`` in trec_eval's order."""
+    metrics = pytest.importorskip("pyNTCIREVAL.metrics")
+    from .sql.ntcireval_cases import pyntcireval_inputs
+
+    by_docno = sorted(RUN_R[topic], reverse=True)  # ties: docno descending
+    docs = sorted(by_docno, key=lambda d: -RUN_R[topic][d])
+    labelled, xrelnum = pyntcireval_inputs(JUDGMENTS[topic], docs, 2)
+    return metrics.QMeasure(xrelnum, [1, 2], 1.0).compute(labelled)
+
+
+def test_compute_into_stages_the_values_the_oracles_give(campaign):
+    """compute_into's evaluation_values against independent oracles: pytrec_eval for the
+    trec_eval measures, pyNTCIREVAL for Q, trec_eval's relstring labels by hand; topic 3, which
+    the run lacks, is an empty list (docs/conventions.md section 2)."""
     measures = [parse(name) for name in ("AP", "P@2", "nDCG@3", "Q", "RelString@3", "NumRet")]
-    frame = compute(campaign, "c", measures, runs=["r"])
     compute_into(campaign, "c", measures, runs=["r"])
     rows = campaign.execute(
         f"select run_id, topic_id, measure, value, value_text from {VALUES_TABLE}"
     ).fetchall()
-    expected = [
-        tuple(None if pd.isna(value) else value for value in row)
-        for row in frame[["run_id", "topic_id", "measure", "value", "value_text"]].itertuples(index=False)
-    ]
-    assert sorted(rows, key=repr) == sorted(expected, key=repr)
-    assert len(rows) == 3 * len(measures)
+    assert len(rows) == 3 * len(measures) and {row[0] for row in rows} == {"r"}
+    got = {(topic, measure): value for _, topic, measure, value, _ in rows}
+    text = {(topic, measure): value_text for _, topic, measure, _, value_text in rows}
+    oracle = _trec_eval_9({"map", "P.2", "ndcg_cut.3", "num_ret"})
+    for topic in ("1", "2"):
+        assert got[topic, "AP"] == pytest.approx(oracle[topic]["map"], abs=1e-12)
+        assert got[topic, "P@2"] == pytest.approx(oracle[topic]["P_2"], abs=1e-12)
+        assert got[topic, "nDCG@3"] == pytest.approx(oracle[topic]["ndcg_cut_3"], abs=1e-12)
+        assert got[topic, "NumRet"] == oracle[topic]["num_ret"]
+        assert got[topic, "Q"] == pytest.approx(_q_measure(topic), abs=1e-12)
+    assert [got["3", m] for m in ("AP", "P@2", "nDCG@3", "Q", "NumRet")] == [0, 0, 0, 0, 0]
+    # relstring: levels of the top 3 as digits, '-' for a document not in the qrels
+    assert (text["1", "RelString@3"], text["2", "RelString@3"]) == ("120", "-1")
     # no stage is left behind
     left = {row[0] for row in campaign.execute("select table_name from duckdb_tables() where temporary").fetchall()}
     assert not left & set(_STAGES) and "requested_measures" not in left
 
 
 def test_means_into(campaign):
+    """Means over the three judged topics (topic 3 scores 0): P@2 (1 + 1/2 + 0)/3, NumRet summed
+    (3 + 2 + 0), GMAP trec_eval's geometric mean with each AP floored at 1e-5, the APs from
+    pytrec_eval."""
     measures = [parse("P@2"), parse("NumRet"), parse("GMAP")]
     compute_into(campaign, "c", measures, runs=["r"])
     campaign.execute(f"create temp view evaluation_scores as select * from {VALUES_TABLE}")
@@ -94,4 +128,5 @@ def test_means_into(campaign):
     got = dict(campaign.execute("select measure, value from summary").fetchall())
     campaign.execute("drop view evaluation_scores")
     assert got["P@2"] == pytest.approx(0.5) and got["NumRet"] == 5.0
-    assert got["GMAP"] == pytest.approx(pyeval.evaluate(campaign, "c", ["GMAP"], store=False).means["value"][0])
+    ap = [value["map"] for value in _trec_eval_9({"map"}).values()] + [0.0]
+    assert got["GMAP"] == pytest.approx(math.exp(sum(math.log(max(v, 1e-5)) for v in ap) / 3), abs=1e-12)

@@ -1,4 +1,4 @@
-"""Campaign tools for diversity evaluation (seed 000, Sakai & Song SIGIR 2011; issue 5):
+"""Campaign tools for diversity evaluation (Sakai & Song, SIGIR 2011; issue 5):
 
 * intent probability variants: a campaign keeps the probabilities it was loaded with (``given``)
   and any number of named variants (table intent_variants), loaded from an Iprob/DINprob file or
@@ -9,7 +9,7 @@
 * "2T" conversions: a traditional (ad hoc) campaign made from a diversity one, by the maximum
   level across intents or by the number of intents a document covers, stored as a new campaign
   whose ``source_campaign_id`` names its source (with the source's runs and document lengths).
-Definitions: shared/reference/metrics-diversity.md sections 1.2 and 10.
+Definitions: docs/metrics-diversity.md sections 1.2 and 10.
 """
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def intent_order(frame: pd.DataFrame) -> pd.DataFrame:
 def intent_probabilities(frame: pd.DataFrame, method: str) -> np.ndarray:
     """Pr(i|q) of each row of ``frame`` (``topic_id``, rows of a topic in intent-number order):
     uniform 1/n, or non-uniform 2^(n-j+1) / sum_{k=1}^{n} 2^k for the j-th of n intents
-    (Sakai & Song, SIGIR 2011; metrics-diversity.md section 1.2: n = 3 gives 8/14, 4/14, 2/14)."""
+    (Sakai & Song, SIGIR 2011; docs/metrics-diversity.md section 1.2: n = 3 gives 8/14, 4/14, 2/14)."""
     if method not in METHODS:
         raise PyevalError(f"intent probabilities: method must be one of {', '.join(METHODS)}; got {method!r}")
     groups = frame.groupby("topic_id", sort=False)

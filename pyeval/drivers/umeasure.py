@@ -1,4 +1,4 @@
-"""U-measure, D-U and U-IA (Sakai & Dou 2013; seed 004) in numpy.
+"""U-measure, D-U and U-IA (Sakai & Dou 2013; Sakai, AIRS 2013) in numpy.
 
 For a list d_1..d_l (the top l, l = the cutoff) and a document length len(d) in characters:
 
@@ -10,7 +10,7 @@ For a list d_1..d_l (the top l, l = the cutoff) and a document length len(d) in 
 read_D(d): d is relevant (level >= 1) to some intent; read_i(d): to intent i; GG(d) = sum over i
 of Pr(i|q) gv(x_i(d)). A non-relevant document costs its snippet only. U is U-IA of ad hoc
 qrels (one intent of weight 1). Readings of what the paper leaves open:
-metrics-diversity.md section 9.3 and docs/measures.md.
+docs/metrics-diversity.md section 9.3 and docs/measures.md.
 """
 from __future__ import annotations
 

@@ -2,14 +2,14 @@
 P+Q and P+Q#, intent-aware (IA) measures, effective precision.
 
 No formula is repeated here. A D-measure is its ad hoc measure's family SQL over the *global*
-staging of a diversity campaign (pyeval/diversity.py: per-document gains are the global gains
+staging of a diversity campaign (pyeval/diversity/: per-document gains are the global gains
 GG(d) = sum_i Pr(i|q) g_i(d), relevance is GG > 0, the ideal list is every document sorted by
 GG); a DIN-measure the same over the DIN global gains (navigational intents give gain only at
 their first relevant document). Composite measures name their components (the per-intent values
 of an ad hoc measure, I-rec, a D-measure) and a small family combines them:
 ``sql/metrics/metric_intent_average.sql`` (I-rec, IA, P+Q), ``metric_sharp.sql`` (D#, DIN#,
 P+Q#) and ``metric_effective_precision.sql`` (Ef-P, PAny).
-Definitions: shared/reference/metrics-diversity.md; names: conventions.md section 1.3.
+Definitions: docs/metrics-diversity.md; names: docs/conventions.md section 1.3.
 """
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ D_DEFAULTS = {"stop": "ntcir", "gain_norm": "gmax"}
 D_RBP_P = 0.95
 #: measures with a D#- and DIN#-version (D-NTCIR-eval and D-NTCIR-eval2)
 SHARP_BASES = ("nDCG", "Q", "ERR", "nERR", "EBR", "RBP")
-#: measures with an IA version (conventions.md section 1.3)
+#: measures with an IA version (docs/conventions.md section 1.3)
 IA_BASES = ("nDCG", "Q", "ERR", "nERR", "GAP", "nGAP", "AP", "JKnDCG", "RR", "P")
 
 

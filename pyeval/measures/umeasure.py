@@ -4,7 +4,7 @@ Computed by a Python driver (pyeval/drivers/umeasure.py) from the ranked lists, 
 and the campaign's document lengths. The user reads a ``snippet``-character snippet at every
 rank and ``F`` of the full text of each relevant document; a relevant document's gain counts at
 the end of the text read for it, decayed by max(0, 1 - pos/L). Definitions and the readings of
-the points the paper leaves open: shared/reference/metrics-diversity.md section 9 and
+the points the paper leaves open: docs/metrics-diversity.md section 9 and
 docs/measures.md ("U-measure family").
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from .base import INTEGER_MAX, MAX_RANK, MeasureDef, Param
 from .registry import register, register_driver
 
-SEED = "Sakai & Dou, SIGIR 2013 (U-measure); Sakai, IPSJ 2014 (D-U, U-IA: seed 004)"
+SEED = "Sakai & Dou, SIGIR 2013 (U-measure); Sakai, AIRS 2013 (D-U, U-IA)"
 
 MISSING_CHOICES = ("error", "zero", "mean", "median")
 

@@ -1,9 +1,9 @@
-"""Sakai's concordance test (WWW 2012; JIP 2013 Fig. 6; U-measure study Table 2; metaeval.md 10).
+"""Sakai's concordance test (WWW 2012; JIP 2013 Fig. 6; U-measure study Table 2; docs/metaeval.md 10).
 
 For two measures M1, M2 and one or two gold-standard measures M* (intent recall, effective
 precision, precision: any stored measure), over every (run pair, topic) "list pair":
 
-- a **disagreement** is sgn ΔM1 · sgn ΔM2 < 0 (tolerance-aware signs, metaeval.md 13);
+- a **disagreement** is sgn ΔM1 · sgn ΔM2 < 0 (tolerance-aware signs, docs/metaeval.md 13);
 - M1 is **concordant** on it when ΔM1 · ΔM* ≥ 0 for every gold standard (a gold tie counts as
   concordant for both measures);
 - concordance_1 = correct_1 / disagreements (likewise M2);
@@ -85,7 +85,7 @@ def _finish(counts: dict) -> dict:
 
 
 def mark(p: float) -> str:
-    """The seeds' marks: ‡ p < 0.01, † p < 0.05."""
+    """The seed papers' marks: ‡ p < 0.01, † p < 0.05."""
     return "‡" if p < 0.01 else "†" if p < 0.05 else ""
 
 
@@ -93,7 +93,7 @@ def mark(p: float) -> str:
 class Concordance:
     """``table``: one row per (measure_1, measure_2, gold set): disagreements, correct_1,
     correct_2, concordance_1, concordance_2, wins_1, wins_2, p_value; ``matrix(gold)``: the
-    seeds' table layout."""
+    seed papers' table layout."""
 
     campaign_id: str
     measures: tuple[str, ...]
@@ -138,9 +138,9 @@ def concordance(
     runs: Sequence[str] | None = None,
     store: bool = True,
 ) -> Concordance:
-    """Concordance test of every pair of ``measures`` (two: one test; more: the seeds' matrix)
+    """Concordance test of every pair of ``measures`` (two: one test; more: the seed papers' matrix)
     against the gold standard(s) ``gold`` (one or two stored measures; two are applied
-    together). ``each_gold`` with two gold standards also tests against each alone (the seeds'
+    together). ``each_gold`` with two gold standards also tests against each alone (the seed papers'
     parts (a), (b) and (c)). Runs: those scored on every measure (or ``runs``); topics: those
     every measure has values for."""
     names = measure_names(measures, at_least=2)

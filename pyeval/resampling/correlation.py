@@ -1,8 +1,8 @@
 """Rank correlations between measures' system rankings and agreement of significant pairs
-(metaeval.md sections 8-9; seed 000 Table 5, seed 003 Tables 4-5; Yilmaz, Aslam & Robertson
+(docs/metaeval.md sections 8-9; Sakai & Song, SIGIR 2011 Table 5, Sakai, JIP 2013 Tables 4-5; Yilmaz, Aslam & Robertson
 SIGIR 2008 for τ_ap).
 
-Runs are ranked by their mean value, descending; ties in the means (tolerance of metaeval.md 13)
+Runs are ranked by their mean value, descending; ties in the means (tolerance of docs/metaeval.md 13)
 are broken by run id for τ_ap and flagged (``tied_means``). τ is Kendall's τ_a,
 (C − D)/(m(m − 1)/2); ``tau_b`` is scipy.stats.kendalltau's τ_b (equal to τ_a without ties).
 """
@@ -113,7 +113,7 @@ def correlate_means(a: np.ndarray, b: np.ndarray, run_ids: Sequence[str] | None 
 
 
 def significant_pair_agreement(pairs_a: pd.DataFrame, pairs_b: pd.DataFrame, alpha: float) -> dict:
-    """|A − B|, |A ∩ B|, |B − A|, conflicts and |A ∩ B|/|A ∪ B| (metaeval.md 9).
+    """|A − B|, |A ∩ B|, |B − A|, conflicts and |A ∩ B|/|A ∪ B| (docs/metaeval.md 9).
 
     ``pairs_*``: run_a, run_b, mean_a, mean_b, p_adjusted of the same run pairs. A pair is in
     A ∩ B when both find it significant in the same direction; both significant in opposite
@@ -159,7 +159,7 @@ class Correlations:
         return square
 
     def plot(self, path, title: str | None = None):
-        """Scatter the runs' ranks by the first measure against each other measure (seed 001 Fig. 5 style)."""
+        """Scatter the runs' ranks by the first measure against each other measure (Sakai, AIRS 2005 Fig. 5 style)."""
         from .store import pyplot, save_figure
 
         plt = pyplot()

@@ -1,6 +1,6 @@
 """Resamples as data: bootstrap index matrices, sign flips and row permutations.
 
-Conventions of docs/resampling.md and metaeval.md section 13: every draw comes from NumPy's
+Conventions of docs/resampling.md and docs/metaeval.md section 13: every draw comes from NumPy's
 ``Generator(PCG64)`` seeded with ``SeedSequence(seed, spawn_key=(purpose[, chunk]))`` (the
 children ``SeedSequence(seed).spawn`` would give), one purpose per kind of draw, so that a
 seed fixes every replicate on any machine and for any chunking of the computation. Indices
@@ -238,7 +238,7 @@ def _store(con: duckdb.DuckDBPyConnection, result: ReplicateSet, topics_sha256: 
 
 
 def sample_runs(run_ids: Sequence[str], k: int, seed: int) -> list[str]:
-    """k runs drawn without replacement from the sorted ``run_ids`` (seed 000: 20 runs sampled at
+    """k runs drawn without replacement from the sorted ``run_ids`` (Sakai & Song, SIGIR 2011: 20 runs sampled at
     random per collection), returned sorted."""
     ordered = sorted(run_ids)
     chosen = generator(seed, "runs").choice(len(ordered), size=k, replace=False)

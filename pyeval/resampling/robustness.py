@@ -1,4 +1,4 @@
-"""Gain-assignment robustness (Sakai AIRS 2005 section 4.5, seed 001 Tables 8-9).
+"""Gain-assignment robustness (Sakai, AIRS 2005 section 4.5 and Tables 8-9).
 
 A gain-based measure (nDCG@l, Q, AnDCG@l, ERR, ...) is evaluated under the default gain
 assignment (the measure as given; linear gains, Sakai's 3:2:1) and under the built-in profiles

@@ -1,5 +1,5 @@
 """Minority rate and proportion of ties (Buckley & Voorhees SIGIR 2000, as in Sakai AIRS 2005
-Fig. 1; metaeval.md section 7; seed 001 Figs 3-4 and Table 1).
+Fig. 1; docs/metaeval.md section 7; Sakai, AIRS 2005 Figs 3-4 and Table 1).
 
 T topic subsets Q_t of size c (without replacement) are drawn once and shared by every run pair,
 measure and fuzziness (a replicate set of kind ``subset``). For each pair (x, y) and trial,
@@ -90,7 +90,7 @@ class Stability:
 
     def at_minority_rate(self, level: float = 0.05) -> pd.DataFrame:
         """Per measure, the smallest proportion of ties among fuzziness values with MR ≤ level
-        (slicing the MR/PT curves, seed 001 Table 1); null when no f reaches it."""
+        (slicing the MR/PT curves, Sakai, AIRS 2005 Table 1); null when no f reaches it."""
         rows = []
         for measure, group in self.table.groupby("measure", sort=False):
             ok = group[group["minority_rate"] <= level]
@@ -113,7 +113,7 @@ class Stability:
                 + "; ".join(parts))
 
     def plot(self, path, title: str | None = None):
-        """Minority rate against proportion of ties over f, one curve per measure (seed 001 Figs 3-4)."""
+        """Minority rate against proportion of ties over f, one curve per measure (Sakai, AIRS 2005 Figs 3-4)."""
         plt = pyplot()
         figure, axes = plt.subplots(figsize=(6.4, 4.4), dpi=120)
         for measure, rows in self.table.groupby("measure", sort=False):

@@ -92,7 +92,7 @@ def measure_matrices(
 
 
 def signs(values: np.ndarray, scale: float | None = None) -> np.ndarray:
-    """Tolerance-aware sign (metaeval.md 13): 0 where |v| <= 1e-9 * max(1, scale)."""
+    """Tolerance-aware sign (docs/metaeval.md 13): 0 where |v| <= 1e-9 * max(1, scale)."""
     values = np.asarray(values, dtype=float)
     if scale is None:
         scale = float(np.abs(values).max(initial=0.0))

@@ -1,4 +1,4 @@
--- ntcireval_output: the lines NTCIREVAL's compute prints for every topic (formats.md
+-- ntcireval_output: the lines NTCIREVAL's compute prints for every topic (docs/formats.md
 -- section 10.4), topics in byte order (NTCIRsplitqrels' `sort -u` tid file).
 -- Reads: topic_levels, rank_gains (ordering 'file': NTCIREVAL's res files keep file order);
 --        ntcir_printed(position, label, measure): the metric lines in compute's order, label =

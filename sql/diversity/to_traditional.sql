@@ -1,6 +1,6 @@
 -- to_traditional: the ad hoc qrels of a "2T" conversion of a diversity campaign, one row per
--- (topic_id, doc_id) judged in the source (metrics-diversity.md section 10; seed 000, Sakai &
--- Song SIGIR 2011: TR09DIV+gr2T and TR09DIV2T):
+-- (topic_id, doc_id) judged in the source (docs/metrics-diversity.md section 10; Sakai &
+-- Song, SIGIR 2011: TR09DIV+gr2T and TR09DIV2T):
 --   method 'max'    the highest level of the document over the topic's intents
 --   method 'count'  the number of intents the document is relevant to (level >= 1); grades ignored
 -- A document relevant to no intent gets 0, except one judged negative (TREC -2, spam) for every

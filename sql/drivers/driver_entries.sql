@@ -5,10 +5,10 @@
 -- gives it a level >= 0.
 -- Reads: run_entries, qrels, driver_lists.
 -- Parameters: $campaign_id, $ordering ('trec' | 'rank' | 'file'), $max_depth, $judged_only.
--- Orderings as the view ranked_entries (formats.md section 4): 'trec' reads the rank stored on
+-- Orderings as the view ranked_entries (docs/formats.md section 4): 'trec' reads the rank stored on
 -- load and looks at pooled documents only; 'rank' (rank column, then file order) and 'file'
 -- number every entry of the evaluated runs first.
--- Reference: formats.md section 4 (orderings); trec_eval -M and -J (depth cut first).
+-- Reference: docs/formats.md section 4 (orderings); trec_eval -M and -J (depth cut first).
 with pooled as (
     select
         topic_id,

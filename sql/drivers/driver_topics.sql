@@ -1,7 +1,7 @@
 -- driver_topics: the judged topics of a campaign (a qrels row for any intent, at any level),
 -- numbered 0.. in byte order (topic_no).
 -- Reads: qrels. Parameters: $campaign_id.
--- Reference: shared/reference/formats.md section 8 (topics with judgments).
+-- Reference: docs/formats.md section 8 (topics with judgments).
 select
     topic_id,
     (row_number() over (order by topic_id) - 1)::integer as topic_no

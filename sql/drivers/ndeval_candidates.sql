@@ -2,7 +2,7 @@
 -- (topic, relevant document, intent), with the document's byte-order number within its topic
 -- (doc_order; the larger wins a tie, as ndeval's strcmp rule).
 -- Reads: qrels, ndeval_intents. Parameters: $campaign_id, $rel.
--- Reference: metrics-diversity.md section 7.1.
+-- Reference: docs/metrics-diversity.md section 7.1.
 select
     ndeval_intents.topic_no,
     (dense_rank() over (partition by qrels.topic_id order by qrels.doc_id) - 1)::integer as doc_order,

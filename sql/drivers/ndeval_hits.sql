@@ -2,7 +2,7 @@
 -- intent (level >= $rel), ordered by list, rank and intent number.
 -- Reads: driver_entries, qrels, ndeval_intents (a temp table of ndeval_intents.sql).
 -- Parameters: $campaign_id, $rel.
--- Reference: metrics-diversity.md section 7 (J(d, s)).
+-- Reference: docs/metrics-diversity.md section 7 (J(d, s)).
 select
     driver_entries.list_no,
     driver_entries.rank,

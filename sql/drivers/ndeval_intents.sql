@@ -5,7 +5,7 @@
 -- topic the variant has (0 for an intent it lacks), else null: uniform 1/N, as ndeval (always
 -- under $probs = 'ndeval', which no variant is called).
 -- Reads: qrels, intent_weights, driver_topics. Parameters: $campaign_id, $rel, $probs.
--- Reference: shared/reference/metrics-diversity.md section 7 (N, R_s, subtopic order).
+-- Reference: docs/metrics-diversity.md section 7 (N, R_s, subtopic order).
 with positive as (
     select
         topic_id,

@@ -7,7 +7,7 @@
 -- Ad hoc qrels are one intent (''), weight 1.
 -- Reads: driver_entries, qrels, intent_weights, document_lengths.
 -- Parameters: $campaign_id, $depth, $probs.
--- Reference: shared/reference/metrics-diversity.md section 9 (D-U, U-IA, the trailtext).
+-- Reference: docs/metrics-diversity.md section 9 (D-U, U-IA, the trailtext).
 with listed as (
     select
         topic_id,

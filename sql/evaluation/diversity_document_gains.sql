@@ -3,7 +3,7 @@
 -- rows included): its global gain GG(d) under the staged probability variant and gain profile,
 -- 0 when it is relevant to no listed intent. The D- and DIN-stagings' judged documents.
 -- Reads: qrels, global_gains. Parameters: $campaign_id, $probs, $profile.
--- Reference: metrics-diversity.md section 3.1.
+-- Reference: docs/metrics-diversity.md section 3.1.
 with judged as (
     select distinct
         topic_id,

@@ -2,7 +2,7 @@
 -- each topic, the largest global gain of a judged document (NTCIREVAL's gcompute: the largest
 -- gain of the ideal file), for ERR, EBR, iRBU (stop g/(gmax + 1)) and RBP(gain_norm=gmax).
 -- Reads: evaluation_document_gains. Parameters: $profile.
--- Reference: metrics-diversity.md section 3.2; metrics-adhoc.md section 3.
+-- Reference: docs/metrics-diversity.md section 3.2; docs/metrics-adhoc.md section 3.
 select
     $profile as profile,
     topic_id,

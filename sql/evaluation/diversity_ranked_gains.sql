@@ -5,7 +5,7 @@
 -- judged for the measures (-2 spam judgments have gain 0), so judged_only only renumbers.
 -- Reads: ranked_entries, evaluation_document_gains, din_rank_gains.
 -- Parameters: $campaign_id, $ordering, $runs, $max_depth, $judged_only, $din (bool), $probs,
--- $profile. Reference: metrics-diversity.md sections 3.2 and 4.
+-- $profile. Reference: docs/metrics-diversity.md sections 3.2 and 4.
 with pooled as (
     select
         ranked_entries.run_id,

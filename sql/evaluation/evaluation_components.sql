@@ -2,7 +2,7 @@
 -- run_id, topic_id, intent_id): for I-rec, IA and P+Q the per-intent values of their ad hoc
 -- component (intent_id the intent; role 'all', or 'inf' / 'nav' for the component of that intent
 -- type), for D#, DIN# and P+Q# the topic's I-rec (role 'irec') and D-measure (role 'measure'),
--- intent_id ''. Staged empty; pyeval/diversity.py fills it before a composite family runs.
+-- intent_id ''. Staged empty; pyeval/diversity/ fills it before a composite family runs.
 select
     ''::varchar as measure,
     ''::varchar as role,

@@ -5,7 +5,7 @@
 -- ideal list's cumulative gain at min(r, R). Running values at rank r do not depend on what
 -- lies below r, so a measure truncating the list at l reads the rows with rank <= l.
 -- Reads: evaluation_ranks, evaluation_gains, evaluation_topics, evaluation_ideal_gains.
--- Parameters: $profiles. Reference: metrics-adhoc.md sections 0 and 3 (NTCIREVAL count(r)).
+-- Parameters: $profiles. Reference: docs/metrics-adhoc.md sections 0 and 3 (NTCIREVAL count(r)).
 with relevant as (
     select
         evaluation_gains.profile,

@@ -7,7 +7,7 @@
 -- redundant document of a navigational intent keeps its other gains; only that intent's part
 -- is dropped. The ideal list stays the global one (global_ideal_gains).
 -- Reads: ranked_entries, intent_gains, intent_weights.
--- Reference: metrics-diversity.md section 4 (Sakai, IPSJ JIP 2013; NTCIREVAL dinlabel).
+-- Reference: docs/metrics-diversity.md section 4 (Sakai, IPSJ JIP 2013; NTCIREVAL dinlabel).
 with judged as (
     select
         intent_gains.campaign_id,

@@ -2,7 +2,7 @@
 -- globally ideal list of a topic, every document with GG(d) > 0 sorted by global gain
 -- descending, GG*(r), with its cumulative ideal gain. There is exactly one per topic (no
 -- NP-hard step); D- and DIN-measures both divide by it.
--- Reads: global_gains. Reference: metrics-diversity.md sections 3.1 and 4.
+-- Reads: global_gains. Reference: docs/metrics-diversity.md sections 3.1 and 4.
 select
     campaign_id,
     probs,

@@ -2,7 +2,7 @@
 -- intent's own (local) ideal list, for the intent-aware measures: its documents at level >= 1,
 -- per-intent gains descending, with the cumulative ideal gain. Only gains matter, so the order
 -- of documents of equal gain is immaterial.
--- Reads: intent_gains. Reference: metrics-diversity.md section 6.1.
+-- Reads: intent_gains. Reference: docs/metrics-diversity.md section 6.1.
 select
     campaign_id,
     profile,

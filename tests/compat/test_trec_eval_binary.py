@@ -8,7 +8,7 @@ from trec_eval 10 on purpose (docs/trec_eval.md, "Differences from trec_eval 10.
 topic missing from the run without ``-c``, and a topic whose judgments are all negative.
 
 How this was run at the time of writing, with a build of trec_eval from sources copied out of
-the search tool's code index: docs/benchmarks.md, "trec_eval's C program, rebuilt here".
+a public code archive: docs/benchmarks.md, "trec_eval's C program, rebuilt here".
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """U, D-U and U-IA (pyeval/drivers/umeasure.py): hand-worked values and the properties of
-seed 004 (metrics-diversity.md section 9). There is no reference implementation."""
+Sakai, AIRS 2013 (docs/metrics-diversity.md section 9). There is no reference implementation."""
 from __future__ import annotations
 
 import numpy as np
@@ -39,7 +39,7 @@ HALVES = [("q", "i1", 0.5), ("q", "i2", 0.5)]
 
 
 def case(b: bool):
-    """metrics-diversity.md 9.4: H = 3, two intents of probability 1/2, l = 3."""
+    """docs/metrics-diversity.md 9.4: H = 3, two intents of probability 1/2, l = 3."""
     qrels = [("q", "i1", "d1", 3), ("q", "i2", "d1", 1 if b else 0), ("q", "i1", "d2", 0), ("q", "i2", "d2", 0),
              ("q", "i1", "d3", 1), ("q", "i2", "d3", 2)]
     return campaign(qrels, RUN, LENGTHS, HALVES)
@@ -141,7 +141,7 @@ def test_du_and_uia_differ_with_strictly_locally_relevant_documents():
 
 
 def test_single_intent_lists_give_du_equal_uia():
-    # the list covers one intent only (the corollary in seed 004)
+    # the list covers one intent only (the corollary in Sakai, AIRS 2013)
     qrels = [("q", "i1", "a", 2), ("q", "i2", "a", 0), ("q", "i1", "b", 1), ("q", "i2", "b", 0),
              ("q", "i1", "c", 0), ("q", "i2", "c", 3)]
     got = values(campaign(qrels, [("q", "a"), ("q", "b")], {"a": 7000, "b": 900}, HALVES), ["D_U@10", "U_IA@10"])

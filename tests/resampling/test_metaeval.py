@@ -39,7 +39,7 @@ from pyeval.resampling.swaprate import required_bin, swap_counts, swap_rate
 from .helpers import grid_matrix, scored_warehouse, store_matrix
 
 # ---------------------------------------------------------------------------------------------
-# Rank correlations (metaeval.md 8) and agreement (9)
+# Rank correlations (docs/metaeval.md 8) and agreement (9)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -85,7 +85,7 @@ def test_tau_ap_equals_tau_for_uniformly_spread_errors_in_expectation():
 
 
 def test_agreement_seed_arithmetic_and_conflicts():
-    # 116 pairs significant in both, 9 only in A, 10 only in B: 116/135 (seed 000)
+    # 116 pairs significant in both, 9 only in A, 10 only in B: 116/135 (Sakai & Song, SIGIR 2011)
     n = 116 + 9 + 10 + 5
     frame = pd.DataFrame({"run_a": [f"a{i}" for i in range(n)], "run_b": "z", "mean_a": 1.0, "mean_b": 0.0})
     pa = np.r_[np.zeros(116), np.zeros(9), np.ones(10), np.ones(5)]
@@ -99,7 +99,7 @@ def test_agreement_seed_arithmetic_and_conflicts():
 
 
 # ---------------------------------------------------------------------------------------------
-# Concordance test (metaeval.md 10)
+# Concordance test (docs/metaeval.md 10)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -147,7 +147,7 @@ def test_concordance_matches_a_loop_oracle():
 
 
 # ---------------------------------------------------------------------------------------------
-# Swap rate (metaeval.md 6) and minority rate (7)
+# Swap rate (docs/metaeval.md 6) and minority rate (7)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -332,7 +332,7 @@ def test_cli_runs_stage_two_commands(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------
-# MEM (metaeval.md 12)
+# MEM (docs/metaeval.md 12)
 # ---------------------------------------------------------------------------------------------
 
 

@@ -129,7 +129,7 @@ def test_discriminative_power_tables_curves_and_plot(scored, tmp_path):
 
 
 def test_tukey_significant_pairs_are_a_subset_of_bootstrap_ones(demo_warehouse):
-    # seed 003 (JIP 2013) observes this on TREC 2009 data; here on the bundled sample campaign
+    # Sakai, JIP 2013 observes this on TREC 2009 data; here on the bundled sample campaign
     con = pyeval.connect(demo_warehouse, read_only=True)
     try:
         for measure in DISCPOWER_MEASURES:

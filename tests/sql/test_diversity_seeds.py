@@ -1,5 +1,5 @@
-"""The seeds' worked examples as tests: seed 000 (Sakai & Song, SIGIR 2011) Case G and seed 003
-(Sakai, IPSJ JIP 2013) Fig. 1; metrics-diversity.md sections 5, 6.1 and 11.4."""
+"""The seed papers' worked examples as tests: Sakai & Song, SIGIR 2011 Case G and Sakai, JIP 2013
+Fig. 1; docs/metrics-diversity.md sections 5, 6.1 and 11.4."""
 from __future__ import annotations
 
 import math
@@ -38,35 +38,47 @@ def values(con, measures, campaign="t"):
     return {(r.run_id, r.topic_id, r.measure): r.value for r in result.per_topic.itertuples()}
 
 
-def test_seed_000_case_g():
+def _ndcg_at_10(gains: dict[str, int], docs: list[str]) -> float:
+    """trec_eval's ndcg_cut_10 (pytrec_eval) of ``docs`` in this order against integer ``gains``
+    (trec_eval takes the qrels value as the gain; nDCG does not change when gains are scaled)."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    run = {"q": {d: float(len(docs) - r) for r, d in enumerate(docs)}}
+    return pytrec_eval.RelevanceEvaluator({"q": gains}, {"ndcg_cut.10"}).evaluate(run)["q"]["ndcg_cut_10"]
+
+
+def test_case_g_of_sakai_and_song_sigir_2011():
     """MSRABASE retrieves the only (L2) document of intent i3 at rank 2: with gains 2^x - 1 its
     nDCG_3@10 = (3/log 3)/(3/log 2) = log 2/log 3 = .631, so nDCG-IA over 4 uniform intents is
     .158; THUIR09FuClu covers i1 and i2 (L2 documents at ranks 2 and 3), nDCG-IA = (nDCG_1 +
-    nDCG_2)/4, lower (the seed's .066 = (.119 + .144)/4), although it is the more diversified
-    list: D-nDCG and I-rec prefer it."""
+    nDCG_2)/4, lower (the paper's .066 = (.119 + .144)/4 on its own lists), although it is the
+    more diversified list: D-nDCG and I-rec prefer it. Oracle: trec_eval's nDCG (pytrec_eval) per
+    intent, and on the global gains for D-nDCG."""
     i1 = {f"a{k}": 2 for k in range(8)}
     i2 = {f"b{k}": 2 for k in range(8)}
     judgments = {"47": {"1": i1, "2": i2, "3": {"g": 2}, "4": {"n": 0}}}
     intents = {"47": {"1": (0.25, "inf"), "2": (0.25, "inf"), "3": (0.25, "nav"), "4": (0.25, "inf")}}
     runs = {"MSRABASE": {"47": ["x1", "g", "x2"]}, "THUIR09FuClu": {"47": ["x1", "a0", "b0"]}}
     con = diversity_campaign(judgments, intents, runs)
-    ia = "IA_nDCG(gain=exp)@10"
-    got = values(con, [ia, "D_nDCG(gain=exp)@10", "IRec@10"])
-    assert math.log(2) / math.log(3) == pytest.approx(0.6309, abs=5e-5)
+    ia, d = "IA_nDCG(gain=exp)@10", "D_nDCG(gain=exp)@10"
+    got = values(con, [ia, d, "IRec@10"])
+    exp_gains = {i: {doc: 2 ** level - 1 for doc, level in docs.items() if level > 0}
+                 for i, docs in judgments["47"].items()}
+    # every document is relevant to one intent only, so its global gain is 1/4 of 3: 4 x GG = 3
+    global_gains = {doc: gain for gains in exp_gains.values() for doc, gain in gains.items()}
+    for run, docs in runs.items():
+        per_intent = [_ndcg_at_10(gains, docs["47"]) if gains else 0.0 for gains in exp_gains.values()]
+        assert got[run, "47", ia] == pytest.approx(sum(per_intent) / 4, abs=1e-12)
+        assert got[run, "47", d] == pytest.approx(_ndcg_at_10(global_gains, docs["47"]), abs=1e-12)
     assert got["MSRABASE", "47", ia] == pytest.approx(math.log(2) / math.log(3) / 4)
-    assert round(got["MSRABASE", "47", ia], 3) == 0.158
-    ideal = sum(1 / math.log2(r + 1) for r in range(1, 9))  # 8 L2 documents per informational intent
-    thuir = (1 / math.log2(3) / ideal + 1 / math.log2(4) / ideal) / 4
-    assert got["THUIR09FuClu", "47", ia] == pytest.approx(thuir)
-    assert (0.119 + 0.144) / 4 == pytest.approx(0.066, abs=5e-4)
+    assert round(got["MSRABASE", "47", ia], 3) == 0.158  # the paper's value
     assert got["THUIR09FuClu", "47", ia] < got["MSRABASE", "47", ia]
-    assert got["THUIR09FuClu", "47", "D_nDCG(gain=exp)@10"] > got["MSRABASE", "47", "D_nDCG(gain=exp)@10"]
+    assert got["THUIR09FuClu", "47", d] > got["MSRABASE", "47", d]
     assert got["THUIR09FuClu", "47", "IRec@10"] == pytest.approx(2 / 3)  # n+ = 3: i4 has no relevant document
     assert got["MSRABASE", "47", "IRec@10"] == pytest.approx(1 / 3)
 
 
 def _fig_1(j_at_rank_2: int):
-    """Seed 003 Fig. 1: informational i relevant at ranks 1 (L1), 2 (L3) and 5; navigational j
+    """Sakai, JIP 2013 Fig. 1: informational i relevant at ranks 1 (L1), 2 (L3) and 5; navigational j
     at rank 2 (L1, or the given level) and rank 4 (L3)."""
     judgments = {"1": {"i": {"d1": 1, "d2": 3, "d5": 2}, "j": {"d2": j_at_rank_2, "d4": 3}}}
     intents = {"1": {"i": (0.5, "inf"), "j": (0.5, "nav")}}
@@ -76,7 +88,7 @@ def _fig_1(j_at_rank_2: int):
     return con
 
 
-def test_seed_003_fig_1():
+def test_fig_1_of_sakai_jip_2013():
     con = _fig_1(1)
     got = values(con, ["EfP@5", "PAny@5", "PplusQ@5", "IA_Q@5", "PplusQ(probs=onlyj)@5", "DIN_nDCG@5", "D_nDCG@5"])
     assert got["r", "1", "EfP@5"] == pytest.approx(0.6)  # rank 4 is redundant for j
@@ -87,14 +99,14 @@ def test_seed_003_fig_1():
     assert got["r", "1", "DIN_nDCG@5"] < got["r", "1", "D_nDCG@5"]
 
 
-def test_seed_003_fig_1_with_rank_2_at_l3():
+def test_fig_1_of_sakai_jip_2013_with_rank_2_at_l3():
     """Had rank 2 been L3 for j, rank 4 would be ignored and P+Q < Q-IA."""
     con = _fig_1(3)
     got = values(con, ["PplusQ@5", "IA_Q@5"])
     assert got["r", "1", "PplusQ@5"] < got["r", "1", "IA_Q@5"]
 
 
-def test_nonuniform_probabilities_of_the_seed():
+def test_nonuniform_probabilities_of_sakai_and_song():
     from pyeval.diversity.campaigns import intent_probabilities
 
     three = intent_probabilities(pd.DataFrame({"topic_id": ["q"] * 3}), "nonuniform")
