@@ -12,7 +12,6 @@ import duckdb
 
 from .. import sqlfiles
 from ..db import first_row, transaction
-from ..errors import DataIntegrityError
 from . import staging
 from .source import Lines, frame_lines, pick_column
 
@@ -50,36 +49,24 @@ def load_doclengths(
         The campaign has lengths already and ``replace`` is false.
     """
     inputs = [staging.lines_of(one, _frame_lines) for one in staging.input_list(source, "document lengths")]
-    label = inputs[0].label if len(inputs) == 1 else staging.batch_label(inputs)
+    label = staging.batch_label(inputs)
+
+    def stage_one(lines: Lines) -> None:
+        staging.stage_lines(con, lines, comments=True, skip_blank=True)
+        staging.stage_rows(con, "doclength_input", "doclength_rows", {})
+        staging.raise_first_problem(con, lines.label, "doclength_problems")
+
     with staging.TemporaryRelations(con) as relations, transaction(con):
         staging.require_campaign(con, campaign_id, label)
-        relations.track("input_fields", "doclength_input")
-        for index, lines in enumerate(inputs):
-            staging.stage_lines(con, lines, comments=True, skip_blank=True)
-            staging.stage_rows(con, "doclength_input", "doclength_rows", {})
-            staging.raise_first_problem(con, lines.label, "doclength_problems")
-            if len(inputs) > 1:
-                staging.gather(con, relations, "doclength_input", "doclength_batch", index)
-                relations.drop("input_fields", "doclength_input")
-        if len(inputs) > 1:
-            staging.raise_batch_repeat(
-                con, relations, inputs,
-                "select file_index, line_number, doc_id as batch_key, length as batch_value from doclength_batch",
-                "a different length for this document is given by",
-                conflicts_only=True,
-            )
-            con.execute("create or replace temp table doclength_input as "
-                        "select * exclude (file_index) from doclength_batch")
+        staging.stage_each(
+            con, relations, inputs, stage_one, "doclength_input",
+            "select file_index, line_number, doc_id as batch_key, length as batch_value from doclength_batch",
+            "a different length for this document is given by", conflicts_only=True,
+        )
+        staging.clear_for_replace(con, "document_lengths", campaign_id, label, "document lengths", replace)
         keys = {"campaign_id": campaign_id}
-        if first_row(con, "select count(*) from document_lengths where campaign_id = $campaign_id", keys)[0]:
-            if not replace:
-                raise DataIntegrityError(
-                    f"{label}: campaign '{campaign_id}' already has document lengths; "
-                    "use --replace to replace them"
-                )
-            con.execute("delete from document_lengths where campaign_id = $campaign_id", keys)
         con.execute(sqlfiles.read("loaders/doclength_insert.sql"), keys)
         rows = first_row(con, "select count(distinct doc_id) from doclength_input")[0]
-        provenance = inputs[0] if len(inputs) == 1 else staging.combined_provenance(inputs)
+        provenance = staging.combined_provenance(inputs)
         staging.record_input(con, campaign_id, "doclengths", provenance, rows)
     return staging.LoadReport("doclengths", campaign_id, provenance.source_file, provenance.sha256, rows, 0)

@@ -13,7 +13,7 @@ import duckdb
 
 from .. import sqlfiles
 from ..db import first_row, transaction
-from ..errors import DataIntegrityError, InputFormatError, InputWarning
+from ..errors import InputFormatError, InputWarning
 from . import staging
 from .source import Lines, frame_lines, pick_column
 
@@ -56,18 +56,16 @@ def load_intents(
     """
     inputs = [staging.lines_of(one, _frame_lines) for one in staging.input_list(source, "intents")]
     with staging.TemporaryRelations(con) as relations, transaction(con):
-        rows, topics, off = _store_intents(con, relations, campaign_id, inputs, replace)
-    label = inputs[0].label if len(inputs) == 1 else staging.batch_label(inputs)
+        report, off = _store_intents(con, relations, campaign_id, inputs, replace)
     if off:
         topic, total = off[0]
         warnings.warn(
-            f"{label}: the probabilities of {len(off)} topics do not sum to 1 "
+            f"{staging.batch_label(inputs)}: the probabilities of {len(off)} topics do not sum to 1 "
             f"(topic '{topic}': {total:.4f})",
             InputWarning,
             stacklevel=2,
         )
-    provenance = inputs[0] if len(inputs) == 1 else staging.combined_provenance(inputs)
-    return staging.LoadReport("intents", campaign_id, provenance.source_file, provenance.sha256, rows, topics)
+    return report
 
 
 def _store_intents(
@@ -76,28 +74,23 @@ def _store_intents(
     campaign_id: str,
     inputs: list[Lines],
     replace: bool,
-) -> tuple[int, int, list[tuple]]:
+) -> tuple[staging.LoadReport, list[tuple]]:
     """Check each input, then the inputs together, and store them, inside the caller's
-    transaction: rows, topics, and the topics whose probabilities do not sum to 1."""
-    label = inputs[0].label if len(inputs) == 1 else staging.batch_label(inputs)
+    transaction: the report, and the topics whose probabilities do not sum to 1."""
+    label = staging.batch_label(inputs)
     staging.require_campaign(con, campaign_id, label)
-    relations.track("input_fields", "intent_input")
-    for index, lines in enumerate(inputs):
+    def stage_one(lines: Lines) -> None:
         separator = staging.detect_separator(lines)
         staging.stage_lines(con, lines, separator=separator, comments=True, skip_blank=False)
         staging.stage_rows(con, "intent_input", "intent_rows", {})
         staging.raise_first_problem(con, lines.label, "intent_problems")
-        if len(inputs) > 1:
-            staging.gather(con, relations, "intent_input", "intent_batch", index)
-            relations.drop("input_fields", "intent_input")
-    if len(inputs) > 1:
-        staging.raise_batch_repeat(
-            con, relations, inputs,
-            "select file_index, line_number, row(topic_id, intent_id) as batch_key, null as batch_value "
-            "from intent_batch where not is_blank",
-            "intent listed already by",
-        )
-        con.execute("create or replace temp table intent_input as select * exclude (file_index) from intent_batch")
+
+    staging.stage_each(
+        con, relations, inputs, stage_one, "intent_input",
+        "select file_index, line_number, row(topic_id, intent_id) as batch_key, null as batch_value "
+        "from intent_batch where not is_blank",
+        "intent listed already by",
+    )
     missing = first_row(
         con, sqlfiles.read("loaders/intents_missing_from_file.sql"), {"campaign_id": campaign_id}
     )
@@ -108,14 +101,8 @@ def _store_intents(
             f"intent '{missing[1]}' of topic '{missing[0]}' is judged relevant in the qrels "
             "but not listed",
         )
+    staging.clear_for_replace(con, "intents", campaign_id, label, "intents", replace)
     keys = {"campaign_id": campaign_id}
-    if first_row(con, "select count(*) from intents where campaign_id = $campaign_id", keys)[0]:
-        if not replace:
-            raise DataIntegrityError(
-                f"{label}: campaign '{campaign_id}' already has intents; "
-                "use --replace to replace them"
-            )
-        con.execute("delete from intents where campaign_id = $campaign_id", keys)
     con.execute(sqlfiles.read("loaders/intent_insert.sql"), keys)
     rows, topics = first_row(
         con, "select count(*), count(distinct topic_id) from intent_input where not is_blank"
@@ -124,7 +111,8 @@ def _store_intents(
         sqlfiles.read("loaders/intent_probability_sums.sql"),
         {"tolerance": PROBABILITY_SUM_TOLERANCE},
     ).fetchall()
-    provenance = inputs[0] if len(inputs) == 1 else staging.combined_provenance(inputs)
+    provenance = staging.combined_provenance(inputs)
     staging.record_input(con, campaign_id, "intents", provenance, rows)
     staging.refresh_topics(con, campaign_id)
-    return rows, topics, off
+    report = staging.LoadReport("intents", campaign_id, provenance.source_file, provenance.sha256, rows, topics)
+    return report, off

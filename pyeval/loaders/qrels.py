@@ -169,9 +169,9 @@ def _store_qrels_files(
     """Check each qrels input (its own lines' problems, then judgments given by two of them) and
     store their union, inside the caller's transaction. Several inputs are gathered in
     ``qrels_batch`` (sql/loaders/batch_repeats.sql checks them)."""
-    relations.track("input_fields", "qrels_input", "qrels_batch")
-    formats = []
-    for index, lines in enumerate(inputs):
+    formats: list[str] = []
+
+    def stage_one(lines: Lines | StagedFile) -> None:
         if lines.typed:
             chosen = _stage_fast_rows(con, relations, lines, format)
         else:
@@ -192,26 +192,22 @@ def _store_qrels_files(
                 "campaign_id": campaign_id,
             },
         )
-        if len(inputs) > 1:
-            staging.gather(con, relations, "qrels_input", "qrels_batch", index)
-            relations.drop("input_fields", "qrels_input")
-    if len(inputs) > 1:
-        staging.raise_batch_repeat(
-            con, relations, inputs,
-            "select file_index, line_number, row(topic_id, intent_id, doc_id) as batch_key, null as batch_value "
-            "from qrels_batch where not is_blank",
-            "judgment given already by",
-        )
-        con.execute("create or replace temp table qrels_input as select * exclude (file_index) from qrels_batch")
+
+    staging.stage_each(
+        con, relations, inputs, stage_one, "qrels_input",
+        "select file_index, line_number, row(topic_id, intent_id, doc_id) as batch_key, null as batch_value "
+        "from qrels_batch where not is_blank",
+        "judgment given already by",
+    )
     chosen = formats[0]
     layout = QRELS_LAYOUTS[chosen]
-    label = inputs[0].label if len(inputs) == 1 else staging.batch_label(inputs)
+    label = staging.batch_label(inputs)
     _store(con, campaign_id, layout.kind, chosen, replace, description, label)
     con.execute(sqlfiles.read("loaders/qrels_insert.sql"), {"campaign_id": campaign_id})
     rows, topics = first_row(con,
         "select count(*), count(distinct topic_id) from qrels_input where not is_blank"
     )
-    provenance = inputs[0] if len(inputs) == 1 else staging.combined_provenance(inputs)
+    provenance = staging.combined_provenance(inputs)
     staging.record_input(con, campaign_id, "qrels", provenance, rows)
     staging.refresh_topics(con, campaign_id)
     return staging.LoadReport(

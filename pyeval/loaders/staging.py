@@ -19,7 +19,7 @@ import duckdb
 
 from ..db import first_row
 from .. import sqlfiles
-from ..errors import DuplicateEntryError, InputFormatError, UnknownCampaignError
+from ..errors import DataIntegrityError, DuplicateEntryError, InputFormatError, UnknownCampaignError
 from .source import STAGED_TABLE, Lines, StagedFile, expand_paths, is_frame, read_lines, stage_files
 
 if TYPE_CHECKING:
@@ -153,7 +153,7 @@ def input_list(source: Source | Sequence[Source], what: str) -> list[Source]:
 
 
 def batch_label(inputs: Sequence[Lines | StagedFile]) -> str:
-    """How a load of several inputs names them in a message about all of them."""
+    """How a load names its inputs in a message about all of them (one input: its label)."""
     return ", ".join(lines.label for lines in inputs)
 
 
@@ -166,6 +166,48 @@ def gather(con: duckdb.DuckDBPyConnection, relations: TemporaryRelations, staged
     rows = f"select $file_index::integer as file_index, * from {staged}"
     con.execute(f"create temp table if not exists {batch} as {rows} limit 0", {"file_index": file_index})
     con.execute(f"insert into {batch} {rows}", {"file_index": file_index})
+
+
+def stage_each(
+    con: duckdb.DuckDBPyConnection,
+    relations: TemporaryRelations,
+    inputs: Sequence[Lines | StagedFile],
+    stage_one: Callable[[Lines | StagedFile], None],
+    staged: str,
+    keys: str,
+    given_again: str,
+    *,
+    conflicts_only: bool = False,
+) -> None:
+    """Stage the inputs of a load as the temporary table ``staged``: each input by ``stage_one``
+    (which stages it as ``staged`` and raises for its first bad line); with several, their rows
+    together in ``<kind>_batch`` (each with its ``file_index``), checked across inputs by
+    :func:`raise_batch_repeat` (``keys``: the query of the batch's keys) before they become
+    ``staged``."""
+    batch = staged.removesuffix("_input") + "_batch"  # staged and batch: constants of the loader
+    relations.track("input_fields", staged)
+    for index, lines in enumerate(inputs):
+        stage_one(lines)
+        if len(inputs) > 1:
+            gather(con, relations, staged, batch, index)
+            relations.drop("input_fields", staged)
+    if len(inputs) > 1:
+        raise_batch_repeat(con, relations, inputs, keys, given_again, conflicts_only=conflicts_only)
+        con.execute(f"create or replace temp table {staged} as select * exclude (file_index) from {batch}")
+
+
+def clear_for_replace(
+    con: duckdb.DuckDBPyConnection, table: str, campaign_id: str, label: str, what: str, replace: bool
+) -> None:
+    """A campaign holds one set of ``what`` (intents, document lengths): refuse a second one
+    unless ``replace``, and with it delete the campaign's rows of ``table`` (a constant of the
+    loader)."""
+    keys = {"campaign_id": campaign_id}
+    if first_row(con, f"select count(*) from {table} where campaign_id = $campaign_id", keys)[0]:
+        if not replace:
+            raise DataIntegrityError(f"{label}: campaign '{campaign_id}' already has {what}; "
+                                     "use --replace to replace them")
+        con.execute(f"delete from {table} where campaign_id = $campaign_id", keys)
 
 
 def raise_batch_repeat(
@@ -327,10 +369,12 @@ class Provenance:
     sha256: str
 
 
-def combined_provenance(inputs: Sequence[Lines | StagedFile]) -> Provenance:
-    """The provenance of one input made of several files (qrels loaded from several files):
-    their paths joined by ``' + '``, and the sha256 of their sha256s (hex, one per line, in the
-    order given), so that a change to any file changes it."""
+def combined_provenance(inputs: Sequence[Lines | StagedFile]) -> Lines | StagedFile | Provenance:
+    """The provenance of a load's inputs: one input's own; for several files (qrels, intents or
+    lengths loaded from several files), their paths joined by ``' + '``, and the sha256 of their
+    sha256s (hex, one per line, in the order given), so that a change to any file changes it."""
+    if len(inputs) == 1:
+        return inputs[0]
     digest = hashlib.sha256("".join(f"{lines.sha256}\n" for lines in inputs).encode("ascii")).hexdigest()
     return Provenance(" + ".join(lines.source_file for lines in inputs), digest)
 
