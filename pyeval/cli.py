@@ -285,6 +285,19 @@ def demo_command(out):
     run_demo(out, echo=click.echo)
 
 
+@main.command("sample")
+@click.argument("directory", type=click.Path(file_okay=False))
+@_fail_cleanly
+def sample_command(directory):
+    """Write the bundled TREC 2012 Web sample campaign into DIRECTORY as plain files: qrels (ad
+    hoc, diversity), intents, topics, document lengths and runs/ (the README's examples use them)."""
+    from .sample import write_sample
+
+    written = write_sample(directory)
+    click.echo(f"wrote {len(written)} files of the TREC 2012 Web sample campaign to {directory} "
+               f"(its README.md says what each is)")
+
+
 @main.command("gains")
 @_campaign
 @click.option("--topic", help="Define the profile for one topic only (per-topic gains).")

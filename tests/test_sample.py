@@ -39,10 +39,27 @@ def test_intent_probabilities_sum_to_one_per_topic(name):
 
 
 def test_nonuniform_matches_sakai_and_song():
-    # n = 3: 8/14, 4/14, 2/14 (metrics-diversity.md section 1.2)
+    # n = 3: 8/14, 4/14, 2/14 (Sakai & Song, SIGIR 2011)
     lines = [l.split() for l in sample.path("intents.nonuniform.txt").read_text().splitlines()]
     by_topic: dict[str, list[float]] = {}
     for topic, _, probability, _ in lines:
         by_topic.setdefault(topic, []).append(float(probability))
     three = next(p for p in by_topic.values() if len(p) == 3)
     assert three == pytest.approx([8 / 14, 4 / 14, 2 / 14], abs=1e-15)
+
+
+def test_write_sample_writes_plain_files_and_refuses_to_overwrite(tmp_path):
+    from pyeval.errors import NotOwnedError
+
+    folder = tmp_path / "web2012"
+    written = sample.write_sample(folder)
+    assert len(written) == len(sample.SAMPLE_FILES) + 20 + len(sample.DERIVED_QRELS) + 1
+    assert (folder / "runs" / "indri-ql.txt").read_bytes() == gzip.decompress(
+        sample.path("runs/indri-ql.txt.gz").read_bytes())
+    assert (folder / "ntcir" / "qrels.adhoc.ntcir").read_text().splitlines()[0].split() == [
+        "151", "clueweb09-en0000-00-03430", "L0"]
+    assert all(int(line.split()[3]) >= 0 for line in (folder / "ndeval" / "qrels-for-ndeval.txt").open())
+    before = (folder / "qrels.adhoc.txt").stat().st_mtime_ns
+    with pytest.raises(NotOwnedError, match="qrels.adhoc.txt exists"):
+        sample.write_sample(folder)
+    assert (folder / "qrels.adhoc.txt").stat().st_mtime_ns == before
