@@ -418,7 +418,7 @@ def to_traditional_command(ctx, method, negative_as, description, source, target
 def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_only, topics, gains, probs,
                      no_store, per_topic, engine, export_dir, fmt):
     """Compute measures for a campaign's runs, store per-topic scores, print the means."""
-    from .evaluation import evaluate, evaluate_summary, with_default_gain
+    from .evaluation import evaluate, evaluate_summary, summed_measures, with_default_gain
     from .output import render, render_rows
 
     con = _open(ctx, read_only=no_store, create=False)
@@ -434,7 +434,8 @@ def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_
         raise PyevalError("--export needs --engine spark")
     if engine == "duckdb" and not per_topic:  # the means only: computed, stored and combined in SQL, no pandas
         summary = evaluate_summary(con, campaign, chosen, **settings)
-        click.echo(render_rows(["run_id", *summary.measures], summary.rows, fmt))
+        click.echo(render_rows(["run_id", *summary.measures], summary.rows, fmt,
+                               integer_columns=summed_measures(summary.measures)))
         if summary.evaluation_id is not None:
             click.echo(f"stored as evaluation {summary.evaluation_id}", err=True)
         return
@@ -450,7 +451,8 @@ def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_
             click.echo()
             click.echo(render(result.texts[["run_id", "topic_id", "measure", "value_text"]], fmt))
     else:
-        click.echo(render(result.wide().reset_index(), fmt))
+        wide = result.wide()
+        click.echo(render(wide.reset_index(), fmt, integer_columns=summed_measures(wide.columns)))
     if result.evaluation_id is not None:
         click.echo(f"stored as evaluation {result.evaluation_id}", err=True)
 

@@ -85,6 +85,20 @@ class Evaluation:
         return table[order]
 
 
+def summed_measures(names: Iterable[str]) -> list[str]:
+    """The names among ``names`` of measures whose topics are summed, not averaged (counts such
+    as NumRet, trec_eval's num_* lines): whole numbers, printed as integers."""
+    summed = []
+    for name in names:
+        try:
+            parsed = parse_measures(name)
+        except PyevalError:
+            continue
+        if len(parsed) == 1 and parsed[0].definition.aggregate == "sum":
+            summed.append(name)
+    return summed
+
+
 def parse_measures(text: str) -> list[Measure]:
     """A canonical measure name, or a trec_eval spelling (which may stand for several)."""
     from .compat.trec_eval import TrecEvalError, measures_from_trec_name
