@@ -272,16 +272,19 @@ def list_command(ctx, fmt):
 @main.command("demo")
 @click.option(
     "--out",
-    default="pyeval-demo.duckdb",
-    show_default=True,
     metavar="PATH",
-    help="Warehouse file the demo (re)builds.",
+    help="Warehouse file the demo (re)builds; default: a --db given on the command line, else "
+    "pyeval-demo.duckdb.",
 )
+@click.pass_context
 @_fail_cleanly
-def demo_command(out):
+def demo_command(ctx, out):
     """Build a warehouse from the bundled TREC 2012 Web sample campaign and show it."""
     from .demo import run_demo
 
+    if out is None:
+        given = ctx.parent.get_parameter_source("db") is click.core.ParameterSource.COMMANDLINE
+        out = ctx.obj["db"] if given else "pyeval-demo.duckdb"
     run_demo(out, echo=click.echo)
 
 
@@ -637,7 +640,8 @@ def significance_command(ctx, campaign, measure, test, runs, replicates, seed, a
                           progress=True)
     shown = [c for c in ("run_a", "run_b", "mean_diff", "statistic", "pvalue", "p_adjusted", "significant",
                          "effect_size", "ci_low", "ci_high", "delta") if c in result.pairs]
-    click.echo(render(result.pairs[shown].rename(columns={"pvalue": "p"}), fmt))
+    click.echo(render(result.pairs[shown].rename(columns={"pvalue": "p"}), fmt,
+                      p_resolution=1 / result.replicates if result.replicates else None))
     click.echo(result.summary(), err=True)
     if result.test_id is not None:
         click.echo(f"stored as test {result.test_id}", err=True)

@@ -107,13 +107,36 @@ def test_unknown_option_is_a_usage_error(runner):
     assert result.exit_code == 2
 
 
-def test_demo(runner, tmp_path):
-    out_path = tmp_path / "demo.duckdb"
-    out = invoke(runner, "demo", "--out", out_path)
+def test_demo(demo_build):
+    out = demo_build.output
     assert "web2012 " in out and "web2012-nonuniform" in out and "web2012-adhoc" in out
     assert "Runs (60 in all" in out
-    # a second run rebuilds the same file
-    assert "Campaigns:" in invoke(runner, "demo", "--out", out_path)
+    assert "seed 0" not in out.replace("seed 0,", "")  # papers are cited, never "seed 000 Fig. 3"
+
+
+def test_demo_labels_the_runs_and_shows_the_real_ones_in_every_run_table(demo_build):
+    sections = demo_build.output.split("\n\n")
+    tables = [s for s in sections if "  rank  run_id    kind" in s]
+    assert len(tables) == 4
+    for table in tables:
+        rows = [line.split() for line in table.splitlines() if line.split()[:1] and line.split()[0].isdigit()]
+        assert {"indri-ql", "indri-rm"} <= {row[1] for row in rows}
+        assert all(row[2] in ("real", "simulated") for row in rows)
+    ad_hoc = next(t for t in tables if "NumRet(rel=1)" in t)
+    assert ad_hoc.splitlines()[3].split()[-1].isdigit()  # a count prints as an integer
+
+
+def test_demo_honours_a_db_given_on_the_command_line(runner, tmp_path, monkeypatch):
+    import pyeval.demo
+
+    built = []
+    monkeypatch.setattr(pyeval.demo, "run_demo", lambda out, echo: built.append(str(out)))
+    monkeypatch.chdir(tmp_path)
+    invoke(runner, "--db", "x.duckdb", "demo")
+    invoke(runner, "demo")
+    invoke(runner, "--db", "x.duckdb", "demo", "--out", "y.duckdb")
+    invoke(runner, "demo", env={"PYEVAL_DB": "z.duckdb"})
+    assert built == ["x.duckdb", "pyeval-demo.duckdb", "y.duckdb", "pyeval-demo.duckdb"]
 
 
 def test_demo_refuses_to_overwrite_another_warehouse(runner, tmp_path):

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 import pyeval
 from pyeval.cli import main
-from pyeval.demo import DISCPOWER_MEASURES, run_demo
+from pyeval.demo import DISCPOWER_MEASURES
 from pyeval.errors import DataIntegrityError, PyevalError, UnknownCampaignError
 from pyeval.resampling import compare, discriminative_power, significance
 from pyeval.resampling import replicates as rep
@@ -129,7 +129,7 @@ def test_discriminative_power_tables_curves_and_plot(scored, tmp_path):
 
 
 def test_tukey_significant_pairs_are_a_subset_of_bootstrap_ones(demo_warehouse):
-    # seed 003 (JIP 2013) observes this on TREC 2009 data; here on the bundled sample campaign
+    # Sakai (JIP 2013) observes this on TREC 2009 data; here on the bundled sample campaign
     con = pyeval.connect(demo_warehouse, read_only=True)
     try:
         for measure in DISCPOWER_MEASURES:
@@ -217,17 +217,13 @@ def test_cli_commands(tmp_path):
     assert count(pyeval.connect(db, read_only=True), "significance_tests") == before
 
 
-@pytest.fixture(scope="module")
-def demo_warehouse(tmp_path_factory):
-    out = tmp_path_factory.mktemp("demo") / "demo.duckdb"
-    lines = []
-    run_demo(out, echo=lines.append)
-    pytest.demo_output = "\n".join(lines)
-    return out
+@pytest.fixture
+def demo_warehouse(demo_build):
+    return demo_build.path
 
 
-def test_demo_computes_discriminative_power_and_saves_the_plot(demo_warehouse):
-    assert "Discriminative power on web2012-adhoc" in pytest.demo_output
+def test_demo_computes_discriminative_power_and_saves_the_plot(demo_build, demo_warehouse):
+    assert "Discriminative power on web2012-adhoc" in demo_build.output
     plot = demo_warehouse.with_name("demo-asl-curves.png")
     assert plot.read_bytes()[:4] == b"\x89PNG"
     con = pyeval.connect(demo_warehouse, read_only=True)
