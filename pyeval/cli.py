@@ -783,7 +783,7 @@ def swaprate_command(ctx, campaign, measures, subset_size, trials, seed, samplin
         wide = result.table.pivot(index=["bin", "bin_low"], columns="measure", values="swap_rate")
         click.echo(render(wide[list(dict.fromkeys(result.table["measure"]))].reset_index(), fmt))
     else:
-        click.echo(render(result.summary.drop(columns=["evaluation_id", "bin_width"]), fmt))
+        click.echo(render(result.summary.drop(columns=["evaluation_id", "bin_width", "warnings"]), fmt))
     s = result.settings
     click.echo(f"{campaign}: {s['runs']} runs ({s['pairs']} pairs), {s['topic_count']} topics, c = {s['subset_size']}, "
                f"{trials} trials ({sampling}, {rule} swaps), seed {seed}", err=True)

@@ -79,7 +79,14 @@ def cell_text(value: Any, *, integer: bool = False, p_bound: float | None = None
         return f"{number:.{DECIMALS}f}"
     if isinstance(value, (datetime.date, datetime.datetime)):
         return _date_or_time(value)
+    if _is_list(value):
+        return "[" + ", ".join(cell_text(v, full=full) for v in value) + "]"
     return str(value)
+
+
+def _is_list(value: Any) -> bool:
+    """A list value (DuckDB LIST/ARRAY: a Python list, or a numpy array from a DataFrame)."""
+    return isinstance(value, (list, tuple)) or type(value).__name__ == "ndarray"
 
 
 def json_value(value: Any, *, integer: bool = False) -> Any:
@@ -97,6 +104,8 @@ def json_value(value: Any, *, integer: bool = False) -> Any:
         return int(number) if integer and number.is_integer() else number
     if isinstance(value, (datetime.date, datetime.datetime)):
         return value.isoformat()
+    if _is_list(value):
+        return [json_value(v) for v in value]
     return value if isinstance(value, str) else str(value)
 
 
