@@ -164,21 +164,33 @@ def demo_diversity(path: str | Path, plot: Path) -> Evaluation:
     finally:
         con.close()
     table = evaluation.wide()
+    x_values, y_values = table["IRec@10"], table["D_nDCG@10"]
+    real = table.index.map(sample.is_real_run).to_numpy(dtype=bool)
     figure, axes = plt.subplots(figsize=(6, 5))
-    grid = np.linspace(0, 1, 101)
-    x, y = np.meshgrid(grid, grid)
-    contours = axes.contour(x, y, 0.5 * x + 0.5 * y, levels=np.arange(0.1, 1.0, 0.1), colors="grey",
+    pad = 0.05
+    x_range = (max(0.0, x_values.min() - pad), min(1.0, x_values.max() + pad))
+    y_range = (max(0.0, y_values.min() - pad), min(1.0, y_values.max() + pad))
+    x, y = np.meshgrid(np.linspace(*x_range, 101), np.linspace(*y_range, 101))
+    contours = axes.contour(x, y, 0.5 * x + 0.5 * y, levels=np.arange(0.05, 1.0, 0.05), colors="grey",
                             linestyles="dotted", linewidths=0.8)
-    axes.clabel(contours, fmt="D#=%.1f", fontsize=7)
-    axes.scatter(table["IRec@10"], table["D_nDCG@10"], s=18)
-    for run_id, row in table.iterrows():
-        axes.annotate(run_id, (row["IRec@10"], row["D_nDCG@10"]), fontsize=6, xytext=(3, 2),
-                      textcoords="offset points")
-    axes.set_xlim(0, 1)
-    axes.set_ylim(0, 1)
-    axes.set_xlabel("I-rec@10")
+    axes.clabel(contours, contours.levels[1::2], fmt="D#=%.1f", fontsize=7)
+    axes.scatter(x_values[~real], y_values[~real], s=16, color="tab:blue", alpha=0.6,
+                 label=f"simulated runs ({int((~real).sum())})")
+    axes.scatter(x_values[real], y_values[real], s=40, marker="D", color="tab:red",
+                 label=f"real runs ({int(real.sum())})")
+    for rank, (run_id, row) in enumerate(table[real].sort_values("D_nDCG@10").iterrows()):
+        # the real runs lie close together: labels to the right, stacked so they never overlap
+        axes.annotate(run_id, (row["IRec@10"], row["D_nDCG@10"]), xytext=(14, -10 + 14 * rank),
+                      textcoords="offset points", fontsize=8, color="tab:red",
+                      arrowprops={"arrowstyle": "-", "color": "tab:red", "linewidth": 0.6})
+    axes.set_xlim(*x_range)
+    axes.set_ylim(*y_range)
+    axes.set_xlabel("I-rec@10 (intent recall)")
     axes.set_ylabel("D-nDCG@10")
-    axes.set_title("web2012 (uniform): I-rec vs D-nDCG, D#-nDCG contours")
+    axes.set_title("web2012 (uniform intents): I-rec@10 vs D-nDCG@10;\n"
+                   "dotted: D#-nDCG@10 = (I-rec + D-nDCG)/2 (Sakai & Song, SIGIR 2011)", fontsize=9)
+    axes.legend(loc="lower right", fontsize=8)
+    axes.grid(alpha=0.2)
     figure.tight_layout()
     figure.savefig(plot, dpi=120)
     plt.close(figure)

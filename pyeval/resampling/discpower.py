@@ -53,6 +53,8 @@ class DiscriminativePower:
                 axes.plot(curve["rank"], curve["asl"], marker=".", markersize=3, linewidth=1,
                           label=f"{measure} ({row.significant_pairs}/{row.total_pairs})")
             axes.axhline(self.alpha, color="grey", linestyle="--", linewidth=0.8)
+            axes.annotate(f"α = {self.alpha:g}", (0, self.alpha), xytext=(4, 3), textcoords="offset points",
+                          fontsize=7, color="grey")
             first = next(iter(self.results.values()))
             axes.set_xlabel("run pairs sorted by ASL")
             axes.set_ylabel("ASL (p-value)")
