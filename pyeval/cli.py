@@ -28,7 +28,7 @@ def _fail_cleanly(command):
         try:
             return command(*args, **kwargs)
         except PyevalError as exc:
-            raise click.ClickException(str(exc)) from exc
+            raise click.ClickException(exc.command_line or str(exc)) from exc
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             raise click.ClickException(f"{where}{exc.strerror or exc}") from exc
@@ -370,7 +370,7 @@ def intents_topics_command(ctx, campaign, probs, types_only, replace, file):
     """Intents from a TREC topics XML FILE: every <subtopic> with its type (type="nav")."""
     from .diversity.campaigns import load_intents_from_topics, set_intent_types
 
-    con = _open(ctx)
+    con = _open(ctx, create=False)
     if types_only:
         click.echo(f"{campaign}: types of {set_intent_types(con, campaign, file)} intents set from {file}")
     else:

@@ -14,13 +14,12 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from . import sqlfiles
-from .db import create_rows, first_row, transaction
+from .db import create_rows, first_row, transaction, unknown_campaign
 from .errors import (
     DataIntegrityError,
     MeasureNameError,
     MeasureParamError,
     PyevalError,
-    UnknownCampaignError,
 )
 from .measures import Measure, make, parse, registry
 
@@ -430,7 +429,7 @@ def _runs_iv(con, campaign_id: str, runs: Sequence[str] | None, any_qrels: bool 
     """The runs to evaluate; ``any_qrels``: the measures read diversity qrels as well."""
     row = first_row(con, "select qrels_kind from campaigns where campaign_id = $c", {"c": campaign_id})
     if row is None:
-        raise UnknownCampaignError(f"campaign '{campaign_id}' does not exist")
+        raise unknown_campaign(con, campaign_id)
     if row[0] == "diversity" and not any_qrels:
         raise DataIntegrityError(
             f"campaign '{campaign_id}' has diversity qrels; ad hoc measures need ad hoc qrels "

@@ -69,6 +69,45 @@ def test_reading_a_missing_warehouse_is_an_error(runner, tmp_path):
     assert not db.exists()
 
 
+def test_a_mistyped_db_leaves_no_empty_warehouse_behind(runner, tmp_path):
+    db = tmp_path / "typo.duckdb"
+    for command in (["evaluate", "-C", "web", "-m", "AP"], ["intents", "topics", "-C", "web", str(db)],
+                    ["gains", "-C", "web", "g", "1:2"], ["swaprate", "-C", "web", "-m", "AP"]):
+        result = runner.invoke(main, ["--db", str(db), *command])
+        assert result.exit_code == 1 and "no such warehouse" in result.output, command
+        assert not db.exists() and not list(tmp_path.iterdir()), command
+
+
+def test_a_misspelled_campaign_gets_a_did_you_mean(runner, tmp_path):
+    db = tmp_path / "w.duckdb"
+    invoke(runner, "--db", db, "load", "qrels", "-C", "trec6", TREC / "qrels.test")
+    result = runner.invoke(main, ["--db", str(db), "evaluate", "-C", "trec5", "-m", "AP"])
+    assert result.exit_code == 1 and "campaign 'trec5' does not exist (did you mean 'trec6'?)" in result.output
+    result = runner.invoke(main, ["--db", str(db), "load", "run", "-C", "terc6", str(TREC / "results.test")])
+    assert "(did you mean 'trec6'?)" in result.output and "pyeval load qrels --campaign terc6" in result.output
+    result = runner.invoke(main, ["--db", str(db), "gains", "-C", "zzz", "g", "1:2"])
+    assert "campaign 'zzz' does not exist (campaigns: trec6)" in result.output
+
+
+def test_duplicate_loads_name_replace_as_each_interface_spells_it(runner, tmp_path):
+    import pyeval
+
+    db = tmp_path / "w.duckdb"
+    invoke(runner, "--db", db, "load", "qrels", "-C", "c", TREC / "qrels.test")
+    result = runner.invoke(main, ["--db", str(db), "load", "qrels", "-C", "c", str(TREC / "qrels.test")])
+    assert result.exit_code == 1 and "already has qrels; use --replace to replace them" in result.output
+    con = pyeval.connect(db)
+    try:
+        with pytest.raises(pyeval.DataIntegrityError, match="already has qrels") as raised:
+            pyeval.load_qrels(con, "c", TREC / "qrels.test")
+        assert "--replace" not in str(raised.value) and "replace=True" in str(raised.value)
+        with pytest.raises(pyeval.UnknownCampaignError) as raised:
+            pyeval.load_run(con, "d", TREC / "results.test")
+        assert "pyeval load" not in str(raised.value) and "did you mean 'c'" not in str(raised.value)
+    finally:
+        con.close()
+
+
 def test_empty_results_print(runner, tmp_path):
     db = tmp_path / "w.duckdb"
     invoke(runner, "--db", db, "load", "qrels", "-C", "c", TREC / "qrels.test")

@@ -11,7 +11,7 @@ import duckdb
 
 from .. import sqlfiles
 from ..db import first_row, transaction
-from ..errors import DataIntegrityError
+from ..errors import already_stored
 from . import staging
 from .source import Lines, frame_lines, pick_column
 
@@ -52,10 +52,8 @@ def load_doclengths(
         keys = {"campaign_id": campaign_id}
         if first_row(con, "select count(*) from document_lengths where campaign_id = $campaign_id", keys)[0]:
             if not replace:
-                raise DataIntegrityError(
-                    f"{lines.label}: campaign '{campaign_id}' already has document lengths; "
-                    "use --replace to replace them"
-                )
+                raise already_stored(f"{lines.label}: campaign '{campaign_id}' already has document lengths",
+                                     them=True)
             con.execute("delete from document_lengths where campaign_id = $campaign_id", keys)
         con.execute(sqlfiles.read("loaders/doclength_insert.sql"), keys)
         rows = first_row(con, "select count(distinct doc_id) from doclength_input")[0]

@@ -5,15 +5,17 @@ probabilities stray from 1 by more than 0.01 draws a warning. Reference: formats
 """
 from __future__ import annotations
 
+import dataclasses
+import os
 import warnings
-
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import duckdb
 
 from .. import sqlfiles
 from ..db import first_row, transaction
-from ..errors import DataIntegrityError, InputFormatError, InputWarning
+from ..errors import InputFormatError, InputWarning, already_stored
 from . import staging
 from .source import Lines, frame_lines, pick_column
 
@@ -32,14 +34,24 @@ def _frame_lines(frame: pd.DataFrame) -> Lines:
     return frame_lines(frame, [topic, intent, probability, "inf" if kind is None else kind])
 
 
+def intent_lines(frame: pd.DataFrame, read_from: str | os.PathLike[str]) -> Lines:
+    """The intents of ``frame`` (as :func:`load_intents` takes them) as derived from the file
+    ``read_from`` (a topics XML): errors and the stored provenance name that file instead of
+    ``<DataFrame>``. The sha256 stays the one of the intents themselves, so that other generated
+    probabilities from the same file count as a changed input."""
+    path = Path(read_from)
+    return dataclasses.replace(_frame_lines(frame), label=str(path), source_file=str(path.resolve()))
+
+
 def load_intents(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
-    source: staging.Source,
+    source: staging.Source | Lines,
     *,
     replace: bool = False,
 ) -> staging.LoadReport:
-    """Load intent probabilities (and types) into an existing campaign.
+    """Load intent probabilities (and types) into an existing campaign: a file, a DataFrame,
+    or the :func:`intent_lines` of one.
 
     Raises
     ------
@@ -70,10 +82,7 @@ def load_intents(
         keys = {"campaign_id": campaign_id}
         if first_row(con, "select count(*) from intents where campaign_id = $campaign_id", keys)[0]:
             if not replace:
-                raise DataIntegrityError(
-                    f"{lines.label}: campaign '{campaign_id}' already has intents; "
-                    "use --replace to replace them"
-                )
+                raise already_stored(f"{lines.label}: campaign '{campaign_id}' already has intents", them=True)
             con.execute("delete from intents where campaign_id = $campaign_id", keys)
         con.execute(sqlfiles.read("loaders/intent_insert.sql"), keys)
         rows, topics = first_row(

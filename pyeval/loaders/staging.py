@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import duckdb
 
-from ..db import first_row
+from ..db import first_row, unknown_campaign
 from .. import sqlfiles
-from ..errors import DuplicateEntryError, InputFormatError, UnknownCampaignError
+from ..errors import DuplicateEntryError, InputFormatError
 from .source import STAGED_TABLE, Lines, StagedFile, is_frame, read_lines, stage_files
 
 if TYPE_CHECKING:
@@ -149,10 +149,9 @@ def require_campaign(con: duckdb.DuckDBPyConnection, campaign_id: str, label: st
         {"campaign_id": campaign_id},
     )[0]
     if not found:
-        raise UnknownCampaignError(
-            f"{label}: campaign '{campaign_id}' does not exist; create it by loading its qrels "
-            f"(pyeval load qrels --campaign {campaign_id} QRELS)"
-        )
+        raise unknown_campaign(con, campaign_id, label=label, hint="; create it by loading its qrels first",
+                               cli_hint=f"; create it by loading its qrels (pyeval load qrels --campaign "
+                                        f"{campaign_id} QRELS)")
 
 
 def split_fields(lines: Lines, *, separator: str, comments: bool, skip_blank: bool) -> pa.Table:
@@ -241,9 +240,11 @@ def drop_staging(con: duckdb.DuckDBPyConnection, *relations: str) -> None:
         con.execute(f"drop table if exists {relation}")
 
 
-def lines_of(source: Source, frame_to_lines: Callable[[pd.DataFrame], Lines]) -> Lines:
+def lines_of(source: Source | Lines, frame_to_lines: Callable[[pd.DataFrame], Lines]) -> Lines:
     """The lines of a source for the general path: a DataFrame through the loader's own adapter,
     a file through the line reader (loaders with a fast path use :meth:`TemporaryRelations.read_all`)."""
+    if isinstance(source, Lines):  # already read (e.g. from a file the loader does not parse itself)
+        return source
     if is_frame(source):
         return frame_to_lines(source)
     return read_lines(source)
