@@ -8,3 +8,4 @@ alter table swap_rate_summaries add column warnings varchar[];
 alter table rank_correlations add column warnings varchar[];
 alter table concordance_tests add column warnings varchar[];
 alter table gain_robustness add column warnings varchar[];
+alter table discriminative_power add column warnings varchar[];

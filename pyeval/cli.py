@@ -682,7 +682,7 @@ def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alp
                                      runs_sample=runs_sample, replicates=replicates, seed=seed, alpha=alpha,
                                      correction=correction, comparison=comparison, store=not no_store,
                                      progress=True)
-    click.echo(render(power.table.drop(columns=["test_id"]), fmt))
+    click.echo(render(power.table.drop(columns=["test_id", "warnings"]), fmt))
     first = next(iter(power.results.values()))
     click.echo(f"{campaign}: {len(first.matrix.run_ids)} runs ({', '.join(first.matrix.run_ids)}), "
                f"{len(first.matrix.topic_ids)} topics", err=True)

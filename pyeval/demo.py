@@ -371,7 +371,7 @@ def run_demo(out: str | Path, echo: Callable[[str], None] = print, *, progress: 
         say(f"\nDiscriminative power on web2012-adhoc ({elapsed:.1f} s): paired bootstrap test, B = 1000, "
             f"seed 0, the 190 pairs of the 20 runs (real and simulated), alpha = 0.05; delta = difference "
             f"needed for significance:")
-        say(render(power.table.drop(columns=["test", "alpha"])))
+        say(render(power.table.drop(columns=["test", "alpha", "warnings"])))
         say(f"ASL curves saved to {asl_plot_path(out)}; stored in the tables discriminative_power and "
             f"pairwise_tests.")
 

@@ -132,8 +132,7 @@ def render_rows(
     headers = [str(h) for h in headers]
     integer = [h in integer_columns for h in headers]
     if fmt == "json":
-        records = [{h: json_value(v, integer=i) for h, v, i in zip(headers, row, integer)} for row in rows]
-        return json.dumps(records, indent=2, ensure_ascii=False)
+        return _dump_records([{h: json_value(v, integer=i) for h, v, i in zip(headers, row, integer)} for row in rows])
     if fmt == "csv":
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
@@ -160,17 +159,98 @@ def render(
     integer_columns: Collection[str] = (),
     p_resolution: float | None = None,
 ) -> str:
-    """``frame`` as text in one of :data:`OUTPUT_FORMATS` (no trailing newline): its rows through
-    :func:`render_rows`. DATE columns (all times midnight, e.g. DuckDB's DATE) print as dates."""
+    """``frame`` as text in one of :data:`OUTPUT_FORMATS` (no trailing newline), as
+    :func:`render_rows` renders its rows; CSV and JSON are made column by column (pandas), with
+    the same result. DATE columns (all times midnight, e.g. DuckDB's DATE) print as dates."""
+    if fmt not in OUTPUT_FORMATS:
+        raise ValueError(f"output format must be one of {', '.join(OUTPUT_FORMATS)}; got {fmt!r}")
+    frame = _typed(frame, integer_columns)
+    if fmt == "csv":
+        return _frame_csv(frame)
+    if fmt == "json":
+        return _frame_json(frame)
+    columns = [frame[name].astype(object).tolist() for name in frame.columns]
+    rows = list(zip(*columns)) if columns else []
+    return render_rows([str(name) for name in frame.columns], rows, fmt, integer_columns=integer_columns,
+                       p_resolution=p_resolution)
+
+
+def _typed(frame: pd.DataFrame, integer_columns: Collection[str]) -> pd.DataFrame:
+    """The frame with DATE columns as dates and ``integer_columns`` of whole floats as Int64."""
     import pandas as pd
 
-    columns = {}
+    frame = frame.copy()
+    frame.columns = [str(name) for name in frame.columns]
     for name in frame.columns:
         column = frame[name]
         if pd.api.types.is_datetime64_any_dtype(column.dtype) and column.dt.tz is None:
             present = column.dropna()
             if len(present) and (present == present.dt.normalize()).all():
-                column = column.dt.date.astype(object).where(column.notna(), None)
-        columns[str(name)] = column.astype(object).tolist()
-    rows = list(zip(*columns.values())) if columns else []
-    return render_rows(list(columns), rows, fmt, integer_columns=integer_columns, p_resolution=p_resolution)
+                frame[name] = column.dt.date.astype(object).where(column.notna(), None)
+        elif name in integer_columns and pd.api.types.is_float_dtype(column.dtype):
+            present = column.dropna()
+            if _all_whole(present):
+                frame[name] = column.astype("Int64")
+    return frame
+
+
+def _all_whole(values) -> bool:
+    """Whether every (finite) value is a whole number."""
+    import numpy as np
+
+    array = np.asarray(values, dtype=float)
+    return bool(np.isfinite(array).all() and (array == np.round(array)).all())
+
+
+def _list_columns(frame: pd.DataFrame) -> list[str]:
+    """Columns of lists (a column's values share one type: its first value tells)."""
+    listed = []
+    for name in frame.columns:
+        present = frame[name].dropna() if frame[name].dtype == object else ()
+        if len(present) and _is_list(present.iloc[0]):
+            listed.append(name)
+    return listed
+
+
+def _frame_csv(frame: pd.DataFrame) -> str:
+    """CSV of the frame, cell for cell as :func:`cell_text` with ``full=True`` (pandas writes
+    floats at full precision, NULL as nothing, dates as dates)."""
+    import numpy as np
+
+    frame = frame.copy()
+    for name in _list_columns(frame):
+        frame[name] = frame[name].map(lambda v: cell_text(v, full=True))
+    for name in frame.columns:
+        column = frame[name]
+        if column.dtype.kind == "f" and np.isinf(column).any():
+            frame[name] = column.astype(object).where(~np.isinf(column), np.where(column > 0, "inf", "-inf"))
+    return frame.to_csv(index=False, lineterminator="\n").rstrip("\n")
+
+
+def _json_default(value: Any) -> Any:
+    converted = json_value(value)
+    if converted is value:
+        raise TypeError(f"cannot render {type(value).__name__} as JSON")
+    return converted
+
+
+def _frame_json(frame: pd.DataFrame) -> str:
+    """JSON records of the frame, value for value as :func:`json_value`."""
+    import numpy as np
+
+    objects = frame.astype(object)
+    objects = objects.where(frame.notna(), None)
+    for name in frame.columns:
+        column = frame[name]
+        if column.dtype.kind == "f" and np.isinf(column).any():
+            objects[name] = objects[name].where(~np.isinf(column), np.where(column > 0, "inf", "-inf"))
+    return _dump_records(objects.to_dict("records"))
+
+
+def _dump_records(records: list[dict]) -> str:
+    """A JSON array with one record per line (json's C encoder; ``indent`` would use the slower
+    pure-Python one)."""
+    if not records:
+        return "[]"
+    lines = ",\n".join("  " + json.dumps(record, ensure_ascii=False, default=_json_default) for record in records)
+    return f"[\n{lines}\n]"

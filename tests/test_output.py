@@ -64,3 +64,14 @@ def test_timestamps_keep_their_time_and_rows_render_like_frames():
     assert "2024-03-01 12:30:00" in render(frame)
     assert render_rows(["at", "n"], [(datetime.datetime(2024, 3, 1, 12, 30), 2.0)], "csv") == render(frame, "csv")
     assert render_rows(["run_id", "NumQ"], [("a", 50.0)], "table", integer_columns=["NumQ"]).splitlines()[2].split() == ["a", "50"]
+
+
+def test_frames_render_as_their_rows_do():
+    frame = MIXED.assign(runs=[["a", "b"], None], ratio=[float("inf"), 1 / 3], flag=[True, False])
+    headers = list(frame.columns)
+    rows = list(zip(*[frame[c].astype(object).tolist() for c in headers]))
+    rows = [tuple(None if isinstance(v, float) and v != v else v for v in row) for row in rows]
+    rows = [tuple(v.date() if hasattr(v, "date") and headers[i] == "when" else v for i, v in enumerate(row))
+            for row in rows]
+    for fmt in ("csv", "json"):
+        assert render(frame, fmt, integer_columns=["NumRet"]) == render_rows(headers, rows, fmt, integer_columns=["NumRet"]), fmt

@@ -11,6 +11,7 @@ import pyeval
 from pyeval.cli import main
 from pyeval.resampling.concordance import concordance
 from pyeval.resampling.correlation import correlate
+from pyeval.resampling.discpower import discriminative_power
 from pyeval.resampling.store import LittleDataWarning
 from pyeval.resampling.swaprate import swap_rate
 
@@ -32,6 +33,9 @@ def test_two_runs_warn_and_the_warning_is_stored():
         corr = correlate(con, "c", ["AP", "nDCG@10"], test=None)
     assert abs(corr.table["tau"][0]) == 1.0
     assert _stored(con, "rank_correlations", "correlation_id", corr.correlation_id)[0][0].startswith("only 2 runs")
+    with pytest.warns(LittleDataWarning, match="only 2 runs"):
+        power = discriminative_power(con, "c", ["AP"], replicates=50)
+    assert _stored(con, "discriminative_power", "discpower_id", power.discpower_id)[0][0].startswith("only 2 runs")
 
 
 def test_no_comparison_reaching_the_required_difference_is_said():

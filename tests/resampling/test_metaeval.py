@@ -299,7 +299,7 @@ def test_bad_input_is_one_line_errors(scored):
         errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
         assert result.exit_code != 0 and len(errors) == 1 and result.exception.__class__ is SystemExit, result.output
     result = runner.invoke(main, ["--db", ":memory:", "concordance", "-C", "nope", "-m", "AP", "-m", "RR", "--gold", "P@10"])
-    assert (result.exit_code, result.output) == (1, "Error: campaign 'nope' does not exist\n")
+    assert (result.exit_code, result.output) == (1, "Error: campaign 'nope' does not exist (the warehouse holds no campaign yet)\n")
 
 
 def test_cli_runs_stage_two_commands(tmp_path):
