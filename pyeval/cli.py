@@ -28,7 +28,7 @@ def _fail_cleanly(command):
         try:
             return command(*args, **kwargs)
         except PyevalError as exc:
-            raise click.ClickException(str(exc)) from exc
+            raise click.ClickException(exc.command_line or str(exc)) from exc
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             raise click.ClickException(f"{where}{exc.strerror or exc}") from exc
@@ -276,17 +276,33 @@ def list_command(ctx, fmt):
 @main.command("demo")
 @click.option(
     "--out",
-    default="pyeval-demo.duckdb",
-    show_default=True,
     metavar="PATH",
-    help="Warehouse file the demo (re)builds.",
+    help="Warehouse file the demo (re)builds; default: a --db given on the command line, else "
+    "pyeval-demo.duckdb.",
 )
+@click.pass_context
 @_fail_cleanly
-def demo_command(out):
+def demo_command(ctx, out):
     """Build a warehouse from the bundled TREC 2012 Web sample campaign and show it."""
     from .demo import run_demo
 
+    if out is None:
+        given = ctx.parent.get_parameter_source("db") is click.core.ParameterSource.COMMANDLINE
+        out = ctx.obj["db"] if given else "pyeval-demo.duckdb"
     run_demo(out, echo=click.echo)
+
+
+@main.command("sample")
+@click.argument("directory", type=click.Path(file_okay=False))
+@_fail_cleanly
+def sample_command(directory):
+    """Write the bundled TREC 2012 Web sample campaign into DIRECTORY as plain files: qrels (ad
+    hoc, diversity), intents, topics, document lengths and runs/ (the README's examples use them)."""
+    from .sample import write_sample
+
+    written = write_sample(directory)
+    click.echo(f"wrote {len(written)} files of the TREC 2012 Web sample campaign to {directory} "
+               f"(its README.md says what each is)")
 
 
 @main.command("gains")
@@ -358,7 +374,7 @@ def intents_topics_command(ctx, campaign, probs, types_only, replace, file):
     """Intents from a TREC topics XML FILE: every <subtopic> with its type (type="nav")."""
     from .diversity.campaigns import load_intents_from_topics, set_intent_types
 
-    con = _open(ctx)
+    con = _open(ctx, create=False)
     if types_only:
         click.echo(f"{campaign}: types of {set_intent_types(con, campaign, file)} intents set from {file}")
     else:
@@ -409,7 +425,7 @@ def to_traditional_command(ctx, method, negative_as, description, source, target
 def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_only, topics, gains, probs,
                      no_store, per_topic, engine, export_dir, fmt):
     """Compute measures for a campaign's runs, store per-topic scores, print the means."""
-    from .evaluation import evaluate, evaluate_summary, with_default_gain
+    from .evaluation import evaluate, evaluate_summary, summed_measures, with_default_gain
     from .output import render, render_rows
 
     con = _open(ctx, read_only=no_store, create=False)
@@ -425,7 +441,8 @@ def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_
         raise PyevalError("--export needs --engine spark")
     if engine == "duckdb" and not per_topic:  # the means only: computed, stored and combined in SQL, no pandas
         summary = evaluate_summary(con, campaign, chosen, **settings)
-        click.echo(render_rows(["run_id", *summary.measures], summary.rows, fmt))
+        click.echo(render_rows(["run_id", *summary.measures], summary.rows, fmt,
+                               integer_columns=summed_measures(summary.measures)))
         if summary.evaluation_id is not None:
             click.echo(f"stored as evaluation {summary.evaluation_id}", err=True)
         return
@@ -441,7 +458,8 @@ def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_
             click.echo()
             click.echo(render(result.texts[["run_id", "topic_id", "measure", "value_text"]], fmt))
     else:
-        click.echo(render(result.wide().reset_index(), fmt))
+        wide = result.wide()
+        click.echo(render(wide.reset_index(), fmt, integer_columns=summed_measures(wide.columns)))
     if result.evaluation_id is not None:
         click.echo(f"stored as evaluation {result.evaluation_id}", err=True)
 
@@ -626,7 +644,8 @@ def significance_command(ctx, campaign, measure, test, runs, replicates, seed, a
                           progress=True)
     shown = [c for c in ("run_a", "run_b", "mean_diff", "statistic", "pvalue", "p_adjusted", "significant",
                          "effect_size", "ci_low", "ci_high", "delta") if c in result.pairs]
-    click.echo(render(result.pairs[shown].rename(columns={"pvalue": "p"}), fmt))
+    click.echo(render(result.pairs[shown].rename(columns={"pvalue": "p"}), fmt,
+                      p_resolution=1 / result.replicates if result.replicates else None))
     click.echo(result.summary(), err=True)
     if result.test_id is not None:
         click.echo(f"stored as test {result.test_id}", err=True)
@@ -667,7 +686,7 @@ def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alp
                                      runs_sample=runs_sample, replicates=replicates, seed=seed, alpha=alpha,
                                      correction=correction, comparison=comparison, store=not no_store,
                                      progress=True)
-    click.echo(render(power.table.drop(columns=["test_id"]), fmt))
+    click.echo(render(power.table.drop(columns=["test_id", "warnings"]), fmt))
     first = next(iter(power.results.values()))
     click.echo(f"{campaign}: {len(first.matrix.run_ids)} runs ({', '.join(first.matrix.run_ids)}), "
                f"{len(first.matrix.topic_ids)} topics", err=True)
@@ -768,7 +787,7 @@ def swaprate_command(ctx, campaign, measures, subset_size, trials, seed, samplin
         wide = result.table.pivot(index=["bin", "bin_low"], columns="measure", values="swap_rate")
         click.echo(render(wide[list(dict.fromkeys(result.table["measure"]))].reset_index(), fmt))
     else:
-        click.echo(render(result.summary.drop(columns=["evaluation_id", "bin_width"]), fmt))
+        click.echo(render(result.summary.drop(columns=["evaluation_id", "bin_width", "warnings"]), fmt))
     s = result.settings
     click.echo(f"{campaign}: {s['runs']} runs ({s['pairs']} pairs), {s['topic_count']} topics, c = {s['subset_size']}, "
                f"{trials} trials ({sampling}, {rule} swaps), seed {seed}", err=True)

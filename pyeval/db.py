@@ -7,6 +7,8 @@ from typing import Any
 
 import duckdb
 
+from .errors import PyevalError
+
 
 def first_row(
     con: duckdb.DuckDBPyConnection, sql: str, parameters: dict[str, Any] | None = None
@@ -69,3 +71,27 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
             raise
     finally:
         _IN_TRANSACTION.discard(id(con))
+
+
+def unknown_campaign(con: duckdb.DuckDBPyConnection, campaign_id: str, *, label: str | None = None,
+                     hint: str = "", cli_hint: str | None = None) -> PyevalError:
+    """The error for a campaign the warehouse does not hold: "did you mean" the closest stored
+    names (difflib's ratio, as Python's own NameError suggestions), else the names it holds.
+    ``hint`` follows the message (``cli_hint`` on the command line, see PyevalError.command_line)."""
+    import difflib
+
+    from .errors import UnknownCampaignError
+
+    names = [row[0] for row in con.execute("select campaign_id from campaigns order by campaign_id").fetchall()]
+    close = difflib.get_close_matches(campaign_id, names, n=3, cutoff=0.6)
+    if close:
+        suggestion = f" (did you mean {' or '.join(repr(name) for name in close)}?)"
+    elif names:
+        suggestion = f" (campaigns: {', '.join(names[:10])}{', ...' if len(names) > 10 else ''})"
+    else:
+        suggestion = " (the warehouse holds no campaign yet)"
+    message = f"{label + ': ' if label else ''}campaign '{campaign_id}' does not exist{suggestion}"
+    error = UnknownCampaignError(message + hint)
+    if cli_hint is not None:
+        error.command_line = message + cli_hint
+    return error

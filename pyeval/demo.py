@@ -12,7 +12,7 @@ from . import ownership, sample, warehouse
 from .db import first_row, transaction
 from .errors import NotOwnedError, PyevalError
 from .evaluation import Evaluation, evaluate
-from .loaders import load_doclengths, load_intents, load_qrels, load_runs
+from .loaders import RunMetadata, load_doclengths, load_intents, load_qrels, load_runs
 from .output import render
 from .query import campaign_overview, run_overview, run_sql
 
@@ -35,27 +35,41 @@ DEMO_CAMPAIGNS = {
     ),
 }
 
+#: The tag (run_tags) and label of each sample run: the two Indri runs are real, the others simulated.
+RUN_KINDS = ("real", "simulated")
+
+
+def run_kind(run_id: str) -> str:
+    """``real`` for the sample's Indri runs, ``simulated`` for generate.py's (pyeval/sample/README.md)."""
+    return "real" if sample.is_real_run(run_id) else "simulated"
+
+
 #: The ad hoc measures the demo evaluates and stores (issue 3's metric engine).
 DEMO_MEASURES = ["AP", "nDCG@10", "nDCG(gain=exp)@10", "P@10", "RR", "Bpref", "infAP", "R@100", "NumRet(rel=1)"]
 
 #: The headline measures whose discriminative power the demo computes (issue 7: paired
-#: bootstrap test, B = 1000, seed 0, over the 190 pairs of the 20 runs; as Sakai & Song, SIGIR 2011).
+#: bootstrap test, B = 1000, seed 0, over the 190 pairs of the 20 runs, as in Sakai & Song, SIGIR 2011).
 DISCPOWER_MEASURES = ["AP", "nDCG@10", "P@10", "RR"]
 
 EXAMPLE_QUERY = """\
--- topics on which each run beats the Indri query-likelihood baseline on nDCG@10
+-- topics on which each run beats the real Indri query-likelihood run on nDCG@10:
+-- the five with most wins, and the other real run
 select run.run_id,
+       tags.tag as kind,
        count(*) filter (where run.value > base.value) as wins,
        count(*) filter (where run.value < base.value) as losses
 from scores as run
 join scores as base
   on base.campaign_id = run.campaign_id and base.topic_id = run.topic_id
  and base.measure = run.measure and base.run_id = 'indri-ql'
+join run_tags as tags
+  on tags.campaign_id = run.campaign_id and tags.run_id = run.run_id
+ and tags.tag in ('real', 'simulated')
 where run.campaign_id = 'web2012-adhoc' and run.measure = 'nDCG@10'
   and run.run_id <> 'indri-ql'
-group by run.run_id
-order by wins desc, run.run_id
-limit 5"""
+group by run.run_id, tags.tag
+qualify row_number() over (order by wins desc, run.run_id) <= 5 or kind = 'real'
+order by wins desc, run.run_id"""
 
 
 def _prepare(out: Path) -> None:
@@ -83,8 +97,8 @@ def _prepare(out: Path) -> None:
 
 
 def build_demo(path: str | Path) -> Evaluation:
-    """Build the demo warehouse at ``path`` (three campaigns, 20 runs each) and evaluate the ad
-    hoc campaign (stored); returns that evaluation."""
+    """Build the demo warehouse at ``path`` (three campaigns, 20 runs each, tagged ``real`` or
+    ``simulated`` in run_tags) and evaluate the ad hoc campaign (stored); returns that evaluation."""
     con = warehouse.connect(path)
     try:
         with transaction(con):
@@ -93,8 +107,10 @@ def build_demo(path: str | Path) -> Evaluation:
             load_qrels(con, campaign, sample.path(qrels), description=description)
             if intents:
                 load_intents(con, campaign, sample.path(intents))
-            runs = sample.run_paths()
-            load_runs(con, campaign, runs, names=[sample.run_name(p) for p in runs])
+            for kind in RUN_KINDS:
+                runs = [p for p in sample.run_paths() if run_kind(sample.run_name(p)) == kind]
+                load_runs(con, campaign, runs, names=[sample.run_name(p) for p in runs],
+                          metadata=RunMetadata(tags=(kind,)))
             load_doclengths(con, campaign, sample.path("doclengths.txt.gz"))
         return evaluate(con, "web2012-adhoc", DEMO_MEASURES)
     finally:
@@ -120,8 +136,7 @@ def demo_discriminative_power(path: str | Path, plot: Path):
     return power
 
 
-#: The diversity measures the demo evaluates and stores on web2012 (issue 5; l = 10, as Sakai &
-#: Song, SIGIR 2011).
+#: The diversity measures the demo evaluates and stores on web2012 (issue 5; l = 10 as in Sakai & Song, SIGIR 2011).
 DIVERSITY_MEASURES = [
     "IRec@10", "D_nDCG@10", "Dsharp_nDCG@10", "D_Q@10", "Dsharp_Q@10", "DIN_nDCG@10",
     "DINsharp_nDCG@10", "PplusQsharp@10", "IA_nDCG@10", "EfP@10",
@@ -134,8 +149,7 @@ def irec_plot_path(out: Path) -> Path:
 
 
 def demo_diversity(path: str | Path, plot: Path) -> Evaluation:
-    """Evaluate :data:`DIVERSITY_MEASURES` on web2012 (stored) and save the plot of
-    Sakai & Song, SIGIR 2011 Fig. 3:
+    """Evaluate :data:`DIVERSITY_MEASURES` on web2012 (stored) and save Sakai & Song's (SIGIR 2011) plot:
     every run's mean I-rec@10 (x) against its mean D-nDCG@10 (y), with the contour lines of
     D#-nDCG@10 = (I-rec + D-nDCG)/2 (gamma = 0.5)."""
     import matplotlib
@@ -150,30 +164,42 @@ def demo_diversity(path: str | Path, plot: Path) -> Evaluation:
     finally:
         con.close()
     table = evaluation.wide()
+    x_values, y_values = table["IRec@10"], table["D_nDCG@10"]
+    real = table.index.map(sample.is_real_run).to_numpy(dtype=bool)
     figure, axes = plt.subplots(figsize=(6, 5))
-    grid = np.linspace(0, 1, 101)
-    x, y = np.meshgrid(grid, grid)
-    contours = axes.contour(x, y, 0.5 * x + 0.5 * y, levels=np.arange(0.1, 1.0, 0.1), colors="grey",
+    pad = 0.05
+    x_range = (max(0.0, x_values.min() - pad), min(1.0, x_values.max() + pad))
+    y_range = (max(0.0, y_values.min() - pad), min(1.0, y_values.max() + pad))
+    x, y = np.meshgrid(np.linspace(*x_range, 101), np.linspace(*y_range, 101))
+    contours = axes.contour(x, y, 0.5 * x + 0.5 * y, levels=np.arange(0.05, 1.0, 0.05), colors="grey",
                             linestyles="dotted", linewidths=0.8)
-    axes.clabel(contours, fmt="D#=%.1f", fontsize=7)
-    axes.scatter(table["IRec@10"], table["D_nDCG@10"], s=18)
-    for run_id, row in table.iterrows():
-        axes.annotate(run_id, (row["IRec@10"], row["D_nDCG@10"]), fontsize=6, xytext=(3, 2),
-                      textcoords="offset points")
-    axes.set_xlim(0, 1)
-    axes.set_ylim(0, 1)
-    axes.set_xlabel("I-rec@10")
+    axes.clabel(contours, contours.levels[1::2], fmt="D#=%.1f", fontsize=7)
+    axes.scatter(x_values[~real], y_values[~real], s=16, color="tab:blue", alpha=0.6,
+                 label=f"simulated runs ({int((~real).sum())})")
+    axes.scatter(x_values[real], y_values[real], s=40, marker="D", color="tab:red",
+                 label=f"real runs ({int(real.sum())})")
+    for rank, (run_id, row) in enumerate(table[real].sort_values("D_nDCG@10").iterrows()):
+        # the real runs lie close together: labels to the right, stacked so they never overlap
+        axes.annotate(run_id, (row["IRec@10"], row["D_nDCG@10"]), xytext=(14, -10 + 14 * rank),
+                      textcoords="offset points", fontsize=8, color="tab:red",
+                      arrowprops={"arrowstyle": "-", "color": "tab:red", "linewidth": 0.6})
+    axes.set_xlim(*x_range)
+    axes.set_ylim(*y_range)
+    axes.set_xlabel("I-rec@10 (intent recall)")
     axes.set_ylabel("D-nDCG@10")
-    axes.set_title("web2012 (uniform): I-rec vs D-nDCG, D#-nDCG contours")
+    axes.set_title("web2012 (uniform intents): I-rec@10 vs D-nDCG@10;\n"
+                   "dotted: D#-nDCG@10 = (I-rec + D-nDCG)/2 (Sakai & Song, SIGIR 2011)", fontsize=9)
+    axes.legend(loc="lower right", fontsize=8)
+    axes.grid(alpha=0.2)
     figure.tight_layout()
     figure.savefig(plot, dpi=120)
     plt.close(figure)
     return evaluation
 
 
-#: NTCIR and seed-paper ad hoc measures the demo evaluates and stores on web2012-adhoc (issue 4):
+#: NTCIR ad hoc measures the demo evaluates and stores on web2012-adhoc (issue 4):
 #: Q-measure and its cutoff form, P-plus, R-measure, the Jarvelin-Kekalainen nDCG, NTCIREVAL's
-#: ERR and nERR, nGAP, and Q under the steep and (per-topic) adjust gains of Sakai, AIRS 2005.
+#: ERR and nERR, nGAP, and Q under Sakai's (AIRS 2005) steep and (per-topic) adjust gain assignments.
 NTCIR_MEASURES = ["Q", "Q@10", "PPlus", "RMeasure", "JKnDCG@10", "ERR(stop=ntcir)@10",
                   "nERR(stop=ntcir)@10", "nGAP@10", "Q(gain=steep)", "Q(gain=adjust)"]
 
@@ -203,7 +229,7 @@ def demo_ndeval(path: str | Path) -> Evaluation:
         con.close()
 
 
-#: The concordance matrix of the demo (issue 8; Sakai, JIP 2013 Table 6; Sakai, AIRS 2013 Table 2): diversity
+#: The concordance matrix of the demo (issue 8; Sakai, JIP 2013; Sakai & Dou, SIGIR 2013): diversity
 #: measures at l = 10 against intent recall and effective precision on web2012. Each entry lists
 #: the spellings the registry may use; measures the registry does not (yet) have are skipped.
 CONCORDANCE_MEASURES = {
@@ -273,87 +299,112 @@ def topic_count(con) -> int:
     return first_row(con, "select count(*) from topics where campaign_id = 'web2012-adhoc'")[0]
 
 
-def run_demo(out: str | Path, echo: Callable[[str], None] = print) -> None:
-    """Build the demo warehouse at ``out`` and print what it holds."""
+#: Runs shown by the demo's tables (besides the real ones).
+TOP_RUNS = 8
+
+
+def _ranked(wide, by: str, top: int = TOP_RUNS):
+    """Runs by ``by`` descending with their rank and kind: the first ``top`` and every real run."""
+    table = wide.sort_values(by, ascending=False, kind="stable").reset_index()
+    table.insert(0, "rank", range(1, len(table) + 1))
+    table.insert(2, "kind", table["run_id"].map(run_kind))
+    return table[(table["rank"] <= top) | (table["kind"] == "real")]
+
+
+def run_demo(out: str | Path, echo: Callable[[str], None] = print, *, progress: bool = True) -> None:
+    """Build the demo warehouse at ``out`` and print what it holds, each section as soon as it
+    is computed; ``progress``: a progress bar over the steps on stderr (on a terminal only)."""
+    from tqdm import tqdm
+
+    from .evaluation import summed_measures
+
     out = Path(out)
     _prepare(out)
-    started = time.perf_counter()
-    evaluation = build_demo(out)
-    elapsed = time.perf_counter() - started
-    started = time.perf_counter()
-    ntcir = demo_ntcir(out)
-    ntcir_elapsed = time.perf_counter() - started
-    started = time.perf_counter()
-    power = demo_discriminative_power(out, asl_plot_path(out))
-    power_elapsed = time.perf_counter() - started
-    started = time.perf_counter()
-    diversity = demo_diversity(out, irec_plot_path(out))
-    diversity_elapsed = time.perf_counter() - started
-    started = time.perf_counter()
-    ndeval = demo_ndeval(out)
-    ndeval_elapsed = time.perf_counter() - started
-    started = time.perf_counter()
-    agreement, agreement_campaign, agreement_missing = demo_concordance(out)
-    agreement_elapsed = time.perf_counter() - started
-    con = warehouse.connect(out, read_only=True)
+    titles = ["loading the sample", "NTCIR measures", "discriminative power", "diversity measures",
+              "ndeval family", "concordance test"]
+    bar = tqdm(total=len(titles), desc=titles[0], unit="step", disable=None if progress else True, leave=False)
+
+    def say(text: str) -> None:
+        with tqdm.external_write_mode():
+            echo(text)
+
+    def timed(step: Callable[[], object]):
+        started = time.perf_counter()
+        value = step()
+        elapsed = time.perf_counter() - started
+        bar.update()
+        if bar.n < len(titles):
+            bar.set_description(titles[bar.n])
+        return value, elapsed
+
+    def show(wide, by: str, columns=None) -> None:
+        table = _ranked(wide, by)
+        if columns is not None:
+            table = table[["rank", "run_id", "kind", *columns]]
+        say(render(table, integer_columns=summed_measures(table.columns)))
+
+    real = " and ".join(sample.REAL_RUNS)
+    shown = f"the top {TOP_RUNS} by {{}} and the real runs ({real}; the others are simulated)"
     try:
-        echo(f"Built {out} in {elapsed:.1f} s from the bundled TREC 2012 Web track sample.\n")
-        echo("Campaigns:")
-        echo(render(campaign_overview(con).drop(columns=["source_campaign_id", "created_at"])))
-        runs = run_overview(con)
-        echo(f"\nRuns ({len(runs)} in all; the first three of each campaign):")
-        echo(render(runs.groupby("campaign_id").head(3).drop(columns=["source_file"])))
-        nav = first_row(con, "select count(*) from intents where campaign_id = 'web2012' and intent_type = 'nav'")[0]
-        echo(f"\nIntents of web2012: {nav} navigational, the rest informational.")
-        table = evaluation.wide().sort_values("AP", ascending=False).reset_index()
-        echo(
-            f"\nAd hoc evaluation of web2012-adhoc, stored as evaluation {evaluation.evaluation_id} "
-            f"(means over {topic_count(con)} topics, NumRet(rel=1) summed; the top 8 by AP):"
-        )
-        echo(render(table.head(8)))
-        table = ntcir.wide().sort_values("Q", ascending=False).reset_index()
-        echo(
-            f"\nNTCIR measures on web2012-adhoc ({ntcir_elapsed:.1f} s), stored as evaluation "
-            f"{ntcir.evaluation_id} (`pyeval ntcireval` prints NTCIREVAL's own lines); the top 8 by Q:"
-        )
-        echo(render(table.head(8)))
-        echo(
-            f"\nDiscriminative power on web2012-adhoc ({power_elapsed:.1f} s): paired bootstrap test, B = 1000, "
-            f"seed 0, the 190 pairs of the 20 runs, alpha = 0.05; delta = difference needed for significance:"
-        )
-        echo(render(power.table.drop(columns=["test", "alpha"])))
-        echo(f"ASL curves saved to {asl_plot_path(out)}; stored in the tables discriminative_power and pairwise_tests.")
-        irec = diversity.wide().sort_values("Dsharp_nDCG@10", ascending=False).reset_index()
-        echo(
-            f"\nDiversity evaluation of web2012 ({diversity_elapsed:.1f} s), stored as evaluation "
-            f"{diversity.evaluation_id}: I-rec@10 vs D-nDCG@10 and their D#-nDCG@10 (gamma = 0.5), "
-            f"the top 8 by D#-nDCG:"
-        )
-        echo(render(irec[["run_id", "IRec@10", "D_nDCG@10", "Dsharp_nDCG@10", "DIN_nDCG@10", "IA_nDCG@10",
-                          "EfP@10"]].head(8)))
-        echo(f"I-rec vs D-nDCG with D#-nDCG contour lines (seed 000 Fig. 3) saved to {irec_plot_path(out)}.")
-        table = ndeval.wide().sort_values("alpha_nDCG@20", ascending=False).reset_index()
-        echo(
-            f"\nThe ndeval family and U-IA on web2012 ({ndeval_elapsed:.1f} s), stored as evaluation "
-            f"{ndeval.evaluation_id} (Python drivers; `pyeval ndeval` prints ndeval's own CSV); the top 8 by "
-            f"alpha-nDCG@20:"
-        )
-        echo(render(table.head(8)))
-        echo(
-            f"\nConcordance test on {agreement_campaign} ({agreement_elapsed:.1f} s; seed 003 Table 6): "
-            f"conc(row)/conc(column) where the two disagree, ‡ p < 0.01, † p < 0.05 (sign test on the wins), "
-            f"disagreements in parentheses:"
-        )
+        evaluation, elapsed = timed(lambda: build_demo(out))
+        with warehouse.connect(out, read_only=True) as con:
+            say(f"Built {out} in {elapsed:.1f} s from the bundled TREC 2012 Web track sample: two real Indri "
+                f"runs and 18 simulated ones (run_tags 'real' and 'simulated').\n")
+            say("Campaigns:")
+            say(render(campaign_overview(con).drop(columns=["source_campaign_id", "created_at"])))
+            runs = run_overview(con)
+            runs.insert(2, "kind", runs["run_id"].map(run_kind))
+            say(f"\nRuns ({len(runs)} in all; the first three of each campaign):")
+            say(render(runs.groupby("campaign_id").head(3).drop(columns=["source_file"])))
+            nav = first_row(con, "select count(*) from intents where campaign_id = 'web2012' and intent_type = 'nav'")[0]
+            say(f"\nIntents of web2012: {nav} navigational, the rest informational.")
+            say(f"\nAd hoc evaluation of web2012-adhoc, stored as evaluation {evaluation.evaluation_id} "
+                f"(means over {topic_count(con)} topics, NumRet(rel=1) summed); {shown.format('AP')}:")
+            show(evaluation.wide(), "AP")
+
+        ntcir, elapsed = timed(lambda: demo_ntcir(out))
+        say(f"\nNTCIR measures on web2012-adhoc ({elapsed:.1f} s), stored as evaluation {ntcir.evaluation_id} "
+            f"(`pyeval ntcireval` prints NTCIREVAL's own lines); {shown.format('Q')}:")
+        show(ntcir.wide(), "Q")
+
+        power, elapsed = timed(lambda: demo_discriminative_power(out, asl_plot_path(out)))
+        say(f"\nDiscriminative power on web2012-adhoc ({elapsed:.1f} s): paired bootstrap test, B = 1000, "
+            f"seed 0, the 190 pairs of the 20 runs (real and simulated), alpha = 0.05; delta = difference "
+            f"needed for significance:")
+        say(render(power.table.drop(columns=["test", "alpha", "warnings"])))
+        say(f"ASL curves saved to {asl_plot_path(out)}; stored in the tables discriminative_power and "
+            f"pairwise_tests.")
+
+        diversity, elapsed = timed(lambda: demo_diversity(out, irec_plot_path(out)))
+        say(f"\nDiversity evaluation of web2012 ({elapsed:.1f} s), stored as evaluation "
+            f"{diversity.evaluation_id}: I-rec@10 vs D-nDCG@10 and their D#-nDCG@10 (gamma = 0.5); "
+            f"{shown.format('D#-nDCG')}:")
+        show(diversity.wide(), "Dsharp_nDCG@10",
+             ["IRec@10", "D_nDCG@10", "Dsharp_nDCG@10", "DIN_nDCG@10", "IA_nDCG@10", "EfP@10"])
+        say(f"I-rec vs D-nDCG with D#-nDCG contour lines (Sakai & Song, SIGIR 2011) saved to "
+            f"{irec_plot_path(out)}.")
+
+        ndeval, elapsed = timed(lambda: demo_ndeval(out))
+        say(f"\nThe ndeval family and U-IA on web2012 ({elapsed:.1f} s), stored as evaluation "
+            f"{ndeval.evaluation_id} (Python drivers; `pyeval ndeval` prints ndeval's own CSV); "
+            f"{shown.format('alpha-nDCG@20')}:")
+        show(ndeval.wide(), "alpha_nDCG@20")
+
+        (agreement, agreement_campaign, agreement_missing), elapsed = timed(lambda: demo_concordance(out))
+        say(f"\nConcordance test on {agreement_campaign} ({elapsed:.1f} s; Sakai, JIP 2013; docs/resampling.md) "
+            f"over the list pairs of all 20 runs: conc(row)/conc(column) where the two disagree, ‡ p < 0.01, "
+            f"† p < 0.05 (sign test on the wins), disagreements in parentheses:")
         if agreement_missing:
-            echo(f"(not in the measure registry yet: {', '.join(agreement_missing)}"
-                 + ("; ad hoc stand-ins shown)" if agreement_campaign == "web2012-adhoc" else ")"))
+            say(f"(not in the measure registry yet: {', '.join(agreement_missing)}"
+                + ("; ad hoc stand-ins shown)" if agreement_campaign == "web2012-adhoc" else ")"))
         for gold in agreement.gold_sets:
-            echo(f"gold standard {' & '.join(gold)}:")
-            echo(render(agreement.matrix(gold).reset_index(names="measure")))
-        echo("Stored in the table concordance_tests.")
-        echo("\nAn ad-hoc query over the stored scores:")
-        echo(EXAMPLE_QUERY)
-        echo(render(run_sql(con, EXAMPLE_QUERY)))
-        echo(f'\nTry: pyeval --db {out} sql "select * from campaign_overview"')
+            say(f"gold standard {' & '.join(gold)}:")
+            say(render(agreement.matrix(gold).reset_index(names="measure")))
+        say("Stored in the table concordance_tests.")
+        with warehouse.connect(out, read_only=True) as con:
+            say("\nAn ad-hoc query over the stored scores:")
+            say(EXAMPLE_QUERY)
+            say(render(run_sql(con, EXAMPLE_QUERY)))
+        say(f'\nTry: pyeval --db {out} sql "select * from campaign_overview"')
     finally:
-        con.close()
+        bar.close()

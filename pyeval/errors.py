@@ -7,7 +7,10 @@ from __future__ import annotations
 
 
 class PyevalError(Exception):
-    """Base of every error pyeval raises on purpose."""
+    """Base of every error pyeval raises on purpose. ``command_line``: the message in the
+    command line's terms (its options) where they differ from Python's; None: the same."""
+
+    command_line: str | None = None
 
 
 class InputFormatError(PyevalError, ValueError):
@@ -70,3 +73,20 @@ class UnknownMeasureError(MeasureNameError):
 
 class MeasureParamError(PyevalError, ValueError):
     """A measure parameter of the wrong type, outside its allowed values, or unknown."""
+
+
+def already_stored(
+    what: str,
+    *,
+    them: bool = False,
+    error: type[PyevalError] | None = None,
+    python_remedy: str | None = None,
+    cli_remedy: str | None = None,
+) -> PyevalError:
+    """The error for something a load or definition would store that exists already: the
+    remedy says ``replace=True`` in Python and ``--replace`` on the command line (the CLI
+    prints :attr:`PyevalError.command_line`)."""
+    target = "them" if them else "it"
+    exc = (error or DataIntegrityError)(f"{what}; {python_remedy or f'replace=True replaces {target}'}")
+    exc.command_line = f"{what}; {cli_remedy or f'use --replace to replace {target}'}"
+    return exc

@@ -14,13 +14,12 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from . import sqlfiles
-from .db import create_rows, first_row, transaction
+from .db import create_rows, first_row, transaction, unknown_campaign
 from .errors import (
     DataIntegrityError,
     MeasureNameError,
     MeasureParamError,
     PyevalError,
-    UnknownCampaignError,
 )
 from .measures import Measure, make, parse, registry
 
@@ -83,6 +82,20 @@ class Evaluation:
         order = list(dict.fromkeys(self.means["measure"]))
         table = self.means.pivot(index="run_id", columns="measure", values="value")
         return table[order]
+
+
+def summed_measures(names: Iterable[str]) -> list[str]:
+    """The names among ``names`` of measures whose topics are summed, not averaged (counts such
+    as NumRet, trec_eval's num_* lines): whole numbers, printed as integers."""
+    summed = []
+    for name in names:
+        try:
+            parsed = parse_measures(name)
+        except PyevalError:
+            continue
+        if len(parsed) == 1 and parsed[0].definition.aggregate == "sum":
+            summed.append(name)
+    return summed
 
 
 def parse_measures(text: str) -> list[Measure]:
@@ -416,7 +429,7 @@ def _runs_iv(con, campaign_id: str, runs: Sequence[str] | None, any_qrels: bool 
     """The runs to evaluate; ``any_qrels``: the measures read diversity qrels as well."""
     row = first_row(con, "select qrels_kind from campaigns where campaign_id = $c", {"c": campaign_id})
     if row is None:
-        raise UnknownCampaignError(f"campaign '{campaign_id}' does not exist")
+        raise unknown_campaign(con, campaign_id)
     if row[0] == "diversity" and not any_qrels:
         raise DataIntegrityError(
             f"campaign '{campaign_id}' has diversity qrels; ad hoc measures need ad hoc qrels "

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 
 import duckdb
 
-from .db import first_row, rollback_quietly
-from .errors import MeasureParamError, UnknownCampaignError
+from .db import first_row, rollback_quietly, unknown_campaign
+from .errors import MeasureParamError, already_stored
 from .evaluation import BUILTIN_GAIN_PROFILES
 from .measures.common import PROFILE_GAIN, PROFILE_LEVEL
 
@@ -72,7 +72,7 @@ def define_gain_profile(
             f"got {name!r}"
         )
     if first_row(con, "select count(*) from campaigns where campaign_id = $c", {"c": campaign_id})[0] == 0:
-        raise UnknownCampaignError(f"campaign '{campaign_id}' does not exist")
+        raise unknown_campaign(con, campaign_id)
     parsed = parse_gains(gains)
     keys = {"campaign_id": campaign_id, "profile": name, "topic_id": topic_id or ""}
     con.begin()
@@ -84,9 +84,8 @@ def define_gain_profile(
             keys,
         )[0]
         if exists and not replace:
-            raise MeasureParamError(
-                f"gain profile '{name}' exists for campaign '{campaign_id}'; replace it with --replace"
-            )
+            raise already_stored(f"gain profile '{name}' exists for campaign '{campaign_id}'",
+                                 error=MeasureParamError)
         con.execute(
             "delete from gain_profiles where campaign_id = $campaign_id and profile = $profile "
             "and topic_id = $topic_id",

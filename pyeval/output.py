@@ -1,12 +1,25 @@
 """Rendering results for the terminal: text tables, markdown, CSV, JSON.
 
+Every format goes through one set of cell rules (:func:`cell_text`, :func:`json_value`):
+integers print as integers (also a float column the caller names as counts), NULL/NaN as
+nothing (``null`` in JSON), a DATE as ``YYYY-MM-DD``, a p-value below what can be shown as
+``< bound``. Tables and markdown show 4 decimals; CSV and JSON keep full precision (Python's
+shortest round-trip repr). Identifiers are text: ``'0001'`` never prints as 1.
+
 Tables and markdown are rendered from plain rows (:func:`render_rows`), so that a command
 whose result never was a DataFrame imports no pandas; a DataFrame goes through the same rows.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+import csv
+import datetime
+import io
+import json
+import math
+import numbers
+import sys
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
@@ -15,37 +28,229 @@ if TYPE_CHECKING:
 
 OUTPUT_FORMATS = ("table", "csv", "json", "markdown")
 
+#: Columns holding p-values: below the bound they print as ``< bound`` in tables.
+P_VALUE_COLUMNS = frozenset({"p", "pvalue", "p_value", "p_adjusted"})
 
-def render(frame: pd.DataFrame, fmt: str = "table") -> str:
-    """``frame`` as text in one of :data:`OUTPUT_FORMATS` (no trailing newline)."""
+#: Decimals of tables and markdown; a p-value below 10^-DECIMALS prints as ``< 0.0001``.
+DECIMALS = 4
+
+
+def _is_missing(value: Any) -> bool:
+    """None, NaN, and pandas' NA and NaT (only a loaded pandas makes those: rows of a command
+    that never had a DataFrame import no pandas here)."""
+    if value is None:
+        return True
+    if isinstance(value, float):
+        return math.isnan(value)
+    if isinstance(value, (str, bool, int)) or "pandas" not in sys.modules:
+        return False
     import pandas as pd
 
-    if fmt == "csv":
-        return frame.to_csv(index=False, lineterminator="\n").rstrip("\n")
+    return value is pd.NA or value is pd.NaT or (isinstance(value, numbers.Real) and math.isnan(value))
+
+
+def _date_or_time(value: datetime.datetime | datetime.date) -> str:
+    if isinstance(value, datetime.datetime):
+        return value.isoformat(sep=" ")
+    return value.isoformat()
+
+
+def cell_text(value: Any, *, integer: bool = False, p_bound: float | None = None, full: bool = False) -> str:
+    """One value as table/markdown text (``full``: as CSV text, every digit kept).
+
+    ``integer``: a whole float prints without decimals (counts); ``p_bound``: a value below it
+    prints as ``< bound`` (tables only: CSV keeps the number)."""
+    if _is_missing(value):
+        return ""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        if not math.isfinite(number):
+            return "inf" if number > 0 else "-inf"
+        if integer and number.is_integer():
+            return str(int(number))
+        if full:
+            return repr(number)
+        if p_bound is not None and number < p_bound:
+            return f"< {p_bound:g}"
+        return f"{number:.{DECIMALS}f}"
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return _date_or_time(value)
+    if _is_list(value):
+        return "[" + ", ".join(cell_text(v, full=full) for v in value) + "]"
+    return str(value)
+
+
+def _is_list(value: Any) -> bool:
+    """A list value (DuckDB LIST/ARRAY: a Python list, or a numpy array from a DataFrame)."""
+    return isinstance(value, (list, tuple)) or type(value).__name__ == "ndarray"
+
+
+def json_value(value: Any, *, integer: bool = False) -> Any:
+    """One value as JSON: null, an int, a float at full precision, a date's ISO text."""
+    if _is_missing(value):
+        return None
+    if isinstance(value, bool) or (hasattr(value, "dtype") and getattr(value.dtype, "kind", "") == "b"):
+        return bool(value)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        if not math.isfinite(number):
+            return "inf" if number > 0 else "-inf"
+        return int(number) if integer and number.is_integer() else number
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return value.isoformat()
+    if _is_list(value):
+        return [json_value(v) for v in value]
+    return value if isinstance(value, str) else str(value)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, numbers.Number) and not isinstance(value, bool)
+
+
+def render_rows(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    fmt: str = "table",
+    *,
+    integer_columns: Collection[str] = (),
+    p_resolution: float | None = None,
+) -> str:
+    """Rows under ``headers`` as text (no trailing newline), by the cell rules of this module.
+
+    ``integer_columns``: columns of whole numbers stored as floats (summed counts such as
+    NumRet); ``p_resolution``: the smallest p-value the test can give (1/B of a resampled test),
+    so that a smaller one prints as ``< 1/B`` in tables (at least ``< 0.0001``, what 4 decimals
+    show)."""
+    if fmt not in OUTPUT_FORMATS:
+        raise ValueError(f"output format must be one of {', '.join(OUTPUT_FORMATS)}; got {fmt!r}")
+    headers = [str(h) for h in headers]
+    integer = [h in integer_columns for h in headers]
     if fmt == "json":
-        return frame.to_json(orient="records", date_format="iso", indent=2)
-    # Identifiers are text: '0001' must not print as 1, so only non-text columns parse numbers.
-    text_columns = [i for i, dtype in enumerate(frame.dtypes) if not pd.api.types.is_numeric_dtype(dtype)]
-    return _tabulate(frame, "keys", fmt, text_columns)
+        return _dump_records([{h: json_value(v, integer=i) for h, v, i in zip(headers, row, integer)} for row in rows])
+    if fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(headers)
+        writer.writerows([cell_text(v, integer=i, full=True) for v, i in zip(row, integer)] for row in rows)
+        return buffer.getvalue().rstrip("\n")
+    floor = 10.0 ** -DECIMALS
+    bound = max(p_resolution or 0.0, floor)
+    p_bounds = [bound if h in P_VALUE_COLUMNS else None for h in headers]
+    text = [[cell_text(v, integer=i, p_bound=b) for v, i, b in zip(row, integer, p_bounds)] for row in rows]
+    numeric = [all(_is_number(row[c]) or _is_missing(row[c]) for row in rows) and any(_is_number(row[c]) for row in rows)
+               for c in range(len(headers))]
+    align = ["right" if n else "left" for n in numeric]
+    table_format = "github" if fmt == "markdown" else "simple"
+    if not rows:
+        return tabulate([], headers=headers, tablefmt=table_format, disable_numparse=True)
+    return tabulate(text, headers=headers, tablefmt=table_format, disable_numparse=True, colalign=align)
 
 
-def render_rows(headers: Sequence[str], rows: Sequence[tuple], fmt: str = "table") -> str:
-    """Rows under ``headers`` as :func:`render` renders the DataFrame of them; text columns are
-    those holding a string. CSV and JSON go through pandas, which defines them."""
-    if fmt in ("csv", "json"):
-        import pandas as pd
+def render(
+    frame: pd.DataFrame,
+    fmt: str = "table",
+    *,
+    integer_columns: Collection[str] = (),
+    p_resolution: float | None = None,
+) -> str:
+    """``frame`` as text in one of :data:`OUTPUT_FORMATS` (no trailing newline), as
+    :func:`render_rows` renders its rows; CSV and JSON are made column by column (pandas), with
+    the same result. DATE columns (all times midnight, e.g. DuckDB's DATE) print as dates."""
+    if fmt not in OUTPUT_FORMATS:
+        raise ValueError(f"output format must be one of {', '.join(OUTPUT_FORMATS)}; got {fmt!r}")
+    frame = _typed(frame, integer_columns)
+    if fmt == "csv":
+        return _frame_csv(frame)
+    if fmt == "json":
+        return _frame_json(frame)
+    columns = [frame[name].astype(object).tolist() for name in frame.columns]
+    rows = list(zip(*columns)) if columns else []
+    return render_rows([str(name) for name in frame.columns], rows, fmt, integer_columns=integer_columns,
+                       p_resolution=p_resolution)
 
-        return render(pd.DataFrame(list(rows), columns=list(headers)), fmt)
-    text_columns = [i for i in range(len(headers)) if any(isinstance(row[i], str) for row in rows)]
-    return _tabulate(list(rows), list(headers), fmt, text_columns)
+
+def _typed(frame: pd.DataFrame, integer_columns: Collection[str]) -> pd.DataFrame:
+    """The frame with DATE columns as dates and ``integer_columns`` of whole floats as Int64."""
+    import pandas as pd
+
+    frame = frame.copy()
+    frame.columns = [str(name) for name in frame.columns]
+    for name in frame.columns:
+        column = frame[name]
+        if pd.api.types.is_datetime64_any_dtype(column.dtype) and column.dt.tz is None:
+            present = column.dropna()
+            if len(present) and (present == present.dt.normalize()).all():
+                frame[name] = column.dt.date.astype(object).where(column.notna(), None)
+        elif name in integer_columns and pd.api.types.is_float_dtype(column.dtype):
+            present = column.dropna()
+            if _all_whole(present):
+                frame[name] = column.astype("Int64")
+    return frame
 
 
-def _tabulate(data, headers, fmt: str, text_columns: list[int]) -> str:
-    empty = len(data) == 0
-    disable = True if empty else text_columns  # tabulate indexes rows to apply a column list
-    if fmt == "markdown":
-        return tabulate(data, headers=headers, tablefmt="github", showindex=False, disable_numparse=disable)
-    if fmt == "table":
-        return tabulate(data, headers=headers, tablefmt="simple", showindex=False, floatfmt=".4f",
-                        disable_numparse=disable)
-    raise ValueError(f"output format must be one of {', '.join(OUTPUT_FORMATS)}; got {fmt!r}")
+def _all_whole(values) -> bool:
+    """Whether every (finite) value is a whole number."""
+    import numpy as np
+
+    array = np.asarray(values, dtype=float)
+    return bool(np.isfinite(array).all() and (array == np.round(array)).all())
+
+
+def _list_columns(frame: pd.DataFrame) -> list[str]:
+    """Columns of lists (a column's values share one type: its first value tells)."""
+    listed = []
+    for name in frame.columns:
+        present = frame[name].dropna() if frame[name].dtype == object else ()
+        if len(present) and _is_list(present.iloc[0]):
+            listed.append(name)
+    return listed
+
+
+def _frame_csv(frame: pd.DataFrame) -> str:
+    """CSV of the frame, cell for cell as :func:`cell_text` with ``full=True`` (pandas writes
+    floats at full precision, NULL as nothing, dates as dates)."""
+    import numpy as np
+
+    frame = frame.copy()
+    for name in _list_columns(frame):
+        frame[name] = frame[name].map(lambda v: cell_text(v, full=True))
+    for name in frame.columns:
+        column = frame[name]
+        if column.dtype.kind == "f" and np.isinf(column).any():
+            frame[name] = column.astype(object).where(~np.isinf(column), np.where(column > 0, "inf", "-inf"))
+    return frame.to_csv(index=False, lineterminator="\n").rstrip("\n")
+
+
+def _json_default(value: Any) -> Any:
+    converted = json_value(value)
+    if converted is value:
+        raise TypeError(f"cannot render {type(value).__name__} as JSON")
+    return converted
+
+
+def _frame_json(frame: pd.DataFrame) -> str:
+    """JSON records of the frame, value for value as :func:`json_value`."""
+    import numpy as np
+
+    objects = frame.astype(object)
+    objects = objects.where(frame.notna(), None)
+    for name in frame.columns:
+        column = frame[name]
+        if column.dtype.kind == "f" and np.isinf(column).any():
+            objects[name] = objects[name].where(~np.isinf(column), np.where(column > 0, "inf", "-inf"))
+    return _dump_records(objects.to_dict("records"))
+
+
+def _dump_records(records: list[dict]) -> str:
+    """A JSON array with one record per line (json's C encoder; ``indent`` would use the slower
+    pure-Python one)."""
+    if not records:
+        return "[]"
+    lines = ",\n".join("  " + json.dumps(record, ensure_ascii=False, default=_json_default) for record in records)
+    return f"[\n{lines}\n]"

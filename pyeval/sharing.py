@@ -25,7 +25,7 @@ import duckdb
 
 from . import sqlfiles
 from .db import first_row, rollback_quietly
-from .errors import NotOwnedError, PyevalError
+from .errors import NotOwnedError, PyevalError, already_stored
 from .ownership import LOCKED_DOWN, Ownership, inside, listed_files, probe_warehouse_file, require_export, seal
 
 if TYPE_CHECKING:
@@ -312,7 +312,7 @@ def export_parquet(
     if target.is_dir() and any(target.iterdir()):
         require_export(target, MANIFEST, EXPORT_FORMAT, _file_sha256)
         if not replace:
-            raise PyevalError(f"{target}: holds an export already; use --replace to replace it")
+            raise already_stored(f"{target}: holds an export already", error=PyevalError)
     if not target.parent.is_dir():
         raise PyevalError(f"{target.parent}: no such directory")
     try:

@@ -21,5 +21,6 @@ create table concordance_tests (
     wins_1 bigint not null,
     wins_2 bigint not null,
     p_value double not null,
-    created_at timestamp not null default current_timestamp
+    created_at timestamp not null default current_timestamp,
+    warnings varchar[]
 );

@@ -13,5 +13,6 @@ create table discriminative_power (
     delta double,
     replicates integer,
     seed bigint,
-    asl_curve double[] not null
+    asl_curve double[] not null,
+    warnings varchar[]
 );

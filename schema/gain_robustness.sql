@@ -15,5 +15,6 @@ create table gain_robustness (
     tau_b double,
     tau_ap double,
     tied_means boolean not null,
-    created_at timestamp not null default current_timestamp
+    created_at timestamp not null default current_timestamp,
+    warnings varchar[]
 );

@@ -29,5 +29,6 @@ create table rank_correlations (
     b_only integer,
     conflicts integer,
     agreement double,
-    created_at timestamp not null default current_timestamp
+    created_at timestamp not null default current_timestamp,
+    warnings varchar[]
 );

@@ -22,5 +22,6 @@ create table swap_rate_summaries (
     comparisons_reaching bigint,
     share_reaching double,
     pyeval_version varchar not null,
-    created_at timestamp not null default current_timestamp
+    created_at timestamp not null default current_timestamp,
+    warnings varchar[]
 );

@@ -1,6 +1,8 @@
-"""Shared fixtures: a fresh warehouse, the fixture folder, and a whole-warehouse snapshot."""
+"""Shared fixtures: a fresh warehouse, the fixture folder, a whole-warehouse snapshot, and the
+demo warehouse (built once per test session)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -68,3 +70,23 @@ def postgres_url():
             yield url
     except NoServer as exc:
         pytest.skip(f"no PostgreSQL server could be started: {exc}")
+
+
+@dataclass(frozen=True)
+class DemoBuild:
+    """The demo warehouse of the session and what `pyeval demo` printed while building it."""
+
+    path: Path
+    output: str
+
+
+@pytest.fixture(scope="session")
+def demo_build(tmp_path_factory) -> DemoBuild:
+    """`pyeval demo` run once for the whole session (it takes a while): tests that read it, or add
+    their own results to it, share this warehouse; none may remove what the demo stored."""
+    from pyeval.demo import run_demo
+
+    path = tmp_path_factory.mktemp("demo") / "demo.duckdb"
+    lines: list[str] = []
+    run_demo(path, echo=lines.append, progress=False)
+    return DemoBuild(path, "\n".join(lines))

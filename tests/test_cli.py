@@ -69,6 +69,45 @@ def test_reading_a_missing_warehouse_is_an_error(runner, tmp_path):
     assert not db.exists()
 
 
+def test_a_mistyped_db_leaves_no_empty_warehouse_behind(runner, tmp_path):
+    db = tmp_path / "typo.duckdb"
+    for command in (["evaluate", "-C", "web", "-m", "AP"], ["intents", "topics", "-C", "web", str(db)],
+                    ["gains", "-C", "web", "g", "1:2"], ["swaprate", "-C", "web", "-m", "AP"]):
+        result = runner.invoke(main, ["--db", str(db), *command])
+        assert result.exit_code == 1 and "no such warehouse" in result.output, command
+        assert not db.exists() and not list(tmp_path.iterdir()), command
+
+
+def test_a_misspelled_campaign_gets_a_did_you_mean(runner, tmp_path):
+    db = tmp_path / "w.duckdb"
+    invoke(runner, "--db", db, "load", "qrels", "-C", "trec6", TREC / "qrels.test")
+    result = runner.invoke(main, ["--db", str(db), "evaluate", "-C", "trec5", "-m", "AP"])
+    assert result.exit_code == 1 and "campaign 'trec5' does not exist (did you mean 'trec6'?)" in result.output
+    result = runner.invoke(main, ["--db", str(db), "load", "run", "-C", "terc6", str(TREC / "results.test")])
+    assert "(did you mean 'trec6'?)" in result.output and "pyeval load qrels --campaign terc6" in result.output
+    result = runner.invoke(main, ["--db", str(db), "gains", "-C", "zzz", "g", "1:2"])
+    assert "campaign 'zzz' does not exist (campaigns: trec6)" in result.output
+
+
+def test_duplicate_loads_name_replace_as_each_interface_spells_it(runner, tmp_path):
+    import pyeval
+
+    db = tmp_path / "w.duckdb"
+    invoke(runner, "--db", db, "load", "qrels", "-C", "c", TREC / "qrels.test")
+    result = runner.invoke(main, ["--db", str(db), "load", "qrels", "-C", "c", str(TREC / "qrels.test")])
+    assert result.exit_code == 1 and "already has qrels; use --replace to replace them" in result.output
+    con = pyeval.connect(db)
+    try:
+        with pytest.raises(pyeval.DataIntegrityError, match="already has qrels") as raised:
+            pyeval.load_qrels(con, "c", TREC / "qrels.test")
+        assert "--replace" not in str(raised.value) and "replace=True" in str(raised.value)
+        with pytest.raises(pyeval.UnknownCampaignError) as raised:
+            pyeval.load_run(con, "d", TREC / "results.test")
+        assert "pyeval load" not in str(raised.value) and "did you mean 'c'" not in str(raised.value)
+    finally:
+        con.close()
+
+
 def test_empty_results_print(runner, tmp_path):
     db = tmp_path / "w.duckdb"
     invoke(runner, "--db", db, "load", "qrels", "-C", "c", TREC / "qrels.test")
@@ -107,13 +146,36 @@ def test_unknown_option_is_a_usage_error(runner):
     assert result.exit_code == 2
 
 
-def test_demo(runner, tmp_path):
-    out_path = tmp_path / "demo.duckdb"
-    out = invoke(runner, "demo", "--out", out_path)
+def test_demo(demo_build):
+    out = demo_build.output
     assert "web2012 " in out and "web2012-nonuniform" in out and "web2012-adhoc" in out
     assert "Runs (60 in all" in out
-    # a second run rebuilds the same file
-    assert "Campaigns:" in invoke(runner, "demo", "--out", out_path)
+    assert "seed 0" not in out.replace("seed 0,", "")  # papers are cited, never "seed 000 Fig. 3"
+
+
+def test_demo_labels_the_runs_and_shows_the_real_ones_in_every_run_table(demo_build):
+    sections = demo_build.output.split("\n\n")
+    tables = [s for s in sections if "  rank  run_id    kind" in s]
+    assert len(tables) == 4
+    for table in tables:
+        rows = [line.split() for line in table.splitlines() if line.split()[:1] and line.split()[0].isdigit()]
+        assert {"indri-ql", "indri-rm"} <= {row[1] for row in rows}
+        assert all(row[2] in ("real", "simulated") for row in rows)
+    ad_hoc = next(t for t in tables if "NumRet(rel=1)" in t)
+    assert ad_hoc.splitlines()[3].split()[-1].isdigit()  # a count prints as an integer
+
+
+def test_demo_honours_a_db_given_on_the_command_line(runner, tmp_path, monkeypatch):
+    import pyeval.demo
+
+    built = []
+    monkeypatch.setattr(pyeval.demo, "run_demo", lambda out, echo: built.append(str(out)))
+    monkeypatch.chdir(tmp_path)
+    invoke(runner, "--db", "x.duckdb", "demo")
+    invoke(runner, "demo")
+    invoke(runner, "--db", "x.duckdb", "demo", "--out", "y.duckdb")
+    invoke(runner, "demo", env={"PYEVAL_DB": "z.duckdb"})
+    assert built == ["x.duckdb", "pyeval-demo.duckdb", "y.duckdb", "pyeval-demo.duckdb"]
 
 
 def test_demo_refuses_to_overwrite_another_warehouse(runner, tmp_path):

@@ -1,8 +1,11 @@
 """Rendering results for the terminal (pyeval/output.py)."""
+import datetime
+import json
+
 import pandas as pd
 import pytest
 
-from pyeval.output import render
+from pyeval.output import render, render_rows
 
 FRAME = pd.DataFrame({"topic_id": ["0001", "12"], "value": [0.123456, 2.0], "n": [3, 40]})
 
@@ -21,3 +24,54 @@ def test_csv_and_json_are_exact():
 def test_unknown_format():
     with pytest.raises(ValueError, match="output format must be one of"):
         render(FRAME, "xml")
+
+
+def test_csv_and_json_keep_full_precision():
+    frame = pd.DataFrame({"x": [1 / 3]})
+    assert render(frame, "csv") == "x\n0.3333333333333333"
+    assert json.loads(render(frame, "json")) == [{"x": 1 / 3}]
+
+
+MIXED = pd.DataFrame({
+    "run_id": ["a", "b"],
+    "count": pd.array([3, None], dtype="Int64"),
+    "NumRet": [1691.0, None],
+    "when": pd.to_datetime(["2024-03-01", None]),
+    "p": [0.0, 0.25],
+})
+
+
+def test_integers_nulls_dates_and_p_values_in_every_format():
+    table = render(MIXED, "table", integer_columns=["NumRet"], p_resolution=1 / 1000).splitlines()
+    assert table[2].split() == ["a", "3", "1691", "2024-03-01", "<", "0.001"]
+    assert table[3].split() == ["b", "0.2500"]  # NULLs are blank, not nan/NaT
+    assert "nan" not in render(MIXED, "markdown") and "| < 0.001 |" in render(MIXED, "markdown", p_resolution=1e-3)
+    assert render(MIXED, "csv", integer_columns=["NumRet"]).splitlines() == [
+        "run_id,count,NumRet,when,p", "a,3,1691,2024-03-01,0.0", "b,,,,0.25"]
+    assert json.loads(render(MIXED, "json", integer_columns=["NumRet"])) == [
+        {"run_id": "a", "count": 3, "NumRet": 1691, "when": "2024-03-01", "p": 0.0},
+        {"run_id": "b", "count": None, "NumRet": None, "when": None, "p": 0.25},
+    ]
+
+
+def test_p_values_below_four_decimals_show_their_bound():
+    frame = pd.DataFrame({"p_value": [3e-7, 0.5]})
+    assert render(frame).splitlines()[2].strip() == "< 0.0001"
+
+
+def test_timestamps_keep_their_time_and_rows_render_like_frames():
+    frame = pd.DataFrame({"at": pd.to_datetime(["2024-03-01 12:30:00"]), "n": [2.0]})
+    assert "2024-03-01 12:30:00" in render(frame)
+    assert render_rows(["at", "n"], [(datetime.datetime(2024, 3, 1, 12, 30), 2.0)], "csv") == render(frame, "csv")
+    assert render_rows(["run_id", "NumQ"], [("a", 50.0)], "table", integer_columns=["NumQ"]).splitlines()[2].split() == ["a", "50"]
+
+
+def test_frames_render_as_their_rows_do():
+    frame = MIXED.assign(runs=[["a", "b"], None], ratio=[float("inf"), 1 / 3], flag=[True, False])
+    headers = list(frame.columns)
+    rows = list(zip(*[frame[c].astype(object).tolist() for c in headers]))
+    rows = [tuple(None if isinstance(v, float) and v != v else v for v in row) for row in rows]
+    rows = [tuple(v.date() if hasattr(v, "date") and headers[i] == "when" else v for i, v in enumerate(row))
+            for row in rows]
+    for fmt in ("csv", "json"):
+        assert render(frame, fmt, integer_columns=["NumRet"]) == render_rows(headers, rows, fmt, integer_columns=["NumRet"]), fmt

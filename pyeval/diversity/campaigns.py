@@ -24,10 +24,11 @@ import numpy as np
 import pandas as pd
 
 from .. import sqlfiles
-from ..db import first_row, transaction
-from ..errors import DataIntegrityError, InputFormatError, PyevalError, UnknownCampaignError
+from ..db import first_row, transaction, unknown_campaign
+from ..errors import DataIntegrityError, InputFormatError, PyevalError, already_stored
 from ..loaders import intents as intent_loader
 from ..loaders import load_intents, staging
+from ..loaders.intents import intent_lines
 
 METHODS = ("uniform", "nonuniform")
 TRADITIONAL_METHODS = ("max", "count")
@@ -85,7 +86,7 @@ def load_intents_from_topics(con: duckdb.DuckDBPyConnection, campaign_id: str, p
     frame = read_topic_intents(path)
     frame["prob"] = intent_probabilities(frame, probs)
     frame = frame.rename(columns={"topic_id": "query_id"})[["query_id", "intent_id", "prob", "intent_type"]]
-    return load_intents(con, campaign_id, frame, replace=replace)
+    return load_intents(con, campaign_id, intent_lines(frame, path), replace=replace)
 
 
 def set_intent_types(con: duckdb.DuckDBPyConnection, campaign_id: str, path: str | Path) -> int:
@@ -115,12 +116,11 @@ def _variant_iv(con, campaign_id: str, variant: str, replace: bool) -> None:
         raise PyevalError(f"a probability variant needs a name made of letters, digits and '_', other than "
                           f"'given' (the intents as loaded); got {variant!r}")
     if first_row(con, "select count(*) from campaigns where campaign_id = $c", {"c": campaign_id})[0] == 0:
-        raise UnknownCampaignError(f"campaign '{campaign_id}' does not exist")
+        raise unknown_campaign(con, campaign_id)
     exists = first_row(con, "select count(*) from intent_variants where campaign_id = $c and variant = $v",
                        {"c": campaign_id, "v": variant})[0]
     if exists and not replace:
-        raise DataIntegrityError(f"campaign '{campaign_id}' has a probability variant '{variant}' already; "
-                                 "use --replace to replace it")
+        raise already_stored(f"campaign '{campaign_id}' has a probability variant '{variant}' already")
 
 
 def _store_variant(con, campaign_id: str, variant: str, frame: pd.DataFrame, label: str) -> int:
@@ -191,7 +191,7 @@ def to_traditional(con: duckdb.DuckDBPyConnection, source: str, target: str, *, 
     with transaction(con):
         row = first_row(con, "select qrels_kind from campaigns where campaign_id = $c", {"c": source})
         if row is None:
-            raise UnknownCampaignError(f"campaign '{source}' does not exist")
+            raise unknown_campaign(con, source)
         if row[0] != "diversity":
             raise DataIntegrityError(f"campaign '{source}' has no diversity qrels to convert")
         if first_row(con, "select count(*) from campaigns where campaign_id = $c", {"c": target})[0]:

@@ -5,8 +5,11 @@ probabilities stray from 1 by more than 0.01 draws a warning. Reference: docs/fo
 """
 from __future__ import annotations
 
+import dataclasses
+import os
 import warnings
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import duckdb
@@ -32,14 +35,24 @@ def _frame_lines(frame: pd.DataFrame) -> Lines:
     return frame_lines(frame, [topic, intent, probability, "inf" if kind is None else kind])
 
 
+def intent_lines(frame: pd.DataFrame, read_from: str | os.PathLike[str]) -> Lines:
+    """The intents of ``frame`` (as :func:`load_intents` takes them) as derived from the file
+    ``read_from`` (a topics XML): errors and the stored provenance name that file instead of
+    ``<DataFrame>``. The sha256 stays the one of the intents themselves, so that other generated
+    probabilities from the same file count as a changed input."""
+    path = Path(read_from)
+    return dataclasses.replace(_frame_lines(frame), label=str(path), source_file=str(path.resolve()))
+
+
 def load_intents(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
-    source: staging.Source | Sequence[staging.Source],
+    source: staging.Source | Lines | Sequence[staging.Source | Lines],
     *,
     replace: bool = False,
 ) -> staging.LoadReport:
-    """Load intent probabilities (and types) into an existing campaign.
+    """Load intent probabilities (and types) into an existing campaign: a file, a DataFrame,
+    or the :func:`intent_lines` of one.
 
     ``source`` is a path or DataFrame, or a list of them (folders and glob patterns too), whose
     lines together are the campaign's intents: each file is checked on its own, then an intent

@@ -14,7 +14,7 @@ import duckdb
 
 from ..db import first_row, transaction
 from .. import sqlfiles
-from ..errors import DataIntegrityError, InputFormatError
+from ..errors import InputFormatError, already_stored
 from . import staging
 from .source import Lines, StagedFile, frame_lines, pick_column
 
@@ -259,9 +259,7 @@ def _store(con, campaign_id, kind, chosen, replace, description, label) -> None:
         {"c": campaign_id},
     )
     if existing[0] and not replace:
-        raise DataIntegrityError(
-            f"{label}: campaign '{campaign_id}' already has qrels; use --replace to replace them"
-        )
+        raise already_stored(f"{label}: campaign '{campaign_id}' already has qrels", them=True)
     con.execute("delete from qrels where campaign_id = $c", {"c": campaign_id})
     # Scores computed against the replaced judgments stay in the archive; the view scores hides
     # them when the new qrels differ (sql/views/stale_results.sql).

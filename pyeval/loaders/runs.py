@@ -16,7 +16,7 @@ import duckdb
 
 from .. import sqlfiles
 from ..db import create_rows, first_row, transaction
-from ..errors import DataIntegrityError, InputFormatError, InputWarning, PyevalError
+from ..errors import DataIntegrityError, InputFormatError, InputWarning, PyevalError, already_stored
 from . import staging
 from .source import Lines, StagedFile, expand_paths, frame_lines, pick_column
 
@@ -299,10 +299,10 @@ def _run_names(
         if existing:
             clash = {row[0] for row in existing}
             index = next(i for i, run_id in enumerate(run_ids) if run_id in clash)
-            raise DataIntegrityError(
-                f"{inputs[index].label}: campaign '{campaign_id}' already has a run named '{run_ids[index]}'; "
-                "give another name (--name) or use --replace"
-            )
+            raise already_stored(
+                f"{inputs[index].label}: campaign '{campaign_id}' already has a run named '{run_ids[index]}'",
+                python_remedy="give another name (name=) or replace=True replaces it",
+                cli_remedy="give another name (--name) or use --replace")
     return run_ids
 
 

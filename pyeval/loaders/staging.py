@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import duckdb
 
-from ..db import first_row
+from ..db import first_row, unknown_campaign
 from .. import sqlfiles
-from ..errors import DataIntegrityError, DuplicateEntryError, InputFormatError, UnknownCampaignError
+from ..errors import DuplicateEntryError, InputFormatError, already_stored
 from .source import STAGED_TABLE, Lines, StagedFile, expand_paths, is_frame, read_lines, stage_files
 
 if TYPE_CHECKING:
@@ -142,11 +142,14 @@ class TemporaryRelations:
                 self.con.execute(f"drop {kinds[relation]} if exists {relation}")
 
 
-def input_list(source: Source | Sequence[Source], what: str) -> list[Source]:
-    """The inputs of a load that takes one input or several: a path or DataFrame, or a list of
-    them, folders and glob patterns standing for their files (:func:`source.expand_paths`)."""
-    one = isinstance(source, (str, os.PathLike)) or is_frame(source)
-    sources, _ = expand_paths([source] if one else list(source))
+def input_list(source: Source | Lines | Sequence[Source | Lines], what: str) -> list[Source | Lines]:
+    """The inputs of a load that takes one input or several: a path, a DataFrame or lines read
+    already, or a list of them, folders and glob patterns standing for their files
+    (:func:`source.expand_paths`)."""
+    one = isinstance(source, (str, os.PathLike, Lines)) or is_frame(source)
+    sources: list[Source | Lines] = []
+    for item in [source] if one else list(source):
+        sources.extend([item] if isinstance(item, Lines) else expand_paths([item])[0])
     if not sources:
         raise InputFormatError(f"<no {what}>", None, f"no {what} file given")
     return sources
@@ -205,8 +208,7 @@ def clear_for_replace(
     keys = {"campaign_id": campaign_id}
     if first_row(con, f"select count(*) from {table} where campaign_id = $campaign_id", keys)[0]:
         if not replace:
-            raise DataIntegrityError(f"{label}: campaign '{campaign_id}' already has {what}; "
-                                     "use --replace to replace them")
+            raise already_stored(f"{label}: campaign '{campaign_id}' already has {what}", them=True)
         con.execute(f"delete from {table} where campaign_id = $campaign_id", keys)
 
 
@@ -242,10 +244,9 @@ def require_campaign(con: duckdb.DuckDBPyConnection, campaign_id: str, label: st
         {"campaign_id": campaign_id},
     )[0]
     if not found:
-        raise UnknownCampaignError(
-            f"{label}: campaign '{campaign_id}' does not exist; create it by loading its qrels "
-            f"(pyeval load qrels --campaign {campaign_id} QRELS)"
-        )
+        raise unknown_campaign(con, campaign_id, label=label, hint="; create it by loading its qrels first",
+                               cli_hint=f"; create it by loading its qrels (pyeval load qrels --campaign "
+                                        f"{campaign_id} QRELS)")
 
 
 def split_fields(lines: Lines, *, separator: str, comments: bool, skip_blank: bool) -> pa.Table:
@@ -334,9 +335,11 @@ def drop_staging(con: duckdb.DuckDBPyConnection, *relations: str) -> None:
         con.execute(f"drop table if exists {relation}")
 
 
-def lines_of(source: Source, frame_to_lines: Callable[[pd.DataFrame], Lines]) -> Lines:
+def lines_of(source: Source | Lines, frame_to_lines: Callable[[pd.DataFrame], Lines]) -> Lines:
     """The lines of a source for the general path: a DataFrame through the loader's own adapter,
     a file through the line reader (loaders with a fast path use :meth:`TemporaryRelations.read_all`)."""
+    if isinstance(source, Lines):  # already read (e.g. from a file the loader does not parse itself)
+        return source
     if is_frame(source):
         return frame_to_lines(source)
     return read_lines(source)

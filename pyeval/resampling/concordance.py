@@ -27,6 +27,8 @@ from ..errors import PyevalError
 from .stats import TOLERANCE, differences
 from .store import (
     MeasureMatrices,
+    announce,
+    few_runs,
     insert_experiment,
     measure_matrices,
     measure_names,
@@ -157,18 +159,23 @@ def concordance(
     data = measure_matrices(con, campaign_id, [*names, *gold_names], runs)
     sign_of = {name: sign_matrix(data.values[name]) for name in data.measures}
     rows = []
+    shared_warnings = few_runs(len(data.run_ids))
     for golds_used in gold_sets:
         for first, second in combinations(names, 2):
             counts = _finish(concordance_counts(sign_of[first], sign_of[second], [sign_of[g] for g in golds_used]))
+            notes = list(shared_warnings)
+            if counts["disagreements"] == 0:
+                notes.append(f"{first} and {second} never disagree on a list pair: nothing to test")
             rows.append({
                 "campaign_id": campaign_id, "measure_1": first, "measure_2": second, "gold": " & ".join(golds_used),
                 "gold_1": golds_used[0], "gold_2": golds_used[1] if len(golds_used) > 1 else None,
                 "evaluation_id": data.evaluation_id,
                 "evaluation_ids": [data.evaluation_ids[m] for m in (first, second, *golds_used)],
                 "run_ids": list(data.run_ids), "topic_count": len(data.topic_ids), "tolerance": TOLERANCE,
-                **counts,
+                **counts, "warnings": notes,
             })
     table = pd.DataFrame(rows)
+    announce([note for row in rows for note in row["warnings"]])
     result = Concordance(campaign_id, tuple(names), tuple(gold_sets), table, data)
     if store:
         stored = table.drop(columns=["gold"]).astype({"concordance_1": "Float64", "concordance_2": "Float64",

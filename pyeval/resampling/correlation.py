@@ -21,6 +21,8 @@ from .significance import DEFAULT_SEED, TESTS
 from .stats import pair_indices
 from .store import (
     MeasureMatrices,
+    announce,
+    few_runs,
     insert_experiment,
     measure_matrices,
     measure_names,
@@ -170,9 +172,16 @@ class Correlations:
         x = np.arange(1, len(order) + 1)
         for name in names:
             axes.plot(x, self.means.loc[order, name].to_numpy(), marker=".", linewidth=1, label=name)
-        axes.set_xlabel(f"runs sorted by {reference}")
-        axes.set_ylabel("mean")
-        axes.set_title(title or f"system rankings: {self.campaign_id}", fontsize=9)
+        from matplotlib.ticker import MaxNLocator
+
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+        axes.set_xlim(0.5, len(order) + 0.5)
+        axes.set_xlabel(f"run rank by {reference} (1 = best)")
+        axes.set_ylabel("mean over topics")
+        taus = "; ".join(f"{row.measure_b}: {row.tau:.3f}" for row in self.table.itertuples(index=False)
+                         if row.measure_a == reference)
+        axes.set_title(title or f"system rankings: {self.campaign_id}, {len(order)} runs "
+                                f"(Kendall's tau with {reference}: {taus})", fontsize=9)
         axes.legend(fontsize=8)
         axes.grid(alpha=0.3)
         save_figure(figure, path)
@@ -211,17 +220,19 @@ def correlate(
         pairs = {name: frame for name, frame in report.pairs.groupby("measure")}
         tests = report
     rows = []
+    notes = few_runs(len(data.run_ids))
     for a, b in combinations(names, 2):
         corr = correlate_means(means[a].to_numpy(), means[b].to_numpy(), data.run_ids)
         row = {"campaign_id": campaign_id, "measure_a": a, "measure_b": b, "evaluation_id": data.evaluation_id,
                "evaluation_ids": [data.evaluation_ids[a], data.evaluation_ids[b]], "run_ids": list(data.run_ids),
-               "topic_count": len(data.topic_ids), **corr.__dict__}
+               "topic_count": len(data.topic_ids), **corr.__dict__, "warnings": list(notes)}
         if tests is not None:
             row.update(test=test, alpha=alpha, replicates=tests.replicates, seed=tests.seed,
                        test_id_a=tests.test_ids.get(a), test_id_b=tests.test_ids.get(b),
                        **significant_pair_agreement(pairs[a], pairs[b], alpha))
         rows.append(row)
     table = pd.DataFrame(rows)
+    announce(notes)
     result = Correlations(campaign_id, table, means, data)
     if store:
         result.correlation_id = insert_experiment(con, TABLE, "correlation_id", _stored(table))
@@ -231,7 +242,7 @@ def correlate(
 _COLUMNS = ("campaign_id", "measure_a", "measure_b", "evaluation_id", "evaluation_ids", "run_ids", "topic_count",
             "tau", "tau_b", "tau_b_pvalue", "tau_ap", "tau_ap_reverse", "tau_ap_symmetric", "tied_means", "test",
             "alpha", "replicates", "seed", "test_id_a", "test_id_b", "significant_a", "significant_b", "a_only",
-            "in_both", "b_only", "conflicts", "agreement")
+            "in_both", "b_only", "conflicts", "agreement", "warnings")
 
 
 def _stored(table: pd.DataFrame) -> pd.DataFrame:

@@ -19,6 +19,7 @@ import pandas as pd
 from ..db import first_row, rollback_quietly
 from ..errors import PyevalError
 from .matrix import canonical_measure
+from .store import announce, few_runs
 from .significance import DEFAULT_SEED, SignificanceResult, choose_runs, significance
 
 DISCPOWER_TESTS = ("bootstrap", "tukey", "randomization", "t", "sign", "wilcoxon")
@@ -53,6 +54,8 @@ class DiscriminativePower:
                 axes.plot(curve["rank"], curve["asl"], marker=".", markersize=3, linewidth=1,
                           label=f"{measure} ({row.significant_pairs}/{row.total_pairs})")
             axes.axhline(self.alpha, color="grey", linestyle="--", linewidth=0.8)
+            axes.annotate(f"α = {self.alpha:g}", (0, self.alpha), xytext=(4, 3), textcoords="offset points",
+                          fontsize=7, color="grey")
             first = next(iter(self.results.values()))
             axes.set_xlabel("run pairs sorted by ASL")
             axes.set_ylabel("ASL (p-value)")
@@ -119,11 +122,13 @@ def finish(
     """Discriminative power from each measure's test result (in measure order): the table, the
     ASL curves and (``store``) the rows of discriminative_power. Shared by every engine."""
     rows, curves = [], []
+    notes = few_runs(len(next(iter(results.values())).matrix.run_ids)) if results else []
+    announce(notes)
     for name, result in results.items():
         curve = asl_curve(result)
         rows.append({"measure": name, "test": test, "alpha": alpha, "significant_pairs": result.significant_pairs,
                      "total_pairs": result.total_pairs, "share": result.significant_pairs / result.total_pairs,
-                     "delta": result.delta, "test_id": result.test_id})
+                     "delta": result.delta, "test_id": result.test_id, "warnings": list(notes)})
         curves.append(pd.DataFrame({"measure": name, "rank": np.arange(1, len(curve) + 1), "asl": curve}))
     table = pd.DataFrame(rows)
     power = DiscriminativePower(campaign_id, test, alpha, table, pd.concat(curves, ignore_index=True), results)
@@ -140,12 +145,12 @@ def _store(con: duckdb.DuckDBPyConnection, power: DiscriminativePower) -> int:
             result = power.results[row.measure]
             con.execute(
                 "insert into discriminative_power (discpower_id, test_id, campaign_id, measure, test, alpha, "
-                "significant_pairs, total_pairs, share, delta, replicates, seed, asl_curve) values ($d, $t, $c, "
-                "$m, $test, $alpha, $sig, $total, $share, $delta, $b, $seed, $curve)",
+                "significant_pairs, total_pairs, share, delta, replicates, seed, asl_curve, warnings) values ($d, $t, "
+                "$c, $m, $test, $alpha, $sig, $total, $share, $delta, $b, $seed, $curve, $warnings)",
                 {"d": discpower_id, "t": row.test_id, "c": power.campaign_id, "m": row.measure, "test": row.test,
                  "alpha": row.alpha, "sig": row.significant_pairs, "total": row.total_pairs, "share": row.share,
                  "delta": result.delta, "b": result.replicates, "seed": result.seed,
-                 "curve": asl_curve(result).tolist()},
+                 "curve": asl_curve(result).tolist(), "warnings": row.warnings},
             )
         con.commit()
     except BaseException:

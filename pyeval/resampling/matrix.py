@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 
 from .. import sqlfiles
-from ..db import first_row
-from ..errors import MeasureNameError, PyevalError, UnknownCampaignError
+from ..db import first_row, unknown_campaign
+from ..errors import MeasureNameError, PyevalError
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ def canonical_measure(text: str) -> str:
 def campaign_runs(con: duckdb.DuckDBPyConnection, campaign_id: str) -> list[str]:
     """The campaign's runs, sorted; an unknown campaign is an error."""
     if first_row(con, "select 1 from campaigns where campaign_id = $c", {"c": campaign_id}) is None:
-        raise UnknownCampaignError(f"campaign '{campaign_id}' does not exist")
+        raise unknown_campaign(con, campaign_id)
     return [r[0] for r in con.execute(
         "select run_id from runs where campaign_id = $c order by run_id", {"c": campaign_id}
     ).fetchall()]

@@ -467,12 +467,22 @@ class Informativeness:
         figure, axes = plt.subplots(1, len(targets), figsize=(4.0 * len(targets), 3.8), dpi=110, squeeze=False)
         means = self.settings.get("run_means", {})
         for axis, target in zip(axes[0], targets):
+            shown = []
             for row in self.predictions[self.predictions["target"] == target].itertuples(index=False):
                 actual, predicted = means.get((target, row.predicted), (None, None))
                 if actual is None:
                     continue
                 tau = "-" if row.tau is None or pd.isna(row.tau) else f"{row.tau:.3f}"
                 axis.scatter(actual, predicted, s=10, label=f"{row.predicted} (τ {tau})")
+                shown += [*np.ravel(actual), *np.ravel(predicted)]
+            if shown:  # a perfect prediction lies on y = x (Aslam, Yilmaz & Pavlu 2005)
+                low, high = float(np.nanmin(shown)), float(np.nanmax(shown))
+                pad = 0.05 * (high - low or 1.0)
+                axis.plot([low - pad, high + pad], [low - pad, high + pad], color="grey", linestyle="--",
+                          linewidth=0.8, label="y = x")
+                axis.set_xlim(low - pad, high + pad)
+                axis.set_ylim(low - pad, high + pad)
+                axis.set_aspect("equal")
             axis.set_title(f"target {target}", fontsize=9)
             axis.set_xlabel("actual mean")
             axis.set_ylabel("predicted mean")

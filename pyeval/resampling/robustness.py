@@ -18,7 +18,7 @@ import pandas as pd
 from ..errors import MeasureParamError, PyevalError
 from .correlation import correlate_means
 from .matrix import campaign_runs, scored_runs
-from .store import insert_experiment
+from .store import announce, few_runs, insert_experiment
 
 TABLE = "gain_robustness"
 DEFAULT_PROFILES = ("flat", "steep", "adjust")
@@ -100,6 +100,7 @@ def gain_robustness(
     if len(chosen) < 2:
         raise PyevalError(f"gain robustness needs at least 2 runs; campaign '{campaign_id}' has {len(chosen)}")
     rows, frames = [], []
+    notes = few_runs(len(chosen))
     for measure in measures:
         variants = gain_variants(measure, profiles)
         means, evaluation_ids, topics = _means(con, campaign_id, variants, chosen, store)
@@ -113,8 +114,9 @@ def gain_robustness(
                          "reference_variant": reference, "evaluation_id": evaluation_ids[name],
                          "reference_evaluation_id": evaluation_ids[reference], "run_ids": list(chosen),
                          "topic_count": topics[name], "tau": corr.tau, "tau_b": corr.tau_b, "tau_ap": corr.tau_ap,
-                         "tied_means": corr.tied_means})
+                         "tied_means": corr.tied_means, "warnings": list(notes)})
     table = pd.DataFrame(rows)
+    announce(notes)
     means = pd.concat(frames, axis=1)
     means = means.loc[:, ~means.columns.duplicated()]
     result = Robustness(campaign_id, table, means)

@@ -91,6 +91,29 @@ def measure_matrices(
                            sum(m.filled for m in matrices.values()))
 
 
+class LittleDataWarning(PyevalWarning):
+    """A meta-evaluation result computed on too little data to mean much (stored with it)."""
+
+
+#: Fewer runs than this (so fewer than 3 run pairs) make rankings, swaps and concordance trivial.
+MIN_RUNS = 3
+
+
+def few_runs(run_count: int) -> list[str]:
+    """The warning of a result over fewer than :data:`MIN_RUNS` runs (none otherwise)."""
+    if run_count >= MIN_RUNS:
+        return []
+    pairs = run_count * (run_count - 1) // 2
+    return [f"only {run_count} runs ({pairs} run pair{'' if pairs == 1 else 's'}): fewer than {MIN_RUNS} runs make "
+            f"rank correlations (tau is +1 or -1), swap rates and concordance trivial; the result says little"]
+
+
+def announce(messages: Sequence[str]) -> None:
+    """Issue each distinct message once as a :class:`LittleDataWarning` (the CLI prints them)."""
+    for message in dict.fromkeys(messages):
+        warnings.warn(message, LittleDataWarning, stacklevel=3)
+
+
 def signs(values: np.ndarray, scale: float | None = None) -> np.ndarray:
     """Tolerance-aware sign (docs/metaeval.md 13): 0 where |v| <= 1e-9 * max(1, scale)."""
     values = np.asarray(values, dtype=float)

@@ -29,6 +29,8 @@ from . import replicates as rep
 from .significance import DEFAULT_SEED
 from .stats import pair_indices
 from .store import (
+    announce,
+    few_runs,
     insert_experiment,
     measure_matrices,
     measure_names,
@@ -100,7 +102,7 @@ def required_bin(counts: SwapCounts, max_swap_rate: float = 0.05) -> int | None:
 class SwapRates:
     """``table``: measure, bin, bin_low, bin_high, comparisons, swaps, swap_rate;
     ``summary``: measure, required_difference, relative_difference, comparisons,
-    comparisons_reaching, share_reaching."""
+    comparisons_reaching, share_reaching, warnings (what makes the read-off say little)."""
 
     campaign_id: str
     table: pd.DataFrame
@@ -184,6 +186,7 @@ def swap_rate(
               "trials": trials, "sampling": sampling, "swap_rule": rule, "seed": seed,
               "replicate_set_id": draws.replicate_set_id}
     tables, summaries = [], []
+    shared_warnings = few_runs(len(data.run_ids))
     for name in names:
         X = data.values[name]
         counts = swap_counts(X, draws.draws, c, bin_width=bin_width, bins=bins, rule=rule)
@@ -197,6 +200,12 @@ def swap_rate(
         reaching = int(counts.comparisons[b:].sum()) if b is not None else None
         denominator = float(X.mean())
         required = float(low[b]) if b is not None else None
+        notes = list(shared_warnings)
+        if b is not None and not reaching:
+            notes.append(f"{name}: none of the {total} comparisons reaches the required difference {required:g}, "
+                         f"which no data support")
+        elif b is None:
+            notes.append(f"{name}: no difference keeps the swap rate at or below {max_swap_rate:g}")
         summaries.append({
             "measure": name, "evaluation_id": data.evaluation_ids[name], "bin_width": bin_width,
             "max_swap_rate": max_swap_rate, "required_difference": required,
@@ -204,12 +213,14 @@ def swap_rate(
             "relative_difference": required / denominator if required is not None and denominator > 0 else None,
             "comparisons": total, "comparisons_reaching": reaching,
             "share_reaching": reaching / total if reaching is not None and total else None,
+            "warnings": notes,
         })
     table = pd.concat(tables, ignore_index=True)
     summary = pd.DataFrame(summaries)
     result = SwapRates(campaign_id, table, summary,
                        {**common, "runs": len(data.run_ids), "pairs": pairs, "max_swap_rate": max_swap_rate,
                         "bin_width": bin_width, "bins": bins})
+    announce([note for notes in summary["warnings"] for note in notes])
     if store:
         result.swaprate_id = _store(con, table, summary, common)
     return result

@@ -299,7 +299,7 @@ def test_bad_input_is_one_line_errors(scored):
         errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
         assert result.exit_code != 0 and len(errors) == 1 and result.exception.__class__ is SystemExit, result.output
     result = runner.invoke(main, ["--db", ":memory:", "concordance", "-C", "nope", "-m", "AP", "-m", "RR", "--gold", "P@10"])
-    assert (result.exit_code, result.output) == (1, "Error: campaign 'nope' does not exist\n")
+    assert (result.exit_code, result.output) == (1, "Error: campaign 'nope' does not exist (the warehouse holds no campaign yet)\n")
 
 
 def test_cli_runs_stage_two_commands(tmp_path):
@@ -422,25 +422,22 @@ def test_gain_robustness_and_mem_on_the_sample(demo_warehouse):
         assert result.table["profile"].tolist() == ["flat", "steep"]
         assert result.table["variant"].tolist() == ["Q(gain=flat)", "Q(gain=steep)"]
         assert (result.table["tau"] > 0.5).all()
-        assert con.execute("select count(*) from gain_robustness").fetchall() == [(2,)]
+        stored = "select count(*) from {} where {} = $id"  # the session's demo warehouse holds other results too
+        assert con.execute(stored.format("gain_robustness", "robustness_id"), {"id": result.robustness_id}).fetchall() == [(2,)]
         with pytest.raises(PyevalError, match="no gain parameter"):
             gain_robustness(con, "web2012-adhoc", ["AP"])
         mem = informativeness(con, "web2012-adhoc", ["ERR"], runs_top=4, topics_top=4)
         assert set(mem.predictions["predicted"]) == {"RBP", "DCG", "AP"}
         assert len(mem.solutions) == 16 and mem.solutions["converged"].all()
-        assert con.execute("select count(*) from mem_solutions").fetchall() == [(16,)]
-        assert con.execute("select count(*) from mem_predictions").fetchall() == [(3,)]
+        assert con.execute(stored.format("mem_solutions", "mem_id"), {"id": mem.mem_id}).fetchall() == [(16,)]
+        assert con.execute(stored.format("mem_predictions", "mem_id"), {"id": mem.mem_id}).fetchall() == [(3,)]
     finally:
         con.close()
 
 
-@pytest.fixture(scope="module")
-def demo_warehouse(tmp_path_factory):
-    from pyeval.demo import build_demo
-
-    path = tmp_path_factory.mktemp("metaeval") / "demo.duckdb"
-    build_demo(path)
-    return path
+@pytest.fixture
+def demo_warehouse(demo_build):
+    return demo_build.path
 
 
 def test_demo_concordance_step_runs_on_what_the_registry_has(demo_warehouse):

@@ -139,3 +139,9 @@ def test_cli(tmp_path):
     assert "nDCG@10" in invoke("evaluate", "-C", "web2t", "-m", "nDCG@10", "--no-store")
     result = runner.invoke(main, ["--db", db, "evaluate", "-C", "web", "-m", "nDCG@10"])
     assert result.exit_code == 1 and "D_nDCG@10" in result.output
+
+
+def test_intents_from_topics_record_the_xml_as_their_source(web):
+    source = web.execute("select source_file from campaign_inputs where campaign_id = 'web' "
+                         "and input_kind = 'intents'").fetchall()
+    assert source == [(str(sample.path("full-topics.xml").resolve()),)]

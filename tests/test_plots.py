@@ -1,0 +1,78 @@
+"""Plots a researcher would put in a paper: the figure each plot() draws, checked before it is saved."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pyeval
+from pyeval.resampling import store
+from pyeval.resampling.correlation import correlate
+
+from .resampling.helpers import scored_warehouse
+
+
+@pytest.fixture
+def figures(monkeypatch):
+    """The figures plot() functions save (then saved as usual)."""
+    saved = []
+    original = store.save_figure
+
+    def keep(figure, path):
+        saved.append(figure)
+        figure.canvas.draw()
+        original(figure, path)
+
+    monkeypatch.setattr(store, "save_figure", keep)
+    return saved
+
+
+def test_rank_plot_has_integer_run_ranks(figures, tmp_path):
+    con = scored_warehouse(n=12, m=7)
+    correlate(con, "c", ["AP", "nDCG@10"], test=None, store=False).plot(tmp_path / "corr.png")
+    axes = figures[0].axes[0]
+    ticks = [t for t in axes.get_xticks() if axes.get_xlim()[0] <= t <= axes.get_xlim()[1]]
+    assert ticks and all(float(t).is_integer() for t in ticks)
+    assert "tau" in axes.get_title()
+
+
+def test_demo_irec_plot_names_only_the_real_runs_and_fits_the_data(demo_build):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from pyeval.demo import demo_diversity
+
+    captured = []
+    real_savefig = matplotlib.figure.Figure.savefig
+
+    def capture(figure, *args, **kwargs):
+        captured.append(([t.get_text() for t in figure.axes[0].texts], figure.axes[0].get_xlim(),
+                         figure.axes[0].get_ylim()))
+        return real_savefig(figure, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(matplotlib.figure.Figure, "savefig", capture)
+        evaluation = demo_diversity(demo_build.path, demo_build.path.with_name("irec-test.png"))
+    plt.close("all")
+    texts, (x_low, x_high), (y_low, y_high) = captured[0]
+    run_labels = [t for t in texts if not t.startswith("D#")]
+    assert sorted(run_labels) == ["indri-ql", "indri-rm"]
+    wide = evaluation.wide()
+    # tight axes: the data span most of each axis (the old plot left 70 % of [0, 1]^2 empty)
+    assert (wide["IRec@10"].max() - wide["IRec@10"].min()) / (x_high - x_low) > 0.7
+    assert (wide["D_nDCG@10"].max() - wide["D_nDCG@10"].min()) / (y_high - y_low) > 0.7
+
+
+def test_mem_plot_draws_y_equals_x(figures, tmp_path, demo_build):
+    from pyeval.resampling import informativeness
+
+    con = pyeval.connect(demo_build.path, read_only=True)
+    try:
+        result = informativeness(con, "web2012-adhoc", ["ERR"], runs_top=4, topics_top=4, store=False)
+    finally:
+        con.close()
+    result.plot(tmp_path / "mem.png")
+    axes = figures[0].axes[0]
+    lines = [line for line in axes.get_lines() if line.get_label() == "y = x"]
+    assert lines and np.allclose(*lines[0].get_data())
