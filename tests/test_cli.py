@@ -150,7 +150,7 @@ def test_demo(demo_build):
     out = demo_build.output
     assert "web2012 " in out and "web2012-nonuniform" in out and "web2012-adhoc" in out
     assert "Runs (60 in all" in out
-    assert "seed 0" not in out.replace("seed 0,", "")  # papers are cited, never "seed 000 Fig. 3"
+    assert "seed 0" not in out.replace("seed 0,", "")  # papers are cited by author and year, never by a seed number
 
 
 def test_demo_labels_the_runs_and_shows_the_real_ones_in_every_run_table(demo_build):
