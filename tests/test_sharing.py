@@ -1,4 +1,4 @@
-"""BI access and sharing (pyeval/sharing.py): url, snapshot, Parquet export and attach, and a
+"""BI access and sharing (pyeval/sharing/): url, snapshot, Parquet export and attach, and a
 reader process querying a snapshot while a writer process evaluates."""
 from __future__ import annotations
 
