@@ -69,7 +69,7 @@ def test_url_reflects_public_tables_and_views(built):
     assert set(sqlfiles.VIEW_ORDER) <= set(inspector.get_view_names())
     assert [c["name"] for c in inspector.get_columns("run_means")] == [
         "campaign_id", "run_id", "system", "team", "run_date", "measure", "value", "topics", "evaluation_id",
-        "evaluated_at",
+        "evaluated_at", "measure_name", "aggregate", "higher_is_better",
     ]
     assert [c["name"] for c in inspector.get_columns("score_history")][-2:] == ["is_current", "is_latest"]
     with engine.connect() as connection:

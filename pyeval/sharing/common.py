@@ -16,6 +16,7 @@ PUBLIC_TABLES: tuple[str, ...] = (
     "campaigns",
     "campaign_derivations",
     "topics",
+    "topic_texts",
     "intents",
     "intent_variants",
     "qrels",
@@ -30,6 +31,7 @@ PUBLIC_TABLES: tuple[str, ...] = (
     "evaluation_inputs",
     "evaluation_measures",
     "evaluation_means",
+    "measures",
     # meta-evaluation (migrations 0005 and 0008; docs/resampling.md)
     "resample_sets",
     "resample_replicates",

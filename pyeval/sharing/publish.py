@@ -35,8 +35,10 @@ PORTABLE_VIEWS: tuple[str, ...] = (
     "scores",
     "run_means",
     "monthly_means",
+    "leaderboard",
     "campaign_overview",
     "run_overview",
+    "topic_overview",
 )
 
 #: DuckDB-only views the portable ones read: PostgreSQL gets their rows as a table.

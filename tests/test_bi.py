@@ -1,0 +1,139 @@
+"""What dashboards read (issue 20; docs/bi.md, docs/schema.md): the measure catalogue, the
+descriptions on every public table, view and column, and the dashboard views."""
+from __future__ import annotations
+
+import datetime
+import json
+from pathlib import Path
+
+import pytest
+
+import pyeval
+from pyeval import descriptions, sharing, sqlfiles, warehouse
+from pyeval.measures import registry
+from pyeval.resampling.report import compare
+
+from .conftest import FIXTURES
+
+ROOT = Path(__file__).resolve().parents[1]
+QRELS = FIXTURES / "trec_eval" / "qrels.test"
+RUN = FIXTURES / "trec_eval" / "results.test"
+RUN_TRUNC = FIXTURES / "trec_eval" / "results.trunc"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    path = tmp_path_factory.mktemp("bi") / "w.duckdb"
+    con = pyeval.connect(path)
+    pyeval.load_qrels(con, "c", QRELS)
+    pyeval.load_run(con, "c", RUN, name="a", metadata=pyeval.RunMetadata(tags=("baseline",), run_date="2024-01-02"))
+    pyeval.load_run(con, "c", RUN_TRUNC, name="b", metadata=pyeval.RunMetadata(tags=("production", "neural")))
+    pyeval.evaluate(con, "c", ["AP", "P@10", "NumRet(rel=1)", "GMAP"])
+    compare(con, "c", ["AP"], test="t")
+    con.close()
+    return path
+
+
+def test_the_catalogue_holds_every_registered_measure_and_every_stored_name_joins(built):
+    con = pyeval.connect(built, read_only=True)
+    names = {name for name, in con.execute("select measure_name from measures").fetchall()}
+    assert names == {d.name for d in registry.definitions()}
+    assert con.execute("select count(*) from evaluation_measures left join measures using (measure_name) "
+                       "where measures.family is null").fetchall() == [(0,)]
+    rows = dict(con.execute("select measure_name, aggregate from measures").fetchall())
+    assert (rows["NumRet"], rows["GMAP"], rows["AP"]) == ("sum", "gmean", "mean")
+    assert con.execute("select higher_is_better, maximum_value from measures where measure_name = 'NumRel'"
+                       ).fetchall() == [(None, None)]
+    con.close()
+
+
+def test_means_aggregate_as_the_catalogue_says_as_trec_eval_does(built):
+    """NumRet(rel=1) is trec_eval's num_rel_ret: summed over topics (131 for results.test),
+    in run_means and in compare alike; GMAP is a geometric mean."""
+    con = pyeval.connect(built, read_only=True)
+    means = dict(((run, measure), value) for run, measure, value in con.execute(
+        "select run_id, measure, value from run_means").fetchall())
+    assert means[("a", "NumRet(rel=1)")] == 131.0
+    assert con.execute("select aggregate from run_means where measure = 'NumRet(rel=1)' limit 1").fetchall() == [("sum",)]
+    report = compare(con, "c", ["NumRet(rel=1)", "GMAP", "AP"], test="t", store=False)
+    for run in ("a", "b"):
+        for measure in ("NumRet(rel=1)", "GMAP", "AP"):
+            assert report.means.loc[run, measure] == pytest.approx(means[(run, measure)], rel=1e-12)
+    con.close()
+
+
+def test_the_descriptions_are_those_of_docs_schema_md():
+    page = (ROOT / "docs" / "schema.md").read_text(encoding="utf-8")
+    con = pyeval.connect()
+    columns: dict[str, list[str]] = {}
+    for relation, column in con.execute(
+        "select table_name, column_name from duckdb_columns() where database_name = current_database() "
+        "and schema_name = 'main' and not internal order by table_name, column_index"
+    ).fetchall():
+        if relation not in descriptions.UNDESCRIBED:
+            columns.setdefault(relation, []).append(column)
+    con.close()
+    assert descriptions.load() == descriptions.fill_columns(descriptions.from_schema_page(page), columns), (
+        "sql/descriptions.json differs from docs/schema.md: run python -m pyeval.descriptions docs/schema.md")
+    assert set(columns) == set(descriptions.load()), "a public table or view is not described in docs/schema.md"
+
+
+def test_every_public_table_view_and_column_carries_its_description(built):
+    con = pyeval.connect(built, read_only=True)
+    public = (*sharing.PUBLIC_TABLES, *sqlfiles.VIEW_ORDER)
+    described = descriptions.load()
+    relations = dict(con.execute(
+        "select table_name, comment from duckdb_tables() where database_name = current_database() "
+        "union all select view_name, comment from duckdb_views() where not internal "
+        "and database_name = current_database()").fetchall())
+    for name in public:
+        assert relations[name] == described[name]["description"] and relations[name], name
+    for relation, column, comment in con.execute(
+        "select table_name, column_name, comment from duckdb_columns() where database_name = current_database() "
+        "and schema_name = 'main'").fetchall():
+        if relation in public:
+            assert comment and comment == described[relation]["columns"][column], (relation, column)
+    # the ownership marker stays the comment of schema_migrations
+    assert con.execute("select comment from duckdb_tables() where table_name = 'schema_migrations'"
+                       ).fetchall()[0][0].startswith("pyeval")
+    con.close()
+
+
+def test_staleness_is_tracked_in_derived_objects_not_in_comments(tmp_path):
+    path = tmp_path / "w.duckdb"
+    con = pyeval.connect(path)
+    con.execute("comment on view scores is 'edited by hand'")
+    assert warehouse.views_current(con)  # a comment says nothing about the view's SQL
+    con.execute("update derived_objects set sha256 = 'old' where object_name = 'measures'")
+    con.execute("delete from measures")
+    assert not warehouse.views_current(con)
+    con.close()
+    con = pyeval.connect(path)  # remade on open
+    assert warehouse.views_current(con)
+    assert con.execute("select count(*) from measures").fetchall() == [(len(registry.definitions()),)]
+    assert con.execute("select comment from duckdb_views() where view_name = 'scores'").fetchall() == [
+        (descriptions.load()["scores"]["description"],)]
+    con.close()
+
+
+def test_dashboard_views(built):
+    con = pyeval.connect(built, read_only=True)
+    assert con.execute("select count(*) from scores where evaluation_id = 1 and evaluated_at is not null"
+                       ).fetchall() == con.execute("select count(*) from scores").fetchall()
+    board = {(run, measure): rest for run, measure, *rest in con.execute(
+        "select run_id, measure, position, tags, baseline_run_id, difference, test, versus_baseline "
+        "from leaderboard").fetchall()}
+    assert board[("a", "AP")] == [1, "baseline", "a", 0.0, None, None]
+    position, tags, baseline, difference, test, verdict = board[("b", "AP")]
+    assert (position, tags, baseline, test, verdict) == (2, "neural, production", "a", "t", "not significant")
+    assert difference == pytest.approx(0.101565 - 0.178545, abs=1e-6)
+    # run b has no date: it is in no month (it used to land in the month it was loaded)
+    assert con.execute("select distinct system, month from monthly_means").fetchall() == [("a", datetime.date(2024, 1, 1))]
+    assert con.execute("select count(*), count(title) from topic_overview").fetchall() == [(3, 0)]
+    con.close()
+
+
+def test_descriptions_file_is_json_with_text_for_every_column():
+    for relation, entry in json.loads(sqlfiles.read("descriptions.json")).items():
+        assert entry["description"], relation
+        assert all(entry["columns"].values()), relation
