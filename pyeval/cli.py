@@ -1037,14 +1037,17 @@ def attach_command(directory, query, fmt, no_verify, external_access):
 @main.command("publish")
 @click.argument("url")
 @click.option("--full", is_flag=True, help="Copy everything again, not only what changed.")
+@click.option("--grant-select", "grant_select", multiple=True, metavar="ROLE",
+              help="Grant this PostgreSQL role SELECT on every published table and view, now and at "
+              "every later publication (repeatable).")
 @click.pass_context
 @_fail_cleanly
-def publish_command(ctx, url, full):
+def publish_command(ctx, url, full, grant_select):
     """Copy the public tables and views into the PostgreSQL database at URL (postgresql://...)."""
     from .sharing import publish
 
     con = _open(ctx, read_only=True)
-    click.echo(publish(con, url, full=full).summary())
+    click.echo(publish(con, url, full=full, grant_select=grant_select).summary())
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,6 +1,7 @@
 """Publishing a warehouse's public schema to PostgreSQL, incrementally (docs/bi.md)."""
 from __future__ import annotations
 
+import hashlib
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +45,12 @@ PORTABLE_VIEWS: tuple[str, ...] = (
 #: DuckDB-only views the portable ones read: PostgreSQL gets their rows as a table.
 MATERIALIZED_VIEWS: tuple[str, ...] = ("current_inputs",)
 PUBLICATIONS_TABLE = "pyeval_publications"
+#: The sha256 of each published view's SQL: a view is replaced only when its definition changed,
+#: so that what was granted on it stays.
+PUBLISHED_VIEWS_TABLE = "pyeval_published_views"
+#: The roles granted SELECT (``--grant-select``): every publication grants to them again what
+#: it (re)created.
+GRANTS_TABLE = "pyeval_grants"
 
 
 @dataclass
@@ -163,15 +170,20 @@ def _copy_rows(con, pg, table: str, columns: list[str], query: str, parameters: 
             return pg_cursor.rowcount
 
 
-def publish(con: duckdb.DuckDBPyConnection, url: str, *, full: bool = False) -> PublishReport:
+def publish(
+    con: duckdb.DuckDBPyConnection, url: str, *, full: bool = False, grant_select: tuple[str, ...] = ()
+) -> PublishReport:
     """Copy the public schema into a PostgreSQL database (one transaction there).
 
     Tables get the warehouse's columns and primary keys. Evaluation tables are copied
     incrementally (rows of evaluations after the last one published), ``qrels``, ``intents``,
     ``document_lengths`` and ``run_entries`` per campaign input or run whose sha256 or load time
     changed, the small tables whole. The portable views are created from the same SQL text as in
-    DuckDB; ``current_inputs`` (DuckDB-only SQL) is copied as a table. The metric engine's views
-    are not published. ``full`` copies everything again.
+    DuckDB, and replaced only when that text changed (so grants on them stay);
+    ``current_inputs`` (DuckDB-only SQL) is copied as a table. The metric engine's views are not
+    published. Every table and view gets its description as its comment. ``full`` copies
+    everything again. ``grant_select``: roles granted SELECT on every published table and view
+    (and USAGE on the schema), now and at every later publication.
 
     Raises
     ------
@@ -189,7 +201,7 @@ def publish(con: duckdb.DuckDBPyConnection, url: str, *, full: bool = False) -> 
         cursor.begin()
         try:
             with engine.begin() as pg:
-                _publish(cursor, pg, report)
+                _publish(cursor, pg, report, tuple(grant_select))
                 pg.execute(
                     sa.text(f"insert into {PUBLICATIONS_TABLE} (published_at, pyeval_version, source, "
                             "last_evaluation_id, rows_copied) values (now(), :v, :s, :e, :n)"),
@@ -210,14 +222,28 @@ def publish(con: duckdb.DuckDBPyConnection, url: str, *, full: bool = False) -> 
     return report
 
 
-def _publish(con, pg, report: PublishReport) -> None:
+def _view_sha256(view: str) -> str:
+    return hashlib.sha256(sqlfiles.view_sql(view).encode("utf-8")).hexdigest()
+
+
+def _pg_views(pg) -> set[str]:
+    """The views of PostgreSQL's current schema now (after drops that cascaded)."""
+    return {name for name, in pg.exec_driver_sql(
+        "select viewname from pg_views where schemaname = current_schema()").fetchall()}
+
+
+def _publish(con, pg, report: PublishReport, grant_select: tuple[str, ...] = ()) -> None:
     import sqlalchemy as sa
 
     inspector = sa.inspect(pg)
     existing = set(inspector.get_table_names())
     _require_publication_target(existing | set(inspector.get_view_names()), report.url)
-    for view in reversed(PORTABLE_VIEWS):
-        pg.exec_driver_sql(f"drop view if exists {quote_identifier(view)} cascade")
+    recorded = dict(pg.exec_driver_sql(f"select view_name, sha256 from {PUBLISHED_VIEWS_TABLE}").fetchall()) \
+        if PUBLISHED_VIEWS_TABLE in existing else {}
+    present = _pg_views(pg)
+    for view in reversed(PORTABLE_VIEWS):  # only views whose SQL changed (and what reads them)
+        if view in present and recorded.get(view) != _view_sha256(view):
+            pg.exec_driver_sql(f"drop view if exists {quote_identifier(view)} cascade")
     metadata = sa.MetaData()
     sa.Table(
         PUBLICATIONS_TABLE, metadata,
@@ -239,7 +265,11 @@ def _publish(con, pg, report: PublishReport) -> None:
             pg.exec_driver_sql(f"drop table {quote_identifier(name)} cascade")
         table.create(pg)
         fresh.add(name)
-    metadata.tables[PUBLICATIONS_TABLE].create(pg, checkfirst=True)
+    sa.Table(PUBLISHED_VIEWS_TABLE, metadata, sa.Column("view_name", sa.Text, primary_key=True),
+             sa.Column("sha256", sa.Text, nullable=False))
+    sa.Table(GRANTS_TABLE, metadata, sa.Column("role_name", sa.Text, primary_key=True))
+    for name in (PUBLICATIONS_TABLE, PUBLISHED_VIEWS_TABLE, GRANTS_TABLE):
+        metadata.tables[name].create(pg, checkfirst=True)
 
     last = first_row(con, "select max(evaluation_id) from evaluations")[0]
     watermark = None if report.full or fresh & set(EVALUATION_TABLES) else _watermark(con, pg)
@@ -277,9 +307,50 @@ def _publish(con, pg, report: PublishReport) -> None:
         pg.exec_driver_sql(f"delete from {quote_identifier(name)}")
         report.rows[name] = _copy_rows(con, pg, name, [c for c, _ in columns[name]], f"select * from {name}", {})
     raw = pg.connection.driver_connection
+    present = _pg_views(pg)
     for view in PORTABLE_VIEWS:
-        # the view's own SQL text, run by PostgreSQL: no parameters, no placeholders
-        raw.execute(f"create view {quote_identifier(view)} as\n{sqlfiles.view_sql(view)}")
+        if view not in present:
+            # the view's own SQL text, run by PostgreSQL: no parameters, no placeholders
+            raw.execute(f"create view {quote_identifier(view)} as\n{sqlfiles.view_sql(view)}")
+    pg.exec_driver_sql(f"delete from {PUBLISHED_VIEWS_TABLE}")
+    pg.execute(sa.text(f"insert into {PUBLISHED_VIEWS_TABLE} (view_name, sha256) values (:v, :s)"),
+               [{"v": view, "s": _view_sha256(view)} for view in PORTABLE_VIEWS])
+    _describe(pg, columns)
+    _grant(pg, grant_select)
+
+
+def _describe(pg, columns: dict) -> None:
+    """COMMENT ON every published table, view and column (pyeval/descriptions.py)."""
+    import sqlalchemy as sa
+
+    from .. import descriptions
+
+    inspector = sa.inspect(pg)
+    published = {name: [c for c, _ in cols] for name, cols in columns.items()}
+    published.update({view: [c["name"] for c in inspector.get_columns(view)] for view in PORTABLE_VIEWS})
+    raw = pg.connection.driver_connection
+    for statement in descriptions.statements("postgresql", views=PORTABLE_VIEWS, relations=published,
+                                             columns=published):
+        raw.execute(statement)  # pyeval's own text (sql/descriptions.json), quoted as literals
+
+
+def _grant(pg, roles: tuple[str, ...]) -> None:
+    """Record ``roles`` and grant every recorded role SELECT on every published relation and
+    USAGE on the schema; an unknown role is an error (nothing is published)."""
+    import sqlalchemy as sa
+
+    for role in roles:
+        known = pg.execute(sa.text("select count(*) from pg_roles where rolname = :r"), {"r": role}).scalar_one()
+        if not known:
+            raise PyevalError(f"--grant-select: PostgreSQL has no role {role!r}; create it first")
+        pg.execute(sa.text(f"insert into {GRANTS_TABLE} (role_name) values (:r) on conflict do nothing"), {"r": role})
+    relations = (*PUBLIC_TABLES, *MATERIALIZED_VIEWS, *PORTABLE_VIEWS, PUBLICATIONS_TABLE)
+    schema = pg.exec_driver_sql("select current_schema()").scalar_one()
+    for role, in pg.exec_driver_sql(f"select role_name from {GRANTS_TABLE} order by role_name").fetchall():
+        # role and schema names are quoted identifiers; relation names are pyeval's constants
+        pg.exec_driver_sql(f"grant usage on schema {quote_identifier(schema)} to {quote_identifier(role)}")
+        pg.exec_driver_sql(f"grant select on {', '.join(quote_identifier(r) for r in relations)} "
+                           f"to {quote_identifier(role)}")
 
 
 def _require_publication_target(relations: set[str], shown_url: str) -> None:
