@@ -137,3 +137,30 @@ def test_descriptions_file_is_json_with_text_for_every_column():
     for relation, entry in json.loads(sqlfiles.read("descriptions.json")).items():
         assert entry["description"], relation
         assert all(entry["columns"].values()), relation
+
+
+def test_a_parquet_export_reads_as_exported_in_pandas_pyarrow_duckdb_and_polars(built, tmp_path):
+    """Every table (and the current scores) reads back with its rows and a string campaign_id
+    in each reader, without options: no folder name looks like a Hive partition."""
+    import duckdb
+    import pandas as pd
+    import polars as pl
+    import pyarrow.dataset as ds
+
+    target = tmp_path / "export"
+    con = pyeval.connect(built, read_only=True)
+    sharing.export_parquet(con, target)
+    for name in (*sharing.PUBLIC_TABLES, "scores"):
+        rows = con.execute(f"select count(*) from {name}").fetchall()[0][0]
+        folder = target / name
+        frame = pd.read_parquet(folder)
+        table = ds.dataset(folder, format="parquet").to_table()
+        polars_frame = pl.read_parquet(str(folder / "**" / "*.parquet"))
+        duck = duckdb.sql("select * from read_parquet($g)", params={"g": str(folder / "**" / "*.parquet")})
+        assert len(frame) == table.num_rows == polars_frame.height == len(duck.fetchall()) == rows, name
+        if "campaign_id" in frame.columns:
+            assert str(table.schema.field("campaign_id").type) == "string", name
+            assert polars_frame.schema["campaign_id"] == pl.String, name
+            assert set(frame["campaign_id"]) <= {"c"}, name
+    assert len(pd.read_parquet(target / "scores")) == con.execute("select count(*) from scores").fetchall()[0][0] > 0
+    con.close()

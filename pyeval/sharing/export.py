@@ -45,14 +45,17 @@ def _file_sha256(path: Path) -> str:
 def export_parquet(
     con: duckdb.DuckDBPyConnection, directory: str | os.PathLike[str], *, replace: bool = False
 ) -> ExportReport:
-    """Write every public table as Parquet under ``directory``, with ``manifest.json``.
+    """Write every public table, and the view ``scores`` (:data:`EXPORTED_VIEWS`), as Parquet
+    under ``directory``, with ``manifest.json``.
 
-    Tables with a ``campaign_id`` column are partitioned by campaign (Hive layout
-    ``TABLE/campaign_id=<percent-encoded>/``, the column kept inside the files; a campaign whose
-    folder name would be too long goes to ``TABLE/campaign-sha256-<digest>/``, its id in the
-    files and in the manifest); the others are one file each. The manifest lists each table's
-    columns, rows and files with their sha256. All tables are read in one transaction. ``directory`` must be new or empty, or (with
-    ``replace``) an earlier export that holds nothing else (pyeval.ownership.require_export).
+    Tables with a ``campaign_id`` column are written one folder per campaign,
+    ``TABLE/campaign-<percent-encoded id>/`` (no ``=``: readers infer no partition column and
+    read ``campaign_id`` from the files, where it always is), or
+    ``TABLE/campaign-sha256-<digest>/`` when that name would be too long (its id in the files
+    and in the manifest); the others are one file each. The manifest lists each table's columns,
+    rows and files with their sha256. Everything is read in one transaction. ``directory`` must
+    be new or empty, or (with ``replace``) an earlier export that holds nothing else
+    (pyeval.ownership.require_export).
     """
     target = Path(directory).absolute()
     if target.is_symlink():
@@ -88,7 +91,7 @@ def _write_export(con: duckdb.DuckDBPyConnection, target: Path, building: Path) 
     tables = {}
     try:
         cursor.begin()
-        for table in PUBLIC_TABLES:
+        for table in (*PUBLIC_TABLES, *EXPORTED_VIEWS):
             columns = table_columns(cursor, table)
             # table names are the constants of PUBLIC_TABLES
             count = first_row(cursor, f"select count(*) from {table}")[0]
@@ -168,15 +171,22 @@ def _partition_folder_fits(campaign_id: str) -> bool:
     return len("campaign_id=") + len(quote(campaign_id, safe="")) <= _MAX_FOLDER_NAME
 
 
+#: A campaign's folder: ``campaign-`` and its percent-encoded id (or :func:`digest_folder`).
+FOLDER_PREFIX = "campaign-"
+#: Views exported with the tables, as their rows at export time, for readers that do not run
+#: pyeval's views: the current per-topic scores.
+EXPORTED_VIEWS: tuple[str, ...] = ("scores",)
+
+
 def digest_folder(campaign_id: str) -> str:
-    """The folder of a campaign whose Hive folder name would be too long: ``campaign-sha256-``
-    and the sha256 of its UTF-8 id (no ``=``, so Hive readers take the id from the files)."""
+    """The folder of a campaign whose folder name would be too long: ``campaign-sha256-`` and
+    the sha256 of its UTF-8 id (readers take the id from the files)."""
     return "campaign-sha256-" + hashlib.sha256(campaign_id.encode("utf-8")).hexdigest()
 
 
 def _write_partitions(cursor: duckdb.DuckDBPyConnection, table: str, folder: Path) -> dict[str, str]:
     """Write ``table`` (which has a ``campaign_id`` column) under ``folder``, one folder per
-    campaign: the Hive folder ``campaign_id=<id>`` when its name fits, else :func:`digest_folder`
+    campaign: ``campaign-<percent-encoded id>`` when its name fits, else :func:`digest_folder`
     (the id is in the files, and in the manifest). Returns digest folder -> campaign id."""
     # table names are the constants of PUBLIC_TABLES
     campaigns = [row[0] for row in cursor.execute(f"select distinct campaign_id from {table}").fetchall()]
@@ -187,6 +197,10 @@ def _write_partitions(cursor: duckdb.DuckDBPyConnection, table: str, folder: Pat
             "(format parquet, partition_by (campaign_id), write_partition_columns true)",
             {"path": str(folder), "long_ids": long_ids},
         )
+        # campaign_id=<id> -> campaign-<id>: no "=", so pandas, pyarrow, Polars and DuckDB infer
+        # no Hive partition column; campaign_id comes from the files, a string everywhere
+        for hive in folder.iterdir():
+            hive.rename(folder / (FOLDER_PREFIX + hive.name.removeprefix("campaign_id=")))
     folders = {}
     for campaign_id in long_ids:
         part = folder / digest_folder(campaign_id)
