@@ -227,6 +227,19 @@ def load_doclengths_command(ctx, campaign, replace, file):
     click.echo(load_doclengths(con, campaign, file, replace=replace).summary())
 
 
+@load.command("topics")
+@_campaign
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.pass_context
+@_fail_cleanly
+def load_topics_command(ctx, campaign, file):
+    """Load topic titles (a TREC topics file, or topic_id<TAB>title) for dashboards."""
+    from .loaders import load_topics
+
+    con = _open(ctx)
+    click.echo(load_topics(con, campaign, file).summary())
+
+
 @main.command("sql")
 @click.argument("query")
 @_output_option

@@ -164,3 +164,87 @@ def test_a_parquet_export_reads_as_exported_in_pandas_pyarrow_duckdb_and_polars(
             assert set(frame["campaign_id"]) <= {"c"}, name
     assert len(pd.read_parquet(target / "scores")) == con.execute("select count(*) from scores").fetchall()[0][0] > 0
     con.close()
+
+
+TREC_TOPICS = """<top>
+<num> Number: 301
+<title> International Organized Crime
+
+<desc> Description:
+Identify organizations that participate in international criminal activity.
+
+<narr> Narrative:
+A relevant document must as a minimum identify the organization.
+</top>
+
+<top>
+<num> Number: 302
+<title> Poliomyelitis and Post-Polio
+<desc> Description:
+Is the disease of Poliomyelitis (polio) under control in the world?
+</top>
+"""
+WEB_TOPICS = """<webtrack2012>
+<topic number="303" type="faceted">
+  <query>hubble telescope &amp; achievements</query>
+  <description>Identify positive accomplishments of the Hubble telescope.</description>
+</topic>
+</webtrack2012>
+"""
+
+
+def test_load_topics_gives_topic_overview_its_titles(tmp_path, write):
+    from click.testing import CliRunner
+
+    from pyeval.cli import main
+
+    path = tmp_path / "t.duckdb"
+    con = pyeval.connect(path)
+    pyeval.load_qrels(con, "c", QRELS)
+    con.close()
+    runner = CliRunner()
+    for name, text in (("topics.301-302", TREC_TOPICS), ("web.xml", WEB_TOPICS), ("titles.tsv", "301\tcrime\n")):
+        result = runner.invoke(main, ["--db", str(path), "load", "topics", "-C", "c", str(write(name, text))])
+        assert result.exit_code == 0, result.output
+    con = pyeval.connect(path, read_only=True)
+    assert con.execute("select topic_id, title from topic_overview order by topic_id").fetchall() == [
+        ("301", "crime"), ("302", None), ("303", None)]  # each load replaces the campaign's titles
+    con.close()
+    con = pyeval.connect(path)
+    pyeval.load_topics(con, "c", write("again", TREC_TOPICS))
+    rows = con.execute("select topic_id, title, description from topic_overview order by topic_id").fetchall()
+    assert rows[0] == ("301", "International Organized Crime",
+                       "Identify organizations that participate in international criminal activity.")
+    assert rows[1][1] == "Poliomyelitis and Post-Polio"
+    con.close()
+    con = pyeval.connect(path)
+    pyeval.load_topics(con, "c", write("web.xml", WEB_TOPICS))
+    assert con.execute("select title from topic_texts where topic_id = '303'").fetchall() == [
+        ("hubble telescope & achievements",)]
+    con.close()
+
+
+def test_bad_topics_files_are_one_line_errors_naming_file_and_line(tmp_path, write):
+    from click.testing import CliRunner
+
+    from pyeval.cli import main
+    from tests.conftest import snapshot
+
+    path = tmp_path / "t.duckdb"
+    con = pyeval.connect(path)
+    pyeval.load_qrels(con, "c", QRELS)
+    before = snapshot(con)
+    con.close()
+    runner = CliRunner()
+    for name, text, message in (
+        ("a.tsv", "301\tcrime\nno tab here\n", "a.tsv:2: expected topic_id<TAB>title"),
+        ("b.tsv", "301\tcrime\n301\tagain\n", "b.tsv:2: topic 301 again (first on line 1)"),
+        ("c.txt", "\n\n", "c.txt: holds no topic"),
+    ):
+        result = runner.invoke(main, ["--db", str(path), "load", "topics", "-C", "c", str(write(name, text))])
+        assert result.exit_code == 1 and message in result.output and result.output.count("\n") == 1, result.output
+    result = runner.invoke(main, ["--db", str(path), "load", "topics", "-C", "nope", str(write("d.tsv", "1\tx\n"))])
+    assert result.exit_code == 1 and "campaign 'nope' does not exist" in result.output
+    con = pyeval.connect(path, read_only=True)
+    assert snapshot(con) == before
+    con.close()
