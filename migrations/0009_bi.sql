@@ -6,6 +6,8 @@
 -- SQL or rows), so that an open knows what to remake; views used to carry it as their comment,
 -- which now describes them.
 -- topic_texts: topic titles and descriptions, loaded by `pyeval load topics`.
+-- Evaluations stored before 0006 recorded no measure_name: it is the stored canonical name up
+-- to its parameters or cutoff (`nDCG(gain=exp)@10` -> `nDCG`), so that they join too.
 -- Forward-only: never edit this file once merged.
 
 create table measures (
@@ -39,3 +41,7 @@ create table topic_texts (
     loaded_at timestamp not null default current_timestamp,
     primary key (campaign_id, topic_id)
 );
+
+update evaluation_measures
+set measure_name = regexp_extract(measure, '^[^(@]+')
+where measure_name is null;

@@ -14,6 +14,7 @@ current DDL) and views they read, without migration history.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import threading
@@ -217,6 +218,7 @@ def _view_checksum(name: str) -> str:
 CATALOGUE, DESCRIPTIONS = "measures", "descriptions"
 
 
+@functools.cache
 def _derived_checksums() -> dict[str, tuple[str, str]]:
     """``object name -> (kind, sha256)`` of what this pyeval makes: every view of sql/views/ (the
     sha256 of its file), the measure catalogue (of its rows) and the descriptions (of their text)."""
@@ -241,8 +243,7 @@ def views_current(con: duckdb.DuckDBPyConnection) -> bool:
     views = {name for name, in con.execute(
         "select view_name from duckdb_views() where not internal "
         "and database_name = current_database() and schema_name = 'main'").fetchall()}
-    wanted = _derived_checksums()
-    return stored == wanted and set(sqlfiles.VIEW_ORDER) <= views
+    return stored == _derived_checksums() and set(sqlfiles.VIEW_ORDER) <= views
 
 
 def create_views(

@@ -248,3 +248,19 @@ def test_bad_topics_files_are_one_line_errors_naming_file_and_line(tmp_path, wri
     con = pyeval.connect(path, read_only=True)
     assert snapshot(con) == before
     con.close()
+
+
+def test_an_export_by_an_older_pyeval_attaches_with_the_later_tables_empty(built, tmp_path):
+    target = tmp_path / "export"
+    con = pyeval.connect(built, read_only=True)
+    sharing.export_parquet(con, target)
+    means = con.execute("select run_id, measure, value from run_means order by all").fetchall()
+    con.close()
+    manifest = json.loads((target / "manifest.json").read_text())
+    for table in ("measures", "topic_texts"):
+        del manifest["tables"][table]
+    (target / "manifest.json").write_text(json.dumps(manifest))
+    attached = sharing.attach_export(target, verify=False)
+    assert attached.execute("select count(*) from measures").fetchall() == [(0,)]
+    assert attached.execute("select run_id, measure, value from run_means order by all").fetchall() == means
+    attached.close()

@@ -178,6 +178,11 @@ FOLDER_PREFIX = "campaign-"
 EXPORTED_VIEWS: tuple[str, ...] = ("scores",)
 
 
+#: Public tables added after the export format (migration 0009): an older export lacks them,
+#: and ``attach`` reads it with them empty.
+LATER_TABLES: tuple[str, ...] = ("measures", "topic_texts")
+
+
 def digest_folder(campaign_id: str) -> str:
     """The folder of a campaign whose folder name would be too long: ``campaign-sha256-`` and
     the sha256 of its UTF-8 id (readers take the id from the files)."""
@@ -275,6 +280,9 @@ def attach_export(
         for table in PUBLIC_TABLES:
             info = manifest["tables"].get(table)
             if info is None:
+                if table in LATER_TABLES:  # an export by an older pyeval: the table is empty
+                    con.execute(sqlfiles.table_sql(table))
+                    continue
                 raise PyevalError(f"{root}: the export has no table {table}")
             files = [str(inside(root, entry["path"], f"table {table}")) for entry in info["files"]]
             con.read_parquet(files, hive_partitioning=False).create_view(table)
