@@ -147,6 +147,13 @@ def test_publish_keeps_grants_and_replaces_views_only_when_changed(tmp_path, pos
     with engine.connect() as pg:
         before = dict(pg.exec_driver_sql(oids).fetchall())
         assert pg.exec_driver_sql("select obj_description('scores'::regclass)").scalar().startswith("The public")
+        # every published table, view and column carries its description (docs/schema.md)
+        undescribed = pg.exec_driver_sql(
+            "select c.relname, a.attname from pg_class c join pg_namespace n on n.oid = c.relnamespace "
+            "join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped "
+            "where n.nspname = 'public' and c.relkind in ('r', 'v') and left(c.relname, 7) <> 'pyeval_' "
+            "and (col_description(c.oid, a.attnum) is null or obj_description(c.oid) is null)").fetchall()
+        assert undescribed == []
     second = runner.invoke(main, ["--db", str(tmp_path / "g.duckdb"), "publish", postgres_url])
     assert second.exit_code == 0, second.output
     with engine.connect() as pg:
