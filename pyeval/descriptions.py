@@ -15,6 +15,7 @@ import sys
 from collections.abc import Iterable
 
 from . import sqlfiles
+from .db import quote_identifier
 
 #: Never described: its comment is the warehouse's ownership marker (pyeval/ownership.py).
 UNDESCRIBED = frozenset({"schema_migrations", "derived_objects"})
@@ -41,16 +42,11 @@ def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def _identifier(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
-def statements(dialect: str, *, views: Iterable[str], relations: Iterable[str] | None = None,
+def statements(*, views: Iterable[str], relations: Iterable[str] | None = None,
                columns: dict[str, Iterable[str]] | None = None) -> list[str]:
-    """The ``COMMENT ON`` statements for DuckDB or PostgreSQL (``dialect``; the syntax is the
-    same): ``views`` are commented as views, the other relations as tables; only ``relations``
-    (default: every described one) and, when given, only each relation's ``columns``."""
-    del dialect  # one syntax for both; kept so callers say which database they write
+    """The ``COMMENT ON`` statements (one syntax for DuckDB and PostgreSQL): ``views`` are
+    commented as views, the other relations as tables; only ``relations`` (default: every
+    described one) and, when given, only each relation's ``columns``."""
     views = set(views)
     described = load()
     wanted = described.keys() if relations is None else [r for r in relations if r in described]
@@ -60,11 +56,11 @@ def statements(dialect: str, *, views: Iterable[str], relations: Iterable[str] |
             continue
         entry = described[relation]
         kind = "view" if relation in views else "table"
-        found.append(f"comment on {kind} {_identifier(relation)} is {_literal(entry['description'])}")
+        found.append(f"comment on {kind} {quote_identifier(relation)} is {_literal(entry['description'])}")
         present = None if columns is None else set(columns.get(relation, ()))
         for column, text in entry["columns"].items():
             if present is None or column in present:
-                found.append(f"comment on column {_identifier(relation)}.{_identifier(column)} is {_literal(text)}")
+                found.append(f"comment on column {quote_identifier(relation)}.{quote_identifier(column)} is {_literal(text)}")
     return found
 
 

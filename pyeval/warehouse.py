@@ -265,7 +265,7 @@ def create_views(
             placeholders = ", ".join("?" * len(catalogue.COLUMNS))
             con.executemany(f"insert into measures ({', '.join(catalogue.COLUMNS)}) values ({placeholders})",
                             catalogue.rows())
-            for statement in descriptions.statements("duckdb", views=set(sqlfiles.VIEW_ORDER)):
+            for statement in descriptions.statements(views=set(sqlfiles.VIEW_ORDER)):
                 con.execute(statement)
             con.execute("delete from derived_objects")
             con.executemany("insert into derived_objects (object_name, object_kind, sha256) values (?, ?, ?)",

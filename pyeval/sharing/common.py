@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import duckdb
 
-from ..db import first_row
-from ..errors import PyevalError
+from ..db import first_row, quote_identifier  # noqa: F401  (re-exported: pyeval.sharing.quote_identifier)
 
 #: The stored public tables (docs/schema.md): what exports and publications copy.
 PUBLIC_TABLES: tuple[str, ...] = (
@@ -47,13 +46,6 @@ PUBLIC_TABLES: tuple[str, ...] = (
     "mem_solutions",
     "mem_predictions",
 )
-
-
-def quote_identifier(name: str) -> str:
-    """``name`` as an SQL identifier in double quotes (``"`` doubled), for DuckDB and PostgreSQL."""
-    if "\x00" in name:
-        raise PyevalError(f"an SQL identifier cannot contain a NUL character: {name!r}")
-    return '"' + name.replace('"', '""') + '"'
 
 
 

@@ -329,7 +329,7 @@ def _describe(pg, columns: dict) -> None:
     published = {name: [c for c, _ in cols] for name, cols in columns.items()}
     published.update({view: [c["name"] for c in inspector.get_columns(view)] for view in PORTABLE_VIEWS})
     raw = pg.connection.driver_connection
-    for statement in descriptions.statements("postgresql", views=PORTABLE_VIEWS, relations=published,
+    for statement in descriptions.statements(views=PORTABLE_VIEWS, relations=published,
                                              columns=published):
         raw.execute(statement)  # pyeval's own text (sql/descriptions.json), quoted as literals
 
