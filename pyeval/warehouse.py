@@ -222,6 +222,8 @@ CATALOGUE, DESCRIPTIONS = "measures", "descriptions"
 def _derived_checksums() -> dict[str, tuple[str, str]]:
     """``object name -> (kind, sha256)`` of what this pyeval makes: every view of sql/views/ (the
     sha256 of its file), the measure catalogue (of its rows) and the descriptions (of their text)."""
+    # imported here, not at the top: the drop-ins' scratch warehouses need neither, and the
+    # measure package costs ~15 ms of their start-up (bench/bench_startup.py)
     from . import descriptions
     from .measures import catalogue
 
@@ -253,14 +255,14 @@ def create_views(
     transaction; ``stamp``: a warehouse's open, which also rewrites the measure catalogue, puts
     the descriptions on every public table, view and column, and records in ``derived_objects``
     what each was made from (:func:`views_current`)."""
-    from . import descriptions
-    from .measures import catalogue
-
     with transaction(con):
         for name in names:
             # View names come from the constant VIEW_ORDER: no user input reaches this SQL text.
             con.execute(f"create or replace view {name} as\n{sqlfiles.view_sql(name)}")
         if stamp:
+            from . import descriptions  # not at the top: see _derived_checksums
+            from .measures import catalogue
+
             con.execute("delete from measures")
             placeholders = ", ".join("?" * len(catalogue.COLUMNS))
             con.executemany(f"insert into measures ({', '.join(catalogue.COLUMNS)}) values ({placeholders})",
