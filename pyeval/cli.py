@@ -231,6 +231,19 @@ def load_doclengths_command(ctx, campaign, replace, files):
     click.echo(load_doclengths(con, campaign, list(files), replace=replace).summary())
 
 
+@load.command("topics")
+@_campaign
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.pass_context
+@_fail_cleanly
+def load_topics_command(ctx, campaign, file):
+    """Load topic titles (a TREC topics file, or topic_id<TAB>title) for dashboards."""
+    from .loaders import load_topics
+
+    con = _open(ctx)
+    click.echo(load_topics(con, campaign, file).summary())
+
+
 @main.command("sql")
 @click.argument("query")
 @_output_option
@@ -1060,14 +1073,17 @@ def attach_command(directory, query, fmt, no_verify, external_access):
 @main.command("publish")
 @click.argument("url")
 @click.option("--full", is_flag=True, help="Copy everything again, not only what changed.")
+@click.option("--grant-select", "grant_select", multiple=True, metavar="ROLE",
+              help="Grant this PostgreSQL role SELECT on every published table and view, now and at "
+              "every later publication (repeatable).")
 @click.pass_context
 @_fail_cleanly
-def publish_command(ctx, url, full):
+def publish_command(ctx, url, full, grant_select):
     """Copy the public tables and views into the PostgreSQL database at URL (postgresql://...)."""
     from .sharing import publish
 
     con = _open(ctx, read_only=True)
-    click.echo(publish(con, url, full=full).summary())
+    click.echo(publish(con, url, full=full, grant_select=grant_select).summary())
 
 
 if __name__ == "__main__":  # pragma: no cover

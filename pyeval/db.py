@@ -10,6 +10,13 @@ import duckdb
 from .errors import PyevalError
 
 
+def quote_identifier(name: str) -> str:
+    """``name`` as an SQL identifier in double quotes (``"`` doubled), for DuckDB and PostgreSQL."""
+    if "\x00" in name:
+        raise PyevalError(f"an SQL identifier cannot contain a NUL character: {name!r}")
+    return '"' + name.replace('"', '""') + '"'
+
+
 def first_row(
     con: duckdb.DuckDBPyConnection, sql: str, parameters: dict[str, Any] | None = None
 ) -> tuple | None:

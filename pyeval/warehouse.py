@@ -3,8 +3,10 @@
 The migration bookkeeping follows sqlite-utils' ``_sqlite_migrations``: each file of
 migrations/ runs once, in version order, in its own transaction, and is recorded with the
 sha256 of its text. Views are derived, never migrated: a read-write open recreates them from
-sql/views/ when their recorded sha256 differs from the files'. Only a file pyeval made (or an
-empty one) is ever written to: pyeval/ownership.py.
+sql/views/ when their recorded sha256 (table ``derived_objects``) differs from the files', and
+with them the measure catalogue (table ``measures``) and the descriptions of every public
+table, view and column. Only a file pyeval made (or an empty one) is ever written to:
+pyeval/ownership.py.
 
 The drop-ins (``pyeval trec_eval``, ``ntcireval``, ``ndeval``) evaluate in a throw-away
 warehouse instead (:func:`scratch`): in memory, holding only the tables (from schema/, the
@@ -12,6 +14,7 @@ current DDL) and views they read, without migration history.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import threading
@@ -210,32 +213,65 @@ def _view_checksum(name: str) -> str:
     return hashlib.sha256(sqlfiles.view_sql(name).encode("utf-8")).hexdigest()
 
 
-def views_current(con: duckdb.DuckDBPyConnection) -> bool:
-    """Whether every view exists and was made from this pyeval's sql/views/ text.
+#: The rows of ``derived_objects`` that are not views: the measure catalogue (table ``measures``)
+#: and the descriptions (``COMMENT ON``) of the public tables, views and columns.
+CATALOGUE, DESCRIPTIONS = "measures", "descriptions"
 
-    Each view carries the sha256 of its defining file as its comment.
-    """
-    stored = dict(
-        con.execute(
-            "select view_name, comment from duckdb_views() where not internal "
-            "and database_name = current_database() and schema_name = 'main'"
-        ).fetchall()
-    )
-    return all(stored.get(name) == f"sha256:{_view_checksum(name)}" for name in sqlfiles.VIEW_ORDER)
+
+@functools.cache
+def _derived_checksums() -> dict[str, tuple[str, str]]:
+    """``object name -> (kind, sha256)`` of what this pyeval makes: every view of sql/views/ (the
+    sha256 of its file), the measure catalogue (of its rows) and the descriptions (of their text)."""
+    # imported here, not at the top: the drop-ins' scratch warehouses need neither, and the
+    # measure package costs ~15 ms of their start-up (bench/bench_startup.py)
+    from . import descriptions
+    from .measures import catalogue
+
+    found = {name: ("view", _view_checksum(name)) for name in sqlfiles.VIEW_ORDER}
+    found[CATALOGUE] = ("table", catalogue.rows_sha256(catalogue.rows()))
+    found[DESCRIPTIONS] = ("comments", descriptions.sha256())
+    return found
+
+
+def views_current(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether every view, the measure catalogue and the descriptions were made by this pyeval:
+    ``derived_objects`` records the sha256 each was made from (:func:`create_views`)."""
+    exists = first_row(con, "select count(*) from duckdb_tables() where table_name = 'derived_objects' "
+                            "and database_name = current_database() and schema_name = 'main'")[0]
+    if not exists:
+        return False
+    stored = {name: (kind, digest) for name, kind, digest in
+              con.execute("select object_name, object_kind, sha256 from derived_objects").fetchall()}
+    views = {name for name, in con.execute(
+        "select view_name from duckdb_views() where not internal "
+        "and database_name = current_database() and schema_name = 'main'").fetchall()}
+    return stored == _derived_checksums() and set(sqlfiles.VIEW_ORDER) <= views
 
 
 def create_views(
     con: duckdb.DuckDBPyConnection, names: Sequence[str] = sqlfiles.VIEW_ORDER, *, stamp: bool = True
 ) -> None:
     """(Re)create the views ``names`` (default: every view of sql/views/) in that order, in one
-    transaction; ``stamp``: comment each with the sha256 of its file (:func:`views_current`)."""
+    transaction; ``stamp``: a warehouse's open, which also rewrites the measure catalogue, puts
+    the descriptions on every public table, view and column, and records in ``derived_objects``
+    what each was made from (:func:`views_current`)."""
     with transaction(con):
         for name in names:
-            # View names come from the constant VIEW_ORDER and the comment is a hex digest we
-            # computed: no user input reaches this SQL text.
+            # View names come from the constant VIEW_ORDER: no user input reaches this SQL text.
             con.execute(f"create or replace view {name} as\n{sqlfiles.view_sql(name)}")
-            if stamp:
-                con.execute(f"comment on view {name} is 'sha256:{_view_checksum(name)}'")
+        if stamp:
+            from . import descriptions  # not at the top: see _derived_checksums
+            from .measures import catalogue
+
+            con.execute("delete from measures")
+            placeholders = ", ".join("?" * len(catalogue.COLUMNS))
+            con.executemany(f"insert into measures ({', '.join(catalogue.COLUMNS)}) values ({placeholders})",
+                            catalogue.rows())
+            for statement in descriptions.statements(views=set(sqlfiles.VIEW_ORDER)):
+                con.execute(statement)
+            con.execute("delete from derived_objects")
+            con.executemany("insert into derived_objects (object_name, object_kind, sha256) values (?, ?, ?)",
+                            [(name, kind, digest) for name, (kind, digest) in _derived_checksums().items()])
 
 
 def scratch(relations: Iterable[str]) -> duckdb.DuckDBPyConnection:

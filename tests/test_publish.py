@@ -125,3 +125,46 @@ def test_publish_hides_the_password(tmp_path):
         sharing.publish(con, "postgresql://u:secret@127.0.0.1:1/db")
     assert "secret" not in str(caught.value) and "***" in str(caught.value)
     con.close()
+
+
+def test_publish_keeps_grants_and_replaces_views_only_when_changed(tmp_path, postgres_url):
+    """A read-only role granted with --grant-select reads every table and view after each later
+    publication; views whose SQL did not change are not recreated (same oid)."""
+    engine = sa.create_engine(postgres_url.replace("postgresql://", "postgresql+psycopg://", 1))
+    with engine.begin() as pg:
+        pg.exec_driver_sql("drop role if exists dashboard")
+        pg.exec_driver_sql("create role dashboard login password 'dash'")
+    con = pyeval.connect(tmp_path / "g.duckdb")
+    pyeval.load_qrels(con, "x", QRELS)
+    pyeval.load_run(con, "x", RUN, name="a")
+    pyeval.evaluate(con, "x", ["P@5"])
+    con.close()
+    runner = CliRunner()
+    first = runner.invoke(main, ["--db", str(tmp_path / "g.duckdb"), "publish", "--full", "--grant-select", "dashboard",
+                                 postgres_url])
+    assert first.exit_code == 0, first.output
+    oids = "select viewname, (quote_ident(viewname))::regclass::oid from pg_views where schemaname = 'public'"
+    with engine.connect() as pg:
+        before = dict(pg.exec_driver_sql(oids).fetchall())
+        assert pg.exec_driver_sql("select obj_description('scores'::regclass)").scalar().startswith("The public")
+        # every published table, view and column carries its description (docs/schema.md)
+        undescribed = pg.exec_driver_sql(
+            "select c.relname, a.attname from pg_class c join pg_namespace n on n.oid = c.relnamespace "
+            "join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped "
+            "where n.nspname = 'public' and c.relkind in ('r', 'v') and left(c.relname, 7) <> 'pyeval_' "
+            "and (col_description(c.oid, a.attnum) is null or obj_description(c.oid) is null)").fetchall()
+        assert undescribed == []
+    second = runner.invoke(main, ["--db", str(tmp_path / "g.duckdb"), "publish", postgres_url])
+    assert second.exit_code == 0, second.output
+    with engine.connect() as pg:
+        assert dict(pg.exec_driver_sql(oids).fetchall()) == before
+    host = sa.engine.make_url(postgres_url.replace("postgresql://", "postgresql+psycopg://", 1))
+    reader = sa.create_engine(host.set(username="dashboard", password="dash"))
+    with reader.connect() as pg:
+        for name in (*sharing.PUBLIC_TABLES, *sharing.PORTABLE_VIEWS):
+            pg.execute(sa.text(f'select count(*) from "{name}"')).scalar_one()
+        assert pg.execute(sa.text("select count(*) from scores")).scalar_one() == 3
+    reader.dispose()
+    bad = runner.invoke(main, ["--db", str(tmp_path / "g.duckdb"), "publish", "--grant-select", "nobody", postgres_url])
+    assert bad.exit_code == 1 and "no role 'nobody'" in bad.output and bad.output.count("\n") == 1, bad.output
+    engine.dispose()

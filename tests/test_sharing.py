@@ -1,4 +1,4 @@
-"""BI access and sharing (pyeval/sharing.py): url, snapshot, Parquet export and attach, and a
+"""BI access and sharing (pyeval/sharing/): url, snapshot, Parquet export and attach, and a
 reader process querying a snapshot while a writer process evaluates."""
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def test_url_reflects_public_tables_and_views(built):
     assert set(sqlfiles.VIEW_ORDER) <= set(inspector.get_view_names())
     assert [c["name"] for c in inspector.get_columns("run_means")] == [
         "campaign_id", "run_id", "system", "team", "run_date", "measure", "value", "topics", "evaluation_id",
-        "evaluated_at",
+        "evaluated_at", "measure_name", "aggregate", "higher_is_better",
     ]
     assert [c["name"] for c in inspector.get_columns("score_history")][-2:] == ["is_current", "is_latest"]
     with engine.connect() as connection:
@@ -200,7 +200,7 @@ def test_export_and_attach_round_trip(built, tmp_path):
     assert result.exit_code == 0, result.output
     manifest = json.loads((target / "manifest.json").read_text())
     assert manifest["format"] == sharing.EXPORT_FORMAT and manifest["last_evaluation_id"] == 3
-    assert set(manifest["tables"]) == set(sharing.PUBLIC_TABLES)
+    assert set(manifest["tables"]) == {*sharing.PUBLIC_TABLES, "scores"}
     assert manifest["tables"]["topic_scores"]["partitioned_by"] == "campaign_id"
     assert len(manifest["tables"]["topic_scores"]["files"]) == 2  # one folder per campaign
     assert manifest["tables"]["evaluation_measures"]["partitioned_by"] is None

@@ -5,8 +5,10 @@ from .intents import load_intents
 from .qrels import QRELS_FORMATS, load_qrels
 from .runs import RunMetadata, annotate_run, load_run, load_runs, run_metadata
 from .staging import LoadReport
+from .topics import load_topics
 
 __all__ = [
+    "load_topics",
     "QRELS_FORMATS",
     "LoadReport",
     "RunMetadata",

@@ -28,5 +28,5 @@ register(
                TREC_EVAL.format("gm_bpref"), params=(REL,), aggregate="gmean"),
     MeasureDef("YAAP", "average_precision",
                "yet another AP: ln((1 + S)/(1 + R - S)), S = AP x R (Robertson, ECIR 2012)",
-               TREC_EVAL.format("yaap"), params=(REL,)),
+               TREC_EVAL.format("yaap"), params=(REL,), minimum=None, maximum=None),
 )

@@ -102,6 +102,10 @@ class MeasureDef:
         measure (I-rec, IA, D#) combines; its family reads them as ``evaluation_components``
     family_params : the parameters the family's SQL reads (None: all); the others only choose
         what is staged or computed first (``probs``, a component's parameters)
+    higher_is_better : True for a measure of effectiveness (a better run scores higher), False
+        for one where lower is better, None for a count or diagnostic that ranks no run (NumRel,
+        Judged): the ``measures`` table of the warehouse (docs/schema.md)
+    minimum, maximum : the range of a per-topic value with non-negative gains (None: unbounded)
     """
 
     name: str
@@ -119,6 +123,9 @@ class MeasureDef:
     staging: str = "adhoc"
     components: Callable[[Measure], list[tuple[str, str, Measure]]] | None = None
     family_params: tuple[str, ...] | None = None
+    higher_is_better: bool | None = True
+    minimum: float | None = 0.0
+    maximum: float | None = 1.0
 
     def param(self, name: str) -> Param:
         for param in self.params:

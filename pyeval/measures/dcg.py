@@ -16,11 +16,12 @@ register(
                TREC_EVAL.format("ndcg") + " and m_ndcg_cut.c; NTCIREVAL MSnDCG@l (the same formula)",
                params=(GAIN, CUTOFF), at="cutoff", aliases=("NDCG", "MSnDCG")),
     MeasureDef("DCG", "dcg", "discounted cumulative gain, gain/log2(r+1) summed to L (or k): nDCG's numerator",
-               "trec_eval (NIST) m_ndcg.c (dcg); ranx dcg@k", params=(GAIN, CUTOFF), at="cutoff"),
+               "trec_eval (NIST) m_ndcg.c (dcg); ranx dcg@k", params=(GAIN, CUTOFF), at="cutoff",
+               maximum=None),
     MeasureDef("IdealDCG", "dcg",
                "the ideal list's DCG (every judged document with a positive gain, to k with @k): "
                "nDCG's denominator", "trec_eval (NIST) m_ndcg.c (ideal_dcg)",
-               params=(GAIN, CUTOFF), at="cutoff"),
+               params=(GAIN, CUTOFF), at="cutoff", higher_is_better=None, maximum=None),
     MeasureDef("nDCGRel", "dcg",
                "nDCG averaged over the documents with a positive gain, unretrieved ones at the end "
                "of the ranking (experimental; Jarvelin & Kekalainen, TOIS 2002)",

@@ -85,7 +85,8 @@ def _wrapped(prefix: str, base: MeasureDef, staging: str, what: str, reference: 
         f"{prefix}_{base.name}", base.family, f"{what}: {base.description}", reference,
         params=(*params, PROBS), at=base.at, kind=base.kind or base.name, staging=staging,
         family_params=tuple(p.name for p in params), check=_no_levels(base),
-        aliases=(f"{prefix}-{base.name}",),
+        aliases=(f"{prefix}-{base.name}",), higher_is_better=base.higher_is_better,
+        minimum=base.minimum, maximum=base.maximum,
     )
 
 

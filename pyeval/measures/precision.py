@@ -30,5 +30,6 @@ register(
                        Param("p2", float, -1.0, "gain per non-relevant retrieved"),
                        Param("p3", float, 0.0, "gain per relevant not retrieved"),
                        Param("p4", float, 0.0, "gain per non-relevant not retrieved"),
-                       Param("collection_size", int, 0, "documents in the collection (trec_eval -N)", minimum=0))),
+                       Param("collection_size", int, 0, "documents in the collection (trec_eval -N)", minimum=0)),
+               minimum=None, maximum=None),
 )

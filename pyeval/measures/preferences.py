@@ -26,11 +26,11 @@ def _pairs(choices: tuple[str, ...] = ("all", "ret", "imp")) -> Param:
 register(
     MeasureDef("PrefsPossible", "preferences",
                "number of preferences A > B of the topic's judgment groups (summed over groups)",
-               _REFERENCE.format("num_prefs_poss"), params=(_pairs(),), aggregate="sum"),
+               _REFERENCE.format("num_prefs_poss"), params=(_pairs(),), aggregate="sum", higher_is_better=None, maximum=None),
     MeasureDef("PrefsFulfilled", "preferences",
                "number of preferences A > B fulfilled: A retrieved above B, or A retrieved and B not",
                _REFERENCE.format("num_prefs_ful") + ", m_prefs_num_prefs_ful_ret.c",
-               params=(_pairs(),), aggregate="sum"),
+               params=(_pairs(),), aggregate="sum", maximum=None),
     MeasureDef("PrefsSimp", "preferences", "preferences fulfilled / preferences possible",
                _REFERENCE.format("simp") + ", m_prefs_simp_ret.c, m_prefs_simp_imp.c", params=(_pairs(),)),
     MeasureDef("PrefsPair", "preferences",

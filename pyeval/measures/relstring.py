@@ -8,5 +8,5 @@ from .registry import register
 register(
     MeasureDef("RelString", "relstring", "the labels of the top k documents, as text",
                TREC_EVAL.format("relstring"), params=(Param("cutoff", int, 10, "documents shown", minimum=1, maximum=MAX_RANK),),
-               at="cutoff", storable=False),
+               at="cutoff", storable=False, higher_is_better=None, minimum=None, maximum=None),
 )

@@ -60,15 +60,16 @@ register(
     MeasureDef("U", "umeasure",
                "U-measure of an ad hoc ranked list: sum over relevant d_r, r <= l, of gv(x) "
                "max(0, 1 - pos(r)/L), pos(r) = snippet*r + F * (lengths of the relevant documents "
-               "in the top r); needs ad hoc qrels", SEED, params=(*COMMON, CUTOFF), at="cutoff"),
+               "in the top r); needs ad hoc qrels", SEED, params=(*COMMON, CUTOFF), at="cutoff",
+               maximum=None),
     MeasureDef("D_U", "umeasure",
                "D-U: one trailtext reading every document relevant to some intent; the gain at its "
                "end is the global gain sum over i of Pr(i|q) gv(x_i)", SEED,
-               params=(*COMMON, PROBS, CUTOFF), at="cutoff", aliases=("D-U",)),
+               params=(*COMMON, PROBS, CUTOFF), at="cutoff", aliases=("D-U",), maximum=None),
     MeasureDef("U_IA", "umeasure",
                "U-IA: sum over intents of Pr(i|q) U_i, U_i on intent i's own trailtext (only "
                "documents relevant to i are read)", SEED,
-               params=(*COMMON, PROBS, CUTOFF), at="cutoff", aliases=("U-IA",)),
+               params=(*COMMON, PROBS, CUTOFF), at="cutoff", aliases=("U-IA",), maximum=None),
 )
 
 register_driver("umeasure", "pyeval.drivers.umeasure:compute")

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import duckdb
+import numpy as np
 import pandas as pd
 
 from ..db import first_row
@@ -213,14 +214,37 @@ def compare(
         test_ids[name] = test_id
         pairs.insert(0, "measure", name)
         frames.append(pairs)
-    means = pd.DataFrame({name: pd.Series(matrices[name].values.mean(axis=0), index=matrices[name].run_ids)
-                          for name in names}).loc[common]
+    means = _run_means(con, matrices).loc[common]
     order = means.sort_values(names[0], ascending=False, kind="stable").index.tolist()
     if baseline is not None:
         order.remove(baseline)
         order.insert(0, baseline)
     return Comparison(campaign_id, test, alpha, applied, baseline, means.loc[order], pd.concat(frames, ignore_index=True),
                       test_ids, used_b, used_seed)
+
+
+def _run_means(con: duckdb.DuckDBPyConnection, matrices: dict) -> pd.DataFrame:
+    """Each run's value of each measure over the matrix's topics, combined as the measure declares
+    (mean, sum for counts, geometric mean for GMAP: the ``measures`` table's ``aggregate``), by
+    sql/evaluation/means.sql as ``pyeval evaluate`` combines them. Runs x measures."""
+    from ..evaluation import means_into, parse_measures
+
+    frames = [
+        pd.DataFrame({"run_id": np.repeat(np.asarray(matrix.run_ids, dtype=object), len(matrix.topic_ids)),
+                      "topic_id": np.tile(np.asarray(matrix.topic_ids, dtype=object), len(matrix.run_ids)),
+                      "measure": name, "value": matrix.values.T.reshape(-1)})
+        for name, matrix in matrices.items()
+    ]
+    measures = [parse_measures(name)[0] for name in matrices]
+    con.register("evaluation_scores", pd.concat(frames, ignore_index=True))
+    try:
+        means_into(con, measures, "compare_means")
+        rows = con.execute("select run_id, measure, value from compare_means").df()
+        con.execute("drop table compare_means")
+    finally:
+        con.unregister("evaluation_scores")
+    table = rows.pivot(index="run_id", columns="measure", values="value")
+    return table[list(matrices)]
 
 
 def _exact(test: str, B: int | None, n: int) -> bool:

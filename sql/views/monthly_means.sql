@@ -1,18 +1,21 @@
 -- monthly_means: one row per (system, measure, month): how a system's runs did, month by month,
--- across every campaign. month: the first day of the month of the run's run_date (else of the
--- day it was loaded); system: runs.system, else the run's name.
--- Reads: run_means, runs.
--- mean_value is the arithmetic mean of the runs' values (run_means.value) in that month.
+-- across every campaign. month: the first day of the month of the run's run_date
+-- (`load run --date`, `pyeval annotate --date`); runs without a date are left out (the day
+-- a file was loaded says nothing about when the run was made). system: runs.system, else the
+-- run's name.
+-- Reads: run_means.
+-- mean_value is the arithmetic mean of the runs' values (run_means.value, each the measure's
+-- own aggregate over topics) in that month.
 -- Portable SQL (DuckDB and PostgreSQL).
 with dated_means as (
     select
-        coalesce(run_means.system, run_means.run_id) as system,
-        run_means.measure,
-        cast(date_trunc('month', coalesce(run_means.run_date, cast(runs.loaded_at as date))) as date) as month,
-        run_means.campaign_id,
-        run_means.value
+        coalesce(system, run_id) as system,
+        measure,
+        cast(date_trunc('month', run_date) as date) as month,
+        campaign_id,
+        value
     from run_means
-    inner join runs on run_means.campaign_id = runs.campaign_id and run_means.run_id = runs.run_id
+    where run_date is not null
 )
 
 select

@@ -1,7 +1,9 @@
 -- run_means: one row per (campaign_id, run_id, measure): the value `pyeval evaluate` printed for
 -- the run (the measure's declared aggregate over topics) in the latest evaluation whose inputs
 -- still hold, with the run's metadata.
--- Reads: evaluation_means, stale_results, evaluations, runs.
+-- Reads: evaluation_means, stale_results, evaluations, runs, evaluation_measures, measures
+-- (measure_name, aggregate and higher_is_better: the measure catalogue's, so that a dashboard
+-- knows how the value was combined and which way is better).
 -- Evaluations stored before migration 0006 recorded no means: re-evaluate to see them here.
 -- Portable SQL (DuckDB and PostgreSQL).
 with current_means as (
@@ -34,8 +36,15 @@ select
     current_means.value,
     current_means.topics,
     current_means.evaluation_id,
-    evaluations.created_at as evaluated_at
+    evaluations.created_at as evaluated_at,
+    evaluation_measures.measure_name,
+    measures.aggregate,
+    measures.higher_is_better
 from current_means
 inner join runs on current_means.campaign_id = runs.campaign_id and current_means.run_id = runs.run_id
 left join evaluations on current_means.evaluation_id = evaluations.evaluation_id
+left join evaluation_measures
+    on current_means.evaluation_id = evaluation_measures.evaluation_id
+    and current_means.measure = evaluation_measures.measure
+left join measures on evaluation_measures.measure_name = measures.measure_name
 where current_means.recency = 1

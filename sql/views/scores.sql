@@ -1,13 +1,15 @@
 -- scores: the public per-topic results, one row per (campaign_id, run_id, topic_id, measure).
 -- Reads: score_history (every value ever stored, with its evaluation_id).
--- Shows the value of the latest evaluation of each key whose inputs still hold; every value
--- stays in score_history (and topic_scores).
+-- Shows the value of the latest evaluation of each key whose inputs still hold, with that
+-- evaluation's id and time; every value stays in score_history (and topic_scores).
 -- Portable SQL (DuckDB and PostgreSQL).
 select
     campaign_id,
     run_id,
     topic_id,
     measure,
-    value
+    value,
+    evaluation_id,
+    evaluated_at
 from score_history
 where is_latest

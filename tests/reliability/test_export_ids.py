@@ -1,5 +1,5 @@
 """Any campaign id exports and comes back: ids whose Hive folder name would be too long for a
-file name go to a folder named by their sha256 (pyeval/sharing.py, docs/bi.md)."""
+file name go to a folder named by their sha256 (pyeval/sharing/export.py, docs/bi.md)."""
 from __future__ import annotations
 
 import json

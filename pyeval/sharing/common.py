@@ -1,0 +1,73 @@
+"""What the three ways of sharing a warehouse (snapshot, export, publish) have in common: the
+public tables they copy, identifier quoting, and small helpers over DuckDB.
+
+Values are bound as parameters; the only identifiers spliced into SQL text are the constants
+below and names passed through :func:`quote_identifier`.
+"""
+from __future__ import annotations
+
+import duckdb
+
+from ..db import first_row, quote_identifier  # noqa: F401  (re-exported: pyeval.sharing.quote_identifier)
+
+#: The stored public tables (docs/schema.md): what exports and publications copy.
+PUBLIC_TABLES: tuple[str, ...] = (
+    "campaigns",
+    "campaign_derivations",
+    "topics",
+    "topic_texts",
+    "intents",
+    "intent_variants",
+    "qrels",
+    "runs",
+    "run_tags",
+    "run_entries",
+    "document_lengths",
+    "campaign_inputs",
+    "gain_profiles",
+    "evaluations",
+    "topic_scores",
+    "evaluation_inputs",
+    "evaluation_measures",
+    "evaluation_means",
+    "measures",
+    # meta-evaluation (migrations 0005 and 0008; docs/resampling.md)
+    "resample_sets",
+    "resample_replicates",
+    "significance_tests",
+    "pairwise_tests",
+    "discriminative_power",
+    "swap_rates",
+    "swap_rate_summaries",
+    "minority_rates",
+    "rank_correlations",
+    "concordance_tests",
+    "gain_robustness",
+    "mem_solutions",
+    "mem_predictions",
+)
+
+
+
+def database_path(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The file of ``con``'s current database (None in memory)."""
+    row = first_row(con, "select path from duckdb_databases() where database_name = current_database()")
+    return row[0] if row else None
+
+
+def error_reason(exc: BaseException) -> str:
+    """The first line of a DuckDB error, without the "IO Error: " style prefix kept twice."""
+    return str(exc).strip().splitlines()[0]
+
+
+def table_columns(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple[str, str]]:
+    """``(name, DuckDB type)`` of each column of ``table`` in the current database, in order."""
+    return [
+        (name, kind)
+        for name, kind in con.execute(
+            "select column_name, data_type from duckdb_columns() "
+            "where table_name = $t and schema_name = 'main' and database_name = current_database() "
+            "order by column_index",
+            {"t": table},
+        ).fetchall()
+    ]

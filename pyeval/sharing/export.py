@@ -1,0 +1,301 @@
+"""Parquet exports of a warehouse, and reading them back (docs/bi.md)."""
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import duckdb
+
+from .. import sqlfiles
+from ..db import first_row, rollback_quietly
+from ..errors import NotOwnedError, PyevalError, already_stored
+from ..ownership import LOCKED_DOWN, inside, listed_files, require_export, seal
+from .common import PUBLIC_TABLES, database_path, error_reason, table_columns
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+MANIFEST = "manifest.json"
+EXPORT_FORMAT = "pyeval-parquet-export"
+
+
+@dataclass(frozen=True)
+class ExportReport:
+    """What :func:`export_parquet` wrote: the directory and the rows of each table."""
+
+    directory: str
+    rows: dict[str, int]
+    last_evaluation_id: int | None
+
+
+
+def _file_sha256(path: Path) -> str:
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def export_parquet(
+    con: duckdb.DuckDBPyConnection, directory: str | os.PathLike[str], *, replace: bool = False
+) -> ExportReport:
+    """Write every public table, and the view ``scores`` (:data:`EXPORTED_VIEWS`), as Parquet
+    under ``directory``, with ``manifest.json``.
+
+    Tables with a ``campaign_id`` column are written one folder per campaign,
+    ``TABLE/campaign-<percent-encoded id>/`` (no ``=``: readers infer no partition column and
+    read ``campaign_id`` from the files, where it always is), or
+    ``TABLE/campaign-sha256-<digest>/`` when that name would be too long (its id in the files
+    and in the manifest); the others are one file each. The manifest lists each table's columns,
+    rows and files with their sha256. Everything is read in one transaction. ``directory`` must
+    be new or empty, or (with ``replace``) an earlier export that holds nothing else
+    (pyeval.ownership.require_export).
+    """
+    target = Path(directory).absolute()
+    if target.is_symlink():
+        raise NotOwnedError(f"{target}: is a symbolic link; pyeval leaves it alone (choose another directory)")
+    target = target.resolve()
+    if target.exists() and not target.is_dir():
+        raise NotOwnedError(f"{target}: exists and is not a directory; pyeval leaves it alone")
+    if target.is_dir() and any(target.iterdir()):
+        require_export(target, MANIFEST, EXPORT_FORMAT, _file_sha256)
+        if not replace:
+            raise already_stored(f"{target}: holds an export already", error=PyevalError)
+    if not target.parent.is_dir():
+        raise PyevalError(f"{target.parent}: no such directory")
+    try:
+        building = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+        umask = os.umask(0)
+        os.umask(umask)
+        building.chmod(0o777 & ~umask)  # mkdtemp makes it private; an export is for sharing
+    except OSError as exc:
+        raise PyevalError(f"{target.parent}: cannot write the export there: {exc.strerror or exc}") from exc
+    try:
+        return _write_export(con, target, building)
+    except BaseException:
+        shutil.rmtree(building, ignore_errors=True)
+        raise
+
+
+def _write_export(con: duckdb.DuckDBPyConnection, target: Path, building: Path) -> ExportReport:
+    """Fill ``building`` (a fresh folder next to ``target``), then put it in ``target``'s place."""
+    from .. import __version__
+
+    cursor = con.cursor()
+    tables = {}
+    try:
+        cursor.begin()
+        for table in (*PUBLIC_TABLES, *EXPORTED_VIEWS):
+            columns = table_columns(cursor, table)
+            # table names are the constants of PUBLIC_TABLES
+            count = first_row(cursor, f"select count(*) from {table}")[0]
+            folder = building / table
+            folder.mkdir()
+            partitioned = any(name == "campaign_id" for name, _ in columns) and count > 0
+            digest_folders: dict[str, str] = {}
+            if partitioned:
+                digest_folders = _write_partitions(cursor, table, folder)
+            else:
+                cursor.execute(f"copy (select * from {table}) to $path (format parquet)",
+                               {"path": str(folder / "data.parquet")})
+            files = sorted(folder.rglob("*.parquet"))
+            file_rows = dict(cursor.execute(
+                "select file_name, sum(num_rows) from parquet_file_metadata($files) group by file_name",
+                {"files": [str(f) for f in files]},
+            ).fetchall())
+            tables[table] = {
+                "rows": count,
+                "columns": [[name, kind] for name, kind in columns],
+                "partitioned_by": "campaign_id" if partitioned else None,
+                "files": [
+                    {"path": f.relative_to(building).as_posix(), "rows": int(file_rows[str(f)]),
+                     "sha256": _file_sha256(f),
+                     **({"campaign_id": digest_folders[f.parent.name]} if f.parent.name in digest_folders else {})}
+                    for f in files
+                ],
+            }
+        last = first_row(cursor, "select max(evaluation_id) from evaluations")[0]
+        migrations = cursor.execute("select version, name, checksum from schema_migrations order by version").fetchall()
+        cursor.commit()
+    except BaseException as exc:
+        rollback_quietly(cursor)
+        if isinstance(exc, duckdb.Error):
+            raise PyevalError(f"{target}: export failed: {error_reason(exc)}") from exc
+        if isinstance(exc, OSError):
+            raise PyevalError(f"{exc.filename or target}: export failed: {exc.strerror or exc}") from exc
+        raise
+    finally:
+        cursor.close()
+    manifest = {
+        "format": EXPORT_FORMAT,
+        "format_version": 1,
+        "pyeval_version": __version__,
+        "created_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "source": database_path(con),
+        "last_evaluation_id": last,
+        "migrations": [list(m) for m in migrations],
+        "tables": tables,
+    }
+    manifest["seal"] = seal(manifest)
+    old = None
+    try:
+        (building / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+        if target.exists():
+            old = target.with_name(f".{target.name}.old.{os.getpid()}.{secrets.token_hex(4)}")
+            target.rename(old)
+        building.rename(target)
+    except OSError as exc:
+        if old is not None and not target.exists():
+            old.rename(target)  # put the earlier export back
+        raise PyevalError(f"{exc.filename or target}: cannot write the export: {exc.strerror or exc}") from exc
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+    return ExportReport(str(target), {t: info["rows"] for t, info in tables.items()}, last)
+
+
+#: Longest folder name written (most file systems allow 255 bytes per name).
+_MAX_FOLDER_NAME = 255
+
+
+def _partition_folder_fits(campaign_id: str) -> bool:
+    """Whether DuckDB's Hive folder ``campaign_id=<percent-encoded id>`` fits in a file name
+    (``urllib.parse.quote`` encodes at least what DuckDB does, so this errs on the safe side)."""
+    from urllib.parse import quote
+
+    return len("campaign_id=") + len(quote(campaign_id, safe="")) <= _MAX_FOLDER_NAME
+
+
+#: A campaign's folder: ``campaign-`` and its percent-encoded id (or :func:`digest_folder`).
+FOLDER_PREFIX = "campaign-"
+#: Views exported with the tables, as their rows at export time, for readers that do not run
+#: pyeval's views: the current per-topic scores.
+EXPORTED_VIEWS: tuple[str, ...] = ("scores",)
+
+
+#: Public tables added after the export format (migration 0010): an older export lacks them,
+#: and ``attach`` reads it with them empty.
+LATER_TABLES: tuple[str, ...] = ("measures", "topic_texts")
+
+
+def digest_folder(campaign_id: str) -> str:
+    """The folder of a campaign whose folder name would be too long: ``campaign-sha256-`` and
+    the sha256 of its UTF-8 id (readers take the id from the files)."""
+    return "campaign-sha256-" + hashlib.sha256(campaign_id.encode("utf-8")).hexdigest()
+
+
+def _write_partitions(cursor: duckdb.DuckDBPyConnection, table: str, folder: Path) -> dict[str, str]:
+    """Write ``table`` (which has a ``campaign_id`` column) under ``folder``, one folder per
+    campaign: ``campaign-<percent-encoded id>`` when its name fits, else :func:`digest_folder`
+    (the id is in the files, and in the manifest). Returns digest folder -> campaign id."""
+    # table names are the constants of PUBLIC_TABLES
+    campaigns = [row[0] for row in cursor.execute(f"select distinct campaign_id from {table}").fetchall()]
+    long_ids = sorted(c for c in campaigns if not _partition_folder_fits(c))
+    if len(long_ids) < len(campaigns):
+        cursor.execute(
+            f"copy (select * from {table} where not list_contains($long_ids, campaign_id)) to $path "
+            "(format parquet, partition_by (campaign_id), write_partition_columns true)",
+            {"path": str(folder), "long_ids": long_ids},
+        )
+        # campaign_id=<id> -> campaign-<id>: no "=", so pandas, pyarrow, Polars and DuckDB infer
+        # no Hive partition column; campaign_id comes from the files, a string everywhere
+        for hive in folder.iterdir():
+            hive.rename(folder / (FOLDER_PREFIX + hive.name.removeprefix("campaign_id=")))
+    folders = {}
+    for campaign_id in long_ids:
+        part = folder / digest_folder(campaign_id)
+        part.mkdir()
+        cursor.execute(f"copy (select * from {table} where campaign_id = $id) to $path (format parquet)",
+                       {"id": campaign_id, "path": str(part / "data_0.parquet")})
+        folders[part.name] = campaign_id
+    return folders
+
+
+def read_manifest(directory: str | os.PathLike[str], *, verify: bool = True) -> dict:
+    """The manifest of an export, after checking that every file it lists is there (and, with
+    ``verify``, has its recorded sha256)."""
+    root = Path(directory)
+    path = root / MANIFEST
+    if not root.is_dir():
+        raise PyevalError(f"{root}: no such directory")
+    if not path.is_file():
+        raise PyevalError(f"{root}: not a pyeval export (no {MANIFEST})")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise PyevalError(f"{path}: not valid JSON: {exc}") from exc
+    if not isinstance(manifest, dict) or manifest.get("format") != EXPORT_FORMAT:
+        raise PyevalError(f"{path}: not a pyeval export manifest")
+    if verify and manifest.get("seal") is not None and manifest["seal"] != seal(manifest):
+        raise PyevalError(f"{path}: its seal does not match: the manifest was changed after the export")
+    listed_files(root, manifest)  # every path stays inside the folder
+    for table, info in manifest["tables"].items():
+        for entry in info["files"]:
+            file = inside(root, entry["path"], f"table {table}")
+            if not file.is_file():
+                raise PyevalError(f"{root}: table {table}: file {entry['path']} is missing")
+            if verify and _file_sha256(file) != entry["sha256"]:
+                raise PyevalError(f"{root}: table {table}: file {entry['path']} was changed after the export")
+    return manifest
+
+
+def export_tables(directory: str | os.PathLike[str]) -> pd.DataFrame:
+    """One row per table of an export: ``table``, ``rows``, ``files``, ``partitioned_by``."""
+    import pandas as pd
+
+    manifest = read_manifest(directory, verify=False)
+    return pd.DataFrame(
+        [(name, info["rows"], len(info["files"]), info["partitioned_by"] or "")
+         for name, info in manifest["tables"].items()],
+        columns=["table", "rows", "files", "partitioned_by"],
+    )
+
+
+def attach_export(
+    directory: str | os.PathLike[str], *, verify: bool = True, external_access: bool = False
+) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection that reads an export: one view per table over its Parquet
+    files, and every view of sql/views/ on top, so queries written for the warehouse run as is.
+
+    The connection reads the export's files and no others, installs and loads no extension,
+    and its settings are locked (:data:`pyeval.ownership.LOCKED_DOWN`), unless
+    ``external_access``.
+    """
+    root = Path(directory).resolve()
+    manifest = read_manifest(root, verify=verify)
+    con = duckdb.connect(config={} if external_access else
+                         {k: v for k, v in LOCKED_DOWN.items() if k not in ("enable_external_access", "lock_configuration")})
+    try:
+        paths = [str(inside(root, entry["path"], f"table {table}"))
+                 for table, info in manifest["tables"].items() for entry in info["files"]]
+        if not external_access:
+            con.execute("set allowed_paths = $paths", {"paths": paths})
+            con.execute("set enable_external_access = false")
+            con.execute("set lock_configuration = true")
+        for table in PUBLIC_TABLES:
+            info = manifest["tables"].get(table)
+            if info is None:
+                if table in LATER_TABLES:  # an export by an older pyeval: the table is empty
+                    con.execute(sqlfiles.table_sql(table))
+                    continue
+                raise PyevalError(f"{root}: the export has no table {table}")
+            files = [str(inside(root, entry["path"], f"table {table}")) for entry in info["files"]]
+            con.read_parquet(files, hive_partitioning=False).create_view(table)
+            found = first_row(con, f"select count(*) from {table}")[0]
+            if found != info["rows"]:
+                raise PyevalError(f"{root}: table {table} has {found} rows; the manifest says {info['rows']}")
+        for name in sqlfiles.VIEW_ORDER:
+            con.execute(f"create view {name} as\n{sqlfiles.view_sql(name)}")
+    except duckdb.Error as exc:
+        con.close()
+        raise PyevalError(f"{root}: cannot read the export: {str(exc).splitlines()[0]}") from exc
+    except BaseException:
+        con.close()
+        raise
+    return con
+

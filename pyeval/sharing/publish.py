@@ -1,0 +1,421 @@
+"""Publishing a warehouse's public schema to PostgreSQL, incrementally (docs/bi.md)."""
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+
+from .. import sqlfiles
+from ..db import first_row
+from ..errors import NotOwnedError, PyevalError
+from .common import PUBLIC_TABLES, database_path, quote_identifier, table_columns
+
+#: Tables whose rows belong to one evaluation and never change: published incrementally.
+EVALUATION_TABLES: tuple[str, ...] = (
+    "evaluations",
+    "topic_scores",
+    "evaluation_inputs",
+    "evaluation_measures",
+    "evaluation_means",
+)
+
+#: Large input tables published per campaign input (kind in campaign_inputs) when it changed.
+CAMPAIGN_INPUT_TABLES: dict[str, str] = {
+    "qrels": "qrels",
+    "intents": "intents",
+    "document_lengths": "doclengths",
+}
+
+#: Views whose SQL is portable: PostgreSQL gets them as views, created from sql/views/ text.
+PORTABLE_VIEWS: tuple[str, ...] = (
+    "stale_results",
+    "score_history",
+    "scores",
+    "run_means",
+    "monthly_means",
+    "leaderboard",
+    "campaign_overview",
+    "run_overview",
+    "topic_overview",
+)
+
+#: DuckDB-only views the portable ones read: PostgreSQL gets their rows as a table.
+MATERIALIZED_VIEWS: tuple[str, ...] = ("current_inputs",)
+PUBLICATIONS_TABLE = "pyeval_publications"
+#: The sha256 of each published view's SQL: a view is replaced only when its definition changed,
+#: so that what was granted on it stays.
+PUBLISHED_VIEWS_TABLE = "pyeval_published_views"
+#: The roles granted SELECT (``--grant-select``): every publication grants to them again what
+#: it (re)created.
+GRANTS_TABLE = "pyeval_grants"
+
+
+@dataclass
+class PublishReport:
+    """What :func:`publish` copied: rows per table, and the evaluations now published."""
+
+    url: str
+    rows: dict[str, int] = field(default_factory=dict)
+    full: bool = False
+    last_evaluation_id: int | None = None
+    new_evaluations: int = 0
+
+    def summary(self) -> str:
+        copied = sum(self.rows.values())
+        how = "full copy" if self.full else "incremental"
+        return (f"published to {self.url} ({how}): {copied} rows copied, "
+                f"{self.new_evaluations} new evaluations, last evaluation {self.last_evaluation_id}")
+
+
+def _pg_engine(url: str):
+    try:
+        import sqlalchemy as sa
+        from sqlalchemy.engine import make_url
+    except ImportError as exc:  # pragma: no cover - a dependency
+        raise PyevalError(f"publishing needs SQLAlchemy: {exc}") from exc
+    try:
+        parsed = make_url(url)
+    except Exception as exc:  # sqlalchemy.exc.ArgumentError
+        raise PyevalError(f"not a database URL: {url!r}") from exc
+    if parsed.get_backend_name() != "postgresql":
+        raise PyevalError(f"publish needs a postgresql:// URL; got {parsed.get_backend_name()}://")
+    try:
+        import psycopg  # noqa: F401
+    except ImportError as exc:
+        raise PyevalError("publishing needs the PostgreSQL driver psycopg: pip install 'pyeval[postgres]'") from exc
+    parsed = parsed.set(drivername="postgresql+psycopg")
+    engine = sa.create_engine(parsed, connect_args={"connect_timeout": 10})
+    return engine, parsed.render_as_string(hide_password=True)
+
+
+def _pg_type(duckdb_type: str):
+    import sqlalchemy as sa
+    from sqlalchemy.dialects import postgresql
+
+    types = {
+        "VARCHAR": sa.Text, "BIGINT": sa.BigInteger, "INTEGER": sa.Integer,
+        "DOUBLE": postgresql.DOUBLE_PRECISION, "BOOLEAN": sa.Boolean,
+        "TIMESTAMP": sa.DateTime, "DATE": sa.Date,
+    }
+    if duckdb_type.endswith("[]"):  # DuckDB lists become PostgreSQL arrays
+        return postgresql.ARRAY(_pg_type(duckdb_type[:-2]))
+    if duckdb_type not in types:
+        raise PyevalError(f"cannot publish a column of DuckDB type {duckdb_type}")
+    return types[duckdb_type]()
+
+
+def _primary_key(con, table: str) -> list[str]:
+    row = first_row(
+        con,
+        "select constraint_column_names from duckdb_constraints() where table_name = $t "
+        "and constraint_type = 'PRIMARY KEY' and database_name = current_database()",
+        {"t": table},
+    )
+    return list(row[0]) if row else []
+
+
+def _pg_table(metadata, con, name: str, columns: list[tuple[str, str]]):
+    import sqlalchemy as sa
+
+    key = set(_primary_key(con, name)) if name in PUBLIC_TABLES else set()
+    table = sa.Table(
+        name, metadata,
+        *[sa.Column(column, _pg_type(kind), primary_key=column in key) for column, kind in columns],
+    )
+    if name in _PG_INDEXES:
+        sa.Index(f"{name}_publish_key", *[table.c[c] for c in _PG_INDEXES[name]])
+    return table
+
+
+#: Indexes for the deletes and counts of an incremental publication (tables without a key).
+_PG_INDEXES: dict[str, tuple[str, ...]] = {
+    "topic_scores": ("evaluation_id",),
+    "run_entries": ("campaign_id", "run_id"),
+    "qrels": ("campaign_id",),
+    "document_lengths": ("campaign_id",),
+}
+
+
+def _copy_rows(con, pg, table: str, columns: list[str], query: str, parameters: dict) -> int:
+    """Stream ``query``'s rows (DuckDB, in ``con``'s transaction) into ``table`` (PostgreSQL)
+    with COPY, through a CSV file (NULL unquoted and empty, '' quoted: both servers agree);
+    rows with list columns go through parameterised inserts instead."""
+    from psycopg import sql
+
+    con.execute(f"select * from ({query}) limit 0", parameters)
+    if any(str(column[1]).endswith("[]") for column in con.description):
+        # list columns: psycopg sends Python lists as PostgreSQL arrays (CSV has no array form)
+        rows = con.execute(query, parameters).fetchall()
+        statement = sql.SQL("insert into {} ({}) values ({})").format(
+            sql.Identifier(table), sql.SQL(", ").join(sql.Identifier(c) for c in columns),
+            sql.SQL(", ").join(sql.Placeholder() * len(columns)),
+        )
+        with pg.connection.driver_connection.cursor() as pg_cursor:
+            pg_cursor.executemany(statement, rows)
+        return len(rows)
+    with tempfile.TemporaryDirectory(prefix="pyeval-publish-") as folder:
+        path = Path(folder) / "rows.csv"
+        con.execute(f"copy ({query}) to $path (format csv, header false)", {**parameters, "path": str(path)})
+        statement = sql.SQL("copy {} ({}) from stdin (format csv)").format(
+            sql.Identifier(table), sql.SQL(", ").join(sql.Identifier(c) for c in columns)
+        )
+        raw = pg.connection.driver_connection
+        with raw.cursor() as pg_cursor:
+            with pg_cursor.copy(statement) as copy, open(path, "rb") as handle:
+                while chunk := handle.read(1 << 20):
+                    copy.write(chunk)
+            return pg_cursor.rowcount
+
+
+def publish(
+    con: duckdb.DuckDBPyConnection, url: str, *, full: bool = False, grant_select: tuple[str, ...] = ()
+) -> PublishReport:
+    """Copy the public schema into a PostgreSQL database (one transaction there).
+
+    Tables get the warehouse's columns and primary keys. Evaluation tables are copied
+    incrementally (rows of evaluations after the last one published), ``qrels``, ``intents``,
+    ``document_lengths`` and ``run_entries`` per campaign input or run whose sha256 or load time
+    changed, the small tables whole. The portable views are created from the same SQL text as in
+    DuckDB, and replaced only when that text changed (so grants on them stay);
+    ``current_inputs`` (DuckDB-only SQL) is copied as a table. The metric engine's views are not
+    published. Every table and view gets its description as its comment. ``full`` copies
+    everything again. ``grant_select``: roles granted SELECT on every published table and view
+    (and USAGE on the schema), now and at every later publication.
+
+    Raises
+    ------
+    PyevalError
+        A URL that is not ``postgresql://``, no driver, or a server that cannot be reached.
+    """
+    import sqlalchemy as sa
+
+    from .. import __version__
+
+    engine, shown = _pg_engine(url)
+    report = PublishReport(shown, full=full)
+    cursor = con.cursor()
+    try:
+        cursor.begin()
+        try:
+            with engine.begin() as pg:
+                _publish(cursor, pg, report, tuple(grant_select))
+                pg.execute(
+                    sa.text(f"insert into {PUBLICATIONS_TABLE} (published_at, pyeval_version, source, "
+                            "last_evaluation_id, rows_copied) values (now(), :v, :s, :e, :n)"),
+                    {"v": __version__, "s": database_path(con), "e": report.last_evaluation_id,
+                     "n": sum(report.rows.values())},
+                )
+        finally:
+            cursor.rollback()
+    except sa.exc.OperationalError as exc:
+        reason = str(exc.orig).strip().splitlines()[0] if exc.orig is not None else str(exc).splitlines()[0]
+        raise PyevalError(f"cannot publish to {shown}: {reason}") from exc
+    except sa.exc.DBAPIError as exc:
+        reason = str(exc.orig).strip().splitlines()[0] if exc.orig is not None else str(exc).splitlines()[0]
+        raise PyevalError(f"publishing to {shown} failed: {reason}") from exc
+    finally:
+        cursor.close()
+        engine.dispose()
+    return report
+
+
+def _view_sha256(view: str) -> str:
+    return hashlib.sha256(sqlfiles.view_sql(view).encode("utf-8")).hexdigest()
+
+
+def _pg_views(pg) -> set[str]:
+    """The views of PostgreSQL's current schema now (after drops that cascaded)."""
+    return {name for name, in pg.exec_driver_sql(
+        "select viewname from pg_views where schemaname = current_schema()").fetchall()}
+
+
+def _publish(con, pg, report: PublishReport, grant_select: tuple[str, ...] = ()) -> None:
+    import sqlalchemy as sa
+
+    inspector = sa.inspect(pg)
+    existing = set(inspector.get_table_names())
+    _require_publication_target(existing | set(inspector.get_view_names()), report.url)
+    recorded = dict(pg.exec_driver_sql(f"select view_name, sha256 from {PUBLISHED_VIEWS_TABLE}").fetchall()) \
+        if PUBLISHED_VIEWS_TABLE in existing else {}
+    present = _pg_views(pg)
+    for view in reversed(PORTABLE_VIEWS):  # only views whose SQL changed (and what reads them)
+        if view in present and recorded.get(view) != _view_sha256(view):
+            pg.exec_driver_sql(f"drop view if exists {quote_identifier(view)} cascade")
+    metadata = sa.MetaData()
+    sa.Table(
+        PUBLICATIONS_TABLE, metadata,
+        sa.Column("publication_id", sa.BigInteger, sa.Identity(), primary_key=True),
+        sa.Column("published_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("pyeval_version", sa.Text, nullable=False),
+        sa.Column("source", sa.Text),
+        sa.Column("last_evaluation_id", sa.BigInteger),
+        sa.Column("rows_copied", sa.BigInteger, nullable=False),
+    )
+    columns = {name: table_columns(con, name) for name in (*PUBLIC_TABLES, *MATERIALIZED_VIEWS)}
+    fresh = set()  # tables (re)created now: they need every row
+    for name, cols in columns.items():
+        table = _pg_table(metadata, con, name, cols)
+        if name in existing:
+            published = [c["name"] for c in inspector.get_columns(name)]
+            if published == [c for c, _ in cols]:
+                continue
+            pg.exec_driver_sql(f"drop table {quote_identifier(name)} cascade")
+        table.create(pg)
+        fresh.add(name)
+    sa.Table(PUBLISHED_VIEWS_TABLE, metadata, sa.Column("view_name", sa.Text, primary_key=True),
+             sa.Column("sha256", sa.Text, nullable=False))
+    sa.Table(GRANTS_TABLE, metadata, sa.Column("role_name", sa.Text, primary_key=True))
+    for name in (PUBLICATIONS_TABLE, PUBLISHED_VIEWS_TABLE, GRANTS_TABLE):
+        metadata.tables[name].create(pg, checkfirst=True)
+
+    last = first_row(con, "select max(evaluation_id) from evaluations")[0]
+    watermark = None if report.full or fresh & set(EVALUATION_TABLES) else _watermark(con, pg)
+    report.full = watermark is None
+    for name in EVALUATION_TABLES:
+        cols = [c for c, _ in columns[name]]
+        if watermark is None:
+            pg.exec_driver_sql(f"delete from {quote_identifier(name)}")
+            query, parameters = f"select * from {name}", {}
+        else:
+            query, parameters = f"select * from {name} where evaluation_id > $after", {"after": watermark}
+        report.rows[name] = _copy_rows(con, pg, name, cols, query, parameters)
+    report.new_evaluations = report.rows["evaluations"]
+    report.last_evaluation_id = last
+
+    # run entries: per run whose file or load time changed (compared before runs is refreshed)
+    changed_runs = _changed_keys(
+        con, pg, "select campaign_id, run_id, source_sha256, loaded_at from runs",
+        "runs", ("campaign_id", "run_id", "source_sha256", "loaded_at"),
+    )
+    changed_inputs = _changed_keys(
+        con, pg, "select campaign_id, input_kind, source_sha256, loaded_at from campaign_inputs",
+        "campaign_inputs", ("campaign_id", "input_kind", "source_sha256", "loaded_at"),
+    )
+    parts = {"run_entries": (("campaign_id", "run_id"), changed_runs)}
+    for name, kind in CAMPAIGN_INPUT_TABLES.items():
+        parts[name] = (("campaign_id",), {(c,) for c, k in changed_inputs if k == kind})
+    for name, (key, changed) in parts.items():
+        if report.full or name in fresh:
+            changed = None  # every row
+        report.rows[name] = _replace_parts(con, pg, name, columns, key, changed)
+    for name in (*PUBLIC_TABLES, *MATERIALIZED_VIEWS):
+        if name in EVALUATION_TABLES or name in parts:
+            continue
+        pg.exec_driver_sql(f"delete from {quote_identifier(name)}")
+        report.rows[name] = _copy_rows(con, pg, name, [c for c, _ in columns[name]], f"select * from {name}", {})
+    raw = pg.connection.driver_connection
+    present = _pg_views(pg)
+    for view in PORTABLE_VIEWS:
+        if view not in present:
+            # the view's own SQL text, run by PostgreSQL: no parameters, no placeholders
+            raw.execute(f"create view {quote_identifier(view)} as\n{sqlfiles.view_sql(view)}")
+    pg.exec_driver_sql(f"delete from {PUBLISHED_VIEWS_TABLE}")
+    pg.execute(sa.text(f"insert into {PUBLISHED_VIEWS_TABLE} (view_name, sha256) values (:v, :s)"),
+               [{"v": view, "s": _view_sha256(view)} for view in PORTABLE_VIEWS])
+    _describe(pg, columns)
+    _grant(pg, grant_select)
+
+
+def _describe(pg, columns: dict) -> None:
+    """COMMENT ON every published table, view and column (pyeval/descriptions.py)."""
+    import sqlalchemy as sa
+
+    from .. import descriptions
+
+    inspector = sa.inspect(pg)
+    published = {name: [c for c, _ in cols] for name, cols in columns.items()}
+    published.update({view: [c["name"] for c in inspector.get_columns(view)] for view in PORTABLE_VIEWS})
+    raw = pg.connection.driver_connection
+    for statement in descriptions.statements(views=PORTABLE_VIEWS, relations=published,
+                                             columns=published):
+        raw.execute(statement)  # pyeval's own text (sql/descriptions.json), quoted as literals
+
+
+def _grant(pg, roles: tuple[str, ...]) -> None:
+    """Record ``roles`` and grant every recorded role SELECT on every published relation and
+    USAGE on the schema; an unknown role is an error (nothing is published)."""
+    import sqlalchemy as sa
+
+    for role in roles:
+        known = pg.execute(sa.text("select count(*) from pg_roles where rolname = :r"), {"r": role}).scalar_one()
+        if not known:
+            raise PyevalError(f"--grant-select: PostgreSQL has no role {role!r}; create it first")
+        pg.execute(sa.text(f"insert into {GRANTS_TABLE} (role_name) values (:r) on conflict do nothing"), {"r": role})
+    relations = (*PUBLIC_TABLES, *MATERIALIZED_VIEWS, *PORTABLE_VIEWS, PUBLICATIONS_TABLE)
+    schema = pg.exec_driver_sql("select current_schema()").scalar_one()
+    for role, in pg.exec_driver_sql(f"select role_name from {GRANTS_TABLE} order by role_name").fetchall():
+        # role and schema names are quoted identifiers; relation names are pyeval's constants
+        pg.exec_driver_sql(f"grant usage on schema {quote_identifier(schema)} to {quote_identifier(role)}")
+        pg.exec_driver_sql(f"grant select on {', '.join(quote_identifier(r) for r in relations)} "
+                           f"to {quote_identifier(role)}")
+
+
+def _require_publication_target(relations: set[str], shown_url: str) -> None:
+    """Refuse a database that holds tables or views with pyeval's names but was never published
+    to (no ``pyeval_publications`` table): publishing would drop or empty them."""
+    ours = {*PUBLIC_TABLES, *MATERIALIZED_VIEWS, *PORTABLE_VIEWS}
+    clashing = sorted(relations & ours)
+    if clashing and PUBLICATIONS_TABLE not in relations:
+        shown = ", ".join(clashing[:3]) + (", ..." if len(clashing) > 3 else "")
+        raise NotOwnedError(f"{shown_url}: holds {shown}, which pyeval did not publish (no {PUBLICATIONS_TABLE} "
+                            "table); pyeval leaves the database alone (publish to another database or schema)")
+
+
+def _watermark(con, pg) -> int | None:
+    """The last evaluation published, if PostgreSQL holds exactly the warehouse's rows up to it;
+    None when the evaluation tables must be copied whole."""
+    import sqlalchemy as sa
+
+    row = pg.execute(sa.text(
+        "select evaluation_id, created_at from evaluations order by evaluation_id desc limit 1"
+    )).first()
+    if row is None:
+        return 0
+    evaluation_id, created_at = row
+    ours = first_row(con, "select created_at from evaluations where evaluation_id = $e", {"e": evaluation_id})
+    if ours is None or ours[0] != created_at:
+        return None  # another warehouse, or a different history
+    for name in EVALUATION_TABLES:
+        here = first_row(con, f"select count(*) from {name} where evaluation_id <= $e", {"e": evaluation_id})[0]
+        there = pg.execute(
+            sa.text(f"select count(*) from {quote_identifier(name)} where evaluation_id <= :e"), {"e": evaluation_id}
+        ).scalar_one()
+        if here != there:
+            return None
+    return evaluation_id
+
+
+def _changed_keys(con, pg, query: str, table: str, key: tuple[str, ...]) -> set[tuple]:
+    """Leading key parts (all but the last two: sha256, loaded_at) whose rows differ between
+    the warehouse and PostgreSQL's copy of ``table``."""
+    ours = {tuple(row) for row in con.execute(query).fetchall()}
+    columns = ", ".join(quote_identifier(c) for c in key)
+    theirs = {tuple(row) for row in pg.exec_driver_sql(f"select {columns} from {quote_identifier(table)}").fetchall()}
+    return {row[:-2] for row in ours ^ theirs}
+
+
+def _replace_parts(con, pg, name: str, columns: dict, key: tuple[str, ...], parts: set[tuple] | None) -> int:
+    """Delete then copy the rows of ``name`` whose ``key`` is in ``parts`` (None: every row)."""
+    import pandas as pd
+    import sqlalchemy as sa
+
+    if parts is None:
+        pg.exec_driver_sql(f"delete from {quote_identifier(name)}")
+        return _copy_rows(con, pg, name, [c for c, _ in columns[name]], f"select * from {name}", {})
+    if not parts:
+        return 0
+    where = " and ".join(f"{quote_identifier(k)} = :{k}" for k in key)
+    pg.execute(sa.text(f"delete from {quote_identifier(name)} where {where}"),
+               [dict(zip(key, part)) for part in parts])
+    frame = pd.DataFrame(sorted(parts), columns=list(key), dtype=object)
+    con.register("publish_parts", frame)
+    try:
+        return _copy_rows(
+            con, pg, name, [c for c, _ in columns[name]],
+            f"select {name}.* from {name} semi join publish_parts using ({', '.join(key)})", {},
+        )
+    finally:
+        con.unregister("publish_parts")

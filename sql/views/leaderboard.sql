@@ -1,0 +1,90 @@
+-- leaderboard: one row per (campaign_id, run_id, measure) of run_means: the run's value, its
+-- rank among the campaign's runs (1 = best: highest value, or lowest for a measure whose
+-- measures.higher_is_better is false), its tags and metadata, and how it compares with the
+-- campaign's baseline run (the run tagged 'baseline'; the first by name when several are):
+-- the baseline's value, the difference, and the latest stored significance test of the pair
+-- on that measure (`pyeval significance` / `compare`): its test, adjusted p and verdict.
+-- Long form: filter on measure (one chart per measure), or pivot in the BI tool.
+-- Reads: run_means, run_tags, pairwise_tests.
+-- Portable SQL (DuckDB and PostgreSQL).
+with tag_lists as (
+    select campaign_id, run_id, string_agg(tag, ', ' order by tag) as tags
+    from run_tags
+    group by campaign_id, run_id
+),
+
+baselines as (
+    select campaign_id, min(run_id) as baseline_run_id
+    from run_tags
+    where tag = 'baseline'
+    group by campaign_id
+),
+
+latest_tests as (
+    select
+        campaign_id,
+        measure,
+        run_a,
+        run_b,
+        test,
+        p_adjusted,
+        significant,
+        row_number() over (
+            partition by campaign_id, measure, run_a, run_b order by test_id desc
+        ) as recency
+    from pairwise_tests
+),
+
+ranked as (
+    select
+        run_means.*,
+        rank() over (
+            partition by run_means.campaign_id, run_means.measure
+            order by case when run_means.higher_is_better = false then -run_means.value else run_means.value end desc nulls last
+        ) as position,
+        count(*) over (partition by run_means.campaign_id, run_means.measure) as ranked_runs
+    from run_means
+)
+
+select
+    ranked.campaign_id,
+    ranked.run_id,
+    ranked.measure,
+    ranked.value,
+    ranked.position,
+    ranked.ranked_runs,
+    ranked.higher_is_better,
+    ranked.system,
+    ranked.team,
+    ranked.run_date,
+    tag_lists.tags,
+    baselines.baseline_run_id,
+    baseline.value as baseline_value,
+    ranked.value - baseline.value as difference,
+    latest_tests.test,
+    latest_tests.p_adjusted,
+    case
+        when latest_tests.significant is null then null
+        when not latest_tests.significant then 'not significant'
+        when ranked.higher_is_better is null then 'significantly different'
+        when (ranked.value > baseline.value) = ranked.higher_is_better then 'significantly better'
+        else 'significantly worse'
+    end as versus_baseline,
+    ranked.topics,
+    ranked.evaluation_id,
+    ranked.evaluated_at
+from ranked
+left join tag_lists on ranked.campaign_id = tag_lists.campaign_id and ranked.run_id = tag_lists.run_id
+left join baselines on ranked.campaign_id = baselines.campaign_id
+left join run_means as baseline
+    on baselines.campaign_id = baseline.campaign_id
+    and baselines.baseline_run_id = baseline.run_id
+    and ranked.measure = baseline.measure
+left join latest_tests
+    on ranked.campaign_id = latest_tests.campaign_id
+    and ranked.measure = latest_tests.measure
+    and latest_tests.recency = 1
+    and (
+        (latest_tests.run_a = ranked.run_id and latest_tests.run_b = baselines.baseline_run_id)
+        or (latest_tests.run_b = ranked.run_id and latest_tests.run_a = baselines.baseline_run_id)
+    )
