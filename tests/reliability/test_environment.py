@@ -114,7 +114,7 @@ def test_export_and_snapshot_to_a_read_only_file_system(tmp_path, source):
 
 
 def test_evaluate_and_load_on_a_full_disk_fail_in_one_line_and_keep_the_warehouse(tmp_path):
-    with tmpfs(tmp_path / "mnt", "4m") as mount:
+    with tmpfs(tmp_path / "mnt", "16m") as mount:  # room for the warehouse and its checkpoint
         path = warehouse(mount / "w.duckdb", evaluate=False)
         _fill(mount)
         measures = [arg for m in ("AP", "P@5", "P@10", "nDCG@10", "RR", "R@100", "Bpref", "infAP") for arg in ("-m", m)]
