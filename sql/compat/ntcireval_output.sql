@@ -1,3 +1,7 @@
+-- reads: ntcir_printed, ntcir_topic_values, rank_gains, topic_levels
+-- produces: ntcireval_output (line)
+-- grain: one row per printed line, in print order
+-- params: $campaign_id, $judged_only, $run_id, $max_depth
 -- ntcireval_output: the lines NTCIREVAL's compute prints for every topic (formats.md
 -- section 10.4), topics in byte order (NTCIRsplitqrels' `sort -u` tid file).
 -- Reads: topic_levels, rank_gains (ordering 'file': NTCIREVAL's res files keep file order);

@@ -1,9 +1,12 @@
+-- reads: driver_lists, qrels, run_entries
+-- produces: driver_entries (list_no, topic_no, topic_id, rank, doc_id)
+-- grain: list_no, rank
+-- params: $campaign_id, $ordering, $judged_only, $max_depth
 -- driver_entries: the pooled documents (those with a qrels row for the topic, any intent) of
 -- every list of driver_lists, with their rank under one ordering, after the depth cut (and with
 -- judged_only, without unjudged documents, ranks renumbered 1..n). A list's other documents
 -- only occupy ranks, which `rank` keeps. A document is judged when a qrels row of the topic
 -- gives it a level >= 0.
--- Reads: run_entries, qrels, driver_lists.
 -- Parameters: $campaign_id, $ordering ('trec' | 'rank' | 'file'), $max_depth, $judged_only.
 -- Orderings as the view ranked_entries (formats.md section 4): 'trec' reads the rank stored on
 -- load and looks at pooled documents only; 'rank' (rank column, then file order) and 'file'

@@ -1,3 +1,7 @@
+-- reads: document_lengths, driver_entries, intent_weights, qrels
+-- produces: umeasure_reads (list_no, rank, doc_id, intent_id, level, weight, length)
+-- grain: list_no, rank, intent_id
+-- params: $campaign_id, $probs, $depth
 -- umeasure_reads: one row per (list, rank, intent) where the ranked document, within the top
 -- $depth, is relevant to the intent (level >= 1): its level, the intent's weight and the
 -- document's length (null when document_lengths lacks it). Ordered by list, rank, intent.
@@ -5,8 +9,6 @@
 -- intent_weights) for a topic the variant has (0 for an intent it lacks), else 1/n over the n
 -- intents the topic's qrels list (any level).
 -- Ad hoc qrels are one intent (''), weight 1.
--- Reads: driver_entries, qrels, intent_weights, document_lengths.
--- Parameters: $campaign_id, $depth, $probs.
 -- Reference: shared/reference/metrics-diversity.md section 9 (D-U, U-IA, the trailtext).
 with listed as (
     select

@@ -1,9 +1,12 @@
+-- reads: din_rank_gains, evaluation_document_gains, ranked_entries
+-- produces: evaluation_ranked_gains (run_id, topic_id, rank, doc_id, gain)
+-- grain: run_id, topic_id, rank
+-- params: $campaign_id, $ordering, $runs, $max_depth, $din, $probs, $profile, $judged_only
 -- diversity_ranked_gains (temp table evaluation_ranked_gains): the judged documents of every
 -- ranked list of a D- or DIN-evaluation with their rank and the gain the system earns there:
 -- GG(d) (D-measures) or the DIN global gain GG_DIN(r) (DIN-measures: a navigational intent's
 -- part counts at its first relevant document only; din_rank_gains). Every judged document is
 -- judged for the measures (-2 spam judgments have gain 0), so judged_only only renumbers.
--- Reads: ranked_entries, evaluation_document_gains, din_rank_gains.
 -- Parameters: $campaign_id, $ordering, $runs, $max_depth, $judged_only, $din (bool), $probs,
 -- $profile. Reference: metrics-diversity.md sections 3.2 and 4.
 with pooled as (

@@ -1,3 +1,7 @@
+-- reads: rank_gains
+-- produces: evaluation_ranks (run_id, topic_id, rank, doc_id, level)
+-- grain: run_id, topic_id, rank
+-- params: $campaign_id, $ordering, $runs, $max_depth, $judged_only
 -- evaluation_ranks: the pooled documents (those with a qrels line) of every ranked list of one
 -- evaluation, with their rank and level. Materialised once per evaluation; every metric family
 -- reads it (a list's unpooled documents only occupy ranks, which `rank` keeps).

@@ -1,6 +1,9 @@
+-- reads: evaluation_intent_judgments, ranked_entries
+-- produces: evaluation_ranks (run_id, topic_id, rank, doc_id, level)
+-- grain: run_id, topic_id, rank
+-- params: $campaign_id, $ordering, $runs, $max_depth, $judged_only
 -- per_intent_ranks (temp table evaluation_ranks of the per-intent staging): the judged
 -- documents of every ranked list, once per listed intent of its topic, with the intent's level.
--- Reads: ranked_entries, evaluation_intent_judgments.
 -- Parameters: $campaign_id, $ordering, $runs, $max_depth, $judged_only (as evaluation_ranks).
 with pooled as (
     select

@@ -1,3 +1,7 @@
+-- reads: qrels_batch
+-- produces: qrels_batch_duplicates (file_index, line_number, first_file, first_line)
+-- grain: file_index, line_number
+-- params: none
 -- qrels_batch_duplicates: the first judgment (topic, intent, document) that a later file of a
 -- qrels load gives again, in file then line order (each file alone was checked by
 -- qrels_problems.sql). Reads: qrels_batch (file_index, then the columns of qrels_input).

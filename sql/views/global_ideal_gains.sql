@@ -1,3 +1,8 @@
+-- reads: global_gains
+-- produces: global_ideal_gains (campaign_id, probs, profile, topic_id, ideal_rank, gain,
+--           ideal_gain_so_far)
+-- grain: campaign_id, probs, profile, topic_id, ideal_rank
+-- params: none
 -- global_ideal_gains: one row per (campaign_id, probs, profile, topic_id, ideal_rank): the
 -- globally ideal list of a topic, every document with GG(d) > 0 sorted by global gain
 -- descending, GG*(r), with its cumulative ideal gain. There is exactly one per topic (no

@@ -1,3 +1,7 @@
+-- reads: qrels
+-- produces: ideal_gains (campaign_id, topic_id, ideal_rank, gain, ideal_gain_so_far)
+-- grain: campaign_id, topic_id, ideal_rank
+-- params: none
 -- ideal_gains: one row per (campaign_id, topic_id, ideal_rank): the ideal list of a topic (its
 -- judged documents with positive linear gain, levels descending) and its cumulative gain.
 -- Reads: qrels (ad hoc judgments). Only gains matter, so ties among equal levels are immaterial.

@@ -1,3 +1,8 @@
+-- reads: intent_gains
+-- produces: intent_ideal_gains (campaign_id, profile, topic_id, intent_id, ideal_rank, gain,
+--           ideal_gain_so_far)
+-- grain: campaign_id, profile, topic_id, intent_id, ideal_rank
+-- params: none
 -- intent_ideal_gains: one row per (campaign_id, profile, topic_id, intent_id, ideal_rank): the
 -- intent's own (local) ideal list, for the intent-aware measures: its documents at level >= 1,
 -- per-intent gains descending, with the cumulative ideal gain. Only gains matter, so the order

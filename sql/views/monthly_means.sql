@@ -1,7 +1,11 @@
+-- reads: run_means, runs
+-- produces: monthly_means (system, measure, month, mean_value, min_value, max_value, runs,
+--           campaigns)
+-- grain: system, measure, month
+-- params: none
 -- monthly_means: one row per (system, measure, month): how a system's runs did, month by month,
 -- across every campaign. month: the first day of the month of the run's run_date (else of the
 -- day it was loaded); system: runs.system, else the run's name.
--- Reads: run_means, runs.
 -- mean_value is the arithmetic mean of the runs' values (run_means.value) in that month.
 -- Portable SQL (DuckDB and PostgreSQL).
 with dated_means as (
