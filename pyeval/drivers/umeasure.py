@@ -30,7 +30,7 @@ def compute(con, measures: list[Measure], inputs) -> pd.DataFrame:
     with staged(con, inputs) as lists:
         kind = con.execute("select qrels_kind from campaigns where campaign_id = $c", {"c": campaign}).fetchone()[0]
         if kind == "diversity":
-            adhoc = [str(m) for m in measures if m.name == "U"]
+            adhoc = [str(m) for m in measures if m.kind == "U"]  # the declared formula, not the name
             if adhoc:
                 raise MeasureParamError(
                     f"{adhoc[0]}: campaign '{campaign}' has diversity qrels; U reads ad hoc judgments "
@@ -126,7 +126,7 @@ def _value(measure: Measure, rows: pd.DataFrame, gains: np.ndarray, lists: int) 
     length = rows["length"].to_numpy(dtype=float)
     weight = rows["weight"].to_numpy(dtype=float)
     intent = rows["intent_id"].to_numpy()
-    if measure.name == "D_U":
+    if measure.kind == "D_U":
         # one trailtext per list: each read document once, its gain the global gain
         starts = group_starts(list_no, rank.astype(np.int64))
         index = np.flatnonzero(starts)
