@@ -34,6 +34,7 @@ BUILTIN_GAIN_PROFILES = ("linear", "exp", "flat", "steep", "adjust")
 #: and a composite measure's components (empty for an ad hoc campaign).
 ADHOC_STAGING = (
     "evaluation_levels",
+    "evaluation_entries",
     "evaluation_ranks",
     "evaluation_lists",
     "evaluation_pairs",
@@ -81,13 +82,16 @@ def stage_settings(
 ) -> dict[str, object]:
     """Every parameter a staging file may declare, for one evaluation of ``measures``: the
     relevance thresholds (``rel``) and gain profiles (``gain``) they ask for, the depth cut
-    (:data:`NO_DEPTH_LIMIT` for none) and the probability variants read ('given')."""
+    (:data:`NO_DEPTH_LIMIT` for none), the probability variants read ('given') and whether a
+    document with negative levels only counts as judged (not for trec_eval's reading:
+    sql/evaluation/evaluation_entries.sql)."""
     return {
         "campaign_id": campaign_id,
         "runs": list(runs),
         "ordering": ordering,
         "max_depth": NO_DEPTH_LIMIT if max_depth is None else max_depth,
         "judged_only": judged_only,
+        "negative_is_judged": False,
         "topic_policy": topics,
         "thresholds": sorted({1} | {m["rel"] for m in measures if _has(m, "rel") and m["rel"] is not None}),
         "profiles": sorted({m["gain"] for m in measures if _has(m, "gain")}),
@@ -98,17 +102,18 @@ def stage_settings(
 def stages_read(files: Iterable[str], staging: Iterable[str] = ADHOC_STAGING) -> set[str]:
     """The tables of ``staging`` (files of sql/evaluation/) that the SQL files ``files`` (paths
     under sql/) declare they read."""
-    tables = {sqlfiles.model(f"evaluation/{file}.sql").produces for file in staging}
+    tables = set(staged_tables(staging))
     return {name for file in files for name in sqlfiles.model(file).reads if name in tables}
 
 
 def run_stages(con, files: Iterable[str], settings: Mapping[str, object], needed: set[str] | None = None
                ) -> list[str]:
-    """Create the table each of ``files`` (sql/evaluation/<file>.sql) produces, in the order
-    their headers' ``reads`` require, after the evaluation macros, each given the parameters it
-    declares from ``settings``. With ``needed`` (the tables the metric families read), only
-    those and the stages they are built from are created. Returns the tables created."""
-    models = sqlfiles.creation_order(sqlfiles.model(f"evaluation/{file}.sql") for file in files)
+    """Create the table each of ``files`` (sql/evaluation/<file>.sql, or sql/<file>.sql for a
+    name with a directory) produces, in the order their headers' ``reads`` require, after the
+    evaluation macros, each given the parameters it declares from ``settings``. With ``needed``
+    (the tables the metric families read), only those and the stages they are built from are
+    created. Returns the tables created."""
+    models = sqlfiles.creation_order(_model(file) for file in files)
     if needed is not None:
         wanted = set(needed)
         for model in reversed(models):
@@ -121,6 +126,15 @@ def run_stages(con, files: Iterable[str], settings: Mapping[str, object], needed
         con.execute(f"create or replace temp table {model.produces} as\n" + sqlfiles.read(model.path),
                     model.bind(settings))
     return [model.produces for model in models]
+
+
+def _model(file: str) -> sqlfiles.Model:
+    return sqlfiles.model(f"{file}.sql" if "/" in file else f"evaluation/{file}.sql")
+
+
+def staged_tables(files: Iterable[str]) -> list[str]:
+    """The tables the staging ``files`` (as :func:`run_stages` takes them) produce."""
+    return [_model(file).produces for file in files]
 
 
 def drop_tables(con, tables: Iterable[str]) -> None:

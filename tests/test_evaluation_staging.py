@@ -34,10 +34,13 @@ class _Recorder:
 def test_only_the_stages_a_family_reads_are_built():
     recorder = _Recorder()
     run_stages(recorder, ADHOC_STAGING, _SETTINGS, stages_read(["metrics/metric_precision.sql"]))
-    # precision reads pairs, ranks and topics; pairs is built from levels and lists
+    # precision reads pairs, ranks and topics; pairs is built from levels and lists, ranks from
+    # the ranked-and-cut entries
     assert sorted(recorder.created) == sorted([
-        "evaluation_levels", "evaluation_ranks", "evaluation_lists", "evaluation_pairs", "evaluation_topics",
+        "evaluation_levels", "evaluation_entries", "evaluation_ranks", "evaluation_lists", "evaluation_pairs",
+        "evaluation_topics",
     ])
+    assert recorder.created.index("evaluation_entries") < recorder.created.index("evaluation_ranks")
     assert recorder.created.index("evaluation_ranks") < recorder.created.index("evaluation_lists")
     assert recorder.created.index("evaluation_lists") < recorder.created.index("evaluation_pairs")
     recorder = _Recorder()
@@ -55,8 +58,9 @@ def test_each_stage_is_given_the_parameters_its_header_declares():
     assert recorder.parameters["evaluation_levels"] == {"campaign_id": "c"}
     assert recorder.parameters["evaluation_topics"] == {"thresholds": [1]}
     assert recorder.parameters["evaluation_components"] == {}
-    assert set(recorder.parameters["evaluation_ranks"]) == {
-        "campaign_id", "ordering", "runs", "max_depth", "judged_only"}
+    assert set(recorder.parameters["evaluation_entries"]) == {
+        "campaign_id", "ordering", "runs", "max_depth", "judged_only", "negative_is_judged"}
+    assert recorder.parameters["evaluation_ranks"] == {}
 
 
 def test_every_stage_a_family_reads_is_a_stage():

@@ -46,7 +46,7 @@ MAX_CUTOFFS = 9
 #: compute's "<name>=<padding>" field (the spaces are literals of its printf formats).
 NAME_WIDTH = 21
 #: The warehouse relations the command reads (sql/compat/ntcireval_output.sql: levels and ranks).
-RELATIONS = (*LOADED_TABLES, *ADHOC_EVALUATION)
+RELATIONS = (*LOADED_TABLES, *ADHOC_EVALUATION, "rank_gains")
 
 
 class NtcirevalError(PyevalError):

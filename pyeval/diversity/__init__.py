@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # imported inside compute()
 SEPARATOR = "\x1f"
 ADHOC, GLOBAL, DIN, PER_INTENT, INTENTS = "adhoc", "global", "din", "per_intent", "intents"
 #: What the ad hoc stagings of every kind share: files of sql/evaluation/ (pyeval.stages).
-_SHARED_STAGES = ("evaluation_pairs", "topic_judgments", "evaluation_ideal_gains", "evaluation_relevant_ranks",
+_SHARED_STAGES = ("evaluation_entries", "evaluation_pairs", "topic_judgments", "evaluation_ideal_gains", "evaluation_relevant_ranks",
                   "evaluation_intents", "evaluation_intent_ranks", "evaluation_components")
 #: The global staging (D- and DIN-measures, composites): every judged document's gain is its
 #: global gain, coded as levels.
@@ -75,6 +75,7 @@ class Staging:
             settings = {**settings, "probs": self.probs, "profile": self.profile, "din": self.kind == DIN,
                         "profiles": [self.profile]}
         settings["variants"] = list(self.variants)
+        settings["negative_is_judged"] = True  # every document of the qrels is judged (NTCIREVAL)
         tables = run_stages(con, files, settings)
         if self.components is not None and len(self.components):
             con.register("new_components", self.components)

@@ -11,6 +11,11 @@ repeated multiplication, sums rank by rank and intent by intent, the "ideal-idea
 built the same way), so with uniform weights the values are ndeval's doubles. With the
 campaign's probabilities (``probs='given'``) each intent's gain is multiplied by Pr(i|q) and the
 normalisers start from 1 instead of N. Definitions: metrics-diversity.md section 7, docs/ndeval.md.
+
+P_IA, AP_IA and StRecall are also IA_P, IA_AP and IRec of the per-intent staging
+(sql/metrics/metric_intent_average.sql), which composes any ad hoc measure per intent; this
+driver is kept for ndeval's own arithmetic (its doubles, 1/N weights, @1 quirks), and
+tests/sql/test_one_definition.py checks that the two agree under the campaign's probabilities.
 """
 from __future__ import annotations
 

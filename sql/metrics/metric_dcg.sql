@@ -64,7 +64,11 @@
 -- whenever distinct gains differ by at least 1 (every built-in profile, and the NIST fixtures).
 -- Gains differing in value start a new R-level in RnDCG; levels with equal gains share one.
 --
--- Judgment counts per level (for the ideal list) come with evaluation_gains.
+-- Judgment counts per level (for the ideal list) come with evaluation_gains. This ideal list is
+-- trec_eval's (m_ndcg.c: every judged document with a positive gain, level 0 included when a
+-- stored profile gives it one), not the stage evaluation_ideal_gains (the relevant documents,
+-- level >= 1, as NTCIREVAL has it); they agree unless a level below 1 gains
+-- (tests/sql/test_one_definition.py).
 with pairs as (
     select
         run_id,

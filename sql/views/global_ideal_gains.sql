@@ -8,6 +8,8 @@
 -- descending, GG*(r), with its cumulative ideal gain. There is exactly one per topic (no
 -- NP-hard step); D- and DIN-measures both divide by it.
 -- Reads: global_gains. Reference: metrics-diversity.md sections 3.1 and 4.
+-- The engine reads the global staging's evaluation_ideal_gains (a view cannot read an evaluation's
+-- temporary stage); tests/sql/test_one_definition.py checks that the two lists are equal.
 select
     campaign_id,
     probs,
