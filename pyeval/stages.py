@@ -55,7 +55,7 @@ VALUES_TABLE = "evaluation_values"
 @dataclass(frozen=True)
 class FamilyInputs:
     """What a Python family driver (registry.register_driver) is given besides its measures:
-    the campaign and the evaluation's settings, as :func:`compute` received them."""
+    the campaign and the evaluation's settings, as :func:`compute_into` received them."""
 
     campaign_id: str
     runs: tuple[str, ...]
@@ -202,26 +202,6 @@ def check_gain_profiles(con, campaign_id: str, measures: Sequence[Measure]) -> N
             f"stored for campaign '{campaign_id}': {', '.join(sorted(stored)) or 'none'}); "
             "define one with `pyeval gains` and name it: nDCG(gain=NAME)"
         )
-
-
-def compute(
-    con: duckdb.DuckDBPyConnection,
-    campaign_id: str,
-    measures: Sequence[Measure],
-    *,
-    runs: Sequence[str],
-    ordering: str = "trec",
-    max_depth: int | None = None,
-    judged_only: bool = False,
-    topics: str = "qrels",
-    staging: Staging | None = None,
-) -> pd.DataFrame:
-    """Per-topic values of ``measures``: long form ``run_id, topic_id, measure, value,
-    value_text`` (text measures' values in ``value_text``), sorted by run, topic and the order
-    the measures were asked in. See :func:`compute_into`."""
-    compute_into(con, campaign_id, measures, runs=runs, ordering=ordering, max_depth=max_depth,
-                 judged_only=judged_only, topics=topics, staging=staging)
-    return take_values(con, measures)
 
 
 def take_values(con, measures: Sequence[Measure]) -> pd.DataFrame:

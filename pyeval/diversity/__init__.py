@@ -26,8 +26,7 @@ from typing import TYPE_CHECKING
 from ..db import first_row
 from ..errors import DataIntegrityError, MeasureParamError
 from ..measures import Measure, registry
-from ..stages import compute as compute_staged
-from ..stages import in_request_order, run_stages
+from ..stages import compute_into, in_request_order, run_stages, take_values
 
 if TYPE_CHECKING:  # imported inside compute()
     import pandas as pd
@@ -50,7 +49,7 @@ PER_INTENT_STAGING = ("per_intent_judgments", "per_intent_levels", "per_intent_r
 
 @dataclass(frozen=True)
 class Staging:
-    """How :func:`pyeval.evaluation.compute` stages a diversity campaign.
+    """How :func:`pyeval.stages.compute_into` stages a diversity campaign.
 
     kind: ``global`` (D-measures, and the composite families), ``din`` or ``per_intent``;
     profile, probs: the gain profile and probability variant of the global gains;
@@ -173,6 +172,13 @@ def _split_intents(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(topic_id=parts[0], intent_id=parts[1])
 
 
+def _computed(con, campaign_id: str, measures: list[Measure], settings: dict, staging: Staging | None = None
+              ) -> pd.DataFrame:
+    """The long form of ``measures`` over ``staging`` (pyeval.stages.compute_into)."""
+    compute_into(con, campaign_id, measures, staging=staging, **settings)
+    return take_values(con, measures)
+
+
 def compute(con, campaign_id: str, measures: Sequence[Measure], *, runs, ordering, max_depth,
             judged_only, topics) -> pd.DataFrame:
     """Per-topic values of ``measures`` on a diversity campaign (the long form of
@@ -190,9 +196,9 @@ def compute(con, campaign_id: str, measures: Sequence[Measure], *, runs, orderin
     values: dict[tuple[Staging, str], pd.DataFrame] = {}
     frames = []
     if plan.adhoc:
-        frames.append(compute_staged(con, campaign_id, list(plan.adhoc.values()), **settings))
+        frames.append(_computed(con, campaign_id, list(plan.adhoc.values()), settings))
     for staging, leaves in plan.leaves.items():
-        result = compute_staged(con, campaign_id, list(leaves.values()), staging=staging, **settings)
+        result = _computed(con, campaign_id, list(leaves.values()), settings, staging)
         if staging.kind == PER_INTENT:
             result = _split_intents(result)
         for name, part in result.groupby("measure", sort=False):
@@ -211,7 +217,7 @@ def compute(con, campaign_id: str, measures: Sequence[Measure], *, runs, orderin
                 }))
         components = pd.concat(rows, ignore_index=True)
         staging = Staging(GLOBAL, variants=variants, components=components)
-        result = compute_staged(con, campaign_id, composites, staging=staging, **settings)
+        result = _computed(con, campaign_id, composites, settings, staging)
         base = Staging(GLOBAL, variants=variants)
         for name, part in result.groupby("measure", sort=False):
             values[base, name] = part

@@ -232,7 +232,7 @@ def compute(
     files: dict[str, list[str]] | None = None,
 ) -> pd.DataFrame:
     """Per-topic values of ``measures`` computed on ``spark`` (the long form of
-    :func:`pyeval.stages.compute`). ``files``: table -> Parquet files (default: the
+    :func:`pyeval.evaluation.compute`). ``files``: table -> Parquet files (default: the
     campaign's rows of ``con`` exported to a temporary directory)."""
     refused = [(str(m), supported(m)) for m in measures if supported(m)]
     if refused:

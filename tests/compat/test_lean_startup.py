@@ -30,7 +30,7 @@ CASES = {
     ),
     "ntcireval": (
         ["ntcireval", "-r", FIXTURES / "ntcireval" / "test.qrels", "-g", "1:2", FIXTURES / "ntcireval" / "TRECRUN"],
-        LOADED | {"gain_profiles"}, ADHOC_VIEWS | {"rank_gains"},
+        LOADED | {"gain_profiles"}, ADHOC_VIEWS,
     ),
     "ndeval": (
         ["ndeval", FIXTURES / "ndeval" / "qrels.ndeval", FIXTURES / "ndeval" / "run.trec"],
