@@ -253,7 +253,8 @@ def models_page(staging: Iterable[str]) -> str:
     lines += [f"    {name} --> {m.produces}" for m in shown for name in m.reads]
     lines += ["```", ""]
     for tree, title in _TREES.items():
-        lines += [f"## {title}", "", "| file | produces / writes | grain | reads | parameters |", "|---|---|---|---|---|"]
+        lines += [f"## {title}", "", "| file | produces / writes | grain | reads | parameters |",
+                  "|---|---|---|---|---|"]
         for m in models:
             if m.path.split("/")[0] != tree:
                 continue

@@ -100,7 +100,10 @@ def import_graph() -> dict[str, set[str]]:
                 base = package
                 for _ in range(node.level - 1):
                     base = base.rpartition(".")[0]
-                base = f"{base}.{node.module}" if node.level and node.module else (node.module if not node.level else base)
+                if not node.level:
+                    base = node.module
+                elif node.module:
+                    base = f"{base}.{node.module}"
                 targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
                            for alias in node.names]
             for target in targets:

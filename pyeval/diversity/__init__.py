@@ -34,9 +34,10 @@ if TYPE_CHECKING:  # imported inside compute()
 #: joins topic and intent into the topic_id of a per-intent list
 SEPARATOR = "\x1f"
 ADHOC, GLOBAL, DIN, PER_INTENT, INTENTS = "adhoc", "global", "din", "per_intent", "intents"
-#: What the ad hoc stagings of every kind share: files of sql/evaluation/ (pyeval.stages).
-_SHARED_STAGES = ("evaluation_entries", "evaluation_pairs", "topic_judgments", "evaluation_ideal_gains", "evaluation_relevant_ranks",
-                  "evaluation_intents", "evaluation_intent_ranks", "evaluation_components")
+#: What the global and per-intent stagings share with the ad hoc one: files of sql/evaluation/
+_SHARED_STAGES = ("evaluation_entries", "evaluation_pairs", "topic_judgments", "evaluation_ideal_gains",
+                  "evaluation_relevant_ranks", "evaluation_intents", "evaluation_intent_ranks",
+                  "evaluation_components")
 #: The global staging (D- and DIN-measures, composites): every judged document's gain is its
 #: global gain, coded as levels.
 GLOBAL_STAGING = ("diversity_document_gains", "diversity_ranked_gains", "diversity_gain_codes",
