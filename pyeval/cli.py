@@ -438,14 +438,12 @@ def to_traditional_command(ctx, method, negative_as, description, source, target
 def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_only, topics, gains, probs,
                      no_store, per_topic, engine, export_dir, fmt):
     """Compute measures for a campaign's runs, store per-topic scores, print the means."""
-    from .evaluation import evaluate, evaluate_summary, summed_measures, with_default_gain
+    from .evaluation import evaluate, evaluate_summary, summed_measures, with_default_gain, with_default_probs
     from .output import render, render_rows
 
     con = _open(ctx, read_only=no_store, create=False)
     chosen = with_default_gain(list(measures), gains) if gains else list(measures)
     if probs:
-        from .diversity import with_default_probs
-
         chosen = with_default_probs(chosen, probs)
     run_names = [name for value in runs for name in value.split(",") if name]
     settings = dict(runs=run_names or None, ordering=ordering, max_depth=max_depth, judged_only=judged_only,

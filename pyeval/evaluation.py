@@ -1,9 +1,10 @@
-"""Evaluating runs: stage the ranked lists once, run each metric family's SQL, store the scores.
+"""Evaluating runs: validate the request, compute the per-topic values, store the scores.
 
-The driver validates, binds and executes; every formula is in sql/metrics/ (one file per
-family) and sql/evaluation/ (staging and topic aggregation), except for the families registered
-with a Python driver (registry.register_driver: the ndeval family and the U-measures in
-pyeval/drivers/), which compute from their own SQL fetches and return the same long form.
+This module validates, dispatches and stores; the values come from the metric engine's staging
+API (pyeval.stages: ad hoc campaigns, and the Python family drivers) or, for diversity
+measures, from pyeval.diversity, which stages a diversity campaign through the same API. Every
+formula is in sql/metrics/ (one file per family) and sql/evaluation/ (staging and topic
+aggregation), or in a registered Python driver (pyeval/drivers/).
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from . import sqlfiles
+from . import diversity, sqlfiles
 from .db import create_rows, first_row, transaction, unknown_campaign
 from .errors import (
     DataIntegrityError,
@@ -22,44 +23,14 @@ from .errors import (
     PyevalError,
 )
 from .measures import Measure, make, parse, registry
+from .stages import VALUES_TABLE, take_values, values_from_frame
+from .stages import compute_into as compute_staged_into
 
 if TYPE_CHECKING:  # pandas is imported where a DataFrame is made: `pyeval trec_eval` needs none
     import pandas as pd
 
 ORDERINGS = ("trec", "rank", "file")
 TOPIC_POLICIES = ("qrels", "intersection")
-NO_DEPTH_LIMIT = 2**62
-
-#: Temporary relations an evaluation stages, in creation order. The last three hold a diversity
-#: campaign's intents, per-intent judgments of the ranked documents and a composite measure's
-#: components (empty for an ad hoc campaign; pyeval/diversity stages diversity evaluations).
-_STAGES = (
-    "evaluation_levels",
-    "evaluation_ranks",
-    "evaluation_lists",
-    "evaluation_pairs",
-    "evaluation_topics",
-    "evaluation_gains",
-    "evaluation_gain_maxima",
-    "evaluation_ideal_gains",
-    "evaluation_relevant_ranks",
-    "evaluation_intents",
-    "evaluation_intent_ranks",
-    "evaluation_components",
-)
-
-
-@dataclass(frozen=True)
-class FamilyInputs:
-    """What a Python family driver (registry.register_driver) is given besides its measures:
-    the campaign and the evaluation's settings, as :func:`compute` received them."""
-
-    campaign_id: str
-    runs: tuple[str, ...]
-    ordering: str
-    max_depth: int | None
-    judged_only: bool
-    topics: str
 
 
 @dataclass(frozen=True)
@@ -114,7 +85,7 @@ def parse_measures(text: str) -> list[Measure]:
 def with_default_gain(measures: Iterable[str | Measure], profile: str) -> list[Measure]:
     """Give ``gain=profile`` to every measure that has a gain parameter left at its default."""
     chosen = []
-    for measure in _measures_iv(measures):
+    for measure in parse_requested(measures):
         params = dict(measure.values)
         if "gain" in params and params["gain"] == measure.definition.param("gain").default:
             params["gain"] = profile
@@ -123,118 +94,25 @@ def with_default_gain(measures: Iterable[str | Measure], profile: str) -> list[M
     return chosen
 
 
-def _measures_iv(measures: Iterable[str | Measure]) -> list[Measure]:
+def parse_requested(measures: Iterable[str | Measure]) -> list[Measure]:
+    """The measures asked for (names or Measure values), parsed, without repeats, in order;
+    PyevalError when there are none."""
     parsed = [m for item in measures for m in ([item] if isinstance(item, Measure) else parse_measures(item))]
     if not parsed:
         raise PyevalError("no measure requested (e.g. -m AP -m nDCG@10)")
     return list(dict.fromkeys(parsed))
 
 
-_DTYPES = {int: "Int64", float: "Float64", str: "string", bool: "boolean"}
-_SQL_TYPES = {int: "bigint", float: "double", str: "varchar", bool: "boolean"}
-
-
-def _requested_params(family: str) -> dict[str, type]:
-    """Every parameter any measure of ``family`` declares, with its Python type."""
-    params: dict[str, type] = {}
-    for definition in registry.definitions():
-        if definition.family == family:
-            for param in definition.params:
-                if definition.family_params is None or param.name in definition.family_params:
-                    params.setdefault(param.name, param.type)
-    return params
-
-
-def _requested_rows(family: str, family_measures: list[Measure]) -> list[tuple]:
-    """One row per measure: canonical name, kind (declaration name) and every parameter of
-    :func:`_requested_params` (None where a measure has no such parameter)."""
-    params = _requested_params(family)
-    rows = []
-    for measure in family_measures:
-        values = dict.fromkeys(params)
-        values.update({k: v for k, v in measure.values if k in params})
-        rows.append((str(measure), measure.kind, *values.values()))
-    return rows
-
-
-def _requested_frame(family: str, family_measures: list[Measure]) -> pd.DataFrame:
-    """The rows of :func:`_requested_rows` as a DataFrame with nullable dtypes (engines that
-    take a frame: Spark)."""
-    import pandas as pd
-
-    params = _requested_params(family)
-    frame = pd.DataFrame(_requested_rows(family, family_measures), columns=["measure", "kind", *params])
-    return frame.astype({name: _DTYPES[kind] for name, kind in params.items()})
-
-
-def _create_requested(con, family: str, family_measures: list[Measure]) -> None:
-    """The family's ``requested_measures`` relation (sql/metrics/ header comments)."""
-    params = _requested_params(family)
-    columns = {"measure": "varchar", "kind": "varchar", **{n: _SQL_TYPES[t] for n, t in params.items()}}
-    create_rows(con, "requested_measures", columns, _requested_rows(family, family_measures))
-
-
-def _stage(
-    con, campaign_id, runs, ordering, max_depth, judged_only, topic_policy, thresholds, profiles,
-    variants=("given",), needed: set[str] | None = None,
-) -> None:
-    parameters = {
-        "evaluation_levels": {"campaign_id": campaign_id},
-        "evaluation_ranks": {
-            "campaign_id": campaign_id, "ordering": ordering, "runs": runs,
-            "max_depth": max_depth, "judged_only": judged_only,
-        },
-        "evaluation_lists": {
-            "campaign_id": campaign_id, "runs": runs, "max_depth": max_depth,
-            "judged_only": judged_only,
-        },
-        "evaluation_pairs": {"runs": runs, "topic_policy": topic_policy, "max_depth": max_depth,
-                             "judged_only": judged_only},
-        "evaluation_topics": {"thresholds": thresholds},
-        "evaluation_gains": {"campaign_id": campaign_id},
-        "evaluation_gain_maxima": {"campaign_id": campaign_id},
-        "evaluation_ideal_gains": {"profiles": profiles},
-        "evaluation_relevant_ranks": {"profiles": profiles},
-        "evaluation_intents": {"campaign_id": campaign_id, "variants": list(variants)},
-        "evaluation_intent_ranks": {"campaign_id": campaign_id},
-        "evaluation_components": {},
-    }
-    files = {"evaluation_topics": "topic_judgments"}
-    run_stages(con, [(stage, files.get(stage, stage), parameters[stage]) for stage in _STAGES], needed)
-
-
-def stages_read(files: Iterable[str], stages: Sequence[str] = _STAGES) -> set[str]:
-    """The staged tables that the SQL files ``files`` (paths under sql/) read, by name."""
-    return {name for file in files for name in sqlfiles.relations(file, stages)}
-
-
-def run_stages(con, stages: Sequence[tuple[str, str, dict]], needed: set[str] | None = None) -> None:
-    """Create each ``(temp table, sql/evaluation/<file>.sql, parameters)`` in order, after the
-    evaluation macros. With ``needed`` (the tables the metric families read), only those and
-    the stages they are built from, found by name in each stage's SQL, are created."""
-    if needed is not None:
-        needed = set(needed)
-        names = [table for table, _, _ in stages]
-        for table, file, _ in reversed(stages):
-            if table in needed:
-                needed |= sqlfiles.relations(f"evaluation/{file}.sql", names[: names.index(table)])
-        stages = [stage for stage in stages if stage[0] in needed]
-    con.execute(sqlfiles.read("evaluation/macros.sql"))
-    for table, file, parameters in stages:
-        # table and file names are constants of pyeval, never user input
-        con.execute(
-            f"create or replace temp table {table} as\n" + sqlfiles.read(f"evaluation/{file}.sql"),
-            parameters,
-        )
-
-
-def _drop_stages(con, extra: Sequence[str] = ()) -> None:
-    for stage in (*_STAGES, *extra):
-        con.execute(f"drop table if exists {stage}")
-
-
-#: The temporary table :func:`compute_into` fills.
-VALUES_TABLE = "evaluation_values"
+def with_default_probs(measures: Iterable[str | Measure], variant: str) -> list[Measure]:
+    """Give ``probs=variant`` to every measure that has a probs parameter left at 'given'."""
+    chosen = []
+    for measure in parse_requested(measures):
+        params = dict(measure.values)
+        if params.get("probs") == "given":
+            params["probs"] = variant
+            measure = make(measure.definition, **params)
+        chosen.append(measure)
+    return chosen
 
 
 def compute(
@@ -247,18 +125,13 @@ def compute(
     max_depth: int | None = None,
     judged_only: bool = False,
     topics: str = "qrels",
-    staging=None,
 ) -> pd.DataFrame:
     """Per-topic values of ``measures``: long form ``run_id, topic_id, measure, value,
     value_text`` (text measures' values in ``value_text``), sorted by run, topic and the order
     the measures were asked in. See :func:`compute_into`."""
     compute_into(con, campaign_id, measures, runs=runs, ordering=ordering, max_depth=max_depth,
-                 judged_only=judged_only, topics=topics, staging=staging)
-    try:
-        frame = con.execute(f"select * from {VALUES_TABLE}").df()
-    finally:
-        con.execute(f"drop table {VALUES_TABLE}")
-    return in_request_order(frame, measures)
+                 judged_only=judged_only, topics=topics)
+    return take_values(con, measures)
 
 
 def compute_into(
@@ -271,137 +144,17 @@ def compute_into(
     max_depth: int | None = None,
     judged_only: bool = False,
     topics: str = "qrels",
-    staging=None,
 ) -> None:
     """Compute ``measures`` into the temporary table ``evaluation_values`` (``run_id, topic_id,
-    measure, value, value_text``; unordered). pandas is imported only when a Python family or a
-    diversity campaign computes.
-
-    Only the stages the requested families read are built (:func:`run_stages`). Diversity
-    measures (D-, DIN-, IA-measures, I-rec, ...) are staged by pyeval/diversity, which calls
-    back :func:`compute` with its ``staging`` (an object whose ``stage`` replaces
-    :func:`_stage`)."""
-    if staging is None and any(m.definition.staging != "adhoc" for m in measures):
-        from . import diversity  # imported only for measures that read a diversity staging
-
-        frame = diversity.compute(  # which computes its parts through compute()
-            con, campaign_id, measures, runs=runs, ordering=ordering, max_depth=max_depth,
-            judged_only=judged_only, topics=topics,
-        )
-        values_from_frame(con, frame)
-        return
-    _create_values(con)
-    _gain_profiles_iv(con, campaign_id, measures)
-    thresholds = sorted({1} | {m["rel"] for m in measures if _has(m, "rel") and m["rel"] is not None})
-    depth = NO_DEPTH_LIMIT if max_depth is None else max_depth
-    profiles = sorted({m["gain"] for m in measures if _has(m, "gain")})
-    families = list(dict.fromkeys(m.family for m in measures))
-    sql_families = [family for family in families if registry.driver(family) is None]
-    if sql_families:  # Python families stage their own
-        if staging is not None:
-            staging.stage(con, campaign_id, list(runs), ordering, depth, judged_only, topics, thresholds, profiles)
-        else:
-            needed = stages_read(f"metrics/metric_{family}.sql" for family in sql_families)
-            _stage(con, campaign_id, list(runs), ordering, depth, judged_only, topics, thresholds, profiles,
-                   needed=needed)
-    own_preferences = "preferences" in families and first_row(
-        con, "select count(*) from duckdb_tables() where table_name = 'evaluation_preferences'"
-    )[0] == 0
-    if own_preferences:
-        from .loaders.prefs import stage_closure
-
-        con.execute(
-            "create temp table evaluation_preferences as\n"
-            + sqlfiles.read("evaluation/evaluation_preferences.sql"),
-            {"campaign_id": campaign_id},
-        )
-        stage_closure(con)
-    try:
-        for family in families:
-            family_measures = [m for m in measures if m.family == family]
-            driver = registry.driver(family)
-            if driver is not None:  # a family computed in Python (registry.register_driver)
-                inputs = FamilyInputs(campaign_id, tuple(runs), ordering, max_depth, judged_only, topics)
-                _insert_frame(con, driver(con, family_measures, inputs))
-                continue
-            _create_requested(con, family, family_measures)
-            try:
-                con.execute(
-                    f"insert into {VALUES_TABLE} by name select * from (\n"
-                    + sqlfiles.read(f"metrics/metric_{family}.sql") + "\n)"
-                )
-            except duckdb.InvalidInputException as exc:
-                # a family's own error('metric_<family>: ...'): a measure that does not apply
-                # to these data (e.g. gdeval's ERR with a gain above 4), not a crash
-                text = str(exc)
-                marker = f"metric_{family}:"
-                if marker not in text:
-                    raise
-                raise MeasureParamError(text[text.index(marker):]) from None
-            finally:
-                con.execute("drop table if exists requested_measures")
-    finally:
-        _drop_stages(con, staging.tables if staging is not None else ())
-        if own_preferences:
-            from .loaders.prefs import drop_preferences
-
-            drop_preferences(con)
-
-
-def _create_values(con) -> None:
-    con.execute(
-        f"create or replace temp table {VALUES_TABLE} (run_id varchar, topic_id varchar, "
-        "measure varchar, value double, value_text varchar)"
-    )
-
-
-def values_from_frame(con, frame: pd.DataFrame) -> None:
-    """``evaluation_values`` holding a long form computed outside :func:`compute_into` (the
-    diversity staging; trec_eval's judgment groups and preferences)."""
-    _create_values(con)
-    _insert_frame(con, frame)
-
-
-def _insert_frame(con, frame: pd.DataFrame) -> None:
-    """Append a Python family's long form (``value_text`` optional) to evaluation_values."""
-    con.register("computed_frame", frame)
-    try:
-        columns = [c for c in ("run_id", "topic_id", "measure", "value", "value_text") if c in frame.columns]
-        con.execute(f"insert into {VALUES_TABLE} by name select {', '.join(columns)} from computed_frame")
-    finally:
-        con.unregister("computed_frame")
-
-
-def in_request_order(frame: pd.DataFrame, measures: Sequence[Measure]) -> pd.DataFrame:
-    """Per-topic values sorted by run, topic, then the order the measures were asked in."""
-    order = {str(m): i for i, m in enumerate(measures)}
-    frame = frame.sort_values(
-        ["run_id", "topic_id", "measure"], key=lambda s: s.map(order) if s.name == "measure" else s
-    )
-    return frame.reset_index(drop=True)
-
-
-BUILTIN_GAIN_PROFILES = ("linear", "exp", "flat", "steep", "adjust")
-
-
-def _gain_profiles_iv(con, campaign_id: str, measures: Sequence[Measure]) -> None:
-    wanted = {m["gain"] for m in measures if _has(m, "gain")} - set(BUILTIN_GAIN_PROFILES)
-    if not wanted:
-        return
-    stored = {row[0] for row in con.execute(
-        "select distinct profile from gain_profiles where campaign_id = $c", {"c": campaign_id}
-    ).fetchall()}
-    unknown = sorted(wanted - stored)
-    if unknown:
-        raise MeasureParamError(
-            f"unknown gain profile {unknown[0]!r} (built in: {', '.join(BUILTIN_GAIN_PROFILES)}; "
-            f"stored for campaign '{campaign_id}': {', '.join(sorted(stored)) or 'none'}); "
-            "define one with `pyeval gains` and name it: nDCG(gain=NAME)"
-        )
-
-
-def _has(measure: Measure, name: str) -> bool:
-    return any(key == name for key, _ in measure.values)
+    measure, value, value_text``; unordered): diversity measures (D-, DIN-, IA-measures, I-rec,
+    ...) through pyeval.diversity, the others on the ad hoc staging
+    (:func:`pyeval.stages.compute_into`)."""
+    settings = {"runs": runs, "ordering": ordering, "max_depth": max_depth, "judged_only": judged_only,
+                "topics": topics}
+    if any(m.definition.staging != "adhoc" for m in measures):
+        values_from_frame(con, diversity.compute(con, campaign_id, measures, **settings))
+    else:
+        compute_staged_into(con, campaign_id, measures, **settings)
 
 
 def means_into(con: duckdb.DuckDBPyConnection, measures: Sequence[Measure], table: str) -> None:
@@ -416,7 +169,8 @@ def means_into(con: duckdb.DuckDBPyConnection, measures: Sequence[Measure], tabl
         con.execute("drop table requested_aggregates")
 
 
-def _settings_iv(ordering: str, topics: str, max_depth: int | None) -> None:
+def check_settings(ordering: str, topics: str, max_depth: int | None) -> None:
+    """PyevalError for an unknown ordering or topic policy, or a depth below 1."""
     if ordering not in ORDERINGS:
         raise PyevalError(f"ordering must be one of {', '.join(ORDERINGS)}; got {ordering!r}")
     if topics not in TOPIC_POLICIES:
@@ -425,8 +179,9 @@ def _settings_iv(ordering: str, topics: str, max_depth: int | None) -> None:
         raise PyevalError(f"max_depth must be a positive integer; got {max_depth}")
 
 
-def _runs_iv(con, campaign_id: str, runs: Sequence[str] | None, any_qrels: bool = False) -> list[str]:
-    """The runs to evaluate; ``any_qrels``: the measures read diversity qrels as well."""
+def campaign_runs(con, campaign_id: str, runs: Sequence[str] | None, any_qrels: bool = False) -> list[str]:
+    """The runs to evaluate (default: every run of the campaign); ``any_qrels``: the measures
+    read diversity qrels as well. PyevalError naming what is missing."""
     row = first_row(con, "select qrels_kind from campaigns where campaign_id = $c", {"c": campaign_id})
     if row is None:
         raise unknown_campaign(con, campaign_id)
@@ -526,10 +281,10 @@ def _evaluate_into(
 ) -> tuple[list[Measure], int | None]:
     """:func:`evaluate`'s work (its keywords): validate, compute into ``evaluation_values``,
     then :func:`finish_into`."""
-    _settings_iv(ordering, topics, max_depth)
-    parsed = _measures_iv(measures)
+    check_settings(ordering, topics, max_depth)
+    parsed = parse_requested(measures)
     # the Python families (ndeval, umeasure) read per-intent judgments and check their own qrels
-    run_ids = _runs_iv(
+    run_ids = campaign_runs(
         con, campaign_id, runs,
         any_qrels=all(registry.driver(m.family) or m.definition.staging != "adhoc" for m in parsed),
     )
@@ -618,7 +373,7 @@ def _measure_rows(measures: Sequence[Measure]) -> list[tuple]:
 
     return [
         (str(m), m.name, m.family, json.dumps(dict(m.values), sort_keys=True), m.definition.aggregate,
-         m["gain"] if _has(m, "gain") else None)
+         m["gain"] if any(key == "gain" for key, _ in m.values) else None)
         for m in measures
     ]
 

@@ -14,7 +14,7 @@ import duckdb
 
 from .db import first_row, rollback_quietly, unknown_campaign
 from .errors import MeasureParamError, already_stored
-from .evaluation import BUILTIN_GAIN_PROFILES
+from .stages import BUILTIN_GAIN_PROFILES
 from .measures.common import PROFILE_GAIN, PROFILE_LEVEL
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -27,6 +27,7 @@ from typing import Any
 
 import duckdb
 
+from . import sqlfiles
 from .errors import NotAWarehouseError, NotOwnedError
 
 #: The comment pyeval puts on a warehouse's ``schema_migrations`` table when it creates one.
@@ -78,12 +79,9 @@ def require_duckdb_file(path: str | os.PathLike[str]) -> None:
 
 
 def _first_migration_checksum(migrations: list[tuple[int, str, Path]] | None) -> tuple[str, str]:
-    from . import sqlfiles
-    from .warehouse import migration_checksum
-
     files = migrations if migrations is not None else sqlfiles.migration_files()
     version, name, path = min(files, key=lambda item: item[0])
-    return name, migration_checksum(path)
+    return name, sqlfiles.migration_checksum(path)
 
 
 def _user_objects(con: duckdb.DuckDBPyConnection) -> list[str]:

@@ -25,17 +25,12 @@ from pathlib import Path
 import duckdb
 
 from . import ownership, sqlfiles
+from .sqlfiles import migration_checksum
 from .db import first_row, transaction
 from .errors import NotAWarehouseError, PyevalWarning, SchemaVersionError
 
 #: The CLI's warehouse when neither --db nor $PYEVAL_DB is given.
 DEFAULT_PATH = "pyeval.duckdb"
-
-
-def migration_checksum(path: Path) -> str:
-    """sha256 of a migration's text, line endings normalised (a CRLF checkout stays valid)."""
-    text = path.read_bytes().replace(b"\r\n", b"\n")
-    return hashlib.sha256(text).hexdigest()
 
 
 def connect(

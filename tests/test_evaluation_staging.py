@@ -7,61 +7,64 @@ import math
 import pytest
 
 from pyeval import sqlfiles
-from pyeval.evaluation import (
-    _STAGES,
-    VALUES_TABLE,
-    compute_into,
-    means_into,
-    run_stages,
-    stages_read,
-)
+from pyeval.evaluation import VALUES_TABLE, compute_into, means_into
 from pyeval.measures import parse, registry
+from pyeval.stages import ADHOC_STAGING, run_stages, stage_settings, stages_read
 
 from .test_evaluation import campaign  # noqa: F401  (the fixture: test_evaluation's small campaign)
 
+_SETTINGS = stage_settings("c", ["r"], [], ordering="trec", max_depth=None, judged_only=False, topics="qrels")
+_TABLES = [sqlfiles.model(f"evaluation/{file}.sql").produces for file in ADHOC_STAGING]
+
 
 class _Recorder:
-    """Stands in for a connection: records the tables run_stages creates."""
+    """Stands in for a connection: records the tables run_stages creates and their parameters."""
 
     def __init__(self):
         self.created: list[str] = []
+        self.parameters: dict[str, dict] = {}
 
     def execute(self, sql, parameters=None):
         if sql.startswith("create or replace temp table "):
             self.created.append(sql.split()[5])
+            self.parameters[sql.split()[5]] = parameters
         return self
-
-
-def _stage_files():
-    return [(stage, "topic_judgments" if stage == "evaluation_topics" else stage, {}) for stage in _STAGES]
-
-
-def test_relations_ignore_comments():
-    # evaluation_levels.sql names later stages in its header comment only
-    text = sqlfiles.read("evaluation/evaluation_levels.sql")
-    assert "evaluation_pairs" in text
-    assert sqlfiles.relations("evaluation/evaluation_levels.sql", _STAGES) == set()
 
 
 def test_only_the_stages_a_family_reads_are_built():
     recorder = _Recorder()
-    run_stages(recorder, _stage_files(), stages_read(["metrics/metric_precision.sql"]))
-    # precision reads pairs, ranks and topics; pairs is built from levels and lists
-    assert recorder.created == [
-        "evaluation_levels", "evaluation_ranks", "evaluation_lists", "evaluation_pairs", "evaluation_topics",
-    ]
+    run_stages(recorder, ADHOC_STAGING, _SETTINGS, stages_read(["metrics/metric_precision.sql"]))
+    # precision reads pairs, ranks and topics; pairs is built from levels and lists, ranks from
+    # the ranked-and-cut entries
+    assert sorted(recorder.created) == sorted([
+        "evaluation_levels", "evaluation_entries", "evaluation_ranks", "evaluation_lists", "evaluation_pairs",
+        "evaluation_topics",
+    ])
+    assert recorder.created.index("evaluation_entries") < recorder.created.index("evaluation_ranks")
+    assert recorder.created.index("evaluation_ranks") < recorder.created.index("evaluation_lists")
+    assert recorder.created.index("evaluation_lists") < recorder.created.index("evaluation_pairs")
     recorder = _Recorder()
-    run_stages(recorder, _stage_files(), stages_read(["metrics/metric_qmeasure.sql"]))
+    run_stages(recorder, ADHOC_STAGING, _SETTINGS, stages_read(["metrics/metric_qmeasure.sql"]))
     assert "evaluation_relevant_ranks" in recorder.created and "evaluation_gains" in recorder.created
     assert "evaluation_gain_maxima" not in recorder.created and "evaluation_intents" not in recorder.created
     recorder = _Recorder()
-    run_stages(recorder, _stage_files())  # no selection: every stage, in order
-    assert recorder.created == list(_STAGES)
+    run_stages(recorder, ADHOC_STAGING, _SETTINGS)  # no selection: every stage
+    assert sorted(recorder.created) == sorted(_TABLES)
+
+
+def test_each_stage_is_given_the_parameters_its_header_declares():
+    recorder = _Recorder()
+    run_stages(recorder, ADHOC_STAGING, _SETTINGS)
+    assert recorder.parameters["evaluation_levels"] == {"campaign_id": "c"}
+    assert recorder.parameters["evaluation_topics"] == {"thresholds": [1]}
+    assert recorder.parameters["evaluation_components"] == {}
+    assert set(recorder.parameters["evaluation_entries"]) == {
+        "campaign_id", "ordering", "runs", "max_depth", "judged_only", "negative_is_judged"}
+    assert recorder.parameters["evaluation_ranks"] == {}
 
 
 def test_every_stage_a_family_reads_is_a_stage():
-    """The dependency scan finds a table only by its exact name: each family must read at
-    least the pairs it scores, and nothing outside the stages, the requests and preferences."""
+    """Each family must read at least the pairs it scores."""
     for family in registry.sql_families():
         read = stages_read([f"metrics/metric_{family}.sql"])
         assert "evaluation_pairs" in read, family
@@ -114,7 +117,7 @@ def test_compute_into_stages_the_values_the_oracles_give(campaign):
     assert (text["1", "RelString@3"], text["2", "RelString@3"]) == ("120", "-1")
     # no stage is left behind
     left = {row[0] for row in campaign.execute("select table_name from duckdb_tables() where temporary").fetchall()}
-    assert not left & set(_STAGES) and "requested_measures" not in left
+    assert not left & set(_TABLES) and "requested_measures" not in left
 
 
 def test_means_into(campaign):

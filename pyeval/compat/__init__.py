@@ -11,4 +11,4 @@ LOADED_TABLES = ("campaigns", "campaign_inputs", "qrels", "intents", "topics", "
 
 #: What computing ad hoc measures reads besides the loaded tables (sql/evaluation/ stagings,
 #: sql/metrics/ families): stored gain profiles and the level, gain and ranking views.
-ADHOC_EVALUATION = ("gain_profiles", "topic_levels", "rank_gains", "gain_values", "gain_maxima")
+ADHOC_EVALUATION = ("gain_profiles", "topic_levels", "ranked_entries", "gain_values", "gain_maxima")

@@ -35,8 +35,8 @@ from . import LOADED_TABLES
 CAMPAIGN = "ndeval"
 CUTOFFS = (5, 10, 20)
 #: The warehouse relations the command reads: the ndeval family's driver (pyeval/drivers/,
-#: sql/drivers/) reads the intents' weights too.
-RELATIONS = (*LOADED_TABLES, "intent_weights")
+#: sql/drivers/) reads the ranked lists and the intents' weights too.
+RELATIONS = (*LOADED_TABLES, "ranked_entries", "intent_weights")
 
 
 class NdevalError(PyevalError):

@@ -35,6 +35,7 @@ from ..gains import define_gain_profile
 from ..loaders import load_qrels, load_run
 from ..loaders.source import is_gzip
 from ..measures import Measure, lookup, make
+from ..stages import run_stages, stage_settings
 from . import ADHOC_EVALUATION, LOADED_TABLES
 
 CAMPAIGN = "ntcireval"
@@ -47,6 +48,8 @@ MAX_CUTOFFS = 9
 NAME_WIDTH = 21
 #: The warehouse relations the command reads (sql/compat/ntcireval_output.sql: levels and ranks).
 RELATIONS = (*LOADED_TABLES, *ADHOC_EVALUATION)
+#: The stages (pyeval.stages) whose ranked list the per-topic header lines describe.
+LIST_STAGES = ("evaluation_entries", "evaluation_ranks", "evaluation_lists")
 
 
 class NtcirevalError(PyevalError):
@@ -283,11 +286,11 @@ def run(qrels: str | Path, results: str | Path, options: NtcirevalOptions) -> st
         create_rows(con, "ntcir_printed", {"position": "bigint", "label": "varchar", "measure": "varchar"},
                     [(i, label, str(measure)) for i, (label, measure) in enumerate(rows)])
         con.execute(f"create temp view ntcir_topic_values as select topic_id, measure, value from {VALUES_TABLE}")
-        lines = con.execute(
-            sqlfiles.read("compat/ntcireval_output.sql"),
-            {"campaign_id": CAMPAIGN, "run_id": RUN, "max_depth": options.truncate,
-             "judged_only": options.condensed},
-        ).fetchall()
+        settings = stage_settings(CAMPAIGN, [RUN], [], ordering="file", max_depth=options.truncate,
+                                  judged_only=options.condensed, topics="qrels")
+        run_stages(con, LIST_STAGES, settings)  # the list the header lines describe
+        output = sqlfiles.model("compat/ntcireval_output.sql")
+        lines = con.execute(sqlfiles.read(output.path), output.bind(settings)).fetchall()
     finally:
         con.close()
     return "".join(line + "\n" for line, in lines)

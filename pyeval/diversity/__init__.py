@@ -19,13 +19,14 @@ intent's levels, gains and ideal list), and a small family averages the per-inte
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..db import first_row
 from ..errors import DataIntegrityError, MeasureParamError
 from ..measures import Measure, registry
+from ..stages import compute_into, in_request_order, run_stages, take_values
 
 if TYPE_CHECKING:  # imported inside compute()
     import pandas as pd
@@ -33,18 +34,23 @@ if TYPE_CHECKING:  # imported inside compute()
 #: joins topic and intent into the topic_id of a per-intent list
 SEPARATOR = "\x1f"
 ADHOC, GLOBAL, DIN, PER_INTENT, INTENTS = "adhoc", "global", "din", "per_intent", "intents"
-#: temporary tables a diversity staging adds to evaluation._STAGES
-EXTRA_TABLES = (
-    "evaluation_document_gains",
-    "evaluation_ranked_gains",
-    "evaluation_gain_codes",
-    "evaluation_intent_judgments",
-)
+#: What the global and per-intent stagings share with the ad hoc one: files of sql/evaluation/
+_SHARED_STAGES = ("evaluation_entries", "evaluation_pairs", "topic_judgments", "evaluation_ideal_gains",
+                  "evaluation_relevant_ranks", "evaluation_intents", "evaluation_intent_ranks",
+                  "evaluation_components")
+#: The global staging (D- and DIN-measures, composites): every judged document's gain is its
+#: global gain, coded as levels.
+GLOBAL_STAGING = ("diversity_document_gains", "diversity_ranked_gains", "diversity_gain_codes",
+                  "diversity_levels", "diversity_ranks", "evaluation_lists", "diversity_gains",
+                  "diversity_gain_maxima", *_SHARED_STAGES)
+#: The per-intent staging: each (topic, intent) a list of its own, on the intent's levels.
+PER_INTENT_STAGING = ("per_intent_judgments", "per_intent_levels", "per_intent_ranks", "per_intent_lists",
+                      "per_intent_gains", "per_intent_gain_maxima", *_SHARED_STAGES)
 
 
 @dataclass(frozen=True)
 class Staging:
-    """How :func:`pyeval.evaluation.compute` stages a diversity campaign.
+    """How :func:`pyeval.stages.compute_into` stages a diversity campaign.
 
     kind: ``global`` (D-measures, and the composite families), ``din`` or ``per_intent``;
     profile, probs: the gain profile and probability variant of the global gains;
@@ -58,52 +64,19 @@ class Staging:
     variants: tuple[str, ...] = ("given",)
     components: pd.DataFrame | None = field(default=None, compare=False, hash=False)
 
-    tables = EXTRA_TABLES
-
-    def stage(self, con, campaign_id, runs, ordering, max_depth, judged_only, topic_policy, thresholds, profiles):
-        from ..evaluation import run_stages
-
-        ranked = {"campaign_id": campaign_id, "ordering": ordering, "runs": runs,
-                  "max_depth": max_depth, "judged_only": judged_only}
-        lists = {"campaign_id": campaign_id, "runs": runs, "max_depth": max_depth, "judged_only": judged_only}
-        shared = [
-            ("evaluation_pairs", "evaluation_pairs",
-             {"runs": runs, "topic_policy": topic_policy, "max_depth": max_depth, "judged_only": judged_only}),
-            ("evaluation_topics", "topic_judgments", {"thresholds": thresholds}),
-        ]
+    def stage(self, con, settings: Mapping[str, object]) -> list[str]:
+        """Create this staging's tables (pyeval.stages.run_stages) from the evaluation's
+        ``settings`` and this staging's gain profile and probability variant; their names."""
         if self.kind == PER_INTENT:
-            stages = [
-                ("evaluation_intent_judgments", "per_intent_judgments",
-                 {"campaign_id": campaign_id, "separator": SEPARATOR}),
-                ("evaluation_levels", "per_intent_levels", {}),
-                ("evaluation_ranks", "per_intent_ranks", ranked),
-                ("evaluation_lists", "per_intent_lists", lists),
-                *shared,
-                ("evaluation_gains", "per_intent_gains", {"campaign_id": campaign_id, "profiles": profiles}),
-                ("evaluation_gain_maxima", "per_intent_gain_maxima", {}),
-            ]
+            files = PER_INTENT_STAGING
+            settings = {**settings, "separator": SEPARATOR}
         else:
-            gains = {"campaign_id": campaign_id, "probs": self.probs, "profile": self.profile}
-            stages = [
-                ("evaluation_document_gains", "diversity_document_gains", gains),
-                ("evaluation_ranked_gains", "diversity_ranked_gains", {**ranked, **gains, "din": self.kind == DIN}),
-                ("evaluation_gain_codes", "diversity_gain_codes", {}),
-                ("evaluation_levels", "diversity_levels", {}),
-                ("evaluation_ranks", "diversity_ranks", {}),
-                ("evaluation_lists", "evaluation_lists", lists),
-                *shared,
-                ("evaluation_gains", "diversity_gains", {"profile": self.profile}),
-                ("evaluation_gain_maxima", "diversity_gain_maxima", {"profile": self.profile}),
-            ]
-            profiles = [self.profile]
-        stages += [
-            ("evaluation_ideal_gains", "evaluation_ideal_gains", {"profiles": profiles}),
-            ("evaluation_relevant_ranks", "evaluation_relevant_ranks", {"profiles": profiles}),
-            ("evaluation_intents", "evaluation_intents", {"campaign_id": campaign_id, "variants": list(self.variants)}),
-            ("evaluation_intent_ranks", "evaluation_intent_ranks", {"campaign_id": campaign_id}),
-            ("evaluation_components", "evaluation_components", {}),
-        ]
-        run_stages(con, stages)
+            files = GLOBAL_STAGING
+            settings = {**settings, "probs": self.probs, "profile": self.profile, "din": self.kind == DIN,
+                        "profiles": [self.profile]}
+        settings["variants"] = list(self.variants)
+        settings["negative_is_judged"] = True  # every document of the qrels is judged (NTCIREVAL)
+        tables = run_stages(con, files, settings)
         if self.components is not None and len(self.components):
             con.register("new_components", self.components)
             try:
@@ -113,6 +86,7 @@ class Staging:
                 )
             finally:
                 con.unregister("new_components")
+        return tables
 
 
 def _has(measure: Measure, name: str) -> bool:
@@ -199,13 +173,18 @@ def _split_intents(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(topic_id=parts[0], intent_id=parts[1])
 
 
+def _computed(con, campaign_id: str, measures: list[Measure], settings: dict, staging: Staging | None = None
+              ) -> pd.DataFrame:
+    """The long form of ``measures`` over ``staging`` (pyeval.stages.compute_into)."""
+    compute_into(con, campaign_id, measures, staging=staging, **settings)
+    return take_values(con, measures)
+
+
 def compute(con, campaign_id: str, measures: Sequence[Measure], *, runs, ordering, max_depth,
             judged_only, topics) -> pd.DataFrame:
     """Per-topic values of ``measures`` on a diversity campaign (the long form of
     :func:`pyeval.evaluation.compute`)."""
     import pandas as pd
-
-    from ..evaluation import compute as compute_staged
 
     settings = {"runs": runs, "ordering": ordering, "max_depth": max_depth,
                 "judged_only": judged_only, "topics": topics}
@@ -218,9 +197,9 @@ def compute(con, campaign_id: str, measures: Sequence[Measure], *, runs, orderin
     values: dict[tuple[Staging, str], pd.DataFrame] = {}
     frames = []
     if plan.adhoc:
-        frames.append(compute_staged(con, campaign_id, list(plan.adhoc.values()), **settings))
+        frames.append(_computed(con, campaign_id, list(plan.adhoc.values()), settings))
     for staging, leaves in plan.leaves.items():
-        result = compute_staged(con, campaign_id, list(leaves.values()), staging=staging, **settings)
+        result = _computed(con, campaign_id, list(leaves.values()), settings, staging)
         if staging.kind == PER_INTENT:
             result = _split_intents(result)
         for name, part in result.groupby("measure", sort=False):
@@ -239,7 +218,7 @@ def compute(con, campaign_id: str, measures: Sequence[Measure], *, runs, orderin
                 }))
         components = pd.concat(rows, ignore_index=True)
         staging = Staging(GLOBAL, variants=variants, components=components)
-        result = compute_staged(con, campaign_id, composites, staging=staging, **settings)
+        result = _computed(con, campaign_id, composites, settings, staging)
         base = Staging(GLOBAL, variants=variants)
         for name, part in result.groupby("measure", sort=False):
             values[base, name] = part
@@ -249,24 +228,4 @@ def compute(con, campaign_id: str, measures: Sequence[Measure], *, runs, orderin
         key = _staging_of(measure.definition.staging if measure.definition.components is None else INTENTS,
                           measure, variants)
         frames.append(values[key, str(measure)].drop(columns=["intent_id"], errors="ignore"))
-    frame = pd.concat(frames, ignore_index=True)
-    order = {str(m): i for i, m in enumerate(measures)}
-    frame = frame.sort_values(
-        ["run_id", "topic_id", "measure"], key=lambda s: s.map(order) if s.name == "measure" else s
-    )
-    return frame.reset_index(drop=True)
-
-
-def with_default_probs(measures, variant: str) -> list[Measure]:
-    """Give ``probs=variant`` to every measure that has a probs parameter left at 'given'."""
-    from ..evaluation import _measures_iv
-    from ..measures import make
-
-    chosen = []
-    for measure in _measures_iv(measures):
-        params = dict(measure.values)
-        if params.get("probs") == "given":
-            params["probs"] = variant
-            measure = make(measure.definition, **params)
-        chosen.append(measure)
-    return chosen
+    return in_request_order(pd.concat(frames, ignore_index=True), measures)

@@ -1,9 +1,9 @@
 """What the Python family drivers share: staging the evaluated lists, and exact running sums.
 
 Staging (sql/drivers/): ``driver_topics`` (judged topics), ``driver_lists`` (the (run, topic)
-lists under the evaluation's topic policy) and ``driver_entries`` (their ranked documents under
-the evaluation's ordering, depth cut and judged_only), as temporary tables that
-:func:`staged` drops afterwards.
+lists under the evaluation's topic policy) and ``driver_entries`` (their ranked documents, from
+the ranked-and-cut stage every staging reads, sql/evaluation/evaluation_entries.sql), as
+temporary tables that :func:`staged` drops afterwards.
 
 Sums follow the reference C programs' order of additions (rank by rank, intent by intent), so
 the values are the same doubles, not only close ones: numpy's ``sum`` adds pairwise, so the
@@ -19,34 +19,25 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .. import sqlfiles
+from ..stages import drop_tables, run_stages, stage_settings, staged_tables
 
 if TYPE_CHECKING:
-    from ..evaluation import FamilyInputs
+    from ..stages import FamilyInputs
 
-NO_DEPTH_LIMIT = 2**62
-_TABLES = ("driver_topics", "driver_lists", "driver_entries")
+#: The ranked-and-cut stage and the driver's lists: files of sql/ (pyeval.stages.run_stages).
+DRIVER_STAGING = ("evaluation_entries", "drivers/driver_topics", "drivers/driver_lists", "drivers/driver_entries")
 
 
 @contextmanager
 def staged(con, inputs: FamilyInputs) -> Iterator[pd.DataFrame]:
     """Stage the evaluated lists; yields them (``list_no, run_id, topic_id, topic_no``)."""
-    depth = NO_DEPTH_LIMIT if inputs.max_depth is None else inputs.max_depth
-    parameters = {
-        "driver_topics": {"campaign_id": inputs.campaign_id},
-        "driver_lists": {"campaign_id": inputs.campaign_id, "runs": list(inputs.runs),
-                         "topic_policy": inputs.topics},
-        "driver_entries": {"campaign_id": inputs.campaign_id, "ordering": inputs.ordering,
-                           "max_depth": depth, "judged_only": inputs.judged_only},
-    }
+    settings = stage_settings(inputs.campaign_id, inputs.runs, [], ordering=inputs.ordering,
+                              max_depth=inputs.max_depth, judged_only=inputs.judged_only, topics=inputs.topics)
     try:
-        for table in _TABLES:  # constants, never user input
-            con.execute(f"create or replace temp table {table} as\n" + sqlfiles.read(f"drivers/{table}.sql"),
-                        parameters[table])
+        run_stages(con, DRIVER_STAGING, settings)
         yield con.execute("select * from driver_lists order by list_no").df()
     finally:
-        for table in _TABLES:
-            con.execute(f"drop table if exists {table}")
+        drop_tables(con, staged_tables(DRIVER_STAGING))
 
 
 def group_starts(*keys: np.ndarray) -> np.ndarray:

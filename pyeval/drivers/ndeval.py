@@ -11,11 +11,17 @@ repeated multiplication, sums rank by rank and intent by intent, the "ideal-idea
 built the same way), so with uniform weights the values are ndeval's doubles. With the
 campaign's probabilities (``probs='given'``) each intent's gain is multiplied by Pr(i|q) and the
 normalisers start from 1 instead of N. Definitions: docs/metrics-diversity.md section 7, docs/ndeval.md.
+
+P_IA, AP_IA and StRecall are also IA_P, IA_AP and IRec of the per-intent staging
+(sql/metrics/metric_intent_average.sql), which composes any ad hoc measure per intent; this
+driver is kept for ndeval's own arithmetic (its doubles, 1/N weights, @1 quirks), and
+tests/sql/test_one_definition.py checks that the two agree under the campaign's probabilities.
 """
 from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -303,40 +309,55 @@ def _has(measure: Measure, name: str) -> bool:
     return any(key == name for key, _ in measure.values)
 
 
+def _intent_aware(kind: str, measure: Measure, family: Family) -> np.ndarray:
+    """alpha-DCG@k (``dcg``) or ERR-IA@k (``err``) over the ideal-ideal list's."""
+    cutoff = measure["cutoff"]
+    values = family.normalised(kind, cutoff, family.raw_at(kind, cutoff), measure["ndeval_quirks"])
+    return np.where(family.j.topic_n[family.j.list_topic] > 0, values, 0.0)
+
+
+def _over_ideal(kind: str, measure: Measure, family: Family) -> np.ndarray:
+    """alpha-nDCG@k (``dcg``) or nERR-IA@k (``err``): over the greedy ideal list's; 0 when the
+    run's alpha-DCG@k is 0."""
+    cutoff = measure["cutoff"]
+    run_dcg = family.normalised("dcg", cutoff, family.raw_at("dcg", cutoff), True)
+    run = family.normalised(kind, cutoff, family.raw_at(kind, cutoff), True)
+    ideal = family.normalised(kind, cutoff, family.ideal_raw_at(kind, cutoff), True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = run / ideal
+    return np.where((family.j.topic_n[family.j.list_topic] > 0) & (run_dcg != 0), ratio, 0.0)
+
+
+def _nrbp(measure: Measure, family: Family) -> np.ndarray:
+    return family.nrbp(measure["beta"], ideal=False)
+
+
+def _normalised_nrbp(measure: Measure, family: Family) -> np.ndarray:
+    run = family.nrbp(measure["beta"], ideal=False)
+    ideal = family.nrbp(measure["beta"], ideal=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = run / ideal
+    return np.where(family.j.topic_n[family.j.list_topic] > 0, ratio, -math.nan if measure["ndeval_quirks"] else 0.0)
+
+
+#: The formula of each declaration of the family (its ``kind``, pyeval/measures/ndeval.py), as
+#: a SQL family reads ``requested_measures.kind``.
+FORMULAS: dict[str, Callable[[Measure, Family], np.ndarray]] = {
+    "alpha_DCG": functools.partial(_intent_aware, "dcg"),
+    "ERR_IA": functools.partial(_intent_aware, "err"),
+    "alpha_nDCG": functools.partial(_over_ideal, "dcg"),
+    "nERR_IA": functools.partial(_over_ideal, "err"),
+    "NRBP": _nrbp,
+    "nNRBP": _normalised_nrbp,
+    "AP_IA": lambda measure, family: average_precision(family.j, family),
+    "P_IA": lambda measure, family: precision(family.j, family, measure["cutoff"]),
+    "StRecall": lambda measure, family: subtopic_recall(family.j, family, measure["cutoff"]),
+}
+
+
 def value(measure: Measure, family: Family) -> np.ndarray:
-    """One measure's per-list values."""
-    j = family.j
-    name = measure.name
-    n = j.topic_n[j.list_topic]
-    cutoff = measure["cutoff"] if _has(measure, "cutoff") else None
-    quirks = _has(measure, "ndeval_quirks") and measure["ndeval_quirks"]
-    if name in ("alpha_DCG", "ERR_IA"):
-        kind = "dcg" if name == "alpha_DCG" else "err"
-        values = family.normalised(kind, cutoff, family.raw_at(kind, cutoff), quirks)
-        return np.where(n > 0, values, 0.0)
-    if name in ("alpha_nDCG", "nERR_IA"):
-        kind = "dcg" if name == "alpha_nDCG" else "err"
-        run_dcg = family.normalised("dcg", cutoff, family.raw_at("dcg", cutoff), True)
-        run = family.normalised(kind, cutoff, family.raw_at(kind, cutoff), True)
-        ideal = family.normalised(kind, cutoff, family.ideal_raw_at(kind, cutoff), True)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ratio = run / ideal
-        return np.where((n > 0) & (run_dcg != 0), ratio, 0.0)
-    if name in ("NRBP", "nNRBP"):
-        run = family.nrbp(measure["beta"], ideal=False)
-        if name == "NRBP":
-            return run
-        ideal = family.nrbp(measure["beta"], ideal=True)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ratio = run / ideal
-        return np.where(n > 0, ratio, -math.nan if quirks else 0.0)
-    if name == "AP_IA":
-        return average_precision(j, family)
-    if name == "P_IA":
-        return precision(j, family, cutoff)
-    if name == "StRecall":
-        return subtopic_recall(j, family, cutoff)
-    raise AssertionError(f"no ndeval computation for {name}")
+    """One measure's per-list values: the formula its declaration names (``kind``)."""
+    return FORMULAS[measure.kind](measure, family)
 
 
 def average_precision(j: Judgments, family: Family) -> np.ndarray:

@@ -30,7 +30,7 @@ def compute(con, measures: list[Measure], inputs) -> pd.DataFrame:
     with staged(con, inputs) as lists:
         kind = con.execute("select qrels_kind from campaigns where campaign_id = $c", {"c": campaign}).fetchone()[0]
         if kind == "diversity":
-            adhoc = [str(m) for m in measures if m.name == "U"]
+            adhoc = [str(m) for m in measures if m.kind == "U"]  # the declared formula, not the name
             if adhoc:
                 raise MeasureParamError(
                     f"{adhoc[0]}: campaign '{campaign}' has diversity qrels; U reads ad hoc judgments "
@@ -41,11 +41,12 @@ def compute(con, measures: list[Measure], inputs) -> pd.DataFrame:
         reads: dict[tuple, pd.DataFrame] = {}
         for measure in measures:
             probs = measure["probs"] if _has(measure, "probs") else "given"
-            key = (probs, measure["cutoff"])
+            profile = _PROFILES[measure["gains"]]
+            key = (probs, measure["cutoff"], profile)
             if key not in reads:
                 reads[key] = con.execute(
                     sqlfiles.read("drivers/umeasure_reads.sql"),
-                    {"campaign_id": campaign, "depth": measure["cutoff"], "probs": probs},
+                    {"campaign_id": campaign, "depth": measure["cutoff"], "probs": probs, "profile": profile},
                 ).df()
             if probs != "given" and not con.execute(
                 "select count(*) from intent_weights where campaign_id = $c and probs = $p", {"c": campaign, "p": probs}
@@ -58,7 +59,7 @@ def compute(con, measures: list[Measure], inputs) -> pd.DataFrame:
                         "select length from document_lengths where campaign_id = $c", {"c": campaign}
                     ).fetchnumpy()["length"].astype(float)
                 rows = _fill_lengths(rows, measure, campaign, lengths)
-            gains = _gains(rows["level"].to_numpy(), measure, highest)
+            gains = _gains(rows, measure, highest)
             frames.append(long_form(lists, str(measure), _value(measure, rows, gains, len(lists))))
     if not frames:
         return pd.DataFrame(columns=["run_id", "topic_id", "measure", "value"])
@@ -93,20 +94,22 @@ def _fill_lengths(rows: pd.DataFrame, measure: Measure, campaign: str, lengths: 
     return rows
 
 
-def _gains(levels: np.ndarray, measure: Measure, highest: int | None) -> np.ndarray:
-    """gv_x of each read row's level under the measure's gain setting."""
-    levels = levels.astype(float)
-    setting = measure["gains"]
-    if setting == "linear":
-        return levels
-    if setting == "exp":
-        return np.exp2(levels) - 1.0
+#: The gain profile (view profile_gains) each ``gains`` setting reads: exp_scaled is exp / 2^H.
+_PROFILES = {"linear": "linear", "exp": "exp", "exp_scaled": "exp"}
+
+
+def _gains(rows: pd.DataFrame, measure: Measure, highest: int | None) -> np.ndarray:
+    """gv_x of each read row: its profile gain, over 2^H for exp_scaled."""
+    gains = rows["gain"].to_numpy(dtype=float)
+    if measure["gains"] != "exp_scaled":
+        return gains
     h = measure["H"] if measure["H"] is not None else highest
     if h is None or h < 1:
-        return np.zeros(len(levels))
+        return np.zeros(len(gains))
+    levels = rows["level"].to_numpy()
     if len(levels) and levels.max() > h:
         raise MeasureParamError(f"{measure}: level {int(levels.max())} is above H = {h}")
-    return (np.exp2(levels) - 1.0) / 2.0 ** h
+    return gains / 2.0 ** h
 
 
 def _trail_values(list_no, rank, length, gain, starts, measure: Measure) -> np.ndarray:
@@ -126,7 +129,7 @@ def _value(measure: Measure, rows: pd.DataFrame, gains: np.ndarray, lists: int) 
     length = rows["length"].to_numpy(dtype=float)
     weight = rows["weight"].to_numpy(dtype=float)
     intent = rows["intent_id"].to_numpy()
-    if measure.name == "D_U":
+    if measure.kind == "D_U":
         # one trailtext per list: each read document once, its gain the global gain
         starts = group_starts(list_no, rank.astype(np.int64))
         index = np.flatnonzero(starts)

@@ -26,17 +26,25 @@ import duckdb
 import pandas as pd
 
 from .. import evaluation as ev
-from .. import sqlfiles
+from .. import sqlfiles, stages
 from ..db import rollback_quietly
 from ..errors import MeasureParamError, PyevalError
 from ..measures import Measure, registry
 from . import transpile
 
-#: Tables the evaluation views read, exported per campaign.
-TABLES = ("qrels", "run_entries", "gain_profiles", "intents", "intent_variants")
-#: Views of sql/views/ the ad hoc stages read (in VIEW_ORDER order when created).
-VIEWS = ("ranked_entries", "topic_levels", "intent_levels", "profile_gains", "intent_gain_values", "gain_values",
-         "gain_maxima", "rank_gains", "intent_weights")
+
+
+def _inputs() -> tuple[list[str], list[str]]:
+    """The stored tables and the views (in creation order) the ad hoc staging reads, with what
+    those views read: from the headers of sql/evaluation/ and sql/views/."""
+    models = [sqlfiles.model(f"evaluation/{file}.sql") for file in stages.ADHOC_STAGING]
+    staged = {model.produces for model in models}
+    return sqlfiles.with_dependencies(sorted({name for m in models for name in m.reads} - staged))
+
+
+#: Tables the evaluation views read, exported per campaign; the views of sql/views/ the ad hoc
+#: stages read, in creation order.
+TABLES, VIEWS = (tuple(names) for names in _inputs())
 #: Families whose SQL does not run on Spark, with the reason (docs/engines.md).
 UNSUPPORTED_FAMILIES: dict[str, str] = {
     "preferences": "its transitive closure (sql/evaluation/preference_closure.sql) is a recursive "
@@ -165,7 +173,7 @@ def _spark_schemas(con) -> dict[str, str]:
 
 
 class _StageRecorder:
-    """Stands in for the DuckDB connection of :func:`pyeval.evaluation.run_stages`: records each
+    """Stands in for the DuckDB connection of :func:`pyeval.stages.run_stages`: records each
     ``create or replace temp table NAME as <select>`` with its parameters, so that the Spark run
     stages exactly what DuckDB would, in the same order, with the same parameters."""
 
@@ -230,7 +238,7 @@ def compute(
     if refused:
         name, reason = refused[0]
         raise PyevalError(f"measure {name} does not run on Spark: {reason} (use --engine duckdb)")
-    ev._gain_profiles_iv(con, campaign_id, measures)
+    stages.check_gain_profiles(con, campaign_id, measures)
     temporary = None
     if files is None:
         temporary = tempfile.mkdtemp(prefix="pyeval-spark-")
@@ -239,18 +247,17 @@ def compute(
         _register_tables(spark, files, _spark_schemas(con), campaign_id)
         for view in VIEWS:
             spark.sql(transpile.spark_sql(f"views/{view}.sql")).createOrReplaceTempView(view)
-        thresholds = sorted({1} | {m["rel"] for m in measures if ev._has(m, "rel") and m["rel"] is not None})
-        depth = ev.NO_DEPTH_LIMIT if max_depth is None else max_depth
-        profiles = sorted({m["gain"] for m in measures if ev._has(m, "gain")})
+        settings = stages.stage_settings(campaign_id, runs, measures, ordering=ordering, max_depth=max_depth,
+                                         judged_only=judged_only, topics=topics)
         recorder = _StageRecorder()
-        ev._stage(recorder, campaign_id, list(runs), ordering, depth, judged_only, topics, thresholds, profiles)
+        stages.run_stages(recorder, stages.ADHOC_STAGING, settings)
         staged = []
         for name, text, parameters in recorder.stages:
             staged.append(_materialise(spark, name, transpile.to_spark(text, parameters)))
         frames = []
         for family in dict.fromkeys(m.family for m in measures):
             family_measures = [m for m in measures if m.family == family]
-            _requested(spark, ev._requested_frame(family, family_measures)).createOrReplaceTempView(
+            _requested(spark, stages.requested_frame(family, family_measures)).createOrReplaceTempView(
                 "requested_measures")
             text = transpile.spark_sql(f"metrics/metric_{family}.sql")
             try:
@@ -272,7 +279,7 @@ def compute(
             shutil.rmtree(temporary, ignore_errors=True)
     frame = pd.concat(frames, ignore_index=True)
     frame["value"] = frame["value"].astype(float)
-    return ev.in_request_order(frame, measures)
+    return stages.in_request_order(frame, measures)
 
 
 def evaluate(
@@ -294,9 +301,9 @@ def evaluate(
 
     ``spark``: a SparkSession (default: :func:`session`). ``export``: read the tables from this
     ``pyeval export --parquet`` tree instead of exporting the campaign's rows now."""
-    ev._settings_iv(ordering, topics, max_depth)
-    parsed = ev._measures_iv(measures)
-    run_ids = ev._runs_iv(con, campaign_id, runs)
+    ev.check_settings(ordering, topics, max_depth)
+    parsed = ev.parse_requested(measures)
+    run_ids = ev.campaign_runs(con, campaign_id, runs)
     spark = spark or session(cores)
     files = export_files(export) if export is not None else None
     frame = compute(spark, con, campaign_id, parsed, runs=run_ids, ordering=ordering, max_depth=max_depth,

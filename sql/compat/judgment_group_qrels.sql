@@ -1,3 +1,6 @@
+-- reads: qrels
+-- writes: qrels
+-- params: $campaign_id, $group
 -- judgment_group_qrels: one judgment group of trec_eval -R qrels_jg qrels as the ad hoc qrels
 -- (intent_id = '') of a campaign of its own, so that the metric engine scores it unchanged.
 -- Reads: qrels of campaign 'trec_eval' (loaded as TREC diversity qrels: intent_id = the group).

@@ -1,10 +1,14 @@
+-- reads: evaluation_lists, evaluation_ranks, ntcir_printed, ntcir_topic_values, topic_levels
+-- produces: ntcireval_output (line)
+-- grain: one row per printed line, in print order
+-- params: $campaign_id, $judged_only
 -- ntcireval_output: the lines NTCIREVAL's compute prints for every topic (docs/formats.md
 -- section 10.4), topics in byte order (NTCIRsplitqrels' `sort -u` tid file).
--- Reads: topic_levels, rank_gains (ordering 'file': NTCIREVAL's res files keep file order);
---        ntcir_printed(position, label, measure): the metric lines in compute's order, label =
---        "NAME=" with its padding; ntcir_topic_values(topic_id, measure, value).
--- Parameters: $campaign_id, $run_id, $max_depth (TRECsplitruns' depth), $judged_only (-j:
--- unjudged documents removed before ranks are counted, as label -j does).
+-- Reads the run's list as the stages evaluation_ranks and evaluation_lists give it (ordering
+-- 'file': NTCIREVAL's res files keep file order; the depth cut is TRECsplitruns' depth; -j
+-- removes unjudged documents before ranks are counted, as label -j does);
+-- ntcir_printed(position, label, measure): the metric lines in compute's order, label = "NAME="
+-- with its padding; ntcir_topic_values(topic_id, measure, value).
 -- Per topic:
 --   TID # syslen=L jrel=R jnonrel=N     L after the depth cut (and -j); R = judged level >= 1;
 --                                       N = judged level 0
@@ -24,35 +28,25 @@ with topics as (
     having jrel > 0 and (not $judged_only or jnonrel > 0)
 ),
 
-listed as (
-    select
-        topic_id,
-        level,
-        row_number() over (partition by topic_id order by rank) as position
-    from rank_gains
-    where
-        campaign_id = $campaign_id
-        and run_id = $run_id
-        and ordering = 'file'
-        and rank <= $max_depth
-        and (not $judged_only or level >= 0)
-),
-
 lists as (
     select
-        topic_id,
-        count(*) as syslen,
-        min(position) filter (where level >= 1) as r1,
-        max(level) filter (where level >= 1) as top_level
-    from listed
-    group by topic_id
+        evaluation_lists.topic_id,
+        evaluation_lists.num_ret as syslen,
+        min(evaluation_ranks.rank) filter (where evaluation_ranks.level >= 1) as r1,
+        max(evaluation_ranks.level) filter (where evaluation_ranks.level >= 1) as top_level
+    from evaluation_lists
+    left join evaluation_ranks
+        on evaluation_lists.run_id = evaluation_ranks.run_id and evaluation_lists.topic_id = evaluation_ranks.topic_id
+    group by evaluation_lists.topic_id, evaluation_lists.num_ret
 ),
 
 preferred as (
-    select listed.topic_id, min(listed.position) as rp
-    from listed
-    inner join lists on listed.topic_id = lists.topic_id and listed.level = lists.top_level
-    group by listed.topic_id
+    select
+        evaluation_ranks.topic_id,
+        min(evaluation_ranks.rank) as rp
+    from evaluation_ranks
+    inner join lists on evaluation_ranks.topic_id = lists.topic_id and evaluation_ranks.level = lists.top_level
+    group by evaluation_ranks.topic_id
 ),
 
 headers as (

@@ -1,3 +1,7 @@
+-- reads: group_values
+-- produces: trec_eval_avgjg (run_id, topic_id, measure, value)
+-- grain: run_id, topic_id, measure
+-- params: none
 -- trec_eval_avgjg: the *_avgjg measures of trec_eval -R qrels_jg: per topic, the mean of a
 -- measure over the judgment groups that judged the topic, summed in group order.
 -- Reads: group_values(run_id, topic_id, measure, value, judgment_group).

@@ -1,3 +1,6 @@
+-- reads: run_entries
+-- writes: run_entries
+-- params: $campaign_id
 -- trec_eval_prefs_order: rewrite the given ranks of a campaign's runs to trec_eval's order for
 -- preference measures: score descending, then docno ascending in byte order (form_prefs_counts.c
 -- comp_sim_docno; every other trec_eval measure breaks ties by docno descending). The drop-in

@@ -1,3 +1,7 @@
+-- reads: evaluation_values, trec_printed, trec_zscores
+-- produces: trec_eval_zscores (run_id, topic_id, measure, value, value_text)
+-- grain: run_id, topic_id, measure
+-- params: none
 -- trec_eval_zscores: trec_eval -Z: each per-topic value as a z-score against the mean and
 -- standard deviation a reference file gives for (topic, measure).
 -- Reads: evaluation_values(run_id, topic_id, measure, value, value_text),

@@ -1,3 +1,7 @@
+-- reads: intents, new_variant
+-- produces: intent_variant_problems (topic_id, intent_id)
+-- grain: topic_id, intent_id
+-- params: $campaign_id
 -- intent_variant_problems: the first intent of a probability variant that the campaign's
 -- intents table does not list (a variant changes probabilities, never the intents).
 -- Reads: new_variant(topic_id, intent_id, probability), intents. Parameters: $campaign_id.

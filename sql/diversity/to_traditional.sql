@@ -1,3 +1,7 @@
+-- reads: qrels
+-- produces: to_traditional (topic_id, doc_id, level)
+-- grain: topic_id, doc_id
+-- params: $source, $method, $negative_as
 -- to_traditional: the ad hoc qrels of a "2T" conversion of a diversity campaign, one row per
 -- (topic_id, doc_id) judged in the source (docs/metrics-diversity.md section 10; Sakai &
 -- Song, SIGIR 2011: TR09DIV+gr2T and TR09DIV2T):

@@ -1,3 +1,7 @@
+-- reads: driver_topics, run_entries
+-- produces: driver_lists (list_no, run_id, topic_id, topic_no)
+-- grain: list_no
+-- params: $runs, $campaign_id, $topic_policy
 -- driver_lists: one row per (run, topic) list a Python family (pyeval/drivers/) evaluates, numbered
 -- 0.. (list_no) with the topic's number (topic_no, see driver_topics).
 -- Reads: qrels (every judgment of the campaign, any intent), run_entries, driver_topics.

@@ -1,6 +1,9 @@
+-- reads: qrels
+-- produces: driver_topics (topic_id, topic_no)
+-- grain: topic_no
+-- params: $campaign_id
 -- driver_topics: the judged topics of a campaign (a qrels row for any intent, at any level),
 -- numbered 0.. in byte order (topic_no).
--- Reads: qrels. Parameters: $campaign_id.
 -- Reference: docs/formats.md section 8 (topics with judgments).
 select
     topic_id,

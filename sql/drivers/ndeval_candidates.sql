@@ -1,7 +1,10 @@
+-- reads: ndeval_intents, qrels
+-- produces: ndeval_candidates (topic_no, doc_order, intent_no)
+-- grain: topic_no, doc_order, intent_no
+-- params: $campaign_id, $rel
 -- ndeval_candidates: the candidates of ndeval's greedy ideal list that can score: one row per
 -- (topic, relevant document, intent), with the document's byte-order number within its topic
 -- (doc_order; the larger wins a tie, as ndeval's strcmp rule).
--- Reads: qrels, ndeval_intents. Parameters: $campaign_id, $rel.
 -- Reference: docs/metrics-diversity.md section 7.1.
 select
     ndeval_intents.topic_no,

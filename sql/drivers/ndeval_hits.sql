@@ -1,7 +1,10 @@
+-- reads: driver_entries, ndeval_intents, qrels
+-- produces: ndeval_hits (list_no, rank, intent_no)
+-- grain: list_no, rank, intent_no
+-- params: $campaign_id, $rel
 -- ndeval_hits: one row per (list, rank, intent) where the ranked document is relevant to the
 -- intent (level >= $rel), ordered by list, rank and intent number.
 -- Reads: driver_entries, qrels, ndeval_intents (a temp table of ndeval_intents.sql).
--- Parameters: $campaign_id, $rel.
 -- Reference: docs/metrics-diversity.md section 7 (J(d, s)).
 select
     driver_entries.list_no,

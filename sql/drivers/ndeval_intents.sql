@@ -1,10 +1,13 @@
+-- reads: driver_topics, intent_weights, qrels
+-- produces: ndeval_intents (topic_no, topic_id, intent_id, intent_no, relevant, weight)
+-- grain: topic_no, intent_no
+-- params: $campaign_id, $rel, $probs
 -- ndeval_intents: the intents of each judged topic that have a relevant document (level >= $rel),
 -- numbered 0.. per topic in ndeval's order (numeric subtopic ids by value, others after them in
 -- byte order), with R_s (relevant judgments) and the weight the measures use: the campaign's
 -- Pr(i|q) of probability variant $probs ('given': the intents table; view intent_weights) for a
 -- topic the variant has (0 for an intent it lacks), else null: uniform 1/N, as ndeval (always
 -- under $probs = 'ndeval', which no variant is called).
--- Reads: qrels, intent_weights, driver_topics. Parameters: $campaign_id, $rel, $probs.
 -- Reference: docs/metrics-diversity.md section 7 (N, R_s, subtopic order).
 with positive as (
     select

@@ -1,12 +1,16 @@
+-- reads: document_lengths, driver_entries, intent_gain_values, intent_weights, qrels
+-- produces: umeasure_reads (list_no, rank, doc_id, intent_id, level, gain, weight, length)
+-- grain: list_no, rank, intent_id
+-- params: $campaign_id, $probs, $depth, $profile
 -- umeasure_reads: one row per (list, rank, intent) where the ranked document, within the top
--- $depth, is relevant to the intent (level >= 1): its level, the intent's weight and the
--- document's length (null when document_lengths lacks it). Ordered by list, rank, intent.
+-- $depth, is relevant to the intent (level >= 1): its level, its gain for the intent under gain
+-- profile $profile (view intent_gain_values, where every profile's gains are defined), the
+-- intent's weight and the document's length (null when document_lengths lacks it). Ordered by
+-- list, rank, intent.
 -- Weights: Pr(i|q) of probability variant $probs ('given': the intents table; view
 -- intent_weights) for a topic the variant has (0 for an intent it lacks), else 1/n over the n
 -- intents the topic's qrels list (any level).
 -- Ad hoc qrels are one intent (''), weight 1.
--- Reads: driver_entries, qrels, intent_weights, document_lengths.
--- Parameters: $campaign_id, $depth, $probs.
 -- Reference: docs/metrics-diversity.md section 9 (D-U, U-IA, the trailtext).
 with listed as (
     select
@@ -37,6 +41,7 @@ select
     driver_entries.doc_id,
     qrels.intent_id,
     qrels.level,
+    intent_gain_values.gain,
     case
         when given_topics.topic_id is not null
             then coalesce(given.probability, 0.0)
@@ -51,6 +56,13 @@ inner join qrels
         and driver_entries.doc_id = qrels.doc_id
         and qrels.level >= 1
 inner join listed on qrels.topic_id = listed.topic_id
+inner join intent_gain_values
+    on
+        intent_gain_values.campaign_id = $campaign_id
+        and intent_gain_values.profile = $profile
+        and qrels.topic_id = intent_gain_values.topic_id
+        and qrels.intent_id = intent_gain_values.intent_id
+        and qrels.level = intent_gain_values.level
 left join given on qrels.topic_id = given.topic_id and qrels.intent_id = given.intent_id
 left join given_topics on qrels.topic_id = given_topics.topic_id
 left join document_lengths

@@ -1,8 +1,11 @@
+-- reads: global_gains, qrels
+-- produces: evaluation_document_gains (topic_id, doc_id, gain)
+-- grain: topic_id, doc_id
+-- params: $campaign_id, $probs, $profile
 -- diversity_document_gains (temp table evaluation_document_gains): one row per (topic_id, doc_id)
 -- judged in the evaluated diversity campaign (a qrels row for any intent, NTCIR's intent-0 L0
 -- rows included): its global gain GG(d) under the staged probability variant and gain profile,
 -- 0 when it is relevant to no listed intent. The D- and DIN-stagings' judged documents.
--- Reads: qrels, global_gains. Parameters: $campaign_id, $probs, $profile.
 -- Reference: docs/metrics-diversity.md section 3.1.
 with judged as (
     select distinct

@@ -1,6 +1,9 @@
+-- reads: evaluation_gain_codes, evaluation_levels
+-- produces: evaluation_gains (profile, topic_id, level, gain, judgments)
+-- grain: profile, topic_id, level
+-- params: $profile
 -- diversity_gains (temp table evaluation_gains of a D- or DIN-staging): the staged profile's
 -- gain of each level code (the global gain it stands for) and its judged documents.
--- Reads: evaluation_levels, evaluation_gain_codes. Parameters: $profile.
 select
     $profile as profile,
     evaluation_levels.topic_id,

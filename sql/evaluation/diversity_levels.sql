@@ -1,7 +1,10 @@
+-- reads: evaluation_document_gains, evaluation_gain_codes
+-- produces: evaluation_levels (topic_id, level, judgments)
+-- grain: topic_id, level
+-- params: none
 -- diversity_levels (temp table evaluation_levels of a D- or DIN-staging): one row per (topic_id,
 -- level code): the judged documents whose global gain the code stands for (0 for a gain only a
 -- DIN list earns). R = documents with GG > 0, N = judged documents with GG = 0.
--- Reads: evaluation_gain_codes, evaluation_document_gains.
 select
     evaluation_gain_codes.topic_id,
     evaluation_gain_codes.level,

@@ -1,6 +1,9 @@
+-- reads: evaluation_gain_codes, evaluation_ranked_gains
+-- produces: evaluation_ranks (run_id, topic_id, rank, doc_id, level)
+-- grain: run_id, topic_id, rank
+-- params: none
 -- diversity_ranks (temp table evaluation_ranks of a D- or DIN-staging): the judged documents of
 -- every ranked list with their rank and the level code of the gain they earn there.
--- Reads: evaluation_ranked_gains, evaluation_gain_codes.
 select
     evaluation_ranked_gains.run_id,
     evaluation_ranked_gains.topic_id,

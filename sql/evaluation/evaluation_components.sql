@@ -1,3 +1,7 @@
+-- reads: none
+-- produces: evaluation_components (measure, role, run_id, topic_id, intent_id, value)
+-- grain: measure, role, run_id, topic_id, intent_id
+-- params: none
 -- evaluation_components: the values composite measures combine, one row per (measure, role,
 -- run_id, topic_id, intent_id): for I-rec, IA and P+Q the per-intent values of their ad hoc
 -- component (intent_id the intent; role 'all', or 'inf' / 'nav' for the component of that intent

@@ -1,5 +1,8 @@
+-- reads: gain_maxima
+-- produces: evaluation_gain_maxima (profile, topic_id, max_gain)
+-- grain: profile, topic_id
+-- params: $campaign_id
 -- evaluation_gain_maxima: for the evaluated campaign, gmax of every (profile, topic_id).
--- Reads: gain_maxima. Parameters: $campaign_id.
 select profile, topic_id, max_gain
 from gain_maxima
 where campaign_id = $campaign_id

@@ -1,6 +1,9 @@
+-- reads: gain_values, topic_levels
+-- produces: evaluation_gains (profile, topic_id, level, gain, judgments)
+-- grain: profile, topic_id, level
+-- params: $campaign_id
 -- evaluation_gains: for the evaluated campaign, every judged level of every topic with the
 -- number of documents judged at it, and its gain under every gain profile.
--- Reads: gain_values, topic_levels. Parameters: $campaign_id.
 select
     gain_values.profile,
     gain_values.topic_id,

@@ -1,3 +1,7 @@
+-- reads: evaluation_gains
+-- produces: evaluation_ideal_gains (profile, topic_id, ideal_rank, gain, ideal_gain_so_far)
+-- grain: profile, topic_id, ideal_rank
+-- params: $profiles
 -- evaluation_ideal_gains: the ideal list of every topic under every gain profile the
 -- evaluation's measures use: the topic's R relevant documents (level >= 1), gains descending,
 -- with its gain g*(r) and cumulative ideal gain cg*(r) at each ideal rank r = 1..R.

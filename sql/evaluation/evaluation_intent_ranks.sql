@@ -1,7 +1,10 @@
+-- reads: evaluation_ranks, qrels
+-- produces: evaluation_intent_ranks (run_id, topic_id, rank, intent_id, level)
+-- grain: run_id, topic_id, rank, intent_id
+-- params: $campaign_id
 -- evaluation_intent_ranks: one row per (run_id, topic_id, rank, intent_id) of a ranked document
 -- judged for an intent: the document's level for that intent (diversity qrels; empty for an ad
 -- hoc campaign). Effective precision reads it.
--- Reads: evaluation_ranks, qrels. Parameters: $campaign_id.
 select
     evaluation_ranks.run_id,
     evaluation_ranks.topic_id,

@@ -1,3 +1,7 @@
+-- reads: intent_weights, qrels
+-- produces: evaluation_intents (probs, topic_id, intent_id, probability, intent_type, num_rel)
+-- grain: probs, topic_id, intent_id
+-- params: $campaign_id, $variants
 -- evaluation_intents: one row per (probs, topic_id, intent_id) of the evaluated campaign: the
 -- intent's probability under each probability variant the evaluation uses, its type (inf |
 -- nav) and its relevant documents (num_rel; I-rec's n+ counts the intents with num_rel > 0).

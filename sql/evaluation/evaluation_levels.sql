@@ -1,8 +1,11 @@
+-- reads: topic_levels
+-- produces: evaluation_levels (topic_id, level, judgments)
+-- grain: topic_id, level
+-- params: $campaign_id
 -- evaluation_levels: one row per (topic_id, level) of the evaluated campaign: how many documents
 -- are judged at that level. The ad hoc staging reads the campaign's ad hoc qrels (topic_levels);
 -- a diversity staging writes its own (sql/evaluation/diversity_levels.sql,
 -- intent_levels_staged.sql). evaluation_pairs and evaluation_topics read it.
--- Reads: topic_levels. Parameters: $campaign_id.
 select
     topic_id,
     level,

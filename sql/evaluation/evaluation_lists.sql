@@ -1,6 +1,9 @@
+-- reads: evaluation_ranks, run_entries
+-- produces: evaluation_lists (run_id, topic_id, num_ret)
+-- grain: run_id, topic_id
+-- params: $max_depth, $campaign_id, $runs, $judged_only
 -- evaluation_lists: one row per (run_id, topic_id) of one evaluation: the length L of the
 -- ranked list after the depth cut (and, with -J, after removing unjudged documents).
--- Reads: run_entries, evaluation_ranks. Parameters: $campaign_id, $runs, $max_depth, $judged_only.
 with retrieved as (
     select
         run_id,

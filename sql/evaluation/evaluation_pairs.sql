@@ -1,3 +1,7 @@
+-- reads: evaluation_levels, evaluation_lists
+-- produces: evaluation_pairs (run_id, topic_id, num_ret, in_run, empty_list)
+-- grain: run_id, topic_id
+-- params: $runs, $judged_only, $max_depth, $topic_policy
 -- evaluation_pairs: one row per (run_id, topic_id) an evaluation scores, with the list length
 -- and whether the run has the topic at all (in_run: false for a judged topic the run lacks).
 -- empty_list: whether the list trec_eval evaluates is empty: the run's list when -J or -M left

@@ -1,36 +1,16 @@
+-- reads: evaluation_entries
+-- produces: evaluation_ranks (run_id, topic_id, rank, doc_id, level)
+-- grain: run_id, topic_id, rank
+-- params: none
 -- evaluation_ranks: the pooled documents (those with a qrels line) of every ranked list of one
--- evaluation, with their rank and level. Materialised once per evaluation; every metric family
--- reads it (a list's unpooled documents only occupy ranks, which `rank` keeps).
--- Reads: rank_gains. Parameters:
---   $campaign_id, $ordering ('trec' | 'rank' | 'file'), $runs (list of run ids),
---   $max_depth (trec_eval -M: ranks beyond it are dropped, after ordering),
---   $judged_only (trec_eval -J: keep judged documents only, ranks renumbered 1..n in order)
--- Reference: trec_eval 10.0 form_res_rels.c (depth cut, then -J).
-with pooled as (
-    select
-        run_id,
-        topic_id,
-        rank,
-        doc_id,
-        level
-    from rank_gains
-    where
-        campaign_id = $campaign_id
-        and ordering = $ordering
-        and list_contains($runs, run_id)
-        and rank <= $max_depth
-        and level is not null
-)
-
+-- ad hoc evaluation, with their rank and level, as the ranked-and-cut stage evaluation_entries
+-- gives them (ordering, depth cut, judged_only). Materialised once per evaluation; every metric
+-- family reads it (a list's unpooled documents only occupy ranks, which `rank` keeps). Ad hoc
+-- qrels judge a document once per topic, so its level is the highest level of its rows.
 select
     run_id,
     topic_id,
-    case
-        when $judged_only
-            then row_number() over (partition by run_id, topic_id order by rank)
-        else rank
-    end as rank,
+    rank,
     doc_id,
-    level
-from pooled
-where not $judged_only or level >= 0
+    max_level as level
+from evaluation_entries

@@ -1,10 +1,14 @@
+-- reads: evaluation_gains, evaluation_ideal_gains, evaluation_ranks, evaluation_topics
+-- produces: evaluation_relevant_ranks (profile, run_id, topic_id, rank, level, gain,
+--           relevant_so_far, gain_so_far, ideal_gain_so_far)
+-- grain: profile, run_id, topic_id, rank
+-- params: $profiles
 -- evaluation_relevant_ranks: every retrieved document at level >= 1 of every ranked list, under
 -- every gain profile the evaluation's measures use, with the running values the blended-ratio
 -- measures (Q, O, P, P+, R-measure, NCU, EBR) are made of: relevant_so_far = C(r), the
 -- documents at level >= 1 in the top r; gain_so_far = cg(r); ideal_gain_so_far = cg*(r), the
 -- ideal list's cumulative gain at min(r, R). Running values at rank r do not depend on what
 -- lies below r, so a measure truncating the list at l reads the rows with rank <= l.
--- Reads: evaluation_ranks, evaluation_gains, evaluation_topics, evaluation_ideal_gains.
 -- Parameters: $profiles. Reference: docs/metrics-adhoc.md sections 0 and 3 (NTCIREVAL count(r)).
 with relevant as (
     select

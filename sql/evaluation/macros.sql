@@ -1,3 +1,5 @@
+-- defines: zero_by_zero, blended_ratio, repeated_powers
+-- params: none
 -- Formulas more than one metric family uses, defined once as macros of the evaluation's
 -- connection (created before the stages; pyeval/evaluation.py).
 

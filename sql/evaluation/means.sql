@@ -1,3 +1,7 @@
+-- reads: evaluation_scores, requested_aggregates
+-- produces: means (run_id, measure, value, topics)
+-- grain: run_id, measure
+-- params: none
 -- means: one row per (run_id, measure): the per-topic values combined over topics.
 -- Reads: evaluation_scores(run_id, topic_id, measure, value),
 --        requested_aggregates(measure, aggregate).

@@ -1,3 +1,7 @@
+-- reads: evaluation_gains
+-- produces: evaluation_gain_maxima (profile, topic_id, max_gain)
+-- grain: profile, topic_id
+-- params: none
 -- per_intent_gain_maxima (temp table evaluation_gain_maxima of the per-intent staging): gmax of
 -- each intent list, the largest gain the intent's judged documents have (NTCIREVAL's
 -- D-NTCIR-IAeval: gcompute on the intent's Irelv file, whose largest gain is gmax; so with

@@ -1,8 +1,10 @@
+-- reads: evaluation_intent_judgments, evaluation_levels, intent_gain_values
+-- produces: evaluation_gains (profile, topic_id, level, gain, judgments)
+-- grain: profile, topic_id, level
+-- params: $profiles, $campaign_id
 -- per_intent_gains (temp table evaluation_gains of the per-intent staging): each level of each
 -- intent list under every gain profile requested, the per-intent gain g_i of intent_gain_values;
 -- level 0 (judged for other intents only) has gain 0.
--- Reads: evaluation_levels, evaluation_intent_judgments, intent_gain_values.
--- Parameters: $campaign_id, $profiles.
 with intent_lists as (
     select distinct
         topic_id,

@@ -1,10 +1,13 @@
+-- reads: intents, qrels
+-- produces: evaluation_intent_judgments (topic_id, source_topic_id, intent_id, doc_id, level)
+-- grain: topic_id, doc_id
+-- params: $campaign_id, $separator
 -- per_intent_judgments (temp table evaluation_intent_judgments): the per-intent staging of a
 -- diversity campaign, where each (topic, listed intent) is one ranked-list "topic" (its topic_id
 -- is topic || $separator || intent) judged on the intent's own levels: every document judged for
 -- the topic, at its level for the intent (0 when judged for other intents only; negative TREC
 -- levels, -2 spam, as 0). Intent-aware measures, I-rec and P+Q compute an ad hoc measure on
 -- each such list (docs/metrics-diversity.md section 6.1: the intent's local ideal list).
--- Reads: qrels, intents. Parameters: $campaign_id, $separator.
 with judged as (
     select distinct
         topic_id,

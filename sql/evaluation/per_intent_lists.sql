@@ -1,8 +1,10 @@
+-- reads: evaluation_intent_judgments, evaluation_ranks, run_entries
+-- produces: evaluation_lists (run_id, topic_id, num_ret)
+-- grain: run_id, topic_id
+-- params: $max_depth, $campaign_id, $runs, $judged_only
 -- per_intent_lists (temp table evaluation_lists of the per-intent staging): the length of every
 -- ranked list, once per listed intent of its topic (as evaluation_lists: the depth cut, and with
 -- judged_only the judged documents).
--- Reads: run_entries, evaluation_ranks, evaluation_intent_judgments.
--- Parameters: $campaign_id, $runs, $max_depth, $judged_only.
 with retrieved as (
     select
         run_id,

@@ -1,3 +1,7 @@
+-- reads: evaluation_preferences
+-- produces: preference_closure (topic_id, jg, better_doc, worse_doc)
+-- grain: topic_id, jg, better_doc, worse_doc
+-- params: none
 -- preference_closure: the preferences of every judgment group with several sub-groups, closed
 -- transitively (A > B in one sub-group and B > C in another give A > C; trec_eval 10.0
 -- form_prefs_counts.c add_transitives). A group with one sub-group needs no closure: its

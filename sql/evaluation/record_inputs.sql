@@ -1,3 +1,6 @@
+-- reads: current_inputs
+-- writes: evaluation_inputs
+-- params: $id, $campaign_id, $runs, $profiles
 -- record_inputs: the provenance of one evaluation, written with it (evaluation_inputs): the
 -- campaign's current qrels, intents and document lengths, each evaluated run, and each stored
 -- gain profile its measures name, with their sha256 now.

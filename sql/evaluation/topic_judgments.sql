@@ -1,3 +1,7 @@
+-- reads: evaluation_levels
+-- produces: evaluation_topics (topic_id, rel, num_rel, num_nonrel, max_level)
+-- grain: topic_id, rel
+-- params: $thresholds
 -- topic_judgments: one row per (topic_id, rel) threshold an evaluation needs: R (judged at or
 -- above the threshold), N (judged below it, level >= 0) and the highest level.
 -- Reads: evaluation_levels. Parameters: $thresholds (list of integers).

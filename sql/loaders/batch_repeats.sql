@@ -1,3 +1,7 @@
+-- reads: batch_keys
+-- produces: batch_repeats (file_index, line_number, first_file, first_line)
+-- grain: file_index, line_number
+-- params: $conflicts_only
 -- batch_repeats: the first line of a later file of a load that gives again a key an earlier file
 -- of the same load gives (a judgment, an intent, a document's length), in file then line order.
 -- Each file alone was checked by its loader's problems query; this is the check across files.

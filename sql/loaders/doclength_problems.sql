@@ -1,3 +1,7 @@
+-- reads: doclength_input
+-- produces: doclength_problems (line_number, problem)
+-- grain: line_number
+-- params: none
 -- doclength_problems: every bad document-lengths line, first line first. Identical duplicate
 -- lines are allowed (and stored once); two different lengths for one document are an error.
 -- Reads: doclength_input (the rows of doclength_rows.sql).

@@ -1,3 +1,7 @@
+-- reads: input_fields
+-- produces: doclength_input (line_number, field_count, doc_id, length_text, length)
+-- grain: line_number
+-- params: none
 -- doclength_rows: one row per document-lengths line: docno and length in characters.
 -- Reads: input_fields(line_number, is_blank, fields).
 -- Layout: <docno> <length> ('#' comment lines allowed). Reference: docs/formats.md section 7.

@@ -1,3 +1,7 @@
+-- reads: none
+-- produces: file_fields (file_index, <the columns of $columns>)
+-- grain: file_index, one row per line
+-- params: $path, $delimiter, $columns, $compression, $spaced
 -- fast_file_fields: the fields of TREC run or qrels files as the general path would split them,
 -- read by DuckDB's CSV reader in one scan, one row per line, each file's lines in file order
 -- (the fast path, pyeval/loaders/source.py stage_files). file_index: the file's position in $path.

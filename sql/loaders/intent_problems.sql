@@ -1,3 +1,7 @@
+-- reads: intent_input
+-- produces: intent_problems (line_number, problem)
+-- grain: line_number
+-- params: none
 -- intent_problems: every bad intents line with what is wrong, first line first.
 -- Reads: intent_input (the rows of intent_rows.sql).
 with line_problems as (

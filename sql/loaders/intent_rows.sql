@@ -1,3 +1,8 @@
+-- reads: input_fields
+-- produces: intent_input (line_number, is_blank, field_count, topic_id, intent_id,
+--           probability_text, probability, intent_type)
+-- grain: line_number
+-- params: none
 -- intent_rows: one row per intents line: topic, intent, Pr(i|q) and type, typed (null if bad).
 -- Reads: input_fields(line_number, is_blank, fields).
 -- Layouts: NTCIR Iprob <topic> <intent> <prob>; DINprob <topic> <intent> <prob> <inf|nav>

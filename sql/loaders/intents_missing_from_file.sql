@@ -1,3 +1,7 @@
+-- reads: intent_input, qrels
+-- produces: intents_missing_from_file (topic_id, intent_id)
+-- grain: topic_id, intent_id
+-- params: $campaign_id
 -- intents_missing_from_file: intents judged relevant in the campaign's qrels, for topics the
 -- intents file covers, that the file does not list (NTCIREVAL would write a malformed derived
 -- file for them; pyeval refuses). First topic and intent in byte order.

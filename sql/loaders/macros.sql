@@ -1,3 +1,5 @@
+-- defines: integer_value, is_decimal, decimal_value, finite_decimal_value
+-- params: none
 -- The typing rules every loader shares, defined once as macros of the loading connection
 -- (created before a load stages its rows: pyeval/loaders/staging.py stage_rows, and
 -- source.py stage_file for the fast path). A value that breaks a rule is null; the loader's

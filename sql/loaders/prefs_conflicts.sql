@@ -1,3 +1,7 @@
+-- reads: preference_closure
+-- produces: prefs_conflicts (topic_id, jg, better_doc, worse_doc)
+-- grain: topic_id, jg, better_doc, worse_doc
+-- params: none
 -- prefs_conflicts: a pair of documents that one judgment group prefers both ways once the
 -- preferences of its sub-groups are closed transitively (trec_eval 10.0 form_prefs_counts.c
 -- aborts: "Pref inconsistency found"), or nothing.

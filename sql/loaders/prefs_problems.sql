@@ -1,3 +1,7 @@
+-- reads: prefs_input
+-- produces: prefs_problems (line_number, problem, is_duplicate)
+-- grain: line_number
+-- params: $field_count, $layout
 -- prefs_problems: the first bad line of a preference file with what is wrong; is_duplicate
 -- marks a document given twice in one judgment sub-group.
 -- Reads: prefs_input (the rows of prefs_rows.sql).

@@ -1,3 +1,8 @@
+-- reads: input_fields
+-- produces: prefs_input (line_number, is_blank, field_count, topic_id, jg, jsg, doc_id, level_text,
+--           rel_level)
+-- grain: line_number
+-- params: $sub_group_field
 -- prefs_rows: one row per line of a preference file, typed, or null where a field is bad.
 -- Reads: input_fields(line_number, is_blank, fields).
 -- Parameters: $sub_group_field (4: the prefs format "topic jg jsg docno rel_level";

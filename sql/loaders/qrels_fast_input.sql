@@ -1,3 +1,8 @@
+-- reads: staged_file
+-- produces: qrels_input (line_number, is_blank, field_count, topic_id, intent_id, doc_id,
+--           level_text, level)
+-- grain: line_number
+-- params: $intent_field
 -- qrels_fast_input: a TREC qrels file staged by the fast path in the shape of qrels_rows.sql,
 -- for the checks and the insert both paths share (qrels_problems, qrels_insert).
 -- Reads: staged_file(line_number, topic_id, iter, doc_id, level), the rows of

@@ -1,3 +1,7 @@
+-- reads: file_fields
+-- produces: staged_qrels_files (file_index, topic_id, iter, doc_id, level)
+-- grain: file_index, one row per line
+-- params: none
 -- qrels_fast_rows: the lines of a TREC qrels file read by the fast path, with the level typed by
 -- the rule of qrels_rows.sql for TREC formats (integer_value, sql/loaders/macros.sql; null otherwise,
 -- and the file then takes the general path, which names the line or finds NTCIR L<k> levels).

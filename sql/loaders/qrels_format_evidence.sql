@@ -1,3 +1,7 @@
+-- reads: input_fields
+-- produces: qrels_format_evidence (line_number, field_count, last_field, second_field_values)
+-- grain: one row
+-- params: none
 -- qrels_format_evidence: what tells the qrels formats apart, from the data lines.
 -- Reads: input_fields. Returns the first data line's line number, field count and last field,
 -- and how many distinct values the second field takes over the 4-field lines (TREC ad hoc

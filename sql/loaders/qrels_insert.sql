@@ -1,3 +1,6 @@
+-- reads: qrels_input
+-- writes: qrels
+-- params: $campaign_id
 -- qrels_insert: store the checked judgments of one qrels input. Parameters: $campaign_id.
 insert into qrels (campaign_id, topic_id, intent_id, doc_id, level)
 select $campaign_id, topic_id, intent_id, doc_id, level

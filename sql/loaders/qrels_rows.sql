@@ -1,3 +1,9 @@
+-- reads: input_fields
+-- produces: qrels_input (line_number, is_blank, field_count, topic_id, intent_id, doc_id,
+--           level_text, level)
+-- grain: line_number
+-- params: $topic_field, $intent_field, $doc_field, $level_field, $intent_zero_is_none,
+--         $level_prefix
 -- qrels_rows: one row per qrels line: its judgment, typed, or null where a field is bad.
 -- Reads: input_fields(line_number, is_blank, fields).
 -- Parameters (the layout of the format, from pyeval.loaders.qrels.QRELS_LAYOUTS):

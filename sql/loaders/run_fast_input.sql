@@ -1,3 +1,8 @@
+-- reads: run_file_starts, staged_run_files
+-- produces: run_fast_input (file_index, line_number, field_count, topic_id, doc_id, rank_text,
+--           score_text, run_tag, rank_given, score)
+-- grain: file_index, line_number
+-- params: none
 -- run_fast_input: the run files of a load staged by the fast path, each line with its file and
 -- line number, in the shape run_batch gives the checks and the insert (run_summary,
 -- run_problems, run_insert). Every line has 6 fields and typed values (staged_file_fits.sql).

@@ -1,3 +1,7 @@
+-- reads: file_fields
+-- produces: staged_run_files (file_index, topic_id, has_iter, doc_id, run_tag, rank_given, score)
+-- grain: file_index, one row per line
+-- params: none
 -- run_fast_rows: the lines of a run file read by the fast path, with rank and score typed by the
 -- rules run_rows.sql (the general path) uses, sql/loaders/macros.sql: a rank is an integer, a
 -- score a finite decimal number. A value that breaks a rule is null, and the file then takes

@@ -1,3 +1,8 @@
+-- reads: run_input
+-- produces: run_general_rows (file_index, line_number, field_count, topic_id, doc_id, rank_text,
+--           score_text, run_tag, rank_given, score)
+-- grain: file_index, line_number
+-- params: $file_index
 -- run_general_rows: the lines of one run read by the general path (run_rows.sql, checked by
 -- run_problems.sql), in the shape of run_fast_input.sql, appended to the load's
 -- run_general_rows table. Reads: run_input. Parameters: $file_index (the input's position).

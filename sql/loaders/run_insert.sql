@@ -1,3 +1,6 @@
+-- reads: batch_runs, run_batch
+-- writes: run_entries
+-- params: $campaign_id, $first_file, $last_file
 -- run_insert: store the checked lines of every run of a load in one statement.
 -- Reads: run_batch (every line of the load's runs, pyeval/loaders/runs.py _stage_batch: file_index,
 -- line_number, topic_id, doc_id, run_tag, rank_given, score), batch_runs (file_index, run_id).

@@ -1,3 +1,7 @@
+-- reads: run_input
+-- produces: run_problems (line_number, problem, is_duplicate)
+-- grain: line_number
+-- params: none
 -- run_problems: every bad run line with what is wrong, first line first.
 -- Reads: run_input (the rows of run_rows.sql).
 -- A duplicate (topic, docno) is an error (trec_eval and ndeval abort on it too); is_duplicate

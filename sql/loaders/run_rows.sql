@@ -1,3 +1,8 @@
+-- reads: input_fields
+-- produces: run_input (line_number, field_count, topic_id, doc_id, rank_text, score_text, run_tag,
+--           rank_given, score)
+-- grain: line_number
+-- params: none
 -- run_rows: one row per run line: topic, document, rank as given and score, typed (null if bad).
 -- Reads: input_fields(line_number, is_blank, fields).
 -- Layout: <topic> <iter> <docno> <rank> <score> <run_tag> [ignored...] (TREC run, 6+ fields);

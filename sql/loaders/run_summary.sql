@@ -1,3 +1,8 @@
+-- reads: qrels, run_batch
+-- produces: run_summary (file_index, may_have_duplicates, run_topics, unjudged_topics,
+--           missing_topics, entries, distinct_tags, first_tag)
+-- grain: file_index
+-- params: $campaign_id
 -- run_summary: what a load needs to know of each staged run, in one pass over the lines of all
 -- of them: whether a document is retrieved twice for a topic (run_problems.sql then names the
 -- lines), what the load reports (lines, distinct run tags, the first line's tag), and how the

@@ -1,3 +1,7 @@
+-- reads: staged_files
+-- produces: staged_file_fits (file_index, <one boolean per staged column>)
+-- grain: file_index
+-- params: none
 -- staged_file_fits: whether each file staged by the fast path holds exactly what the general
 -- path would read: no line is a '#' comment (the general path skips it) and no field is null (an
 -- empty field, which the general path's whitespace split would merge away, or a value that

@@ -1,3 +1,6 @@
+-- reads: intents, qrels
+-- writes: topics
+-- params: $campaign_id
 -- topics_refresh: insert the topic set of a campaign: every topic of its qrels or intents.
 -- Parameters: $campaign_id. (The caller first deletes the campaign's rows of topics.)
 insert into topics (campaign_id, topic_id)

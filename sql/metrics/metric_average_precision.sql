@@ -1,7 +1,10 @@
+-- reads: evaluation_pairs, evaluation_ranks, evaluation_topics, requested_measures
+-- produces: metric_average_precision (run_id, topic_id, measure, value)
+-- grain: run_id, topic_id, measure
+-- params: none
 -- metric_average_precision: rank-of-relevant measures per (run_id, topic_id, measure):
 -- AP and AP@k, GMAP (per topic = AP), RR and RR@k, IPrec@x, IPrecAvg(points), infAP, Bpref,
 -- GMBpref (per topic = Bpref), YAAP. Geometric means are applied by sql/evaluation/means.sql.
--- Reads: evaluation_pairs, evaluation_ranks, evaluation_topics,
 --        requested_measures(measure, kind, rel, cutoff, recall, points).
 -- Notation (docs/metrics-adhoc.md section 0): rho_j rank of the j-th relevant document retrieved,
 -- C(L) relevant retrieved, R relevant, N judged non-relevant (0 <= level < rel).

@@ -1,6 +1,10 @@
+-- reads: evaluation_gain_maxima, evaluation_gains, evaluation_ideal_gains, evaluation_pairs,
+--        evaluation_ranks, requested_measures
+-- produces: metric_cascade (run_id, topic_id, measure, value)
+-- grain: run_id, topic_id, measure
+-- params: none
 -- metric_cascade: cascade measures per (run_id, topic_id, measure): ERR, ERR@l, nERR@l, EBR,
 -- nEBR@l, iRBU, niRBU@l, nRBP@l.
--- Reads: evaluation_pairs, evaluation_ranks, evaluation_gains, evaluation_gain_maxima,
 --        evaluation_ideal_gains, requested_measures(measure, kind, gain, stop, beta, u, p,
 --        cutoff); macro blended_ratio.
 -- References: Chapelle, Metzler, Zhang & Grinspan, CIKM 2009 (ERR); gdeval 1.2a (TREC Web

@@ -1,6 +1,10 @@
+-- reads: evaluation_gain_maxima, evaluation_gains, evaluation_pairs, evaluation_ranks,
+--        evaluation_topics, requested_measures
+-- produces: metric_condensed (run_id, topic_id, measure, value)
+-- grain: run_id, topic_id, measure
+-- params: none
 -- metric_condensed: NTCIREVAL's condensed-list measures per (run_id, topic_id, measure):
 -- BprefR, BprefN, BprefRelative, RprefN, RprefRelative, RprefRelative2.
--- Reads: evaluation_pairs, evaluation_ranks, evaluation_topics, evaluation_gains,
 --        evaluation_gain_maxima, requested_measures(measure, kind, gain).
 -- Reference: NTCIREVAL 190111 (T. Sakai), ntcir_eval.c eval_compute with -j (bpref_R, bpref_N,
 -- bpref_relative, rpref_N, rpref_relative, rpref_relative2); Sakai, SIGIR 2007 ("Alternatives

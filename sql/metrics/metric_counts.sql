@@ -1,3 +1,7 @@
+-- reads: evaluation_pairs, evaluation_ranks, evaluation_topics, requested_measures
+-- produces: metric_counts (run_id, topic_id, measure, value)
+-- grain: run_id, topic_id, measure
+-- params: none
 -- metric_counts: NumQ, NumRet (with rel: relevant retrieved), NumRel, NumNonRelJudgedRet per
 -- (run_id, topic_id).
 -- Grain: one row per (run_id, topic_id, measure). Reads: evaluation_pairs, evaluation_ranks,

@@ -1,6 +1,10 @@
+-- reads: evaluation_gain_maxima, evaluation_gains, evaluation_pairs, evaluation_ranks,
+--        evaluation_topics, requested_measures
+-- produces: metric_dcg (run_id, topic_id, measure, value)
+-- grain: run_id, topic_id, measure
+-- params: none
 -- metric_dcg: gain-based measures per (run_id, topic_id, measure): nDCG, nDCG@k, DCG, DCG@k,
 -- IdealDCG, IdealDCG@k, nDCGRel, RnDCG, BinG, G, RBP.
--- Reads: evaluation_pairs, evaluation_ranks, evaluation_topics, evaluation_gains,
 --        evaluation_gain_maxima, requested_measures(measure, kind, gain, cutoff, rel, p, gain_norm).
 -- References: Jarvelin & Kekalainen, TOIS 20(4) 2002 (nDCG); Moffat & Zobel, TOIS 27(1) 2008
 -- (RBP); NTCIREVAL (T. Sakai) MSnDCG@l (= nDCG@l) and RBP, RBP@l (gain_norm = 'gmax'). Exact ports of trec_eval 10.0 m_ndcg.c (ndcg), m_ndcg_cut.c (ndcg_cut), m_ndcg_rel.c
@@ -60,7 +64,11 @@
 -- whenever distinct gains differ by at least 1 (every built-in profile, and the NIST fixtures).
 -- Gains differing in value start a new R-level in RnDCG; levels with equal gains share one.
 --
--- Judgment counts per level (for the ideal list) come with evaluation_gains.
+-- Judgment counts per level (for the ideal list) come with evaluation_gains. This ideal list is
+-- trec_eval's (m_ndcg.c: every judged document with a positive gain, level 0 included when a
+-- stored profile gives it one), not the stage evaluation_ideal_gains (the relevant documents,
+-- level >= 1, as NTCIREVAL has it); they agree unless a level below 1 gains
+-- (tests/sql/test_one_definition.py).
 with pairs as (
     select
         run_id,

@@ -1,3 +1,7 @@
+-- reads: evaluation_intent_ranks, evaluation_intents, evaluation_pairs, requested_measures
+-- produces: metric_effective_precision (run_id, topic_id, measure, value)
+-- grain: run_id, topic_id, measure
+-- params: none
 -- metric_effective_precision: precision of a diversified list per (run_id, topic_id, measure):
 -- EfP@l and PAny@l.
 -- Reads: evaluation_pairs, evaluation_intents (intent types), evaluation_intent_ranks (the

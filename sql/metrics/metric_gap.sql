@@ -1,5 +1,9 @@
+-- reads: evaluation_gains, evaluation_ideal_gains, evaluation_pairs, evaluation_ranks,
+--        requested_measures
+-- produces: metric_gap (run_id, topic_id, measure, value)
+-- grain: run_id, topic_id, measure
+-- params: none
 -- metric_gap: graded average precision per (run_id, topic_id, measure): GAP, GAP@l, nGAP@l.
--- Reads: evaluation_pairs, evaluation_ranks, evaluation_gains,
 --        requested_measures(measure, kind, gain, cutoff).
 -- References: Robertson, Kanoulas & Yilmaz, SIGIR 2010 (GAP); Sakai & Song, SIGIR 2011 (GAP@l,
 -- nGAP@l with uniform threshold probabilities); NTCIREVAL (T. Sakai) -gap, whose m(m + 1)

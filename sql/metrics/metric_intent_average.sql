@@ -1,3 +1,7 @@
+-- reads: evaluation_components, evaluation_intents, evaluation_pairs, requested_measures
+-- produces: metric_intent_average (run_id, topic_id, measure, value)
+-- grain: run_id, topic_id, measure
+-- params: none
 -- metric_intent_average: measures that average per-intent values over a topic's intents, per
 -- (run_id, topic_id, measure): IRec@l, IA_<X> (nDCG, Q, ERR, nERR, GAP, nGAP, AP), PplusQ@l.
 -- Reads: evaluation_pairs, evaluation_intents, evaluation_components (the per-intent values of

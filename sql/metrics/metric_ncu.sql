@@ -1,6 +1,10 @@
+-- reads: evaluation_gains, evaluation_pairs, evaluation_relevant_ranks, evaluation_topics,
+--        requested_measures
+-- produces: metric_ncu (run_id, topic_id, measure, value)
+-- grain: run_id, topic_id, measure
+-- params: none
 -- metric_ncu: normalised cumulative utility per (run_id, topic_id, measure): NCU(stop, util)
 -- and NCU(stop=rb)@l.
--- Reads: evaluation_pairs, evaluation_topics, evaluation_gains, evaluation_relevant_ranks,
 --        requested_measures(measure, kind, stop, util, gamma, u, beta, gain, cutoff);
 --        macro blended_ratio.
 -- Reference: Sakai & Robertson, EVIA 2008 (NCU); NTCIREVAL 190111 (T. Sakai), ntcir_eval.c

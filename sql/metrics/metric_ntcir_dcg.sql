@@ -1,6 +1,10 @@
+-- reads: evaluation_gains, evaluation_ideal_gains, evaluation_pairs, evaluation_ranks,
+--        requested_measures
+-- produces: metric_ntcir_dcg (run_id, topic_id, measure, value)
+-- grain: run_id, topic_id, measure
+-- params: none
 -- metric_ntcir_dcg: cumulative-gain measures per (run_id, topic_id, measure): JKnDCG@l (NTCIREVAL
 -- nDCG@l), nCG@l, AnCG@l, AnDCG@l.
--- Reads: evaluation_pairs, evaluation_ranks, evaluation_gains,
 --        requested_measures(measure, kind, gain, b, cutoff).
 -- References: Jarvelin & Kekalainen, TOIS 20(4) 2002 (discount); Sakai, AIRS 2005 (nCG_l,
 -- AnCG_l, nDCG_l, AnDCG_l); NTCIREVAL (T. Sakai) nDCG@l with -logb; docs/metrics-adhoc.md

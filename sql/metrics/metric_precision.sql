@@ -1,7 +1,10 @@
+-- reads: evaluation_pairs, evaluation_ranks, evaluation_topics, requested_measures
+-- produces: metric_precision (run_id, topic_id, measure, value)
+-- grain: run_id, topic_id, measure
+-- params: none
 -- metric_precision: set and cutoff precision/recall measures per (run_id, topic_id, measure):
 -- P@k, R@k, RelP@k, Success@k, Rprec, RprecMult(m), SetP, SetR, SetRelP, SetAP, SetF(beta),
 -- Utility(p1..p4).
--- Reads: evaluation_pairs, evaluation_ranks, evaluation_topics,
 --        requested_measures(measure, kind, rel, cutoff, m, beta, p1, p2, p3, p4, collection_size).
 -- Notation (docs/metrics-adhoc.md section 0): C(k) relevant in the top k, L list length, R relevant.
 -- Reference: trec_eval 10.0 m_P.c, m_recall.c, m_rel_P.c, m_success.c, m_Rprec.c,

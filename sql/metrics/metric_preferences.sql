@@ -1,3 +1,8 @@
+-- reads: evaluation_pairs, evaluation_preferences, evaluation_ranks, preference_closure,
+--        requested_measures
+-- produces: metric_preferences (run_id, topic_id, measure, value)
+-- grain: run_id, topic_id, measure
+-- params: none
 -- metric_preferences: preference measures per (run_id, topic_id, measure): PrefsPossible,
 -- PrefsFulfilled, PrefsSimp, PrefsPair, PrefsAvgJG, PrefsAvgJGRnonrel, each with
 -- pairs = 'all' | 'ret' | 'imp' (PrefsAvgJGRnonrel: 'all' | 'ret').

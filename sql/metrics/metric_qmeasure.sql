@@ -1,6 +1,10 @@
+-- reads: evaluation_ideal_gains, evaluation_pairs, evaluation_relevant_ranks, evaluation_topics,
+--        requested_measures
+-- produces: metric_qmeasure (run_id, topic_id, measure, value)
+-- grain: run_id, topic_id, measure
+-- params: none
 -- metric_qmeasure: NTCIREVAL's blended-ratio measures per (run_id, topic_id, measure): Q and
 -- Q@l, OMeasure, PMeasure, PPlus, RMeasure, APntcir@l.
--- Reads: evaluation_pairs, evaluation_topics, evaluation_relevant_ranks, evaluation_ideal_gains,
 --        requested_measures(measure, kind, gain, beta, truncate, cutoff); macro blended_ratio.
 -- Reference: NTCIREVAL 190111 (T. Sakai), ntcir_eval.c eval_compute (RR, O-measure, P-measure,
 -- P-plus, AP, Q-measure, AP@l, Q@l); Sakai, AIRS 2005 (Q-measure, R-measure); Sakai, IPSJ TOD

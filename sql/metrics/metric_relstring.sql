@@ -1,3 +1,7 @@
+-- reads: evaluation_pairs, evaluation_ranks, requested_measures
+-- produces: metric_relstring (run_id, topic_id, measure, value, value_text)
+-- grain: run_id, topic_id, measure
+-- params: none
 -- metric_relstring: RelString@k, the labels of the first min(k, L) documents of each ranked
 -- list as text, per (run_id, topic_id, measure). Text valued: value is null, value_text holds
 -- the string (trec_eval prints it inside single quotes, per topic only).

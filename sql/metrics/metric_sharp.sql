@@ -1,3 +1,7 @@
+-- reads: evaluation_components, evaluation_pairs, requested_measures
+-- produces: metric_sharp (run_id, topic_id, measure, value)
+-- grain: run_id, topic_id, measure
+-- params: none
 -- metric_sharp: the #-measures per (run_id, topic_id, measure): Dsharp_X@l, DINsharp_X@l,
 -- PplusQsharp@l = gamma I-rec@l + (1 - gamma) M@l, M the D-measure D_X@l, the DIN-measure
 -- DIN_X@l or P+Q@l.

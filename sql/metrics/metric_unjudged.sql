@@ -1,3 +1,7 @@
+-- reads: evaluation_pairs, evaluation_ranks, requested_measures
+-- produces: metric_unjudged (run_id, topic_id, measure, value)
+-- grain: run_id, topic_id, measure
+-- params: none
 -- metric_unjudged: measures of the documents a run retrieved without a judgment, per
 -- (run_id, topic_id, measure): Unjudged@k, Judged@k, RBPResid(p).
 -- Reads: evaluation_pairs, evaluation_ranks, requested_measures(measure, kind, cutoff, p).

@@ -1,3 +1,7 @@
+-- reads: qrels, ranked_entries
+-- produces: mem_relevance (run_id, topic_id, rank, intent_id)
+-- grain: run_id, topic_id, rank, intent_id
+-- params: $campaign_id, $depth, $runs
 -- mem_relevance: one row per (run_id, topic_id, rank, intent_id) where the document a run ranks
 -- at `rank` <= $depth (trec ordering) is relevant (level > 0) to the intent; ad hoc qrels give
 -- intent_id = ''. The maximum-entropy method (pyeval/resampling/mem.py; Ashkan & Clarke, WWW 2011)

@@ -1,8 +1,11 @@
+-- reads: qrels
+-- produces: mem_topic_relevant (topic_id, intent_id, relevant, relevant_any)
+-- grain: topic_id, intent_id
+-- params: $campaign_id
 -- mem_topic_relevant: one row per (topic_id, intent_id) of a campaign with relevant documents:
 -- relevant = R^j, the documents judged relevant (level > 0) to the intent, and
 -- relevant_any = R, the documents relevant to any intent of the topic. The intents of a topic
 -- (M, weighted 1/M) are those listed here (ndeval's N: subtopics with a positive judgment).
--- Reads: qrels. Parameters: $campaign_id.
 with relevant as (
     select topic_id, intent_id, doc_id
     from qrels

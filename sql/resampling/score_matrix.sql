@@ -1,3 +1,7 @@
+-- reads: scores, topic_scores
+-- produces: score_matrix (run_id, topic_id, value, evaluation_id)
+-- grain: run_id, topic_id
+-- params: $campaign_id, $measure
 -- score_matrix: the per-topic values of one measure for a campaign's runs, as the public view
 -- scores shows them (the latest stored value of each run and topic), plus the latest evaluation
 -- that stored the measure for that run. pyeval/resampling/matrix.py turns it into the topic x

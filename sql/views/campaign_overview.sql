@@ -1,5 +1,9 @@
+-- reads: campaigns, document_lengths, intents, qrels, run_entries, runs, topics
+-- produces: campaign_overview (campaign_id, qrels_kind, topics, judgments, positive_judgments,
+--           intents, runs, run_entries, document_lengths, source_campaign_id, created_at)
+-- grain: campaign_id
+-- params: none
 -- campaign_overview: one row per campaign with the counts of what it holds (`pyeval list`).
--- Reads: campaigns, topics, qrels, intents, runs, run_entries, document_lengths.
 with judgment_counts as (
     select
         campaign_id,

@@ -1,3 +1,7 @@
+-- reads: campaign_inputs, gain_profiles, runs
+-- produces: current_inputs (campaign_id, input_kind, input_name, source_file, source_sha256)
+-- grain: campaign_id, input_kind, input_name
+-- params: none
 -- current_inputs: one row per (campaign_id, input_kind, input_name): what the warehouse holds now,
 -- with the sha256 an evaluation records for it (evaluation_inputs).
 -- Reads: campaign_inputs (qrels, intents, doclengths; input_name ''), runs (input_kind 'run',

@@ -1,3 +1,8 @@
+-- reads: intent_gains, intent_weights, ranked_entries
+-- produces: din_rank_gains (campaign_id, probs, profile, run_id, topic_id, ordering, rank, doc_id,
+--           global_gain, din_gain)
+-- grain: campaign_id, probs, profile, run_id, topic_id, ordering, rank
+-- params: none
 -- din_rank_gains: one row per (campaign_id, probs, profile, run_id, topic_id, ordering, rank) of
 -- every ranked document judged for at least one listed intent: its global gain GG(r) and its
 -- DIN global gain
@@ -6,7 +11,6 @@
 -- isnew_j(r) = 1 when no document at ranks 1..r-1 is relevant (level >= 1, any level) to j. A
 -- redundant document of a navigational intent keeps its other gains; only that intent's part
 -- is dropped. The ideal list stays the global one (global_ideal_gains).
--- Reads: ranked_entries, intent_gains, intent_weights.
 -- Reference: docs/metrics-diversity.md section 4 (Sakai, IPSJ JIP 2013; NTCIREVAL dinlabel).
 with judged as (
     select

@@ -1,3 +1,7 @@
+-- reads: profile_gains
+-- produces: gain_maxima (campaign_id, profile, topic_id, max_gain)
+-- grain: campaign_id, profile, topic_id
+-- params: none
 -- gain_maxima: one row per (campaign_id, profile, topic_id): the highest gain the profile can
 -- give in the topic, gmax (NTCIREVAL: the last value of the -g list, even when no document of
 -- the topic has that level). Cascade measures stop with probability gain / (gmax + 1) and

@@ -1,3 +1,7 @@
+-- reads: intent_gain_values
+-- produces: gain_values (campaign_id, profile, topic_id, level, gain)
+-- grain: campaign_id, profile, topic_id, level
+-- params: none
 -- gain_values: one row per (campaign_id, profile, topic_id, level): the gain of a judged level
 -- under each gain profile, for every level a topic's ad hoc qrels use (intent_id = '').
 -- Reads: intent_gain_values, which defines the profiles (linear, exp, flat, steep, adjust and

@@ -1,3 +1,7 @@
+-- reads: intent_gains, intent_weights
+-- produces: global_gains (campaign_id, probs, profile, topic_id, doc_id, global_gain)
+-- grain: campaign_id, probs, profile, topic_id, doc_id
+-- params: none
 -- global_gains: one row per (campaign_id, probs, profile, topic_id, doc_id) of every document
 -- judged for at least one listed intent: its global gain GG(d) = sum over the topic's intents i
 -- of Pr(i|q) g_i(d), under each probability variant (intent_weights) and gain profile

@@ -1,8 +1,15 @@
+-- reads: global_gains
+-- produces: global_ideal_gains (campaign_id, probs, profile, topic_id, ideal_rank, gain,
+--           ideal_gain_so_far)
+-- grain: campaign_id, probs, profile, topic_id, ideal_rank
+-- params: none
 -- global_ideal_gains: one row per (campaign_id, probs, profile, topic_id, ideal_rank): the
 -- globally ideal list of a topic, every document with GG(d) > 0 sorted by global gain
 -- descending, GG*(r), with its cumulative ideal gain. There is exactly one per topic (no
 -- NP-hard step); D- and DIN-measures both divide by it.
 -- Reads: global_gains. Reference: docs/metrics-diversity.md sections 3.1 and 4.
+-- The engine reads the global staging's evaluation_ideal_gains (a view cannot read an evaluation's
+-- temporary stage); tests/sql/test_one_definition.py checks that the two lists are equal.
 select
     campaign_id,
     probs,

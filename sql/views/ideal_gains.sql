@@ -1,7 +1,13 @@
+-- reads: qrels
+-- produces: ideal_gains (campaign_id, topic_id, ideal_rank, gain, ideal_gain_so_far)
+-- grain: campaign_id, topic_id, ideal_rank
+-- params: none
 -- ideal_gains: one row per (campaign_id, topic_id, ideal_rank): the ideal list of a topic (its
 -- judged documents with positive linear gain, levels descending) and its cumulative gain.
 -- Reads: qrels (ad hoc judgments). Only gains matter, so ties among equal levels are immaterial.
--- Measures with another gain profile build their ideal list from gain_values instead.
+-- The engine reads the ad hoc staging's evaluation_ideal_gains under profile 'linear' (a view
+-- cannot read an evaluation's temporary stage); tests/sql/test_one_definition.py checks that the
+-- two lists are equal.
 with positive as (
     select campaign_id, topic_id, level::double as gain
     from qrels

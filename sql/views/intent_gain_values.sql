@@ -1,3 +1,7 @@
+-- reads: profile_gains
+-- produces: intent_gain_values (campaign_id, profile, topic_id, intent_id, level, gain)
+-- grain: campaign_id, profile, topic_id, intent_id, level
+-- params: none
 -- intent_gain_values: one row per (campaign_id, profile, topic_id, intent_id, level): the gain
 -- of a judged level under each gain profile, for every level a topic's qrels use for an intent
 -- (intent_id = '': the ad hoc judgments, which gain_values shows; a diversity intent: the

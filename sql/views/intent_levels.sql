@@ -1,8 +1,11 @@
+-- reads: qrels
+-- produces: intent_levels (campaign_id, topic_id, intent_id, level, judgments)
+-- grain: campaign_id, topic_id, intent_id, level
+-- params: none
 -- intent_levels: one row per (campaign_id, topic_id, intent_id, level): how many documents the
 -- qrels judge at that level for that intent. Ad hoc judgments have intent_id = '' (their rows
 -- are topic_levels'); diversity judgments one row per intent (NTCIR Dqrels' intent 0, "relevant
 -- to no intent", is stored as ''). Negative levels are kept.
--- Reads: qrels.
 select
     campaign_id,
     topic_id,

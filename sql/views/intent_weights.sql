@@ -1,3 +1,7 @@
+-- reads: intent_variants, intents
+-- produces: intent_weights (campaign_id, probs, topic_id, intent_id, probability, intent_type)
+-- grain: campaign_id, probs, topic_id, intent_id
+-- params: none
 -- intent_weights: one row per (campaign_id, probs, topic_id, intent_id): the intent probability
 -- Pr(i|q) under each probability variant of the campaign, with the intent's type. probs =
 -- 'given' is the intents table as loaded (NTCIREVAL uses probabilities as given, never

@@ -1,3 +1,9 @@
+-- reads: pairwise_tests, run_means, run_tags
+-- produces: leaderboard (campaign_id, run_id, measure, value, position, ranked_runs,
+--           higher_is_better, system, team, run_date, tags, baseline_run_id, baseline_value,
+--           difference, test, p_adjusted, versus_baseline, topics, evaluation_id, evaluated_at)
+-- grain: campaign_id, run_id, measure
+-- params: none
 -- leaderboard: one row per (campaign_id, run_id, measure) of run_means: the run's value, its
 -- rank among the campaign's runs (1 = best: highest value, or lowest for a measure whose
 -- measures.higher_is_better is false), its tags and metadata, and how it compares with the
@@ -5,7 +11,6 @@
 -- the baseline's value, the difference, and the latest stored significance test of the pair
 -- on that measure (`pyeval significance` / `compare`): its test, adjusted p and verdict.
 -- Long form: filter on measure (one chart per measure), or pivot in the BI tool.
--- Reads: run_means, run_tags, pairwise_tests.
 -- Portable SQL (DuckDB and PostgreSQL).
 with tag_lists as (
     select campaign_id, run_id, string_agg(tag, ', ' order by tag) as tags

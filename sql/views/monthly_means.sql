@@ -1,11 +1,12 @@
+-- reads: run_means
+-- produces: monthly_means (system, measure, month, mean_value, min_value, max_value, runs,
+--           campaigns)
+-- grain: system, measure, month
+-- params: none
 -- monthly_means: one row per (system, measure, month): how a system's runs did, month by month,
--- across every campaign. month: the first day of the month of the run's run_date
--- (`load run --date`, `pyeval annotate --date`); runs without a date are left out (the day
--- a file was loaded says nothing about when the run was made). system: runs.system, else the
--- run's name.
--- Reads: run_means.
--- mean_value is the arithmetic mean of the runs' values (run_means.value, each the measure's
--- own aggregate over topics) in that month.
+-- across every campaign. month: the first day of the month of the run's run_date (else of the
+-- day it was loaded); system: runs.system, else the run's name.
+-- mean_value is the arithmetic mean of the runs' values (run_means.value) in that month.
 -- Portable SQL (DuckDB and PostgreSQL).
 with dated_means as (
     select

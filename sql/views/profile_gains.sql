@@ -1,3 +1,7 @@
+-- reads: gain_profiles, intent_levels
+-- produces: profile_gains (campaign_id, profile, topic_id, intent_id, level, gain, judged)
+-- grain: campaign_id, profile, topic_id, intent_id, level
+-- params: none
 -- profile_gains: one row per (campaign_id, profile, topic_id, intent_id, level): the gain of a
 -- level under each gain profile; the one definition of every profile's gains.
 -- Levels: every level a topic's qrels use for an intent (judged = true; intent_id = '': the ad
@@ -6,7 +10,6 @@
 -- stored profile lists (judged = false): NTCIREVAL's gmax ranges over those (gain_maxima).
 -- intent_gain_values shows the judged rows. Per-topic rules ('adjust') count the judgments of
 -- the same (topic, intent); a level the topic does not use has R(X) = 0, so gain X.
--- Reads: intent_levels, gain_profiles.
 -- Built-in profiles (docs/metrics-adhoc.md section 1.1; Sakai, AIRS 2005, section 4.5):
 --   'linear' gain = level (trec_eval ndcg; NTCIREVAL -g 1:2:3...; Sakai's default "3:2:1" for
 --            h = 3: gain(S)=3, gain(A)=2, gain(B)=1)

@@ -1,3 +1,8 @@
+-- reads: qrels, ranked_entries
+-- produces: rank_gains (campaign_id, run_id, topic_id, ordering, rank, doc_id, score, level,
+--           is_judged, is_relevant, gain, relevant_so_far, gain_so_far)
+-- grain: campaign_id, run_id, topic_id, ordering, rank
+-- params: none
 -- rank_gains: one row per (campaign_id, run_id, topic_id, ordering, rank) of every ranked list:
 -- the document, its judgment and the running counts metrics are made of.
 -- Reads: ranked_entries, qrels (ad hoc judgments, intent_id = '').

@@ -1,6 +1,9 @@
+-- reads: run_entries
+-- produces: ranked_entries (campaign_id, run_id, topic_id, ordering, rank, doc_id, score)
+-- grain: campaign_id, run_id, topic_id, ordering, rank
+-- params: none
 -- ranked_entries: one row per (campaign_id, run_id, topic_id, ordering, rank): each run's
 -- entries ranked under each ordering policy.
--- Reads: run_entries.
 -- Policies (docs/formats.md section 4; docs/measures.md "Conventions"):
 --   'trec' score descending, then docno descending in byte order (trec_eval, pytrec_eval,
 --          ndeval -traditional); pyeval's default. Ranked once on load (run_entries.trec_rank,

@@ -1,9 +1,11 @@
+-- reads: evaluation_means, evaluation_measures, evaluations, measures, runs, stale_results
+-- produces: run_means (campaign_id, run_id, system, team, run_date, measure, value, topics,
+--           evaluation_id, evaluated_at, measure_name, aggregate, higher_is_better)
+-- grain: campaign_id, run_id, measure
+-- params: none
 -- run_means: one row per (campaign_id, run_id, measure): the value `pyeval evaluate` printed for
 -- the run (the measure's declared aggregate over topics) in the latest evaluation whose inputs
 -- still hold, with the run's metadata.
--- Reads: evaluation_means, stale_results, evaluations, runs, evaluation_measures, measures
--- (measure_name, aggregate and higher_is_better: the measure catalogue's, so that a dashboard
--- knows how the value was combined and which way is better).
 -- Evaluations stored before migration 0006 recorded no means: re-evaluate to see them here.
 -- Portable SQL (DuckDB and PostgreSQL).
 with current_means as (

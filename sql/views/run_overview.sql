@@ -1,5 +1,9 @@
+-- reads: run_entries, runs
+-- produces: run_overview (campaign_id, run_id, run_tag, topics, entries, source_file,
+--           source_sha256, loaded_at)
+-- grain: campaign_id, run_id
+-- params: none
 -- run_overview: one row per (campaign_id, run_id) with its size and provenance (`pyeval list`).
--- Reads: runs, run_entries.
 with entry_counts as (
     select
         campaign_id,

@@ -1,6 +1,10 @@
+-- reads: evaluations, stale_results, topic_scores
+-- produces: score_history (evaluation_id, evaluated_at, campaign_id, run_id, topic_id, measure,
+--           value, is_current, is_latest)
+-- grain: evaluation_id, campaign_id, run_id, topic_id, measure
+-- params: none
 -- score_history: one row per stored per-topic value (evaluation_id, campaign_id, run_id,
 -- topic_id, measure): every value ever stored, never overwritten, with its evaluation's time.
--- Reads: topic_scores, evaluations, stale_results.
 -- is_current: the qrels, run and gain profile it was computed from are still the warehouse's.
 -- is_latest: the value the view scores shows (the current value of the latest evaluation).
 -- Portable SQL (DuckDB and PostgreSQL).

@@ -1,3 +1,7 @@
+-- reads: score_history
+-- produces: scores (campaign_id, run_id, topic_id, measure, value, evaluation_id, evaluated_at)
+-- grain: campaign_id, run_id, topic_id, measure
+-- params: none
 -- scores: the public per-topic results, one row per (campaign_id, run_id, topic_id, measure).
 -- Reads: score_history (every value ever stored, with its evaluation_id).
 -- Shows the value of the latest evaluation of each key whose inputs still hold, with that

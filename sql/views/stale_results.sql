@@ -1,7 +1,10 @@
+-- reads: current_inputs, evaluation_inputs, evaluation_measures
+-- produces: stale_results (evaluation_id, campaign_id, run_id, measure)
+-- grain: evaluation_id, campaign_id, run_id, measure
+-- params: none
 -- stale_results: one row per (evaluation_id, campaign_id, run_id, measure) whose stored values
 -- no longer describe the warehouse: since the evaluation, the campaign's qrels, or the run, or
 -- the stored gain profile the measure names, was replaced by different content (or removed).
--- Reads: evaluation_inputs, current_inputs, evaluation_measures.
 -- Intents and document lengths are recorded for provenance but do not make values stale.
 -- A value of an input replaced by identical content (same sha256) stays current.
 -- Portable SQL (DuckDB and PostgreSQL: `pyeval publish` creates it there from this text).

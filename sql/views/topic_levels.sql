@@ -1,3 +1,7 @@
+-- reads: qrels
+-- produces: topic_levels (campaign_id, topic_id, level, judgments)
+-- grain: campaign_id, topic_id, level
+-- params: none
 -- topic_levels: one row per (campaign_id, topic_id, level): how many documents of the topic's
 -- ad hoc qrels carry that level (trec_eval's rel_levels, with negative levels kept).
 -- Reads: qrels (intent_id = '', the ad hoc judgments).

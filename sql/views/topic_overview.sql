@@ -1,6 +1,10 @@
+-- reads: qrels, topic_texts, topics
+-- produces: topic_overview (campaign_id, topic_id, title, description, judgments,
+--           positive_judgments)
+-- grain: campaign_id, topic_id
+-- params: none
 -- topic_overview: one row per (campaign_id, topic_id) of topics: its title and description where
 -- they were loaded (`pyeval load topics`, table topic_texts; else null), and its judgments.
--- Reads: topics, topic_texts, qrels.
 -- Portable SQL (DuckDB and PostgreSQL).
 with judgment_counts as (
     select

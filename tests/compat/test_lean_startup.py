@@ -15,7 +15,7 @@ from pyeval.cli import main
 from ..conftest import FIXTURES
 
 LOADED = {"campaigns", "campaign_inputs", "qrels", "intents", "topics", "runs", "run_entries"}
-ADHOC_VIEWS = {"ranked_entries", "rank_gains", "topic_levels", "intent_levels", "profile_gains",
+ADHOC_VIEWS = {"ranked_entries", "topic_levels", "intent_levels", "profile_gains",
                "intent_gain_values", "gain_values", "gain_maxima"}
 
 CASES = {
@@ -34,7 +34,7 @@ CASES = {
     ),
     "ndeval": (
         ["ndeval", FIXTURES / "ndeval" / "qrels.ndeval", FIXTURES / "ndeval" / "run.trec"],
-        LOADED | {"intent_variants"}, {"intent_weights"},
+        LOADED | {"intent_variants"}, {"intent_weights", "ranked_entries"},
     ),
 }
 

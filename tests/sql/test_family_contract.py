@@ -11,7 +11,7 @@ import duckdb
 import pytest
 
 import pyeval
-from pyeval import evaluation, sqlfiles
+from pyeval import sqlfiles, stages
 from pyeval.loaders.prefs import stage_preferences
 from pyeval.measures import definitions, make, registry
 
@@ -34,7 +34,9 @@ def staged():
     con = pyeval.connect()
     pyeval.load_qrels(con, "t", FIXTURES / "trec_eval" / "qrels.test")
     pyeval.load_run(con, "t", FIXTURES / "trec_eval" / "results.test", name="r")
-    evaluation._stage(con, "t", ["r"], "trec", evaluation.NO_DEPTH_LIMIT, False, "qrels", [1], ["linear"])
+    settings = stages.stage_settings("t", ["r"], [], ordering="trec", max_depth=None, judged_only=False,
+                                     topics="qrels")
+    stages.run_stages(con, stages.ADHOC_STAGING, {**settings, "profiles": ["linear"]})
     # the preferences family reads preference judgments its caller stages (trec_eval -R qrels_prefs)
     stage_preferences(con, FIXTURES / "trec_eval" / "qrels.test", format="qrels_prefs")
     yield con
@@ -55,7 +57,7 @@ def test_every_python_family_has_a_driver_and_no_sql_file(family):
 @pytest.mark.parametrize("family", FAMILIES)
 def test_declared_parameters_are_exactly_the_ones_used(staged, family):
     measures = [_measure(d) for d in definitions() if d.family == family]
-    requested = evaluation._requested_frame(family, measures)
+    requested = stages.requested_frame(family, measures)
     sql = sqlfiles.read(f"metrics/metric_{family}.sql")
     staged.register("requested_measures", requested)
     result = staged.execute(sql).df()
@@ -70,8 +72,9 @@ def test_declared_parameters_are_exactly_the_ones_used(staged, family):
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_header_names_the_file_and_its_references(family):
-    text = sqlfiles.read(f"metrics/metric_{family}.sql")
-    assert text.startswith(f"-- metric_{family}:")
-    lines = text.splitlines()
-    header = "\n".join(lines[: next(i for i, line in enumerate(lines) if not line.startswith("--"))])
-    assert "Reads:" in header and "Reference" in header
+    model = sqlfiles.model(f"metrics/metric_{family}.sql")
+    assert model.produces == f"metric_{family}"
+    assert {"evaluation_pairs", "requested_measures"} <= set(model.reads)
+    prose = [line for line in sqlfiles.read(model.path).splitlines() if line.startswith("--")]
+    assert any(line.startswith(f"-- metric_{family}:") for line in prose)
+    assert any("Reference" in line for line in prose)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import pyeval
-from pyeval import evaluation
+from pyeval import stages
 from pyeval.gains import define_gain_profile
 
 from .helpers import qrels_text
@@ -89,11 +89,13 @@ def test_other_campaigns_do_not_interfere(graded, write):
 def test_the_evaluation_stage_reads_one_campaign(graded, write):
     pyeval.load_qrels(graded, "u", write("other.txt", "1 0 a 5\n"))
     pyeval.load_run(graded, "t", write("run.txt", "1 Q0 a 1 1 r\n"), name="r")
-    evaluation._stage(graded, "t", ["r"], "trec", evaluation.NO_DEPTH_LIMIT, False, "qrels", [1], ["linear"])
+    settings = stages.stage_settings("t", ["r"], [], ordering="trec", max_depth=None, judged_only=False,
+                                     topics="qrels")
+    tables = stages.run_stages(graded, stages.ADHOC_STAGING, {**settings, "profiles": ["linear"]})
     try:
         staged = graded.execute(
             "select profile, topic_id, max_gain from evaluation_gain_maxima"
         ).fetchall()
     finally:
-        evaluation._drop_stages(graded)
+        stages.drop_tables(graded, tables)
     assert {(p, t): g for p, t, g in staged} == maxima(graded)
