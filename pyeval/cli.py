@@ -385,7 +385,7 @@ def intents_load_command(ctx, campaign, replace, name, file):
 @_fail_cleanly
 def intents_topics_command(ctx, campaign, probs, types_only, replace, file):
     """Intents from a TREC topics XML FILE: every <subtopic> with its type (type="nav")."""
-    from .diversity.campaigns import load_intents_from_topics, set_intent_types
+    from .loaders.topic_intents import load_intents_from_topics, set_intent_types
 
     con = _open(ctx, create=False)
     if types_only:

@@ -15,12 +15,9 @@ PACKAGE = ROOT / "pyeval"
 #: Import edges that close a cycle today, left to the other work of issue 18 on measure names:
 #: measure-name parsing moves from pyeval/compat/trec_eval.py to pyeval/measures/, and the
 #: registry imports its declarations on first lookup while they import the registry.
-#: Also left: the campaign loader imports the diversity campaign tools inside a function, which
-#: import the loaders (the topics-XML intents loader belongs with pyeval/loaders/intents.py).
 PENDING = {
     ("pyeval.evaluation", "pyeval.compat.trec_eval"),
     ("pyeval.measures.registry", "pyeval.measures.declarations"),
-    ("pyeval.loaders.campaign", "pyeval.diversity.campaigns"),
 }
 
 

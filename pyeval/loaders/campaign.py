@@ -32,6 +32,7 @@ from . import staging
 from .doclengths import load_doclengths
 from .intents import load_intents
 from .runs import RunMetadata
+from .topic_intents import load_intents_from_topics, set_intent_types
 
 
 @dataclass
@@ -215,8 +216,6 @@ def run_name_of_file(path: Path) -> str:
 
 def _load_topics(con, campaign_id: str, topics: Path, intents_loaded: bool, replace: bool) -> None:
     """A topics XML: the types of the intents loaded, or the intents of diversity qrels."""
-    from ..diversity.campaigns import load_intents_from_topics, set_intent_types
-
     if intents_loaded:
         set_intent_types(con, campaign_id, topics)
         return

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..diversity.campaigns import intent_probabilities, read_topic_intents
+from ..loaders.topic_intents import intent_probabilities, read_topic_intents
 
 HERE = Path(__file__).resolve().parent
 SEED = 20120151  # TREC 2012, first topic 151

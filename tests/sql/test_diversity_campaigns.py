@@ -9,6 +9,7 @@ import pyeval
 from pyeval import sample
 from pyeval.cli import main
 from pyeval.diversity import campaigns
+from pyeval.loaders import topic_intents
 from pyeval.errors import DataIntegrityError, InputFormatError, MeasureParamError
 from pyeval.evaluation import evaluate
 
@@ -24,7 +25,7 @@ COUNT_LEVELS = {0: 10496, 1: 3111, 2: 1530, 3: 560, 4: 273, 5: 85}
 def web():
     con = pyeval.connect()
     pyeval.load_qrels(con, "web", sample.path("qrels.diversity.txt.gz"))
-    campaigns.load_intents_from_topics(con, "web", sample.path("full-topics.xml"), probs="uniform")
+    topic_intents.load_intents_from_topics(con, "web", sample.path("full-topics.xml"), probs="uniform")
     runs = sample.run_paths()[:3]
     pyeval.load_runs(con, "web", runs, names=[sample.run_name(p) for p in runs])
     yield con
@@ -59,7 +60,7 @@ def test_to_traditional_max_and_count(web):
 def test_intents_from_the_topics_xml(web):
     stored = web.execute("select count(*), count(*) filter (where intent_type = 'nav') from intents "
                          "where campaign_id = 'web'").fetchone()
-    listed = campaigns.read_topic_intents(sample.path("full-topics.xml"))
+    listed = topic_intents.read_topic_intents(sample.path("full-topics.xml"))
     assert stored == (195, (listed.intent_type == "nav").sum())
     assert stored[1] > 0
     probabilities = web.execute("select sum(probability) from intents where campaign_id = 'web' "
@@ -70,12 +71,12 @@ def test_intents_from_the_topics_xml(web):
 def test_intent_types_from_the_xml_replace_a_file_s(tmp_path):
     con = pyeval.connect()
     pyeval.load_qrels(con, "w", sample.path("qrels.diversity.txt.gz"))
-    frame = campaigns.read_topic_intents(sample.path("full-topics.xml")).assign(intent_type="inf")
-    frame["prob"] = campaigns.intent_probabilities(frame, "uniform")
+    frame = topic_intents.read_topic_intents(sample.path("full-topics.xml")).assign(intent_type="inf")
+    frame["prob"] = topic_intents.intent_probabilities(frame, "uniform")
     pyeval.load_intents(con, "w", frame.rename(columns={"topic_id": "query_id"}))
-    assert campaigns.set_intent_types(con, "w", sample.path("full-topics.xml")) == 195
+    assert topic_intents.set_intent_types(con, "w", sample.path("full-topics.xml")) == 195
     nav = con.execute("select count(*) from intents where campaign_id = 'w' and intent_type = 'nav'").fetchone()[0]
-    assert nav == (campaigns.read_topic_intents(sample.path("full-topics.xml")).intent_type == "nav").sum()
+    assert nav == (topic_intents.read_topic_intents(sample.path("full-topics.xml")).intent_type == "nav").sum()
 
 
 def test_probability_variants(web):

@@ -107,7 +107,7 @@ def test_fig_1_of_sakai_jip_2013_with_rank_2_at_l3():
 
 
 def test_nonuniform_probabilities_of_sakai_and_song():
-    from pyeval.diversity.campaigns import intent_probabilities
+    from pyeval.loaders.topic_intents import intent_probabilities
 
     three = intent_probabilities(pd.DataFrame({"topic_id": ["q"] * 3}), "nonuniform")
     four = intent_probabilities(pd.DataFrame({"topic_id": ["q"] * 4}), "nonuniform")
