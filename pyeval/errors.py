@@ -60,6 +60,10 @@ class InputWarning(PyevalWarning):
     """Input that loads but looks suspicious (differing run tags, probabilities not summing to 1)."""
 
 
+class MeasureNameWarning(PyevalWarning):
+    """A measure name that another tool uses for another measure: the warning names both."""
+
+
 class MeasureNameError(PyevalError, ValueError):
     """A measure string that cannot be parsed."""
 
@@ -70,3 +74,12 @@ class UnknownMeasureError(MeasureNameError):
 
 class MeasureParamError(PyevalError, ValueError):
     """A measure parameter of the wrong type, outside its allowed values, or unknown."""
+
+
+class TrecEvalError(PyevalError):
+    """A trec_eval usage or input error (``pyeval trec_eval``, trec_eval measure names);
+    ``status`` is trec_eval's exit status."""
+
+    def __init__(self, message: str, status: int = 1):
+        super().__init__(message)
+        self.status = status

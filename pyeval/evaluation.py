@@ -17,17 +17,21 @@ from . import sqlfiles
 from .db import create_rows, first_row, transaction
 from .errors import (
     DataIntegrityError,
-    MeasureNameError,
     MeasureParamError,
     PyevalError,
     UnknownCampaignError,
 )
-from .measures import Measure, make, parse, registry
+from .measures import Measure, make, parse_measures, registry
+from .gains import define_gain_profile
+from .measures.common import BUILTIN_GAIN_PROFILES, STAGING_PARAMS, is_inline_profile  # noqa: F401  (BUILTIN_GAIN_PROFILES: this module's API)
 
 if TYPE_CHECKING:  # pandas is imported where a DataFrame is made: `pyeval trec_eval` needs none
     import pandas as pd
 
-ORDERINGS = ("trec", "rank", "file")
+#: ranked_entries' ordering policies (sql/views/ranked_entries.sql): trec_eval's, the same with
+#: docno ascending on ties (pyndeval, ir_measures' judged and compat providers), the rank
+#: column, file order
+ORDERINGS = ("trec", "trec-asc", "rank", "file")
 TOPIC_POLICIES = ("qrels", "intersection")
 NO_DEPTH_LIMIT = 2**62
 
@@ -85,19 +89,6 @@ class Evaluation:
         return table[order]
 
 
-def parse_measures(text: str) -> list[Measure]:
-    """A canonical measure name, or a trec_eval spelling (which may stand for several)."""
-    from .compat.trec_eval import TrecEvalError, measures_from_trec_name
-
-    try:
-        return [parse(text)]
-    except (MeasureNameError, MeasureParamError) as first:
-        try:
-            return measures_from_trec_name(text)
-        except TrecEvalError:
-            raise first from None
-
-
 def with_default_gain(measures: Iterable[str | Measure], profile: str) -> list[Measure]:
     """Give ``gain=profile`` to every measure that has a gain parameter left at its default."""
     chosen = []
@@ -122,11 +113,14 @@ _SQL_TYPES = {int: "bigint", float: "double", str: "varchar", bool: "boolean"}
 
 
 def _requested_params(family: str) -> dict[str, type]:
-    """Every parameter any measure of ``family`` declares, with its Python type."""
+    """Every parameter any measure of ``family`` declares, with its Python type (not the
+    parameters that choose the staging: measures.common.STAGING_PARAMS)."""
     params: dict[str, type] = {}
     for definition in registry.definitions():
         if definition.family == family:
             for param in definition.params:
+                if param.name in STAGING_PARAMS:
+                    continue
                 if definition.family_params is None or param.name in definition.family_params:
                     params.setdefault(param.name, param.type)
     return params
@@ -268,6 +262,11 @@ def compute_into(
     measures (D-, DIN-, IA-measures, I-rec, ...) are staged by pyeval/diversity, which calls
     back :func:`compute` with its ``staging`` (an object whose ``stage`` replaces
     :func:`_stage`)."""
+    own_judged_only = [m for m in measures if _has(m, "judged_only") and m["judged_only"]]
+    if own_judged_only and not judged_only:  # measures with judged_only=True: their own pass
+        _compute_judged_only_apart(con, campaign_id, measures, own_judged_only, runs=runs, ordering=ordering,
+                                   max_depth=max_depth, topics=topics, staging=staging)
+        return
     if staging is None and any(m.definition.staging != "adhoc" for m in measures):
         from . import diversity  # imported only for measures that read a diversity staging
 
@@ -335,6 +334,22 @@ def compute_into(
             drop_preferences(con)
 
 
+def _compute_judged_only_apart(con, campaign_id, measures, judged, **settings) -> None:
+    """:func:`compute_into` of the measures with ``judged_only=True`` (staged with the
+    unjudged documents dropped, as the evaluation's ``judged_only`` does), then of the others."""
+    compute_into(con, campaign_id, judged, judged_only=True, **settings)
+    con.execute(f"create or replace temp table evaluation_judged_values as select * from {VALUES_TABLE}")
+    try:
+        rest = [m for m in measures if m not in judged]
+        if rest:
+            compute_into(con, campaign_id, rest, judged_only=False, **settings)
+        else:
+            _create_values(con)
+        con.execute(f"insert into {VALUES_TABLE} select * from evaluation_judged_values")
+    finally:
+        con.execute("drop table if exists evaluation_judged_values")
+
+
 def _create_values(con) -> None:
     con.execute(
         f"create or replace temp table {VALUES_TABLE} (run_id varchar, topic_id varchar, "
@@ -368,16 +383,19 @@ def in_request_order(frame: pd.DataFrame, measures: Sequence[Measure]) -> pd.Dat
     return frame.reset_index(drop=True)
 
 
-BUILTIN_GAIN_PROFILES = ("linear", "exp", "flat", "steep", "adjust")
-
-
 def _gain_profiles_iv(con, campaign_id: str, measures: Sequence[Measure]) -> None:
+    """Every gain profile the measures name exists: built in, stored, or inline (``'0=1,1=4'``,
+    which is stored on first use under that name: the name says what it is)."""
     wanted = {m["gain"] for m in measures if _has(m, "gain")} - set(BUILTIN_GAIN_PROFILES)
     if not wanted:
         return
     stored = {row[0] for row in con.execute(
         "select distinct profile from gain_profiles where campaign_id = $c", {"c": campaign_id}
     ).fetchall()}
+    for name in sorted(wanted - stored):
+        if is_inline_profile(name):
+            define_gain_profile(con, campaign_id, name, name)
+            stored.add(name)
     unknown = sorted(wanted - stored)
     if unknown:
         raise MeasureParamError(
@@ -458,7 +476,8 @@ def evaluate(
     runs
         Run names; default every run of the campaign.
     ordering
-        ``trec`` (score desc, docno desc; default), ``rank`` (rank column) or ``file``.
+        ``trec`` (score desc, docno desc; default), ``trec-asc`` (score desc, docno asc),
+        ``rank`` (rank column) or ``file``.
     max_depth
         Keep only the first ``max_depth`` documents of each list after ordering (trec_eval -M).
     judged_only

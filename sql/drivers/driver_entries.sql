@@ -4,9 +4,10 @@
 -- only occupy ranks, which `rank` keeps. A document is judged when a qrels row of the topic
 -- gives it a level >= 0.
 -- Reads: run_entries, qrels, driver_lists.
--- Parameters: $campaign_id, $ordering ('trec' | 'rank' | 'file'), $max_depth, $judged_only.
+-- Parameters: $campaign_id, $ordering ('trec' | 'trec-asc' | 'rank' | 'file'), $max_depth, $judged_only.
 -- Orderings as the view ranked_entries (formats.md section 4): 'trec' reads the rank stored on
--- load and looks at pooled documents only; 'rank' (rank column, then file order) and 'file'
+-- load and looks at pooled documents only; 'trec-asc' (score desc, docno asc), 'rank' (rank
+-- column, then file order) and 'file'
 -- number every entry of the evaluated runs first.
 -- Reference: formats.md section 4 (orderings); trec_eval -M and -J (depth cut first).
 with pooled as (
@@ -27,6 +28,7 @@ listed as (
         run_entries.doc_id,
         run_entries.rank_given,
         run_entries.file_position,
+        run_entries.score,
         run_entries.trec_rank
     from run_entries
     inner join driver_lists
@@ -43,6 +45,17 @@ positioned as (
         trec_rank as rank
     from listed
     where $ordering = 'trec'
+
+    union all
+
+    select
+        list_no,
+        topic_no,
+        topic_id,
+        doc_id,
+        row_number() over (partition by list_no order by score desc, doc_id asc) as rank
+    from listed
+    where $ordering = 'trec-asc'
 
     union all
 

@@ -1,8 +1,8 @@
 -- evaluation_ranks: the pooled documents (those with a qrels line) of every ranked list of one
--- evaluation, with their rank and level. Materialised once per evaluation; every metric family
+-- evaluation, with their rank, level and the run's score. Materialised once per evaluation; every metric family
 -- reads it (a list's unpooled documents only occupy ranks, which `rank` keeps).
 -- Reads: rank_gains. Parameters:
---   $campaign_id, $ordering ('trec' | 'rank' | 'file'), $runs (list of run ids),
+--   $campaign_id, $ordering ('trec' | 'trec-asc' | 'rank' | 'file'), $runs (list of run ids),
 --   $max_depth (trec_eval -M: ranks beyond it are dropped, after ordering),
 --   $judged_only (trec_eval -J: keep judged documents only, ranks renumbered 1..n in order)
 -- Reference: trec_eval 10.0 form_res_rels.c (depth cut, then -J).
@@ -12,6 +12,7 @@ with pooled as (
         topic_id,
         rank,
         doc_id,
+        score,
         level
     from rank_gains
     where
@@ -31,6 +32,7 @@ select
         else rank
     end as rank,
     doc_id,
+    score,
     level
 from pooled
 where not $judged_only or level >= 0
