@@ -10,7 +10,9 @@ or paper that prints it means. Two names have two meanings:
 * NTCIREVAL prints ``nDCG``, ``AP``, ``RBP``, ``ERR``, ``nERR`` and ``GAP`` with a
   zero-padded cutoff (``nDCG@0010``) for measures that differ from ir_measures' (or pyeval's)
   measures of those names: with a zero-padded cutoff the name means NTCIREVAL's measure
-  (``JKnDCG@10``), with a plain cutoff ir_measures' (``nDCG@10``).
+  (``JKnDCG@10``), with a plain cutoff ir_measures' (``nDCG@10``). NTCIREVAL's cutoffs of 1000
+  and above carry no zero (``AP@1000``): they read as ir_measures' (write ``APntcir@1000`` or
+  ``AP@01000``).
 
 The registry also folds case where only one measure is meant (``ndcg@10`` is ``nDCG@10``;
 ``nrbp`` is refused, since ndeval's ``NRBP`` and NTCIREVAL's ``nRBP`` differ).
@@ -51,6 +53,7 @@ for spelling, canonical, params, source in (
     ("NCUgu,BR", "NCU", {"stop": "gu", "util": "BR"}, NTCIREVAL),
     ("NCUrb,P", "NCU", {"stop": "rb", "util": "P"}, NTCIREVAL),
     ("NCUrb,BR", "NCU", {"stop": "rb", "util": "BR"}, NTCIREVAL),
+    ("NCUrb,IE", "NCU", {"stop": "rb", "util": "IE"}, NTCIREVAL),
     ("P+Q", "PplusQ", {}, SEEDS), ("P+Q#", "PplusQsharp", {}, SEEDS), ("Ef-P", "EfP", {}, SEEDS),
     ("α_DCG", "alpha_DCG", {}, IR_MEASURES),
     ("hit_rate", "Success", {}, RANX), ("hits", "Hits", {}, RANX), ("r-precision", "Rprec", {}, RANX),

@@ -33,15 +33,22 @@ with depths as (
 ),
 
 -- W(n) and G(n) for n = 0 .. the deepest D, one series per p (W(0) = G(0) = 0)
-weights as (
+steps as (
     select
         persistences.p,
-        steps.n,
-        sum(case when steps.n = 0 then 0.0 else pow(persistences.p, steps.n - 1) / steps.n end) over running as w,
-        sum(case when steps.n = 0 then 0.0 else pow(persistences.p, steps.n - 1) end) over running as g
+        unnest(range(0, deepest.depth + 1)) as n
     from (select distinct p from requested_measures) as persistences
-    cross join range(0, (select coalesce(max(depth), 0)::bigint + 1 from depths)) as steps (n)
-    window running as (partition by persistences.p order by steps.n rows between unbounded preceding and current row)
+    cross join (select coalesce(max(depth), 0)::bigint as depth from depths) as deepest
+),
+
+weights as (
+    select
+        p,
+        n,
+        sum(case when n = 0 then 0.0 else pow(p, n - 1) / n end) over running as w,
+        sum(case when n = 0 then 0.0 else pow(p, n - 1) end) over running as g
+    from steps
+    window running as (partition by p order by n rows between unbounded preceding and current row)
 ),
 
 -- relevant documents per (topic, level) and how many of them each list retrieved

@@ -39,9 +39,8 @@ positions as (
     select
         evaluation_pairs.run_id,
         evaluation_pairs.topic_id,
-        steps.i
+        unnest(range(1, 1001)) as i
     from evaluation_pairs
-    cross join range(1, 1001) as steps (i)
 ),
 
 gains as (

@@ -150,3 +150,44 @@ def test_unknown_names_get_suggestions(text, message):
 def test_bad_ir_measures_parameters(text, error):
     with pytest.raises(MeasureParamError, match=error):
         parse(text)
+
+
+#: NTCIREVAL's uncut RBP and ERR lines: ir_measures' names, so ir_measures' meaning (docs/measures.md)
+NTCIREVAL_UNCUT_CONFLICTS = {"RBP", "ERR"}
+
+
+@pytest.mark.parametrize("version", ["190111", "2020"])
+def test_every_name_ntcireval_prints_means_its_measure(version):
+    """The labels `pyeval ntcireval` prints (NTCIREVAL's own, byte for byte) parse to the measures
+    printed under them: same measure, and every parameter the label sets agrees."""
+    from pyeval.compat.ntcireval import NtcirevalOptions, printed_measures
+
+    options = NtcirevalOptions(format=version, cutoffs="10,1000", condensed=True, gap=True, rbup=0.99)
+    checked = 0
+    for label, measure in printed_measures(options, False, 1000):
+        name = label.strip().rstrip("=")
+        if name in NTCIREVAL_UNCUT_CONFLICTS:
+            continue
+        if name.endswith("@1000"):  # four digits without a zero: ir_measures' reading unless padded
+            name = name.replace("@1000", "@01000")
+        parsed = parse(name)
+        assert parsed.name == measure.name, (name, str(parsed), str(measure))
+        defaults = {p.name: p.default for p in parsed.definition.params}
+        for key, value in parsed.values:
+            if value != defaults[key]:
+                assert measure[key] == value, (name, key)
+        checked += 1
+    assert checked > 20
+
+
+def test_every_column_ndeval_prints_means_its_measure():
+    from pyeval.compat.ndeval import NdevalOptions, columns
+
+    for column, measure in columns(NdevalOptions()):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MeasureNameWarning)  # ERR-IA: ndeval's, with a warning
+            parsed = parse(column)
+        # the drop-in's own settings: ndeval's 1/N weights and quirks, which a name does not carry
+        own = ("probs", "ndeval_quirks")
+        assert parsed.name == measure.name, column
+        assert [kv for kv in parsed.values if kv[0] not in own] == [kv for kv in measure.values if kv[0] not in own]
