@@ -20,7 +20,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import warehouse
-from .compat import ADHOC_EVALUATION, LOADED_TABLES
 from .errors import PyevalError
 from .evaluation import evaluate
 from .loaders import load_qrels, load_run
@@ -31,7 +30,7 @@ if TYPE_CHECKING:
 
 #: The relations an evaluation reads: the loaded tables, the ad hoc gain and ranking views, and
 #: the intent views of diversity measures.
-RELATIONS = (*LOADED_TABLES, *ADHOC_EVALUATION, "intent_weights", "intent_gain_values", "global_gains",
+RELATIONS = (*warehouse.LOADED_TABLES, *warehouse.ADHOC_EVALUATION, "intent_weights", "intent_gain_values", "global_gains",
              "din_rank_gains", "intent_levels", "profile_gains", "document_lengths")
 CAMPAIGN = "ir_measures"
 RUN = "run"

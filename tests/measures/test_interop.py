@@ -101,3 +101,18 @@ def test_bad_inputs_are_one_line_errors():
         pyeval.calc_aggregate([AP], QRELS_DICT, [("Q0", "D0", 1.0)])
     with pytest.raises(PyevalError, match="the run has no rows"):
         pyeval.calc_aggregate([AP], QRELS_DICT, [])
+
+
+def test_diversity_qrels_with_iteration(fixtures):
+    """ir_measures' pyndeval example: Qrel.iteration names the intent (ndeval's subtopic)."""
+    qrels = []
+    for line in (fixtures / "ndeval" / "irm-example.qrels.ndeval").read_text().splitlines():
+        topic, intent, doc, level = line.split()
+        qrels.append(Qrel(topic, doc, int(level), intent))
+    run = []
+    for line in (fixtures / "ndeval" / "irm-example.run.trec").read_text().splitlines():
+        topic, _, doc, _, score, _ = line.split()
+        run.append(ScoredDoc(topic, doc, float(score)))
+    measures = [ir_measures.ERR_IA @ 20, ir_measures.alpha_nDCG @ 20, ir_measures.StRecall @ 20]
+    ours = pyeval.calc_aggregate(measures, qrels, run, ordering="trec-asc")  # pyndeval's tie order
+    assert ours == pytest.approx(ir_measures.calc_aggregate(measures, qrels, run), abs=1e-12)
