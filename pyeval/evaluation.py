@@ -21,8 +21,8 @@ from .errors import (
     PyevalError,
     UnknownCampaignError,
 )
-from .measures import Measure, make, parse_measures, registry
 from .gains import define_gain_profile
+from .measures import Measure, make, parse_measures, registry
 from .measures.common import BUILTIN_GAIN_PROFILES, STAGING_PARAMS, is_inline_profile  # noqa: F401  (BUILTIN_GAIN_PROFILES: this module's API)
 
 if TYPE_CHECKING:  # pandas is imported where a DataFrame is made: `pyeval trec_eval` needs none

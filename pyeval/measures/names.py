@@ -129,8 +129,9 @@ def _value(node: ast.AST, text: str) -> Any:
     """A parameter value: a literal, a bare name (read as a string), or ir_measures' gains
     dict ``{level: gain, ...}``."""
     if isinstance(node, ast.Dict):
-        return {_literal(key, text): _literal(value, text) for key, value in zip(node.keys, node.values)
-                if key is not None}
+        if any(key is None for key in node.keys):
+            raise MeasureNameError(f"cannot read a parameter value in measure {text!r}")
+        return {_literal(key, text): _literal(value, text) for key, value in zip(node.keys, node.values)}
     return _literal(node, text)
 
 
