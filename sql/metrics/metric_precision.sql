@@ -14,6 +14,7 @@
 --               the relevant document is above, 1 - sum_j (r_j - j) / (m (n - m)); 0 when
 --               m = 0 (ir_measures reports nothing, and its evaluator fills 0), 1 when n = m
 --               (ir_measures divides by zero there).
+--   SetP@k      SetP of the list cut at k: C(k')/k', k' = min(k, L) (trec_eval set_P with -M k).
 with thresholds as (
     select distinct rel
     from requested_measures
@@ -95,7 +96,12 @@ select
             end
         when 'Rprec' then case when num_rel > 0 then relevant_within_depth / num_rel else 0 end
         when 'RprecMult' then case when depth > 0 then relevant_within_depth / depth else 0 end
-        when 'SetP' then set_precision
+        when 'SetP'
+            then case
+                when cutoff is null then set_precision
+                when least(depth, num_ret) > 0 then relevant_within_depth / least(depth, num_ret)
+                else 0
+            end
         when 'SetR' then set_recall
         when 'SetRelP'
             then case

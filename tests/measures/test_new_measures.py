@@ -105,3 +105,16 @@ def test_inline_gain_profile_is_stored_under_its_own_name(tmp_path):
     stored = con.execute("select distinct profile from gain_profiles order by profile").fetchall()
     assert ("0=0,1=1,2=5,3=9",) in stored
     con.close()
+
+
+def test_set_precision_at_k_is_set_precision_of_the_cut_list(tmp_path):
+    """SetP@k by hand: C(k')/k' with k' = min(k, L), the relevant documents among the first k'."""
+    con, qrels, run = _campaign(tmp_path, random.Random(9), tied=False)
+    for k in (1, 5, 20, 1000):
+        expected = {}
+        for topic, docs in run.items():
+            ranked = sorted(docs, key=lambda d: -docs[d])[:k]
+            expected[topic] = sum(qrels[topic].get(d, 0) >= 1 for d in ranked) / len(ranked)
+        assert _per_topic(con, f"SetP@{k}") == pytest.approx(expected, abs=1e-12)
+    assert _per_topic(con, "SetP@1000") == _per_topic(con, "SetP")
+    con.close()
