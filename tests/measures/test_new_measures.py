@@ -118,3 +118,40 @@ def test_set_precision_at_k_is_set_precision_of_the_cut_list(tmp_path):
         assert _per_topic(con, f"SetP@{k}") == pytest.approx(expected, abs=1e-12)
     assert _per_topic(con, "SetP@1000") == _per_topic(con, "SetP")
     con.close()
+
+
+def test_a_measures_own_judged_only_on_the_ndeval_driver(tmp_path):
+    """alpha_nDCG(judged_only=True)@5 (ir_measures' parameter) is pyndeval on the run without its
+    unjudged documents (ir_measures' pyndeval provider filters so, but fails on that path in
+    0.4.3); the same evaluation's plain measures keep every document."""
+    pyndeval = pytest.importorskip("pyndeval")
+    rng = random.Random(5)
+    qrels, run = [], []
+    for topic in map(str, range(1, 8)):
+        docs = [f"d{i:02d}" for i in range(30)]
+        for doc in sorted(rng.sample(docs, 15)):
+            qrels += [(topic, intent, doc, rng.choice([0, 0, 1])) for intent in ("1", "2", "3")]
+        run += [(topic, doc, rng.uniform(0, 10)) for doc in rng.sample(docs, 20)]
+    judged = {(t, d) for t, _, d, _ in qrels}
+    kept = [entry for entry in run if entry[:2] in judged]
+    measures = ["alpha-nDCG@5", "ERR-IA@10", "P-IA@5"]
+    expected = {
+        "all": pyndeval.ndeval([pyndeval.SubtopicQrel(*q) for q in qrels], [pyndeval.ScoredDoc(*r) for r in run],
+                               measures=measures),
+        "judged": pyndeval.ndeval([pyndeval.SubtopicQrel(*q) for q in qrels],
+                                  [pyndeval.ScoredDoc(*r) for r in kept], measures=measures),
+    }
+    irm_qrels = [ir_measures.Qrel(t, d, level, intent) for t, intent, d, level in qrels]
+    irm_run = [ir_measures.ScoredDoc(*r) for r in run]
+    names = {"alpha-nDCG@5": "alpha_nDCG", "ERR-IA@10": "ERR_IA", "P-IA@5": "P_IA"}
+    asked = {}
+    for column, name in names.items():
+        cutoff = column.split("@")[1]
+        asked[(column, "all")] = f"{name}@{cutoff}"
+        asked[(column, "judged")] = f"{name}(judged_only=True)@{cutoff}"
+    got = {(m.query_id, m.measure): m.value
+           for m in pyeval.iter_calc(list(asked.values()), irm_qrels, irm_run, ordering="trec-asc")}
+    for (column, which), measure in asked.items():
+        for topic, values in expected[which].items():
+            if topic != "amean":
+                assert got[topic, measure] == pytest.approx(values[column], abs=1e-6), (measure, topic)
