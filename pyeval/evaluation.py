@@ -385,13 +385,12 @@ def in_request_order(frame: pd.DataFrame, measures: Sequence[Measure]) -> pd.Dat
 
 def _gain_profiles_iv(con, campaign_id: str, measures: Sequence[Measure]) -> None:
     """Every gain profile the measures name exists: built in, stored, or inline (``'0=1,1=4'``,
-    which is stored on first use under that name: the name says what it is)."""
+    stored under that name, which says what it is; :func:`evaluate` keeps it only with a stored
+    evaluation that used it)."""
     wanted = {m["gain"] for m in measures if _has(m, "gain")} - set(BUILTIN_GAIN_PROFILES)
     if not wanted:
         return
-    stored = {row[0] for row in con.execute(
-        "select distinct profile from gain_profiles where campaign_id = $c", {"c": campaign_id}
-    ).fetchall()}
+    stored = _stored_profiles(con, campaign_id)
     for name in sorted(wanted - stored):
         if is_inline_profile(name):
             define_gain_profile(con, campaign_id, name, name)
@@ -539,10 +538,26 @@ def _evaluate_into(
         con, campaign_id, runs,
         any_qrels=all(registry.driver(m.family) or m.definition.staging != "adhoc" for m in parsed),
     )
-    compute_into(con, campaign_id, parsed, runs=run_ids, ordering=ordering, max_depth=max_depth,
-                 judged_only=judged_only, topics=topics)
-    settings = {"runs": run_ids, "max_depth": max_depth, "judged_only": judged_only, "topics": topics}
-    return parsed, finish_into(con, campaign_id, parsed, ordering, settings, store)
+    inline = sorted({m["gain"] for m in parsed if _has(m, "gain") and is_inline_profile(m["gain"])}
+                    - _stored_profiles(con, campaign_id))
+    kept = False
+    try:
+        compute_into(con, campaign_id, parsed, runs=run_ids, ordering=ordering, max_depth=max_depth,
+                     judged_only=judged_only, topics=topics)
+        settings = {"runs": run_ids, "max_depth": max_depth, "judged_only": judged_only, "topics": topics}
+        evaluation_id = finish_into(con, campaign_id, parsed, ordering, settings, store)
+        kept = evaluation_id is not None
+    finally:
+        if inline and not kept:  # an inline profile stays only with the evaluation that used it
+            con.execute("delete from gain_profiles where campaign_id = $c and list_contains($p, profile)",
+                        {"c": campaign_id, "p": inline})
+    return parsed, evaluation_id
+
+
+def _stored_profiles(con, campaign_id: str) -> set[str]:
+    return {row[0] for row in con.execute(
+        "select distinct profile from gain_profiles where campaign_id = $c", {"c": campaign_id}
+    ).fetchall()}
 
 
 def finish(

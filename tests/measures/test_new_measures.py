@@ -97,13 +97,21 @@ def test_cli_offers_every_ordering():
     assert all(ordering in help_text for ordering in evaluation.ORDERINGS)
 
 
-def test_inline_gain_profile_is_stored_under_its_own_name(tmp_path):
+def test_inline_gain_profile_is_stored_with_the_evaluation_that_used_it(tmp_path):
     con, qrels, run = _campaign(tmp_path, random.Random(8), tied=False)
     inline = _per_topic(con, "nDCG(gains={0: 0, 1: 1, 2: 5, 3: 9})@10")
+    profiles = "select distinct profile from gain_profiles order by profile"
+    assert con.execute(profiles).fetchall() == []  # not stored: the evaluation was not
     define_gain_profile(con, "c", "named", {0: 0, 1: 1, 2: 5, 3: 9})
     assert _per_topic(con, "nDCG(gain=named)@10") == inline
-    stored = con.execute("select distinct profile from gain_profiles order by profile").fetchall()
-    assert ("0=0,1=1,2=5,3=9",) in stored
+    stored = pyeval.evaluate(con, "c", ["nDCG(gains={0: 0, 1: 1, 2: 5, 3: 9})@10"]).evaluation_id
+    assert con.execute(profiles).fetchall() == [("0=0,1=1,2=5,3=9",), ("named",)]
+    inputs = con.execute("select input_kind, input_name from evaluation_inputs where evaluation_id = $e "
+                         "and input_kind = 'gains'", {"e": stored}).fetchall()
+    assert inputs == [("gains", "0=0,1=1,2=5,3=9")]
+    with pytest.raises(pyeval.PyevalError):  # a failed evaluation leaves no profile behind
+        pyeval.evaluate(con, "c", ["nDCG(gains={1: 2})@10", "nDCG(gain=nosuch)@10"])
+    assert con.execute(profiles).fetchall() == [("0=0,1=1,2=5,3=9",), ("named",)]
     con.close()
 
 
