@@ -633,7 +633,7 @@ def main(argv=None) -> int:
     code = common.select_code(args.code, tmp)
 
     from pyeval.measures import Measure  # noqa: F401  (fail early if pyeval is broken)
-    from pyeval.evaluation import parse_measures
+    from pyeval.measures import parse_measures
     import pyeval
 
     code["imported_from"] = str(Path(pyeval.__file__).parent)

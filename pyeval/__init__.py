@@ -44,6 +44,10 @@ _LAZY = {
     "significance": ("resampling", "significance"),
     "discriminative_power": ("resampling", "discriminative_power"),
     "compare": ("resampling", "compare"),
+    "calc_aggregate": ("interop", "calc_aggregate"),
+    "iter_calc": ("interop", "iter_calc"),
+    "calc": ("interop", "calc"),
+    "evaluator": ("interop", "evaluator"),
 }
 
 
@@ -87,12 +91,16 @@ __all__ = [
     "__version__",
     "annotate_run",
     "attach_export",
+    "calc",
+    "calc_aggregate",
     "compare",
     "connect",
     "define_gain_profile",
     "discriminative_power",
+    "evaluator",
     "evaluate",
     "export_parquet",
+    "iter_calc",
     "load_campaign",
     "load_doclengths",
     "load_intents",

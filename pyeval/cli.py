@@ -418,8 +418,9 @@ def to_traditional_command(ctx, method, negative_as, description, source, target
 @click.option("-m", "--measure", "measures", multiple=True, required=True,
               help="Measure (AP, nDCG@10, P(rel=2)@5, or a trec_eval name such as map, P.5,10); repeatable.")
 @click.option("--runs", "runs", multiple=True, help="Runs to evaluate (repeatable or comma-separated); default all.")
-@click.option("--ordering", type=click.Choice(["trec", "rank", "file"]), default="trec", show_default=True,
-              help="trec: score desc, docno desc; rank: the rank column; file: file order.")
+@click.option("--ordering", type=click.Choice(["trec", "trec-asc", "rank", "file"]), default="trec", show_default=True,
+              help="trec: score desc, docno desc; trec-asc: score desc, docno asc; rank: the rank column; "
+                   "file: file order.")
 @click.option("--max-depth", type=click.IntRange(min=1), help="Keep the first N documents of each list.")
 @click.option("--judged-only", is_flag=True, help="Drop unjudged documents first (trec_eval -J).")
 @click.option("--topics", type=click.Choice(["qrels", "intersection"]), default="qrels", show_default=True,

@@ -247,7 +247,7 @@ CONCORDANCE_FALLBACK = (["AP", "Q", "nDCG@10", "RR"], ["P@10"])
 
 def registered(spellings) -> str | None:
     """The canonical name of the first spelling the measure registry knows, else None."""
-    from .evaluation import parse_measures
+    from .measures import parse_measures
 
     for text in spellings:
         try:

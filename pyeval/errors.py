@@ -63,6 +63,10 @@ class InputWarning(PyevalWarning):
     """Input that loads but looks suspicious (differing run tags, probabilities not summing to 1)."""
 
 
+class MeasureNameWarning(PyevalWarning):
+    """A measure name that another tool uses for another measure: the warning names both."""
+
+
 class MeasureNameError(PyevalError, ValueError):
     """A measure string that cannot be parsed."""
 
@@ -90,3 +94,12 @@ def already_stored(
     exc = (error or DataIntegrityError)(f"{what}; {python_remedy or f'replace=True replaces {target}'}")
     exc.command_line = f"{what}; {cli_remedy or f'use --replace to replace {target}'}"
     return exc
+
+
+class TrecEvalError(PyevalError):
+    """A trec_eval usage or input error (``pyeval trec_eval``, trec_eval measure names);
+    ``status`` is trec_eval's exit status."""
+
+    def __init__(self, message: str, status: int = 1):
+        super().__init__(message)
+        self.status = status

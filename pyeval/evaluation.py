@@ -18,18 +18,20 @@ from . import diversity, sqlfiles
 from .db import create_rows, first_row, transaction, unknown_campaign
 from .errors import (
     DataIntegrityError,
-    MeasureNameError,
-    MeasureParamError,
     PyevalError,
 )
-from .measures import Measure, make, parse, registry
-from .stages import VALUES_TABLE, take_values, values_from_frame
+from .measures import Measure, make, parse_measures, registry
+from .measures.common import is_inline_profile
+from .stages import VALUES_TABLE, create_values, stored_profiles, take_values, values_from_frame
 from .stages import compute_into as compute_staged_into
 
 if TYPE_CHECKING:  # pandas is imported where a DataFrame is made: `pyeval trec_eval` needs none
     import pandas as pd
 
-ORDERINGS = ("trec", "rank", "file")
+#: ranked_entries' ordering policies (sql/views/ranked_entries.sql): trec_eval's, the same with
+#: docno ascending on ties (pyndeval, ir_measures' judged and compat providers), the rank
+#: column, file order
+ORDERINGS = ("trec", "trec-asc", "rank", "file")
 TOPIC_POLICIES = ("qrels", "intersection")
 
 
@@ -67,19 +69,6 @@ def summed_measures(names: Iterable[str]) -> list[str]:
         if len(parsed) == 1 and parsed[0].definition.aggregate == "sum":
             summed.append(name)
     return summed
-
-
-def parse_measures(text: str) -> list[Measure]:
-    """A canonical measure name, or a trec_eval spelling (which may stand for several)."""
-    from .compat.trec_eval import TrecEvalError, measures_from_trec_name
-
-    try:
-        return [parse(text)]
-    except (MeasureNameError, MeasureParamError) as first:
-        try:
-            return measures_from_trec_name(text)
-        except TrecEvalError:
-            raise first from None
 
 
 def with_default_gain(measures: Iterable[str | Measure], profile: str) -> list[Measure]:
@@ -149,12 +138,33 @@ def compute_into(
     measure, value, value_text``; unordered): diversity measures (D-, DIN-, IA-measures, I-rec,
     ...) through pyeval.diversity, the others on the ad hoc staging
     (:func:`pyeval.stages.compute_into`)."""
+    own_judged_only = [m for m in measures if m.has("judged_only") and m["judged_only"]]
+    if own_judged_only and not judged_only:  # measures with judged_only=True: their own pass
+        _compute_judged_only_apart(con, campaign_id, measures, own_judged_only, runs=runs, ordering=ordering,
+                                   max_depth=max_depth, topics=topics)
+        return
     settings = {"runs": runs, "ordering": ordering, "max_depth": max_depth, "judged_only": judged_only,
                 "topics": topics}
     if any(m.definition.staging != "adhoc" for m in measures):
         values_from_frame(con, diversity.compute(con, campaign_id, measures, **settings))
     else:
         compute_staged_into(con, campaign_id, measures, **settings)
+
+
+def _compute_judged_only_apart(con, campaign_id, measures, judged, **settings) -> None:
+    """:func:`compute_into` of the measures with ``judged_only=True`` (staged with the
+    unjudged documents dropped, as the evaluation's ``judged_only`` does), then of the others."""
+    compute_into(con, campaign_id, judged, judged_only=True, **settings)
+    con.execute(f"create or replace temp table evaluation_judged_values as select * from {VALUES_TABLE}")
+    try:
+        rest = [m for m in measures if m not in judged]
+        if rest:
+            compute_into(con, campaign_id, rest, judged_only=False, **settings)
+        else:
+            create_values(con)
+        con.execute(f"insert into {VALUES_TABLE} select * from evaluation_judged_values")
+    finally:
+        con.execute("drop table if exists evaluation_judged_values")
 
 
 def means_into(con: duckdb.DuckDBPyConnection, measures: Sequence[Measure], table: str) -> None:
@@ -226,7 +236,8 @@ def evaluate(
     runs
         Run names; default every run of the campaign.
     ordering
-        ``trec`` (score desc, docno desc; default), ``rank`` (rank column) or ``file``.
+        ``trec`` (score desc, docno desc; default), ``trec-asc`` (score desc, docno asc),
+        ``rank`` (rank column) or ``file``.
     max_depth
         Keep only the first ``max_depth`` documents of each list after ordering (trec_eval -M).
     judged_only
@@ -288,10 +299,20 @@ def _evaluate_into(
         con, campaign_id, runs,
         any_qrels=all(registry.driver(m.family) or m.definition.staging != "adhoc" for m in parsed),
     )
-    compute_into(con, campaign_id, parsed, runs=run_ids, ordering=ordering, max_depth=max_depth,
-                 judged_only=judged_only, topics=topics)
-    settings = {"runs": run_ids, "max_depth": max_depth, "judged_only": judged_only, "topics": topics}
-    return parsed, finish_into(con, campaign_id, parsed, ordering, settings, store)
+    inline = sorted({m["gain"] for m in parsed if m.has("gain") and is_inline_profile(m["gain"])}
+                    - stored_profiles(con, campaign_id))
+    kept = False
+    try:
+        compute_into(con, campaign_id, parsed, runs=run_ids, ordering=ordering, max_depth=max_depth,
+                     judged_only=judged_only, topics=topics)
+        settings = {"runs": run_ids, "max_depth": max_depth, "judged_only": judged_only, "topics": topics}
+        evaluation_id = finish_into(con, campaign_id, parsed, ordering, settings, store)
+        kept = evaluation_id is not None
+    finally:
+        if inline and not kept:  # an inline profile stays only with the evaluation that used it
+            con.execute("delete from gain_profiles where campaign_id = $c and list_contains($p, profile)",
+                        {"c": campaign_id, "p": inline})
+    return parsed, evaluation_id
 
 
 def finish(

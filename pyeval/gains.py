@@ -14,8 +14,14 @@ import duckdb
 
 from .db import first_row, rollback_quietly, unknown_campaign
 from .errors import MeasureParamError, already_stored
-from .stages import BUILTIN_GAIN_PROFILES
-from .measures.common import PROFILE_GAIN, PROFILE_LEVEL
+from .measures.common import (
+    BUILTIN_GAIN_PROFILES,
+    PROFILE_GAIN,
+    PROFILE_LEVEL,
+    inline_profile,
+    is_inline_profile,
+    level_gain_pairs,
+)
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -37,7 +43,7 @@ def parse_gains(spec: str | Mapping[int, float]) -> dict[int, float]:
         else:
             text = spec.replace(" ", "")
             if "=" in text:
-                gains = {int(k): float(v) for k, v in (pair.split("=") for pair in text.split(","))}
+                gains = level_gain_pairs(text)
             else:
                 gains = {level: float(g) for level, g in enumerate(text.split(":"), start=1)}
     except (ValueError, OverflowError, TypeError):
@@ -65,8 +71,12 @@ def define_gain_profile(
 ) -> dict[int, float]:
     """Store gain profile ``name`` for a campaign (for one topic when ``topic_id`` is given:
     per-topic gains, e.g. Sakai's "adjust" assignment). Levels the profile does not list keep
-    gain = level. Returns the stored map."""
-    if not _NAME.fullmatch(name) or name in BUILTIN_GAIN_PROFILES:
+    gain = level. Returns the stored map.
+
+    An inline profile (measures.common.inline_profile: ``'0=1,1=4'``, named by its gains) is
+    accepted when its name is its gains' canonical text."""
+    inline = is_inline_profile(name) and topic_id is None and inline_profile(parse_gains(name)) == name
+    if not inline and (not _NAME.fullmatch(name) or name in BUILTIN_GAIN_PROFILES):
         raise MeasureParamError(
             f"a gain profile name must be an identifier other than {', '.join(BUILTIN_GAIN_PROFILES)}; "
             f"got {name!r}"

@@ -21,13 +21,14 @@ import duckdb
 from . import sqlfiles
 from .db import create_rows, first_row
 from .errors import MeasureParamError
+from .gains import define_gain_profile
 from .measures import Measure, registry
+from .measures.common import BUILTIN_GAIN_PROFILES, STAGING_PARAMS, is_inline_profile
 
 if TYPE_CHECKING:  # pandas is imported where a DataFrame is made: `pyeval trec_eval` needs none
     import pandas as pd
 
 NO_DEPTH_LIMIT = 2**62
-BUILTIN_GAIN_PROFILES = ("linear", "exp", "flat", "steep", "adjust")
 
 #: The ad hoc staging: files of sql/evaluation/ (creation order comes from their headers). The
 #: last three hold a diversity campaign's intents, per-intent judgments of the ranked documents
@@ -72,9 +73,6 @@ class Staging(Protocol):
         """Create the staged tables from ``settings`` (:func:`stage_settings`); their names."""
 
 
-def _has(measure: Measure, name: str) -> bool:
-    return any(key == name for key, _ in measure.values)
-
 
 def stage_settings(
     campaign_id: str, runs: Sequence[str], measures: Sequence[Measure], *, ordering: str,
@@ -93,8 +91,8 @@ def stage_settings(
         "judged_only": judged_only,
         "negative_is_judged": False,
         "topic_policy": topics,
-        "thresholds": sorted({1} | {m["rel"] for m in measures if _has(m, "rel") and m["rel"] is not None}),
-        "profiles": sorted({m["gain"] for m in measures if _has(m, "gain")}),
+        "thresholds": sorted({1} | {m["rel"] for m in measures if m.has("rel") and m["rel"] is not None}),
+        "profiles": sorted({m["gain"] for m in measures if m.has("gain")}),
         "variants": ["given"],
     }
 
@@ -148,11 +146,14 @@ _SQL_TYPES = {int: "bigint", float: "double", str: "varchar", bool: "boolean"}
 
 
 def _requested_params(family: str) -> dict[str, type]:
-    """Every parameter any measure of ``family`` declares, with its Python type."""
+    """Every parameter any measure of ``family`` declares, with its Python type (not the
+    parameters that choose the staging: measures.common.STAGING_PARAMS)."""
     params: dict[str, type] = {}
     for definition in registry.definitions():
         if definition.family == family:
             for param in definition.params:
+                if param.name in STAGING_PARAMS:
+                    continue
                 if definition.family_params is None or param.name in definition.family_params:
                     params.setdefault(param.name, param.type)
     return params
@@ -188,13 +189,17 @@ def _create_requested(con, family: str, family_measures: list[Measure]) -> None:
 
 
 def check_gain_profiles(con, campaign_id: str, measures: Sequence[Measure]) -> None:
-    """MeasureParamError when a measure names a gain profile the campaign does not store."""
-    wanted = {m["gain"] for m in measures if _has(m, "gain")} - set(BUILTIN_GAIN_PROFILES)
+    """Every gain profile the measures name exists: built in, stored, or inline (``'0=1,1=4'``,
+    stored under that name, which says what it is; :func:`pyeval.evaluation.evaluate` keeps it
+    only with a stored evaluation that used it). MeasureParamError for any other name."""
+    wanted = {m["gain"] for m in measures if m.has("gain")} - set(BUILTIN_GAIN_PROFILES)
     if not wanted:
         return
-    stored = {row[0] for row in con.execute(
-        "select distinct profile from gain_profiles where campaign_id = $c", {"c": campaign_id}
-    ).fetchall()}
+    stored = stored_profiles(con, campaign_id)
+    for name in sorted(wanted - stored):
+        if is_inline_profile(name):
+            define_gain_profile(con, campaign_id, name, name)
+            stored.add(name)
     unknown = sorted(wanted - stored)
     if unknown:
         raise MeasureParamError(
@@ -202,6 +207,13 @@ def check_gain_profiles(con, campaign_id: str, measures: Sequence[Measure]) -> N
             f"stored for campaign '{campaign_id}': {', '.join(sorted(stored)) or 'none'}); "
             "define one with `pyeval gains` and name it: nDCG(gain=NAME)"
         )
+
+
+def stored_profiles(con, campaign_id: str) -> set[str]:
+    """The gain profiles stored for ``campaign_id``."""
+    return {row[0] for row in con.execute(
+        "select distinct profile from gain_profiles where campaign_id = $c", {"c": campaign_id}
+    ).fetchall()}
 
 
 def take_values(con, measures: Sequence[Measure]) -> pd.DataFrame:

@@ -269,6 +269,16 @@ def create_views(
                             [(name, kind, digest) for name, (kind, digest) in _derived_checksums().items()])
 
 
+#: Stored tables that loading qrels and a run (pyeval/loaders/) writes or checks: the campaign,
+#: its input provenance and topics, the judgments, the intents judgments are checked against,
+#: the run and its entries.
+LOADED_TABLES = ("campaigns", "campaign_inputs", "qrels", "intents", "topics", "runs", "run_entries")
+
+#: What computing ad hoc measures reads besides the loaded tables (sql/evaluation/ stagings,
+#: sql/metrics/ families): stored gain profiles and the level, gain and ranking views.
+ADHOC_EVALUATION = ("gain_profiles", "topic_levels", "ranked_entries", "gain_values", "gain_maxima")
+
+
 def scratch(relations: Iterable[str]) -> duckdb.DuckDBPyConnection:
     """A throw-away in-memory warehouse holding only ``relations`` (stored tables and views) and
     what their views read (:func:`pyeval.sqlfiles.with_dependencies`): tables created from

@@ -49,9 +49,9 @@ def test_an_evaluation_records_its_inputs_measures_and_means(campaign):
         "order by measure"
     ).fetchall()
     assert [(m, json.loads(p), a, g) for m, _, _, p, a, g in measures] == [
-        ("AP", {"cutoff": None, "rel": 1}, "mean", None),
+        ("AP", {"cutoff": None, "judged_only": False, "rel": 1}, "mean", None),
         ("NumRet(rel=1)", {"rel": 1}, "sum", None),
-        ("nDCG(gain=graded)@10", {"cutoff": 10, "gain": "graded"}, "mean", "graded"),
+        ("nDCG(gain=graded)@10", {"cutoff": 10, "gain": "graded", "judged_only": False}, "mean", "graded"),
     ]
     stored = campaign.execute("select run_id, measure, value, topics from evaluation_means order by all").df()
     printed = result.means.sort_values(["run_id", "measure"]).reset_index(drop=True)

@@ -30,7 +30,7 @@ from ..evaluation import compute
 from ..loaders import load_qrels, load_run
 from ..loaders.source import is_gzip
 from ..measures import Measure, lookup, make
-from . import LOADED_TABLES
+from ..warehouse import LOADED_TABLES
 
 CAMPAIGN = "ndeval"
 CUTOFFS = (5, 10, 20)

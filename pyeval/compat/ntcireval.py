@@ -36,7 +36,7 @@ from ..loaders import load_qrels, load_run
 from ..loaders.source import is_gzip
 from ..measures import Measure, lookup, make
 from ..stages import run_stages, stage_settings
-from . import ADHOC_EVALUATION, LOADED_TABLES
+from ..warehouse import ADHOC_EVALUATION, LOADED_TABLES
 
 CAMPAIGN = "ntcireval"
 RUN = "run"

@@ -89,13 +89,10 @@ class Staging:
         return tables
 
 
-def _has(measure: Measure, name: str) -> bool:
-    return any(key == name for key, _ in measure.values)
-
 
 def _staging_of(kind: str, measure: Measure, variants: tuple[str, ...]) -> Staging:
     if kind in (GLOBAL, DIN):
-        return Staging(kind, measure["gain"] if _has(measure, "gain") else "linear", measure["probs"])
+        return Staging(kind, measure["gain"] if measure.has("gain") else "linear", measure["probs"])
     if kind == PER_INTENT:
         return Staging(PER_INTENT)
     return Staging(GLOBAL, variants=variants)  # INTENTS: composites and effective precision
@@ -126,7 +123,7 @@ def _probability_variants(measures: Sequence[Measure]) -> tuple[str, ...]:
     pending = list(measures)
     while pending:
         measure = pending.pop()
-        if _has(measure, "probs"):
+        if measure.has("probs"):
             wanted.add(measure["probs"])
         if measure.definition.components is not None:
             pending.extend(part for _, _, part in measure.definition.components(measure))

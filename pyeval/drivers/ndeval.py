@@ -291,22 +291,19 @@ def compute(con, measures: list[Measure], inputs) -> pd.DataFrame:
     """Per-topic values of ndeval-family ``measures`` (registry driver of family 'ndeval')."""
     frames = []
     with staged(con, inputs) as lists:
-        settings = sorted({(m["rel"], m["probs"] if _has(m, "probs") else "ndeval") for m in measures})
+        settings = sorted({(m["rel"], m["probs"] if m.has("probs") else "ndeval") for m in measures})
         for rel, probs in settings:
-            chosen = [m for m in measures if m["rel"] == rel and (m["probs"] if _has(m, "probs") else "ndeval") == probs]
+            chosen = [m for m in measures if m["rel"] == rel and (m["probs"] if m.has("probs") else "ndeval") == probs]
             judgments = fetch(con, inputs.campaign_id, lists, rel, probs)
             families: dict[float, Family] = {}
             for measure in chosen:
-                alpha = measure["alpha"] if _has(measure, "alpha") else 0.5
+                alpha = measure["alpha"] if measure.has("alpha") else 0.5
                 family = families.setdefault(alpha, Family(judgments, alpha))
                 frames.append(long_form(lists, str(measure), value(measure, family)))
     if not frames:
         return pd.DataFrame(columns=["run_id", "topic_id", "measure", "value"])
     return pd.concat(frames, ignore_index=True)
 
-
-def _has(measure: Measure, name: str) -> bool:
-    return any(key == name for key, _ in measure.values)
 
 
 def _intent_aware(kind: str, measure: Measure, family: Family) -> np.ndarray:

@@ -40,7 +40,7 @@ def compute(con, measures: list[Measure], inputs) -> pd.DataFrame:
         lengths = None
         reads: dict[tuple, pd.DataFrame] = {}
         for measure in measures:
-            probs = measure["probs"] if _has(measure, "probs") else "given"
+            probs = measure["probs"] if measure.has("probs") else "given"
             profile = _PROFILES[measure["gains"]]
             key = (probs, measure["cutoff"], profile)
             if key not in reads:
@@ -65,9 +65,6 @@ def compute(con, measures: list[Measure], inputs) -> pd.DataFrame:
         return pd.DataFrame(columns=["run_id", "topic_id", "measure", "value"])
     return pd.concat(frames, ignore_index=True)
 
-
-def _has(measure: Measure, name: str) -> bool:
-    return any(key == name for key, _ in measure.values)
 
 
 def _fill_lengths(rows: pd.DataFrame, measure: Measure, campaign: str, lengths: np.ndarray) -> pd.DataFrame:

@@ -215,6 +215,8 @@ def supported(measure: Measure) -> str | None:
         return f"{measure.definition.staging} staging (diversity) is done in Python (pyeval/diversity)"
     if measure.family in UNSUPPORTED_FAMILIES:
         return UNSUPPORTED_FAMILIES[measure.family]
+    if measure.has("judged_only") and measure["judged_only"]:
+        return "a measure's own judged_only is staged apart by the DuckDB engine only (the evaluation's judged_only runs on Spark)"
     return None
 
 

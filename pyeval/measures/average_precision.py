@@ -2,19 +2,20 @@
 from __future__ import annotations
 
 from .base import MeasureDef, Param  # noqa: F401
-from .common import CUTOFF, ELEVEN_POINTS, GAIN, REL, REQUIRED_CUTOFF, TREC_EVAL, recall_points  # noqa: F401
+from .common import CUTOFF, ELEVEN_POINTS, GAIN, JUDGED_ONLY, REL, REQUIRED_CUTOFF, TREC_EVAL, recall_points  # noqa: F401
 from .registry import register
 
 register(
     MeasureDef("AP", "average_precision", "average precision (divided by R)", TREC_EVAL.format("map"),
-               params=(REL, CUTOFF), at="cutoff", aliases=("MAP",)),
+               params=(REL, JUDGED_ONLY, CUTOFF), at="cutoff", aliases=("MAP",)),
     MeasureDef("GMAP", "average_precision", "AP, combined by geometric mean (floor 1e-5)",
                TREC_EVAL.format("gm_map"), params=(REL,), aggregate="gmean"),
     MeasureDef("RR", "average_precision", "reciprocal rank of the first relevant document",
-               TREC_EVAL.format("recip_rank"), params=(REL, CUTOFF), at="cutoff", aliases=("MRR",)),
+               TREC_EVAL.format("recip_rank"), params=(REL, JUDGED_ONLY, CUTOFF), at="cutoff", aliases=("MRR",)),
     MeasureDef("IPrec", "average_precision", "interpolated precision at a recall level",
                TREC_EVAL.format("iprec_at_recall") + " (v10 lround cutoff)",
-               params=(REL, Param("recall", float, None, "recall level", minimum=0, maximum=1, required=True)),
+               params=(REL, JUDGED_ONLY,
+                       Param("recall", float, None, "recall level", minimum=0, maximum=1, required=True)),
                at="recall"),
     MeasureDef("IPrecAvg", "average_precision", "mean interpolated precision over recall points",
                TREC_EVAL.format("11pt_avg"),

@@ -151,6 +151,10 @@ class Measure:
     definition: MeasureDef
     values: tuple[tuple[str, Any], ...] = field(default=())
 
+    def has(self, name: str) -> bool:
+        """Whether the measure's definition has the parameter ``name``."""
+        return any(key == name for key, _ in self.values)
+
     def __getitem__(self, name: str) -> Any:
         for key, value in self.values:
             if key == name:

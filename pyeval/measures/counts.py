@@ -18,4 +18,4 @@ register(
                TREC_EVAL.format("num_nonrel_judged_ret"), params=(REL,), aggregate="sum", higher_is_better=None, maximum=None),
 )
 # ir_measures: NumRelRet is NumRet(rel=1)
-register_alias("NumRelRet", "NumRet", rel=1)
+register_alias("NumRelRet", "NumRet", rel=1, source="ir_measures")

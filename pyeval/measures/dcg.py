@@ -6,7 +6,7 @@ Formulas (ports of trec_eval 10.0; docs/metrics-adhoc.md section 2.4) are in the
 from __future__ import annotations
 
 from .base import MeasureDef, Param  # noqa: F401
-from .common import CUTOFF, GAIN, REL, REQUIRED_CUTOFF, TREC_EVAL  # noqa: F401
+from .common import CUTOFF, GAIN, JUDGED_ONLY, REL, REQUIRED_CUTOFF, TREC_EVAL  # noqa: F401
 from .registry import register
 
 register(
@@ -14,7 +14,7 @@ register(
                "normalised DCG, gain/log2(r+1); the ideal list holds every judged document, "
                "cut at k like the ranking (Jarvelin & Kekalainen, TOIS 2002)",
                TREC_EVAL.format("ndcg") + " and m_ndcg_cut.c; NTCIREVAL MSnDCG@l (the same formula)",
-               params=(GAIN, CUTOFF), at="cutoff", aliases=("NDCG", "MSnDCG")),
+               params=(GAIN, JUDGED_ONLY, CUTOFF), at="cutoff", aliases=("NDCG", "MSnDCG")),
     MeasureDef("DCG", "dcg", "discounted cumulative gain, gain/log2(r+1) summed to L (or k): nDCG's numerator",
                "trec_eval (NIST) m_ndcg.c (dcg); ranx dcg@k", params=(GAIN, CUTOFF), at="cutoff",
                maximum=None),

@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from . import average_precision, cascade, dcg, gap, ncu, ntcir_dcg, precision, qmeasure  # noqa: F401
 from .base import Measure, MeasureDef, Param
-from .common import GAIN, REQUIRED_CUTOFF
+from .common import GAIN, REQUIRED_CUTOFF, STAGING_PARAMS
 from .names import make
 from .registry import lookup, register
 
@@ -59,6 +59,8 @@ IA_BASES = ("nDCG", "Q", "ERR", "nERR", "GAP", "nGAP", "AP", "JKnDCG", "RR", "P"
 def _diversity_params(base: MeasureDef) -> tuple[Param, ...]:
     params = []
     for param in base.params:
+        if param.name in STAGING_PARAMS:  # a diversity staging keeps every document
+            continue
         if param.name in D_DEFAULTS and D_DEFAULTS[param.name] in (param.choices or ()):
             param = replace(param, default=D_DEFAULTS[param.name])
         if base.name == "RBP" and param.name == "p":

@@ -1,16 +1,18 @@
 """Parsing and printing measure names: ``Name(param=value, ...)@at`` (ir_measures syntax).
 
-``parse(str(m)) == m`` for every measure. Parsing uses Python's ``ast`` (never ``eval``);
-a bare identifier as a value is read as a string (``nDCG(gain=exp)@10``).
+``parse(str(m)) == m`` for every measure. The name is any registered spelling (docs/measures.md
+lists them); parameters are read with Python's ``ast`` (never ``eval``); a bare identifier as
+a value is read as a string (``nDCG(gain=exp)@10``).
 """
 from __future__ import annotations
 
 import ast
 import difflib
 import re
+import warnings
 from typing import Any
 
-from ..errors import MeasureNameError, MeasureParamError, UnknownMeasureError
+from ..errors import MeasureNameError, MeasureNameWarning, MeasureParamError, UnknownMeasureError
 from . import registry
 from .base import Measure, MeasureDef
 
@@ -87,52 +89,116 @@ def make(definition: MeasureDef, **given: Any) -> Measure:
     return Measure(definition, tuple(values.items()))
 
 
-_HYPHENATED = re.compile(r"\s*([A-Za-z][\w]*(?:-[\w]+)+)(?=\s*(?:[(@]|$))")
+#: ``@`` and a number at the end of a measure string (``@10``, ``@0.5``, NTCIREVAL's ``@0010``)
+_AT = re.compile(r"@\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*$")
+#: a measure name: anything but parentheses, ``@``, quotes and spaces (``D#-nDCG``, ``P+Q#``,
+#: ``NCUgu,P``, ``α_nDCG``)
+_NAME = re.compile(r"[^\s()@'\"]+")
+#: a name with its cutoff glued on (``P10``, ``ndcg10``): only ever a suggestion
+_GLUED = re.compile(r"(.*?[A-Za-z_])(\d+)")
 
 
-def _unhyphenate(text: str) -> str:
-    """A registered alias spelled with hyphens (ndeval's ``alpha-nDCG@20``, ``MAP-IA``) is not a
-    Python name: replace it by its canonical name before parsing."""
-    match = _HYPHENATED.match(text)
-    if match is None:
-        return text
-    definition = registry.lookup(match.group(1))
-    if definition is None:
-        return text
-    return definition.name + text[match.end():]
+def _at(text: str) -> tuple[int | float, bool]:
+    """The value after ``@``, and whether it is NTCIREVAL's zero-padded cutoff (``0010``)."""
+    if re.fullmatch(r"[+-]?\d+", text):
+        return int(text), len(text) > 1 and text.startswith("0")
+    return float(text), False
+
+
+def _keywords(call: str, text: str) -> dict[str, Any]:
+    """``(k=v, ...)`` as a dict, read with ``ast`` (never ``eval``)."""
+    if not call:
+        return {}
+    try:
+        tree = ast.parse("measure" + call, mode="eval").body
+    except SyntaxError:
+        raise MeasureNameError(f"cannot parse measure {text!r}") from None
+    if not isinstance(tree, ast.Call) or not isinstance(tree.func, ast.Name):
+        raise MeasureNameError(f"cannot parse measure {text!r}")
+    if tree.args:
+        raise MeasureNameError(f"measure parameters must be named (k=v) in {text!r}")
+    keywords = {}
+    for keyword in tree.keywords:
+        if keyword.arg is None or keyword.arg in keywords:
+            raise MeasureNameError(f"cannot parse measure {text!r}")
+        keywords[keyword.arg] = _value(keyword.value, text)
+    return keywords
+
+
+def _value(node: ast.AST, text: str) -> Any:
+    """A parameter value: a literal, a bare name (read as a string), or ir_measures' gains
+    dict ``{level: gain, ...}``."""
+    if isinstance(node, ast.Dict):
+        if any(key is None for key in node.keys):
+            raise MeasureNameError(f"cannot read a parameter value in measure {text!r}")
+        return {_literal(key, text): _literal(value, text) for key, value in zip(node.keys, node.values)}
+    return _literal(node, text)
+
+
+def suggestions(name: str) -> list[str]:
+    """The canonical names closest to an unknown ``name`` (case ignored), at most three."""
+    canonical = {d.name.casefold(): d.name for d in registry.definitions()}
+    spelled: dict[str, list[str]] = {}
+    for key in registry.known_names():
+        spelled.setdefault(key.casefold(), []).append(registry.lookup(key).name)
+    close = difflib.get_close_matches(name.casefold(), list(spelled), n=6, cutoff=0.6)
+    found = list(dict.fromkeys(found for key in close for found in sorted(spelled[key])))
+    glued = _GLUED.fullmatch(name)
+    if glued is not None:
+        key = registry.fold(glued.group(1)) or glued.group(1)
+        definition = registry.lookup(key)
+        if definition is not None and definition.at is not None:
+            found.insert(0, f"{definition.name}@{glued.group(2)}")
+    if not found:
+        found = [canonical[key] for key in difflib.get_close_matches(name.casefold(), list(canonical), n=3)]
+    return found[:3]
+
+
+def _resolve(name: str, padded: bool) -> tuple[MeasureDef, dict, str]:
+    """The declaration a spelling names, the parameters it sets, and its warning (if any)."""
+    if padded:
+        entry = registry.padded(name) or registry.padded(registry.fold(name) or name)
+        if entry is not None:
+            return entry[0], entry[1], ""
+    key = name if registry.lookup(name) is not None else registry.fold(name)
+    if key is None:
+        close = suggestions(name)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise UnknownMeasureError(f"unknown measure {name!r}{hint}")
+    return registry.lookup(key), registry.presets(key), registry.note(key)
 
 
 def parse(text: str) -> Measure:
     """Parse a measure string such as ``'P(rel=2)@5'``, ``'nDCG@10'`` or ``'AP'``.
 
+    Accepts every registered spelling (ir_measures', NTCIREVAL's, ndeval's and the papers'
+    names, docs/measures.md), case-insensitively where that is unambiguous. NTCIREVAL's
+    zero-padded cutoff (``nDCG@0010``) gives a name NTCIREVAL's meaning where it differs from
+    ir_measures' (``JKnDCG@10``).
+
     Raises
     ------
     MeasureNameError, UnknownMeasureError, MeasureParamError
     """
-    text = _unhyphenate(text)
-    try:
-        tree = ast.parse(text.strip(), mode="eval").body
-    except SyntaxError:
-        raise MeasureNameError(f"cannot parse measure {text!r}") from None
-    at_value = None
-    if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.MatMult):
-        at_value = _literal(tree.right, text)
-        tree = tree.left
-    keywords: dict[str, Any] = {}
-    if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name):
-        if tree.args:
-            raise MeasureNameError(f"measure parameters must be named (k=v) in {text!r}")
-        keywords = {kw.arg: _literal(kw.value, text) for kw in tree.keywords}
-        tree = tree.func
-    if isinstance(tree, ast.Name):
-        keywords = {**registry.presets(tree.id), **keywords}
-    if not isinstance(tree, ast.Name):
+    stripped = text.strip()
+    at_value, padded = None, False
+    at_match = _AT.search(stripped)
+    if at_match is not None:
+        at_value, padded = _at(at_match.group(1))
+        stripped = stripped[: at_match.start()].rstrip()
+    name, paren, call = stripped.partition("(")
+    name = name.strip()
+    if not _NAME.fullmatch(name) or "@" in call:
         raise MeasureNameError(f"cannot parse measure {text!r}")
-    definition = registry.lookup(tree.id)
-    if definition is None:
-        close = difflib.get_close_matches(tree.id, registry.known_names(), n=3)
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
-        raise UnknownMeasureError(f"unknown measure {tree.id!r}{hint}")
+    keywords = _keywords(paren + call, text)
+    definition, preset, warning = _resolve(name, padded)
+    if warning:
+        warnings.warn(warning, MeasureNameWarning, stacklevel=2)
+    keywords = {**preset, **keywords}
+    for param, rewrite in registry.rewrites(definition.name).items():
+        if param in keywords:
+            target, keywords = rewrite(keywords.pop(param), keywords)
+            definition = registry.lookup(target)
     if at_value is not None:
         if definition.at is None:
             raise MeasureNameError(f"{definition.name} takes no @ parameter: {text!r}")

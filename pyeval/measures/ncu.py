@@ -45,8 +45,8 @@ register(
 )
 
 # pyNTCIREVAL's class names (NTCIREVAL prints NCUgu,P ..., not identifiers)
-register_alias("NCUguP", "NCU", stop="gu", util="P")
-register_alias("NCUguBR", "NCU", stop="gu", util="BR")
-register_alias("NCUrbP", "NCU", stop="rb", util="P")
-register_alias("NCUrbBR", "NCU", stop="rb", util="BR")
-register_alias("NCUrbIE", "NCU", stop="rb", util="IE")
+register_alias("NCUguP", "NCU", stop="gu", util="P", source="pyNTCIREVAL")
+register_alias("NCUguBR", "NCU", stop="gu", util="BR", source="pyNTCIREVAL")
+register_alias("NCUrbP", "NCU", stop="rb", util="P", source="pyNTCIREVAL")
+register_alias("NCUrbBR", "NCU", stop="rb", util="BR", source="pyNTCIREVAL")
+register_alias("NCUrbIE", "NCU", stop="rb", util="IE", source="pyNTCIREVAL")

@@ -16,6 +16,7 @@ relevant document); by default @1 is normalised like every other cutoff and nNRB
 from __future__ import annotations
 
 from .base import MAX_RANK, MeasureDef, Param
+from .common import JUDGED_ONLY
 from .registry import register, register_driver
 
 NDEVAL = "ndeval 4.5 (TREC Web track, C. Clarke et al.); ir_measures {}"
@@ -56,25 +57,25 @@ register(
     _ndeval("alpha_DCG", "novelty-biased DCG: sum over r <= k of g(r)/log2(r+1), g(r) = sum over "
             "intents of w_i J_i(r)(1-alpha)^C_i(r); over the same sum for the ideal-ideal list "
             "(every document relevant to every intent)", "alpha_DCG",
-            (REL, ALPHA, PROBS, QUIRKS), aliases=("alpha-DCG",)),
+            (REL, ALPHA, PROBS, QUIRKS, JUDGED_ONLY), aliases=("alpha-DCG",)),
     _ndeval("alpha_nDCG", "alpha-DCG@k over the alpha-DCG@k of ndeval's greedy ideal list "
             "(0 when the run's alpha-DCG@k is 0)", "alpha_nDCG (Clarke et al., SIGIR 2008)",
-            (REL, ALPHA, PROBS), aliases=("alpha-nDCG", "α_nDCG")),
+            (REL, ALPHA, PROBS, JUDGED_ONLY), aliases=("alpha-nDCG", "α_nDCG")),
     _ndeval("ERR_IA", "intent-aware ERR: sum over r <= k of g(r)/r over the same sum for the "
             "ideal-ideal list", "ERR_IA (Chapelle et al., CIKM 2009)",
-            (REL, ALPHA, PROBS, QUIRKS), aliases=("ERR-IA",)),
+            (REL, ALPHA, PROBS, QUIRKS, JUDGED_ONLY)),
     _ndeval("nERR_IA", "ERR-IA@k over the ERR-IA@k of the greedy ideal list (0 when the run's "
-            "alpha-DCG@k is 0)", "nERR_IA", (REL, ALPHA, PROBS), aliases=("nERR-IA",)),
+            "alpha-DCG@k is 0)", "nERR_IA", (REL, ALPHA, PROBS, JUDGED_ONLY)),
     _ndeval("NRBP", "novelty- and rank-biased precision over the whole list: "
             "(1-(1-alpha)beta) sum over r of beta^(r-1) g(r) (g weighted 1/N or Pr(i|q))",
             "NRBP (Clarke et al., ICTIR 2009)", (REL, ALPHA, BETA, PROBS), at=False),
     _ndeval("nNRBP", "NRBP over the NRBP of the greedy ideal list", "nNRBP",
             (REL, ALPHA, BETA, PROBS, QUIRKS), at=False),
     _ndeval("AP_IA", "intent-aware average precision over the whole list: sum over intents with a "
-            "relevant document of w_i AP_i (ndeval MAP-IA)", "AP_IA", (REL, PROBS), at=False,
+            "relevant document of w_i AP_i (ndeval MAP-IA)", "AP_IA", (REL, PROBS, JUDGED_ONLY), at=False,
             aliases=("MAP-IA", "MAP_IA")),
     _ndeval("P_IA", "intent-aware precision: sum over r <= k and intents of w_i J_i(r), over k "
-            "(short lists padded)", "P_IA", (REL, PROBS), aliases=("P-IA",)),
+            "(short lists padded)", "P_IA", (REL, PROBS, JUDGED_ONLY), aliases=("P-IA",)),
     _ndeval("StRecall", "subtopic recall: intents with a relevant document in the top k over the "
             "intents with a relevant document (unweighted)", "StRecall (Zhai et al., SIGIR 2003)",
             (REL,), aliases=("strec",)),

@@ -35,7 +35,7 @@ class ScoreMatrix:
 
 def canonical_measure(text: str) -> str:
     """The stored name of a measure given by its canonical or trec_eval name (``map`` -> ``AP``)."""
-    from ..evaluation import parse_measures
+    from ..measures import parse_measures
 
     measures = parse_measures(text)
     if len(measures) != 1:

@@ -36,7 +36,7 @@ class Robustness:
 
 def gain_variants(measure: str, profiles: Sequence[str]) -> dict[str, str]:
     """profile -> canonical name of ``measure`` with that gain profile ('default': as given)."""
-    from ..evaluation import parse_measures
+    from ..measures import parse_measures
     from ..measures import make
 
     parsed = parse_measures(measure)

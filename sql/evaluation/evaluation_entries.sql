@@ -1,5 +1,5 @@
 -- reads: qrels, ranked_entries
--- produces: evaluation_entries (run_id, topic_id, rank, doc_id, list_rank, max_level)
+-- produces: evaluation_entries (run_id, topic_id, rank, doc_id, score, list_rank, max_level)
 -- grain: run_id, topic_id, rank
 -- params: $campaign_id, $ordering, $runs, $max_depth, $judged_only, $negative_is_judged
 -- evaluation_entries: the one ranked-and-cut stage. The pooled documents (those with a qrels row
@@ -30,6 +30,7 @@ cut as (
         ranked_entries.topic_id,
         ranked_entries.rank,
         ranked_entries.doc_id,
+        ranked_entries.score,
         pooled.max_level
     from ranked_entries
     inner join pooled
@@ -49,6 +50,7 @@ select
         else rank
     end as rank,
     doc_id,
+    score,
     rank as list_rank,
     max_level
 from cut

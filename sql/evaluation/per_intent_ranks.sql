@@ -1,5 +1,5 @@
 -- reads: evaluation_entries, evaluation_intent_judgments
--- produces: evaluation_ranks (run_id, topic_id, rank, doc_id, level)
+-- produces: evaluation_ranks (run_id, topic_id, rank, doc_id, score, level)
 -- grain: run_id, topic_id, rank
 -- params: none
 -- per_intent_ranks (temp table evaluation_ranks of the per-intent staging): the judged
@@ -10,6 +10,7 @@ select
     evaluation_intent_judgments.topic_id,
     evaluation_entries.rank,
     evaluation_entries.doc_id,
+    evaluation_entries.score,
     evaluation_intent_judgments.level
 from evaluation_entries
 inner join evaluation_intent_judgments

@@ -14,7 +14,7 @@
 --   Unjudged@k  (labels -1 or -2 in the top min(k, L)) / k; the denominator is k even for
 --               short lists (trec_eval 10.0 m_unjudged.c, measure unj).
 --   Judged@k    (documents with a qrels line, whatever its level, in the top min(k, L))
---               / min(k, L); 0 when L = 0 (ir_measures judged_provider.py, adapted from
+--               / min(k, L), k = L without a cutoff (Judged); 0 when L = 0 (ir_measures judged_provider.py, adapted from
 --               OpenNIR: `did in qrels`, so a negative qrels level counts as judged).
 --   RBPResid    if some retrieved document is unjudged (label < 0, unpooled included):
 --               p^L + (1 - p) * sum over unjudged ranks r of p^(r-1), else 0
@@ -37,7 +37,7 @@ with cutoff_counts as (
     inner join requested_measures
         on
             requested_measures.kind in ('Unjudged', 'Judged')
-            and evaluation_ranks.rank <= requested_measures.cutoff
+            and evaluation_ranks.rank <= coalesce(requested_measures.cutoff, evaluation_ranks.rank)
     group by evaluation_ranks.run_id, evaluation_ranks.topic_id, requested_measures.measure
 ),
 
@@ -111,7 +111,7 @@ measure_inputs as (
         requested_measures.cutoff,
         requested_measures.p,
         evaluation_pairs.num_ret,
-        least(requested_measures.cutoff, evaluation_pairs.num_ret) as shown,
+        least(coalesce(requested_measures.cutoff, evaluation_pairs.num_ret), evaluation_pairs.num_ret) as shown,
         coalesce(cutoff_counts.pooled_within_cutoff, 0) as pooled_within_cutoff,
         coalesce(cutoff_counts.judged_within_cutoff, 0) as judged_within_cutoff,
         residual_parts.power_at_length,

@@ -1,11 +1,12 @@
 """Measure names: parse(str(m)) == m, aliases, errors, and the documented catalogue."""
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pytest
 
-from pyeval.errors import MeasureNameError, MeasureParamError, UnknownMeasureError
+from pyeval.errors import MeasureNameError, MeasureNameWarning, MeasureParamError, UnknownMeasureError
 from pyeval.measures import definitions, make, parse
 from pyeval.measures.catalogue import catalogue
 
@@ -74,3 +75,119 @@ SHARED_WITH_IR_MEASURES = [
 def test_same_spelling_as_ir_measures(text):
     ir_measures = pytest.importorskip("ir_measures")
     assert str(parse(text)) == str(ir_measures.parse_measure(text))
+
+
+@pytest.mark.parametrize(
+    "text,canonical",
+    [
+        # the seed papers' and NTCIREVAL's names
+        ("D#-nDCG@10", "Dsharp_nDCG@10"), ("DIN#-Q@10", "DINsharp_Q@10"), ("D-nDCG@10", "D_nDCG@10"),
+        ("DIN-nDCG@10", "DIN_nDCG@10"), ("P+Q@10", "PplusQ@10"), ("P+Q#@10", "PplusQsharp@10"),
+        ("nDCG-IA@10", "IA_nDCG@10"), ("Q-IA@10", "IA_Q@10"), ("IA-nDCG@10", "IA_nDCG@10"),
+        ("I-rec@10", "IRec@10"), ("Ef-P@10", "EfP@10"), ("D-U@10", "D_U@10"), ("U-IA@10", "U_IA@10"),
+        ("AP-IA", "IA_AP"), ("Q-measure", "Q"), ("O-measure", "OMeasure"), ("P-plus", "PPlus"),
+        ("NCUgu,P", "NCU(stop=gu, util=P)"), ("NCUrb,BR", "NCU"), ("bpref_N", "BprefN"),
+        ("Prec@0010", "P@10"), ("Hit@0010", "Success@10"), ("I-rec@0010", "IRec@10"),
+        ("MSnDCG@0010", "nDCG@10"), ("D#-nDCG@0010", "Dsharp_nDCG@10"),
+        # NTCIREVAL's zero-padded cutoff: its own measure where the name means another one
+        ("nDCG@0010", "JKnDCG@10"), ("AP@0010", "APntcir@10"), ("ERR@0010", "ERR(stop=ntcir)@10"),
+        ("nERR@0010", "nERR(stop=ntcir)@10"), ("RBP@0010", "RBP(gain_norm=gmax, p=0.95)@10"),
+        ("GAP@0010", "nGAP@10"), ("ERR-IA@0010", "IA_ERR@10"),
+        # ndeval's columns
+        ("alpha-nDCG@20", "alpha_nDCG@20"), ("nERR-IA@20", "nERR_IA@20"), ("P-IA@20", "P_IA@20"),
+        ("MAP-IA", "AP_IA"), ("strec@20", "StRecall@20"),
+        # ir_measures' parameters and names
+        ("SetP(relative=True)", "SetRelP"), ("SetRelP", "SetRelP"), ("SetRelP(relative=False)", "SetP"),
+        ("nDCG(dcg='exp-log2')@10", "nDCG(gain=exp)@10"), ("nDCG(dcg='log2')@10", "nDCG@10"),
+        ("nDCG(gains={0: 1, 1: 4})@10", "nDCG(gain='0=1,1=4')@10"),
+        ("nDCG(gains={1: 2.5, 0: 0})@10", "nDCG(gain='0=0,1=2.5')@10"),
+        ("nDCG(gain='1=4, 0=1')@10", "nDCG(gain='0=1,1=4')@10"),
+        ("nDCG(judged_only=True)@10", "nDCG(judged_only=True)@10"), ("Judged", "Judged"),
+        ("α_DCG@10", "alpha_DCG@10"), ("Compat(p=0.8)", "Compat(p=0.8)"), ("Accuracy@5", "Accuracy@5"),
+        # ranx's
+        ("hits@10", "Hits@10"), ("hit_rate@10", "Success@10"), ("ndcg_burges@10", "nDCG(gain=exp)@10"),
+        ("r-precision", "Rprec"),
+        # case folded where one measure is meant
+        ("ndcg@10", "nDCG@10"), ("p@10", "P@10"), ("map", "AP"), ("Map@100", "AP@100"), ("mrr", "RR"),
+        ("I-REC@10", "IRec@10"), ("d#-ndcg@10", "Dsharp_nDCG@10"),
+    ],
+)
+def test_other_tools_spellings(text, canonical):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MeasureNameWarning)
+        assert str(parse(text)) == canonical
+
+
+def test_err_ia_is_ndevals_and_the_warning_names_the_other():
+    with pytest.warns(MeasureNameWarning, match="ask for IA_ERR"):
+        assert str(parse("ERR-IA@20")) == "ERR_IA@20"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert str(parse("ERR_IA@20")) == "ERR_IA@20"  # ir_measures' own name: no warning
+        assert str(parse("IA_ERR@20")) == "IA_ERR@20"
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("P10", "did you mean P@10"), ("ndcg10", "did you mean nDCG@10"),
+        ("nrbp", "did you mean NRBP, nRBP"),  # two measures differ only by case: never folded
+        ("nDGC@10", "did you mean nDCG"), ("Dsharp_nDGC@10", "did you mean Dsharp_nDCG"),
+    ],
+)
+def test_unknown_names_get_suggestions(text, message):
+    with pytest.raises(UnknownMeasureError, match=message):
+        parse(text)
+
+
+@pytest.mark.parametrize(
+    "text,error",
+    [("nDCG(dcg='exp')@10", "dcg must be one of log2, exp-log2"),
+     ("nDCG(dcg='exp-log2', gain=linear)@10", "contradict"),
+     ("nDCG(gains={-1: 2})@10", "level -1"), ("nDCG(gains={1: 'a'})@10", "must be a finite number"),
+     ("nDCG(gain='1=a')@10", "level=gain pairs"), ("SetP(relative=1)", "relative must be bool")],
+)
+def test_bad_ir_measures_parameters(text, error):
+    with pytest.raises(MeasureParamError, match=error):
+        parse(text)
+
+
+#: NTCIREVAL's uncut RBP and ERR lines: ir_measures' names, so ir_measures' meaning (docs/measures.md)
+NTCIREVAL_UNCUT_CONFLICTS = {"RBP", "ERR"}
+
+
+@pytest.mark.parametrize("version", ["190111", "2020"])
+def test_every_name_ntcireval_prints_means_its_measure(version):
+    """The labels `pyeval ntcireval` prints (NTCIREVAL's own, byte for byte) parse to the measures
+    printed under them: same measure, and every parameter the label sets agrees."""
+    from pyeval.compat.ntcireval import NtcirevalOptions, printed_measures
+
+    options = NtcirevalOptions(format=version, cutoffs="10,1000", condensed=True, gap=True, rbup=0.99)
+    checked = 0
+    for label, measure in printed_measures(options, False, 1000):
+        name = label.strip().rstrip("=")
+        if name in NTCIREVAL_UNCUT_CONFLICTS:
+            continue
+        if name.endswith("@1000"):  # four digits without a zero: ir_measures' reading unless padded
+            name = name.replace("@1000", "@01000")
+        parsed = parse(name)
+        assert parsed.name == measure.name, (name, str(parsed), str(measure))
+        defaults = {p.name: p.default for p in parsed.definition.params}
+        for key, value in parsed.values:
+            if value != defaults[key]:
+                assert measure[key] == value, (name, key)
+        checked += 1
+    assert checked > 20
+
+
+def test_every_column_ndeval_prints_means_its_measure():
+    from pyeval.compat.ndeval import NdevalOptions, columns
+
+    for column, measure in columns(NdevalOptions()):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MeasureNameWarning)  # ERR-IA: ndeval's, with a warning
+            parsed = parse(column)
+        # the drop-in's own settings: ndeval's 1/N weights and quirks, which a name does not carry
+        own = ("probs", "ndeval_quirks")
+        assert parsed.name == measure.name, column
+        assert [kv for kv in parsed.values if kv[0] not in own] == [kv for kv in measure.values if kv[0] not in own]

@@ -1,0 +1,118 @@
+"""pyeval swapped in for ir_measures (pyeval/interop.py) on ir_measures' own documented examples.
+
+The examples of ir_measures 0.4.3's README: its qrels and run in every documented form (dict of
+dicts, DataFrame, Qrel/ScoredDoc namedtuples, generators, TREC files), its measures as
+ir_measures objects; pyeval.calc_aggregate, iter_calc, calc and evaluator must return what
+ir_measures returns, keyed by the same objects.
+"""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import pyeval
+from pyeval.errors import PyevalError, UnknownMeasureError
+
+ir_measures = pytest.importorskip("ir_measures")
+from ir_measures import AP, RR, Judged, NumQ, NumRel, NumRelRet, NumRet, P, Qrel, ScoredDoc, nDCG  # noqa: E402
+
+README_MEASURES = [AP, nDCG, RR, nDCG @ 10, P(rel=2) @ 10]
+README_AGGREGATE = {AP: 0.75, nDCG: 0.8154648767857288, RR: 0.75, nDCG @ 10: 0.8154648767857288, P(rel=2) @ 10: 0.05}
+README_PER_QUERY = {
+    ("Q0", AP): 0.5, ("Q0", RR): 0.5, ("Q0", nDCG): 0.6309297535714575, ("Q0", nDCG @ 10): 0.6309297535714575,
+    ("Q1", AP): 1.0, ("Q1", RR): 1.0, ("Q1", nDCG): 1.0, ("Q1", nDCG @ 10): 1.0,
+    ("Q0", P(rel=2) @ 10): 0.0, ("Q1", P(rel=2) @ 10): 0.1,
+}
+
+QRELS_DICT = {"Q0": {"D0": 0, "D1": 1}, "Q1": {"D0": 0, "D3": 2}}
+RUN_DICT = {"Q0": {"D0": 1.2, "D1": 1.0}, "Q1": {"D0": 2.4, "D3": 3.6}}
+
+
+def _qrels_forms(tmp_path):
+    rows = [("Q0", "D0", 0), ("Q0", "D1", 1), ("Q1", "D0", 0), ("Q1", "D3", 2)]
+    path = tmp_path / "qrels.txt"
+    path.write_text("".join(f"{q} 0 {d} {r}\n" for q, d, r in rows))
+    return {
+        "dict": QRELS_DICT,
+        "frame": pd.DataFrame([{"query_id": q, "doc_id": d, "relevance": r} for q, d, r in rows]),
+        "namedtuples": [Qrel(*row) for row in rows],
+        "generator": (Qrel(*row) for row in rows),
+        "file": str(path),
+        "ir_measures.read_trec_qrels": list(ir_measures.read_trec_qrels(str(path))),
+    }
+
+
+def _run_forms(tmp_path):
+    rows = [("Q0", "D0", 1.2), ("Q0", "D1", 1.0), ("Q1", "D0", 2.4), ("Q1", "D3", 3.6)]
+    path = tmp_path / "run.txt"
+    path.write_text("".join(f"{q} Q0 {d} {i} {s} r\n" for i, (q, d, s) in enumerate(rows)))
+    return {
+        "dict": RUN_DICT,
+        "frame": pd.DataFrame([{"query_id": q, "doc_id": d, "score": s} for q, d, s in rows]),
+        "namedtuples": [ScoredDoc(*row) for row in rows],
+        "file": path,
+    }
+
+
+@pytest.mark.parametrize("qrels_form", ["dict", "frame", "namedtuples", "generator", "file",
+                                        "ir_measures.read_trec_qrels"])
+@pytest.mark.parametrize("run_form", ["dict", "frame", "namedtuples", "file"])
+def test_readme_calc_aggregate(tmp_path, qrels_form, run_form):
+    qrels = _qrels_forms(tmp_path)[qrels_form]
+    run = _run_forms(tmp_path)[run_form]
+    result = pyeval.calc_aggregate(README_MEASURES, qrels, run)
+    assert list(result) == README_MEASURES  # keyed by the caller's objects, in order
+    assert result == pytest.approx(README_AGGREGATE, abs=1e-12)
+    assert result == pytest.approx(ir_measures.calc_aggregate(README_MEASURES, QRELS_DICT, RUN_DICT), abs=1e-12)
+
+
+def test_readme_iter_calc():
+    metrics = list(pyeval.iter_calc(README_MEASURES, QRELS_DICT, RUN_DICT))
+    assert {(m.query_id, m.measure): m.value for m in metrics} == pytest.approx(README_PER_QUERY, abs=1e-12)
+    assert all(m._fields == ("query_id", "measure", "value") for m in metrics)
+    theirs = {(m.query_id, m.measure): m.value for m in ir_measures.iter_calc(README_MEASURES, QRELS_DICT, RUN_DICT)}
+    assert {(m.query_id, m.measure): m.value for m in metrics} == pytest.approx(theirs, abs=1e-12)
+
+
+def test_calc_and_evaluator():
+    aggregated, per_query = pyeval.calc(README_MEASURES, QRELS_DICT, RUN_DICT)
+    assert aggregated == pytest.approx(README_AGGREGATE, abs=1e-12)
+    assert len(per_query) == len(README_PER_QUERY)
+    evaluator = pyeval.evaluator(README_MEASURES, QRELS_DICT)
+    assert evaluator.calc_aggregate(RUN_DICT) == pytest.approx(README_AGGREGATE, abs=1e-12)
+    assert {(m.query_id, m.measure) for m in evaluator.iter_calc(RUN_DICT)} == set(README_PER_QUERY)
+
+
+def test_cli_example_measures_and_strings():
+    """The README's command-line measures, as objects and as strings (string keys stay strings)."""
+    measures = [P @ 10, P(rel=2) @ 5, nDCG @ 15, Judged @ 10, NumQ, NumRel, NumRet, NumRelRet]
+    ours = pyeval.calc_aggregate(measures, QRELS_DICT, RUN_DICT)
+    theirs = ir_measures.calc_aggregate(measures, QRELS_DICT, RUN_DICT)
+    assert ours == pytest.approx(theirs, abs=1e-12)
+    by_name = pyeval.calc_aggregate(["P@10", "nDCG@15", "NumRelRet"], QRELS_DICT, RUN_DICT)
+    assert by_name == pytest.approx({"P@10": theirs[P @ 10], "nDCG@15": theirs[nDCG @ 15],
+                                     "NumRelRet": theirs[NumRelRet]}, abs=1e-12)
+
+
+def test_bad_inputs_are_one_line_errors():
+    with pytest.raises(UnknownMeasureError, match="did you mean"):
+        pyeval.calc_aggregate(["nDGC@10"], QRELS_DICT, RUN_DICT)
+    with pytest.raises(PyevalError, match="needs query_id, doc_id and score"):
+        pyeval.calc_aggregate([AP], QRELS_DICT, [("Q0", "D0", 1.0)])
+    with pytest.raises(PyevalError, match="the run has no rows"):
+        pyeval.calc_aggregate([AP], QRELS_DICT, [])
+
+
+def test_diversity_qrels_with_iteration(fixtures):
+    """ir_measures' pyndeval example: Qrel.iteration names the intent (ndeval's subtopic)."""
+    qrels = []
+    for line in (fixtures / "ndeval" / "irm-example.qrels.ndeval").read_text().splitlines():
+        topic, intent, doc, level = line.split()
+        qrels.append(Qrel(topic, doc, int(level), intent))
+    run = []
+    for line in (fixtures / "ndeval" / "irm-example.run.trec").read_text().splitlines():
+        topic, _, doc, _, score, _ = line.split()
+        run.append(ScoredDoc(topic, doc, float(score)))
+    measures = [ir_measures.ERR_IA @ 20, ir_measures.alpha_nDCG @ 20, ir_measures.StRecall @ 20]
+    ours = pyeval.calc_aggregate(measures, qrels, run, ordering="trec-asc")  # pyndeval's tie order
+    assert ours == pytest.approx(ir_measures.calc_aggregate(measures, qrels, run), abs=1e-12)
