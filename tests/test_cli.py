@@ -1,4 +1,4 @@
-"""The pyeval command (pyeval/cli.py), through click's CliRunner."""
+"""The pyeval command (pyeval/cli/), through click's CliRunner."""
 from __future__ import annotations
 
 import json

@@ -1,0 +1,22 @@
+"""The ``pyeval`` command (click), one module per command group:
+
+- :mod:`.base`: the ``pyeval`` group, ``--db``, and what every command shares (clean errors, opening
+  the warehouse, common options);
+- :mod:`.loading`: loading: ``pyeval load`` (qrels, runs, campaigns, intents, document lengths),
+  ``pyeval intents``, ``pyeval gains`` and ``pyeval to-traditional``.
+- :mod:`.evaluating`: evaluating and querying: ``pyeval evaluate``, ``sql``, ``list``, ``demo`` and ``sample``.
+- :mod:`.dropins`: the drop-ins for the reference tools: ``pyeval trec_eval``, ``ntcireval`` and ``ndeval``
+  (their own options, their output byte for byte).
+- :mod:`.metaeval`: meta-evaluation: significance tests, discriminative power, comparisons, swap rates,
+  stability, correlation, concordance, robustness and MEM.
+- :mod:`.sharing`: sharing the warehouse: ``pyeval annotate``, ``url``, ``snapshot``, ``export``, ``attach``
+  and ``publish``.
+
+Importing the package registers every command on :func:`main`.
+"""
+from __future__ import annotations
+
+from . import dropins, evaluating, loading, metaeval, sharing  # noqa: F401 (they register their commands)
+from .base import main
+
+__all__ = ["main"]

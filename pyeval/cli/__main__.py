@@ -1,0 +1,4 @@
+"""``python -m pyeval.cli``: the ``pyeval`` command."""
+from . import main
+
+main()

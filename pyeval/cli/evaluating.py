@@ -1,0 +1,144 @@
+"""Evaluating and querying: ``pyeval evaluate``, ``sql``, ``list``, ``demo`` and ``sample``."""
+from __future__ import annotations
+
+import click
+
+from ..errors import PyevalError
+from .base import campaign_option, fail_cleanly, main, open_warehouse, output_option
+
+
+@main.command("sql")
+@click.argument("query")
+@output_option
+@click.option(
+    "--write",
+    is_flag=True,
+    help="Open the warehouse read-write (for statements that change it); the query may also use "
+    "files and extensions. Default: read-only, no files, no extensions.",
+)
+@click.option(
+    "--external-access",
+    is_flag=True,
+    help="Let a read-only query read and write files (read_csv, COPY ... TO, ATTACH) and load "
+    "extensions; the warehouse itself stays read-only.",
+)
+@click.pass_context
+@fail_cleanly
+def sql_command(ctx, query, fmt, write, external_access):
+    """Run an SQL QUERY on an existing warehouse and print its result."""
+    from ..output import render
+    from ..query import run_sql
+
+    files = write or external_access
+    con = open_warehouse(ctx, read_only=not write, create=False, external_access=files)
+    click.echo(render(run_sql(con, query, files=files), fmt))
+
+
+@main.command("list")
+@output_option
+@click.pass_context
+@fail_cleanly
+def list_command(ctx, fmt):
+    """Show the campaigns and runs of an existing warehouse with their counts."""
+    from ..output import render
+    from ..query import campaign_overview, run_overview
+
+    con = open_warehouse(ctx, read_only=True)
+    click.echo(render(campaign_overview(con), fmt))
+    click.echo()
+    click.echo(render(run_overview(con), fmt))
+
+
+@main.command("demo")
+@click.option(
+    "--out",
+    metavar="PATH",
+    help="Warehouse file the demo (re)builds; default: a --db given on the command line, else "
+    "pyeval-demo.duckdb.",
+)
+@click.pass_context
+@fail_cleanly
+def demo_command(ctx, out):
+    """Build a warehouse from the bundled TREC 2012 Web sample campaign and show it."""
+    from ..demo import run_demo
+
+    if out is None:
+        given = ctx.parent.get_parameter_source("db") is click.core.ParameterSource.COMMANDLINE
+        out = ctx.obj["db"] if given else "pyeval-demo.duckdb"
+    run_demo(out, echo=click.echo)
+
+
+@main.command("sample")
+@click.argument("directory", type=click.Path(file_okay=False))
+@fail_cleanly
+def sample_command(directory):
+    """Write the bundled TREC 2012 Web sample campaign into DIRECTORY as plain files: qrels (ad
+    hoc, diversity), intents, topics, document lengths and runs/ (the README's examples use them)."""
+    from ..sample import write_sample
+
+    written = write_sample(directory)
+    click.echo(f"wrote {len(written)} files of the TREC 2012 Web sample campaign to {directory} "
+               f"(its README.md says what each is)")
+
+
+@main.command("evaluate")
+@campaign_option
+@click.option("-m", "--measure", "measures", multiple=True, required=True,
+              help="Measure (AP, nDCG@10, P(rel=2)@5, or a trec_eval name such as map, P.5,10); repeatable.")
+@click.option("--runs", "runs", multiple=True, help="Runs to evaluate (repeatable or comma-separated); default all.")
+@click.option("--ordering", type=click.Choice(["trec", "trec-asc", "rank", "file"]), default="trec", show_default=True,
+              help="trec: score desc, docno desc; trec-asc: score desc, docno asc; rank: the rank column; "
+                   "file: file order.")
+@click.option("--max-depth", type=click.IntRange(min=1), help="Keep the first N documents of each list.")
+@click.option("--judged-only", is_flag=True, help="Drop unjudged documents first (trec_eval -J).")
+@click.option("--topics", type=click.Choice(["qrels", "intersection"]), default="qrels", show_default=True,
+              help="qrels: every judged topic (missing ones score 0); intersection: the run's topics.")
+@click.option("--gains", help="Gain profile for gain-based measures that do not name one (e.g. exp).")
+@click.option("--probs", help="Intent probability variant for diversity measures that do not name one.")
+@click.option("--no-store", is_flag=True, help="Compute and print only; store nothing.")
+@click.option("--per-topic", is_flag=True, help="Print per-topic values (long form) instead of means.")
+@click.option("--engine", type=click.Choice(["duckdb", "spark"]), default="duckdb", show_default=True,
+              help="spark: run the metric SQL on a local Spark session (pip install 'pyeval[spark]').")
+@click.option("--export", "export_dir", type=click.Path(file_okay=False),
+              help="--engine spark: read the tables from this `pyeval export --parquet` tree.")
+@output_option
+@click.pass_context
+@fail_cleanly
+def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_only, topics, gains, probs,
+                     no_store, per_topic, engine, export_dir, fmt):
+    """Compute measures for a campaign's runs, store per-topic scores, print the means."""
+    from ..evaluation import evaluate, evaluate_summary, summed_measures, with_default_gain, with_default_probs
+    from ..output import render, render_rows
+
+    con = open_warehouse(ctx, read_only=no_store, create=False)
+    chosen = with_default_gain(list(measures), gains) if gains else list(measures)
+    if probs:
+        chosen = with_default_probs(chosen, probs)
+    run_names = [name for value in runs for name in value.split(",") if name]
+    settings = dict(runs=run_names or None, ordering=ordering, max_depth=max_depth, judged_only=judged_only,
+                    topics=topics, store=not no_store)
+    if export_dir and engine != "spark":
+        raise PyevalError("--export needs --engine spark")
+    if engine == "duckdb" and not per_topic:  # the means only: computed, stored and combined in SQL, no pandas
+        summary = evaluate_summary(con, campaign, chosen, **settings)
+        click.echo(render_rows(["run_id", *summary.measures], summary.rows, fmt,
+                               integer_columns=summed_measures(summary.measures)))
+        if summary.evaluation_id is not None:
+            click.echo(f"stored as evaluation {summary.evaluation_id}", err=True)
+        return
+    if engine == "spark":
+        from ..engines import spark
+
+        result = spark.evaluate(con, campaign, chosen, export=export_dir, **settings)
+    else:
+        result = evaluate(con, campaign, chosen, **settings)
+    if per_topic:
+        click.echo(render(result.per_topic, fmt))
+        if len(result.texts):
+            click.echo()
+            click.echo(render(result.texts[["run_id", "topic_id", "measure", "value_text"]], fmt))
+    else:
+        wide = result.wide()
+        click.echo(render(wide.reset_index(), fmt, integer_columns=summed_measures(wide.columns)))
+    if result.evaluation_id is not None:
+        click.echo(f"stored as evaluation {result.evaluation_id}", err=True)

@@ -1,0 +1,239 @@
+"""Loading: ``pyeval load`` (qrels, runs, campaigns, intents, document lengths),
+``pyeval intents``, ``pyeval gains`` and ``pyeval to-traditional``.
+"""
+from __future__ import annotations
+
+import click
+
+from .base import campaign_option, fail_cleanly, main, open_warehouse, run_metadata_options
+
+
+@main.group()
+def load() -> None:
+    """Load qrels, runs, intents or document lengths into a campaign."""
+
+
+_replace = click.option("--replace", is_flag=True, help="Replace what the campaign holds already.")
+
+
+@load.command("qrels")
+@campaign_option
+@click.option(
+    "--format",
+    "qrels_format",
+    type=click.Choice(["auto", "trec", "trec-diversity", "ntcir", "ntcir-diversity"]),
+    default="auto",
+    show_default=True,
+    help="Qrels layout; auto tells NTCIR by L<k> levels and TREC diversity by a varying 2nd field.",
+)
+@click.option("--description", help="A description of the campaign (stored).")
+@_replace
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.pass_context
+@fail_cleanly
+def load_qrels_command(ctx, campaign, qrels_format, description, replace, files):
+    """Load qrels FILES (.gz accepted; several files, a folder or a quoted pattern give one set of
+    judgments together); creates the campaign if it does not exist."""
+    from ..loaders import load_qrels
+
+    con = open_warehouse(ctx)
+    report = load_qrels(con, campaign, list(files), format=qrels_format, replace=replace, description=description)
+    click.echo(report.summary())
+
+
+def _run_metadata(system, team, run_date, tags):
+    """The RunMetadata of the --system, --team, --date and --tag options (None when none is given)."""
+    from ..loaders import RunMetadata
+
+    if not (system or team or run_date or tags):
+        return None
+    return RunMetadata(system=system, team=team, run_date=run_date.date() if run_date else None, tags=tuple(tags))
+
+
+@load.command("run")
+@campaign_option
+@click.option("--name", help="Run name (one FILE only); default: the run tag of the first line.")
+@_replace
+@run_metadata_options
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.pass_context
+@fail_cleanly
+def load_run_command(ctx, campaign, name, replace, system, team, run_date, tags, files):
+    """Load TREC run FILES (6 columns, .gz accepted) into a campaign, all or none.
+
+    A FILE may be a folder (its files) or a quoted glob pattern ('runs/*.gz')."""
+    from ..loaders import load_runs
+
+    if name is not None and len(files) > 1:
+        raise click.UsageError("--name applies to one FILE; load files of the same tag one by one")
+    metadata = _run_metadata(system, team, run_date, tags)
+    con = open_warehouse(ctx)
+    reports = load_runs(con, campaign, list(files), names=[name] * len(files), replace=replace, metadata=metadata)
+    for report in reports:
+        click.echo(report.summary())
+
+
+@load.command("campaign")
+@click.option("--campaign", "-C", help="Campaign name; default: the folder's name.")
+@click.option("--qrels", "qrels_name", metavar="NAME", help="The qrels file to load, when the folder has several.")
+@click.option("--intents", "intents_name", metavar="NAME", help="The intents file to load, when the folder has several.")
+@click.option("--description", help="A description of the campaign (stored).")
+@click.option("--run-names", type=click.Choice(["tag", "file"]), default="tag", show_default=True,
+              help="Name each run by its first line's run tag, or by its file name (runs that share a tag).")
+@_replace
+@run_metadata_options
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.pass_context
+@fail_cleanly
+def load_campaign_command(ctx, campaign, qrels_name, intents_name, description, run_names, replace, system, team,
+                          run_date, tags, folder):
+    """Load a campaign FOLDER in one transaction: its qrels, optional intents, topics XML and
+    document lengths, and every run in its runs/ folder (docs/loading.md)."""
+    from ..loaders import load_campaign
+
+    con = open_warehouse(ctx)
+    report = load_campaign(con, folder, campaign_id=campaign, qrels=qrels_name, intents=intents_name,
+                           replace=replace, description=description,
+                           metadata=_run_metadata(system, team, run_date, tags), run_names=run_names,
+                           progress=True)
+    click.echo(report.summary())
+
+
+@load.command("intents")
+@campaign_option
+@_replace
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.pass_context
+@fail_cleanly
+def load_intents_command(ctx, campaign, replace, files):
+    """Load intent probabilities from FILES: Iprob (topic intent prob) or DINprob (... inf|nav).
+
+    Several FILES (a folder, a quoted glob) are the campaign's intents together, all or none."""
+    from ..loaders import load_intents
+
+    con = open_warehouse(ctx)
+    click.echo(load_intents(con, campaign, list(files), replace=replace).summary())
+
+
+@load.command("doclengths")
+@campaign_option
+@_replace
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.pass_context
+@fail_cleanly
+def load_doclengths_command(ctx, campaign, replace, files):
+    """Load document lengths in characters (docno length) for the U-measure family.
+
+    Several FILES (a folder, a quoted glob) are the campaign's lengths together, all or none."""
+    from ..loaders import load_doclengths
+
+    con = open_warehouse(ctx)
+    click.echo(load_doclengths(con, campaign, list(files), replace=replace).summary())
+
+
+@load.command("topics")
+@campaign_option
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.pass_context
+@fail_cleanly
+def load_topics_command(ctx, campaign, file):
+    """Load topic titles (a TREC topics file, or topic_id<TAB>title) for dashboards."""
+    from ..loaders import load_topics
+
+    con = open_warehouse(ctx)
+    click.echo(load_topics(con, campaign, file).summary())
+
+
+@main.command("gains")
+@campaign_option
+@click.option("--topic", help="Define the profile for one topic only (per-topic gains).")
+@_replace
+@click.argument("name")
+@click.argument("spec")
+@click.pass_context
+@fail_cleanly
+def gains_command(ctx, campaign, topic, replace, name, spec):
+    """Define gain profile NAME: SPEC is 'level=gain,...' or 'g1:g2:...' (levels 1, 2, ...)."""
+    from ..gains import define_gain_profile
+
+    con = open_warehouse(ctx, create=False)
+    gains = define_gain_profile(con, campaign, name, spec, topic_id=topic, replace=replace)
+    shown = ", ".join(f"L{level}={gain:g}" for level, gain in sorted(gains.items()))
+    click.echo(f"{campaign}: gain profile '{name}'" + (f" for topic {topic}" if topic else "") + f": {shown}")
+
+
+@main.group("intents")
+def intents_group() -> None:
+    """Intent probability variants and intent types of a diversity campaign."""
+
+
+@intents_group.command("generate")
+@campaign_option
+@click.option("--method", type=click.Choice(["uniform", "nonuniform"]), required=True,
+              help="uniform: 1/n; nonuniform: the j-th of n intents gets 2^(n-j+1)/sum_k 2^k (Sakai & Song).")
+@_replace
+@click.argument("name")
+@click.pass_context
+@fail_cleanly
+def intents_generate_command(ctx, campaign, method, replace, name):
+    """Store generated probabilities of the campaign's intents as variant NAME (probs=NAME)."""
+    from ..diversity.campaigns import generate_intent_variant
+
+    con = open_warehouse(ctx, create=False)
+    rows = generate_intent_variant(con, campaign, name, method, replace=replace)
+    click.echo(f"{campaign}: probability variant '{name}' ({method}): {rows} intents")
+
+
+@intents_group.command("load")
+@campaign_option
+@_replace
+@click.argument("name")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.pass_context
+@fail_cleanly
+def intents_load_command(ctx, campaign, replace, name, file):
+    """Store the probabilities of an Iprob/DINprob FILE as variant NAME (types are not changed)."""
+    from ..diversity.campaigns import load_intent_variant
+
+    con = open_warehouse(ctx, create=False)
+    rows = load_intent_variant(con, campaign, name, file, replace=replace)
+    click.echo(f"{campaign}: probability variant '{name}' from {file}: {rows} intents")
+
+
+@intents_group.command("topics")
+@campaign_option
+@click.option("--probs", type=click.Choice(["uniform", "nonuniform"]), default="uniform", show_default=True,
+              help="Probabilities to give the subtopics (the XML has none).")
+@click.option("--types-only", is_flag=True, help="Only set the types of the intents the campaign has.")
+@_replace
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.pass_context
+@fail_cleanly
+def intents_topics_command(ctx, campaign, probs, types_only, replace, file):
+    """Intents from a TREC topics XML FILE: every <subtopic> with its type (type="nav")."""
+    from ..loaders.topic_intents import load_intents_from_topics, set_intent_types
+
+    con = open_warehouse(ctx, create=False)
+    if types_only:
+        click.echo(f"{campaign}: types of {set_intent_types(con, campaign, file)} intents set from {file}")
+    else:
+        click.echo(load_intents_from_topics(con, campaign, file, probs=probs, replace=replace).summary())
+
+
+@main.command("to-traditional")
+@click.option("--method", type=click.Choice(["max", "count"]), default="max", show_default=True,
+              help="max: the highest level over the intents; count: the number of intents covered.")
+@click.option("--negative-as", type=click.Choice(["unjudged", "nonrelevant"]), default="unjudged",
+              show_default=True, help="A document judged negative (spam) for all its intents.")
+@click.option("--description", help="A description of the new campaign.")
+@click.argument("source")
+@click.argument("target")
+@click.pass_context
+@fail_cleanly
+def to_traditional_command(ctx, method, negative_as, description, source, target):
+    """Store the "2T" ad hoc conversion of diversity campaign SOURCE as new campaign TARGET."""
+    from ..diversity.campaigns import to_traditional
+
+    con = open_warehouse(ctx, create=False)
+    rows = to_traditional(con, source, target, method=method, negative_as=negative_as, description=description)
+    click.echo(f"{target}: {rows} judgments converted from {source} ({method}), with its runs")

@@ -1,0 +1,388 @@
+"""Meta-evaluation: significance tests, discriminative power, comparisons, swap rates,
+stability, correlation, concordance, robustness and MEM.
+"""
+from __future__ import annotations
+
+import click
+
+from .base import campaign_option, fail_cleanly, main, open_warehouse, output_option
+
+
+_RESAMPLING_TESTS = ["bootstrap", "tukey", "randomization", "t", "sign", "wilcoxon"]
+
+
+def _resampling_options(command):
+    """Options shared by significance, discpower and compare."""
+    for option in reversed([
+        click.option("--runs", "runs", multiple=True,
+                     help="Runs to compare (repeatable or comma-separated); default every run with stored scores."),
+        click.option("-B", "--replicates", type=click.IntRange(min=1),
+                     help="Resamples: default 1000 (bootstrap), 5000 (tukey), 100000 (randomization; exact if 2^n <= B)."),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="Seed of the replicates and of --runs-sample (NumPy PCG64)."),
+        click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level."),
+        click.option("--correction", type=click.Choice(["none", "holm", "bh"]), default="none", show_default=True,
+                     help="Multiple-comparison correction of pairwise p-values (not for tukey)."),
+        click.option("--compare", "comparison", type=click.Choice(["ge", "gt"]), default="ge", show_default=True,
+                     help="Count resampled statistics >= the observed one (tie-aware) or > (JIP 2013 Fig. 4)."),
+        click.option("--no-store", is_flag=True, help="Compute and print only; store nothing (read-only)."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _run_names(runs) -> list[str] | None:
+    names = [name for value in runs for name in value.split(",") if name]
+    return names or None
+
+
+@main.command("significance")
+@campaign_option
+@click.option("-m", "--measure", required=True, help="A measure with stored scores (AP, nDCG@10, map, ...).")
+@click.option("--test", type=click.Choice(_RESAMPLING_TESTS), default="bootstrap", show_default=True,
+              help="Paired bootstrap, randomised Tukey HSD, randomisation (sign flips), paired t, sign, Wilcoxon.")
+@_resampling_options
+@click.option("--runs-sample", type=click.IntRange(min=2), help="Test a seeded random sample of K runs.")
+@click.option("--p-value", "p_convention", type=click.Choice(["count", "plus-one"]), default="count",
+              show_default=True, help="Resampled p-value: count/B, or (count+1)/(B+1).")
+@click.option("--tau", type=float, default=0.0, show_default=True, help="Sign test: tie band (|z| <= tau dropped).")
+@output_option
+@click.pass_context
+@fail_cleanly
+def significance_command(ctx, campaign, measure, test, runs, replicates, seed, alpha, correction, comparison,
+                         no_store, runs_sample, p_convention, tau, fmt):
+    """Test every pair of runs on a stored measure; store and print the pairwise results."""
+    from ..output import render
+    from ..resampling import significance
+
+    con = open_warehouse(ctx, read_only=no_store, create=False)
+    result = significance(con, campaign, measure, test, runs=_run_names(runs), runs_sample=runs_sample,
+                          replicates=replicates, seed=seed, alpha=alpha, correction=correction,
+                          comparison=comparison, p_convention=p_convention, tau=tau, store=not no_store,
+                          progress=True)
+    shown = [c for c in ("run_a", "run_b", "mean_diff", "statistic", "pvalue", "p_adjusted", "significant",
+                         "effect_size", "ci_low", "ci_high", "delta") if c in result.pairs]
+    click.echo(render(result.pairs[shown].rename(columns={"pvalue": "p"}), fmt,
+                      p_resolution=1 / result.replicates if result.replicates else None))
+    click.echo(result.summary(), err=True)
+    if result.test_id is not None:
+        click.echo(f"stored as test {result.test_id}", err=True)
+
+
+@main.command("discpower")
+@campaign_option
+@click.option("-m", "--measure", "measures", multiple=True, required=True, help="Measure (repeatable).")
+@click.option("--test", type=click.Choice(_RESAMPLING_TESTS), default="bootstrap", show_default=True,
+              help="The test applied to every run pair of every measure.")
+@_resampling_options
+@click.option("--runs-sample", type=click.IntRange(min=2), help="Use a seeded random sample of K runs.")
+@click.option("--plot", type=click.Path(dir_okay=False), help="Save the ASL curves as a PNG file.")
+@click.option("--curves", type=click.Path(dir_okay=False), help="Write the ASL curves as CSV (measure,rank,asl).")
+@click.option("--engine", type=click.Choice(["numpy", "ray"]), default="numpy", show_default=True,
+              help="ray: one Ray task per shard of measures, bit-identical results (pip install 'pyeval[ray]').")
+@click.option("--workers", type=click.IntRange(min=1), help="--engine ray: shards (default the cluster's CPUs).")
+@click.option("--ray-address", help="--engine ray: a running cluster (default a local one).")
+@output_option
+@click.pass_context
+@fail_cleanly
+def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alpha, correction, comparison,
+                      no_store, runs_sample, plot, curves, engine, workers, ray_address, fmt):
+    """Discriminative power of measures: significant run pairs at alpha, delta, ASL curves."""
+    from ..output import render
+    from ..resampling import discriminative_power
+
+    con = open_warehouse(ctx, read_only=no_store, create=False)
+    if engine == "ray":
+        from ..engines import ray_engine
+
+        power = ray_engine.discriminative_power(
+            con, campaign, list(measures), test, runs=_run_names(runs), runs_sample=runs_sample,
+            replicates=replicates, seed=seed, alpha=alpha, correction=correction, comparison=comparison,
+            store=not no_store, workers=workers, address=ray_address)
+    else:
+        power = discriminative_power(con, campaign, list(measures), test, runs=_run_names(runs),
+                                     runs_sample=runs_sample, replicates=replicates, seed=seed, alpha=alpha,
+                                     correction=correction, comparison=comparison, store=not no_store,
+                                     progress=True)
+    click.echo(render(power.table.drop(columns=["test_id", "warnings"]), fmt))
+    first = next(iter(power.results.values()))
+    click.echo(f"{campaign}: {len(first.matrix.run_ids)} runs ({', '.join(first.matrix.run_ids)}), "
+               f"{len(first.matrix.topic_ids)} topics", err=True)
+    if curves:
+        power.curves.to_csv(curves, index=False)
+        click.echo(f"ASL curves written to {curves}", err=True)
+    if plot:
+        power.plot(plot)
+        click.echo(f"ASL curves plotted to {plot}", err=True)
+    if power.discpower_id is not None:
+        click.echo(f"stored as discriminative power {power.discpower_id}", err=True)
+
+
+@main.command("compare")
+@campaign_option
+@click.option("-m", "--measure", "measures", multiple=True, required=True, help="Measure (repeatable).")
+@click.option("--baseline", help="Mark runs significantly better or worse than this run.")
+@click.option("--test", type=click.Choice(_RESAMPLING_TESTS), default="bootstrap", show_default=True,
+              help="The test behind the marks (stored results are reused).")
+@_resampling_options
+@click.option("--format", "fmt", type=click.Choice(["markdown", "latex"]), default="markdown", show_default=True,
+              help="Markdown, or LaTeX (booktabs).")
+@click.pass_context
+@fail_cleanly
+def compare_command(ctx, campaign, measures, baseline, test, runs, replicates, seed, alpha, correction, comparison,
+                    no_store, fmt):
+    """A run x measure table of means with significance marks (Markdown or LaTeX booktabs)."""
+    from ..resampling import compare
+
+    con = open_warehouse(ctx, read_only=no_store, create=False)
+    report = compare(con, campaign, list(measures), baseline=baseline, test=test, alpha=alpha,
+                     correction=correction, runs=_run_names(runs), replicates=replicates, seed=seed,
+                     comparison=comparison, store=not no_store)
+    click.echo(report.render(fmt))
+
+
+def _stage2_options(command):
+    """--runs, --no-store, --format shared by the stage II commands."""
+    for option in reversed([
+        click.option("--runs", "runs", multiple=True,
+                     help="Runs (repeatable or comma-separated); default every run with stored scores for all measures."),
+        click.option("--no-store", is_flag=True, help="Compute and print only; store nothing (read-only)."),
+    ]):
+        command = option(command)
+    return output_option(command)
+
+
+def _subset_options(command):
+    """--subset-size, --trials, --seed of swaprate and stability."""
+    for option in reversed([
+        click.option("-c", "--subset-size", type=click.IntRange(min=1),
+                     help="Topics per subset c (default: half of the topics)."),
+        click.option("--trials", type=click.IntRange(min=1), default=1000, show_default=True,
+                     help="Subsets (swaprate: subset pairs) drawn; shared by every run pair and measure."),
+        click.option("--seed", type=int, default=0, show_default=True, help="Seed of the subsets (NumPy PCG64)."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _stored_note(kind: str, identifier) -> None:
+    if identifier is not None:
+        click.echo(f"stored as {kind} {identifier}", err=True)
+
+
+@main.command("swaprate")
+@campaign_option
+@click.option("-m", "--measure", "measures", multiple=True, required=True, help="Measure (repeatable).")
+@_subset_options
+@click.option("--sampling", type=click.Choice(["disjoint", "with_replacement"]), default="disjoint",
+              show_default=True, help="Disjoint subset pairs (Voorhees-Buckley) or bootstrap samples (Soboroff).")
+@click.option("--rule", type=click.Choice(["strict", "original"]), default="strict", show_default=True,
+              help="strict: exactly one zero difference is a swap too (Sakai 2005).")
+@click.option("--bin-width", type=float, default=0.01, show_default=True, help="Width of the difference bins.")
+@click.option("--bins", type=click.IntRange(min=2), default=21, show_default=True,
+              help="Number of bins; the last one is open (>= (bins-1) x width).")
+@click.option("--max-swap-rate", type=float, default=0.05, show_default=True,
+              help="Swap rate for the read-off (5 %: 95 % confidence).")
+@click.option("--per-bin", is_flag=True, help="Print the swap rate of every bin (bin x measure).")
+@click.option("--plot", type=click.Path(dir_okay=False), help="Save swap rate against bin as a PNG file.")
+@_stage2_options
+@click.pass_context
+@fail_cleanly
+def swaprate_command(ctx, campaign, measures, subset_size, trials, seed, sampling, rule, bin_width, bins,
+                     max_swap_rate, per_bin, plot, runs, no_store, fmt):
+    """Swap rates per difference bin and the difference needed for 95 % confidence."""
+    from ..output import render
+    from ..resampling import swap_rate
+
+    con = open_warehouse(ctx, read_only=no_store, create=False)
+    result = swap_rate(con, campaign, list(measures), subset_size=subset_size, trials=trials, seed=seed,
+                       sampling=sampling, rule=rule, bin_width=bin_width, bins=bins, max_swap_rate=max_swap_rate,
+                       runs=_run_names(runs), store=not no_store)
+    if per_bin:
+        wide = result.table.pivot(index=["bin", "bin_low"], columns="measure", values="swap_rate")
+        click.echo(render(wide[list(dict.fromkeys(result.table["measure"]))].reset_index(), fmt))
+    else:
+        click.echo(render(result.summary.drop(columns=["evaluation_id", "bin_width", "warnings"]), fmt))
+    s = result.settings
+    click.echo(f"{campaign}: {s['runs']} runs ({s['pairs']} pairs), {s['topic_count']} topics, c = {s['subset_size']}, "
+               f"{trials} trials ({sampling}, {rule} swaps), seed {seed}", err=True)
+    if plot:
+        result.plot(plot)
+        click.echo(f"swap rates plotted to {plot}", err=True)
+    _stored_note("swap-rate experiment", result.swaprate_id)
+
+
+def _floats(text: str | None) -> list[float] | None:
+    if text is None:
+        return None
+    try:
+        return [float(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise click.BadParameter(f"expected comma-separated numbers, got {text!r}") from None
+
+
+@main.command("stability")
+@campaign_option
+@click.option("-m", "--measure", "measures", multiple=True, required=True, help="Measure (repeatable).")
+@_subset_options
+@click.option("--fuzziness", "fuzziness", metavar="F[,F...]",
+              help="Fuzziness values (default 0.01,0.02,...,0.20).")
+@click.option("--fuzz", type=click.Choice(["relative", "absolute"]), default="relative", show_default=True,
+              help="Margin f x max(a, b) (Buckley-Voorhees) or f.")
+@click.option("--strict-bv-rule", is_flag=True, help="Equal means with a zero margin count as GT(y, x) (literal rule).")
+@click.option("--plot", type=click.Path(dir_okay=False), help="Save the MR/PT curves as a PNG file.")
+@_stage2_options
+@click.pass_context
+@fail_cleanly
+def stability_command(ctx, campaign, measures, subset_size, trials, seed, fuzziness, fuzz, strict_bv_rule, plot,
+                      runs, no_store, fmt):
+    """Minority rate and proportion of ties over topic subsets, for each fuzziness."""
+    from ..output import render
+    from ..resampling import stability
+    from ..resampling.stability import DEFAULT_FUZZINESS
+
+    values = _floats(fuzziness) or list(DEFAULT_FUZZINESS)
+    con = open_warehouse(ctx, read_only=no_store, create=False)
+    result = stability(con, campaign, list(measures), fuzziness=values, subset_size=subset_size, trials=trials,
+                       seed=seed, fuzz=fuzz, strict_bv_rule=strict_bv_rule, runs=_run_names(runs),
+                       store=not no_store)
+    click.echo(render(result.table[["measure", "fuzziness", "minority_rate", "proportion_of_ties"]], fmt))
+    click.echo(result.summary(0.05), err=True)
+    if plot:
+        result.plot(plot)
+        click.echo(f"MR/PT curves plotted to {plot}", err=True)
+    _stored_note("stability experiment", result.stability_id)
+
+
+@main.command("correlate")
+@campaign_option
+@click.option("-m", "--measure", "measures", multiple=True, required=True,
+              help="Measure (repeatable, at least 2; the first of a pair is tau_ap's reference).")
+@click.option("--test", type=click.Choice([*_RESAMPLING_TESTS, "none"]), default="bootstrap", show_default=True,
+              help="Test behind the agreement of significant pairs (stored tests are reused); none: skip it.")
+@click.option("-B", "--replicates", type=click.IntRange(min=1), help="Resamples of the test (its default).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the test's replicates.")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
+@click.option("--matrix", "matrix_column", type=click.Choice(["tau", "tau_b", "tau_ap", "tau_ap_symmetric", "agreement"]),
+              help="Print a measure x measure matrix of this column instead of the pair table.")
+@click.option("--plot", type=click.Path(dir_okay=False), help="Save the runs' means (sorted by the first measure) as PNG.")
+@_stage2_options
+@click.pass_context
+@fail_cleanly
+def correlate_command(ctx, campaign, measures, test, replicates, seed, alpha, matrix_column, plot, runs, no_store,
+                      fmt):
+    """Kendall's tau, tau_ap and the agreement of significant pairs between measures' rankings."""
+    from ..output import render
+    from ..resampling import correlate
+
+    con = open_warehouse(ctx, read_only=no_store, create=False)
+    result = correlate(con, campaign, list(measures), runs=_run_names(runs), test=None if test == "none" else test,
+                       alpha=alpha, replicates=replicates, seed=seed, store=not no_store)
+    if matrix_column:
+        click.echo(render(result.matrix(matrix_column).reset_index(names="measure"), fmt))
+    else:
+        shown = [c for c in ("measure_a", "measure_b", "tau", "tau_b", "tau_ap", "tau_ap_reverse", "tau_ap_symmetric",
+                             "a_only", "in_both", "b_only", "conflicts", "agreement") if c in result.table]
+        click.echo(render(result.table[shown], fmt))
+    data = result.matrices
+    click.echo(f"{campaign}: {len(data.run_ids)} runs, {len(data.topic_ids)} topics"
+               + (f"; agreement under {test}, alpha = {alpha:g}" if test != "none" else ""), err=True)
+    if result.table["tied_means"].any():
+        click.echo("warning: tied means; tau_ap broke the ties by run id", err=True)
+    if plot:
+        result.plot(plot)
+        click.echo(f"rankings plotted to {plot}", err=True)
+    _stored_note("correlation experiment", result.correlation_id)
+
+
+@main.command("concordance")
+@campaign_option
+@click.option("-m", "--measure", "measures", multiple=True, required=True,
+              help="Measure to compare (repeatable, at least 2; more give the matrix).")
+@click.option("--gold", "golds", multiple=True, required=True,
+              help="Gold-standard measure (once or twice; two are applied together), e.g. I-rec@10, P@10.")
+@click.option("--each-gold", is_flag=True, help="With two --gold: also test against each alone (parts a, b, c).")
+@click.option("--matrix", "show_matrix", is_flag=True,
+              help="Print the seeds' layout (conc1/conc2 with dagger marks and disagreements).")
+@_stage2_options
+@click.pass_context
+@fail_cleanly
+def concordance_command(ctx, campaign, measures, golds, each_gold, show_matrix, runs, no_store, fmt):
+    """Sakai's concordance test: which measure agrees more with a gold standard where they disagree."""
+    from ..output import render
+    from ..resampling import concordance
+
+    con = open_warehouse(ctx, read_only=no_store, create=False)
+    result = concordance(con, campaign, list(measures), list(golds), each_gold=each_gold, runs=_run_names(runs),
+                         store=not no_store)
+    if show_matrix:
+        for gold in result.gold_sets:
+            click.echo(f"gold standard: {' & '.join(gold)}")
+            click.echo(render(result.matrix(gold).reset_index(names="measure_1"), fmt))
+    else:
+        click.echo(render(result.table[["gold", "measure_1", "measure_2", "disagreements", "concordance_1",
+                                        "concordance_2", "wins_1", "wins_2", "p_value"]], fmt))
+    data = result.data
+    click.echo(f"{campaign}: {len(data.run_ids)} runs, {len(data.topic_ids)} topics, "
+               f"{int(result.table['list_pairs'].iloc[0])} list pairs; sign test on the wins", err=True)
+    _stored_note("concordance experiment", result.concordance_id)
+
+
+@main.command("robustness")
+@campaign_option
+@click.option("-m", "--measure", "measures", multiple=True, required=True,
+              help="Gain-based measure (repeatable), e.g. nDCG@10, Q.")
+@click.option("--profile", "profiles", multiple=True,
+              help="Gain profile to compare with the default (repeatable; default flat, steep, adjust).")
+@_stage2_options
+@click.pass_context
+@fail_cleanly
+def robustness_command(ctx, campaign, measures, profiles, runs, no_store, fmt):
+    """Kendall's tau between rankings under default and other gain assignments (evaluates what is missing)."""
+    from ..output import render
+    from ..resampling import gain_robustness
+    from ..resampling.robustness import DEFAULT_PROFILES
+
+    con = open_warehouse(ctx, read_only=no_store, create=False)
+    result = gain_robustness(con, campaign, list(measures), profiles=list(profiles) or list(DEFAULT_PROFILES),
+                             runs=_run_names(runs), store=not no_store)
+    click.echo(render(result.table[["measure", "profile", "variant", "tau", "tau_b", "tau_ap"]], fmt))
+    _stored_note("robustness experiment", result.robustness_id)
+
+
+@main.command("mem")
+@campaign_option
+@click.option("-m", "--measure", "measures", multiple=True, required=True,
+              help="MEM target (repeatable): ERR, RBP, DCG, AP, ERR-IA, NRBP, alpha-DCG, AP-IA.")
+@click.option("--depth", type=click.IntRange(min=1), default=10, show_default=True, help="List depth N.")
+@click.option("--alpha", "alpha", type=float, default=0.5, show_default=True, help="Cascade alpha.")
+@click.option("--beta", type=float, default=0.8, show_default=True, help="RBP/NRBP persistence beta.")
+@click.option("--expectation", type=click.Choice(["exact", "paper"]), default="exact", show_default=True,
+              help="E[measure] by the exact DP, or the paper's printed recursion.")
+@click.option("--solver", type=click.Choice(["SLSQP", "trust-constr"]), default="SLSQP", show_default=True,
+              help="scipy.optimize method.")
+@click.option("--runs-top", type=click.IntRange(min=2), help="Only the K runs retrieving most relevant documents.")
+@click.option("--topics-top", type=click.IntRange(min=1), help="Only the K topics with most relevant documents.")
+@click.option("--plot", type=click.Path(dir_okay=False), help="Save predicted against actual run means as PNG.")
+@_stage2_options
+@click.pass_context
+@fail_cleanly
+def mem_command(ctx, campaign, measures, depth, alpha, beta, expectation, solver, runs_top, topics_top, plot, runs,
+                no_store, fmt):
+    """Informativeness by the maximum entropy method: PR-curve errors and predicted measures."""
+    from ..output import render
+    from ..resampling import informativeness
+
+    con = open_warehouse(ctx, read_only=no_store, create=False)
+    result = informativeness(con, campaign, list(measures), depth=depth, alpha=alpha, beta=beta,
+                             expectation=expectation, solver=solver, runs=_run_names(runs), runs_top=runs_top,
+                             topics_top=topics_top, store=not no_store, progress=True)
+    click.echo(render(result.predictions[["target", "predicted", "tau", "rmsr", "mare", "rms", "mae",
+                                          "runs_excluded"]], fmt))
+    failed = int((~result.solutions["converged"]).sum())
+    click.echo(f"{campaign}: {result.predictions['runs'].iloc[0]} runs x {result.predictions['topics'].iloc[0]} "
+               f"topics, depth {depth}; {len(result.solutions)} problems, {failed} not converged", err=True)
+    if plot:
+        result.plot(plot)
+        click.echo(f"predictions plotted to {plot}", err=True)
+    _stored_note("MEM experiment", result.mem_id)
