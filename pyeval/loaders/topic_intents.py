@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
-import numpy as np
-import pandas as pd
 
 from ..db import first_row, transaction
 from ..errors import InputFormatError, PyevalError
 from . import staging
 from .intents import intent_lines, load_intents
+
+if TYPE_CHECKING:  # pandas and numpy are imported where used: loading runs and qrels needs neither
+    import numpy as np
+    import pandas as pd
 
 #: How probabilities are generated for intents that have none.
 METHODS = ("uniform", "nonuniform")
@@ -26,6 +29,8 @@ METHODS = ("uniform", "nonuniform")
 def intent_order(frame: pd.DataFrame) -> pd.DataFrame:
     """Rows ``topic_id, intent_id, ...`` in intent-number order within each topic (numeric
     when every intent id of the topic is an integer, else byte order)."""
+    import pandas as pd
+
     numeric = pd.to_numeric(frame["intent_id"], errors="coerce")
     keyed = frame.assign(_n=numeric, _s=frame["intent_id"])
     return keyed.sort_values(["topic_id", "_n", "_s"], na_position="last").drop(columns=["_n", "_s"]).reset_index(drop=True)
@@ -62,6 +67,8 @@ def read_topic_intents(path: str | Path) -> pd.DataFrame:
     if bad is not None:
         raise InputFormatError(str(path), None, f"subtopic {bad[1]!r} of topic {bad[0]!r}: expected a "
                                "number and a type inf or nav")
+    import pandas as pd
+
     frame = pd.DataFrame(rows, columns=["topic_id", "intent_id", "intent_type"])
     return intent_order(frame)
 
