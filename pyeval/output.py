@@ -175,6 +175,21 @@ def render(
                        p_resolution=p_resolution)
 
 
+def whole_counts(frame: pd.DataFrame, counts: Collection[str], *, by: str = "measure",
+                 column: str = "value") -> pd.DataFrame:
+    """A long-form frame (one ``column`` of values, one ``by`` naming each row's measure) whose
+    values of the measures ``counts`` (summed counts such as NumRet) are Python ints where
+    whole, so that every format prints them as integers; other values are left as they are."""
+    if not len(counts) or frame.empty:
+        return frame
+    counted = frame[by].isin(list(counts)) & frame[column].notna()
+    if not counted.any() or not _all_whole(frame.loc[counted, column]):
+        return frame
+    values = frame[column].astype(object)
+    values[counted] = [int(v) for v in frame.loc[counted, column]]
+    return frame.assign(**{column: values})
+
+
 def _typed(frame: pd.DataFrame, integer_columns: Collection[str]) -> pd.DataFrame:
     """The frame with DATE columns as dates and ``integer_columns`` of whole floats as Int64."""
     import pandas as pd

@@ -185,3 +185,15 @@ def test_demo_refuses_to_overwrite_another_warehouse(runner, tmp_path):
     result = runner.invoke(main, ["demo", "--out", str(db)])
     assert result.exit_code == 1 and "is not a warehouse pyeval demo built" in result.output
     assert db.exists()
+
+
+def test_per_topic_counts_print_as_integers(runner, tmp_path):
+    db = tmp_path / "w.duckdb"
+    invoke(runner, "--db", db, "load", "qrels", "-C", "c", TREC / "qrels.test")
+    invoke(runner, "--db", db, "load", "run", "-C", "c", TREC / "results.test")
+    out = invoke(runner, "--db", db, "evaluate", "-C", "c", "-m", "NumRet(rel=1)", "-m", "AP", "--per-topic",
+                 "--no-store", "--format", "csv")
+    rows = [line.split(",") for line in out.splitlines()[1:]]
+    counts = [value for _, _, measure, value in rows if measure == "NumRet(rel=1)"]
+    assert counts and all(value.isdigit() for value in counts), counts
+    assert all("." in value for _, _, measure, value in rows if measure == "AP")

@@ -5,7 +5,7 @@ import json
 import pandas as pd
 import pytest
 
-from pyeval.output import render, render_rows
+from pyeval.output import render, render_rows, whole_counts
 
 FRAME = pd.DataFrame({"topic_id": ["0001", "12"], "value": [0.123456, 2.0], "n": [3, 40]})
 
@@ -75,3 +75,15 @@ def test_frames_render_as_their_rows_do():
             for row in rows]
     for fmt in ("csv", "json"):
         assert render(frame, fmt, integer_columns=["NumRet"]) == render_rows(headers, rows, fmt, integer_columns=["NumRet"]), fmt
+
+
+def test_per_topic_counts_print_as_integers_in_every_format():
+    long = pd.DataFrame({"run_id": ["a", "a", "a"], "topic_id": ["1", "1", "2"],
+                         "measure": ["AP", "NumRet(rel=1)", "NumRet(rel=1)"], "value": [0.25, 31.0, 7.0]})
+    shown = whole_counts(long, ["NumRet(rel=1)"])
+    table = render(shown, "table").splitlines()
+    assert [line.split()[-1] for line in table[2:]] == ["0.2500", "31", "7"]
+    assert render(shown, "csv").splitlines()[1:] == ["a,1,AP,0.25", "a,1,NumRet(rel=1),31", "a,2,NumRet(rel=1),7"]
+    assert [row["value"] for row in json.loads(render(shown, "json"))] == [0.25, 31, 7]
+    # a count that is not whole (none is, but a frame may say otherwise) is left as it is
+    assert whole_counts(long.assign(value=[0.25, 31.5, 7.0]), ["NumRet(rel=1)"])["value"].tolist() == [0.25, 31.5, 7.0]

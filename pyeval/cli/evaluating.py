@@ -108,7 +108,7 @@ def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_
                      no_store, per_topic, engine, export_dir, fmt):
     """Compute measures for a campaign's runs, store per-topic scores, print the means."""
     from ..evaluation import evaluate, evaluate_summary, summed_measures, with_default_gain, with_default_probs
-    from ..output import render, render_rows
+    from ..output import render, render_rows, whole_counts
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
     chosen = with_default_gain(list(measures), gains) if gains else list(measures)
@@ -133,7 +133,8 @@ def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_
     else:
         result = evaluate(con, campaign, chosen, **settings)
     if per_topic:
-        click.echo(render(result.per_topic, fmt))
+        per_topic_values = result.per_topic
+        click.echo(render(whole_counts(per_topic_values, summed_measures(per_topic_values["measure"].unique())), fmt))
         if len(result.texts):
             click.echo()
             click.echo(render(result.texts[["run_id", "topic_id", "measure", "value_text"]], fmt))
