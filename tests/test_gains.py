@@ -63,7 +63,7 @@ def test_gains_command_and_evaluate_default_gain(tmp_path, write):
 
 
 # Sakai, AIRS 2005, section 4.5: default 3:2:1 (= linear for h = 3), flat 1:1:1,
-# steep 10:5:1 and the per-topic "adjust" assignment (docs/metrics-adhoc.md section 1.2,
+# steep 10:5:1 and the per-topic "adjust" assignment (docs/adhoc-measures.md section 1.2,
 # reconstructed) as built-in profiles.
 SEED_QRELS = (
     "1 0 s1 3\n1 0 a1 2\n1 0 b1 1\n1 0 b2 1\n1 0 b3 1\n1 0 n1 0\n"  # R = 5: R(3) = 1, R(2) = 1, R(1) = 3

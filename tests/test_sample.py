@@ -39,7 +39,7 @@ def test_intent_probabilities_sum_to_one_per_topic(name):
 
 
 def test_nonuniform_matches_sakai_and_song():
-    # n = 3: 8/14, 4/14, 2/14 (docs/metrics-diversity.md section 1.2)
+    # n = 3: 8/14, 4/14, 2/14 (docs/diversity-measures.md section 1.2)
     lines = [l.split() for l in sample.path("intents.nonuniform.txt").read_text().splitlines()]
     by_topic: dict[str, list[float]] = {}
     for topic, _, probability, _ in lines:

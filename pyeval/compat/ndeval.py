@@ -5,7 +5,7 @@ natural numbers only; run lines of at least 6 fields, topic ``wt09-1`` read as 1
 topic by the rank column (``-traditional``: score descending, then docno descending), cuts at
 ``-M``, loads the result into an in-memory warehouse and computes pyeval's canonical ndeval
 measures (``alpha_nDCG(probs=ndeval)@20`` ...: pyeval/drivers/ndeval.py), then prints ndeval's
-CSV (docs/formats.md section 10.3):
+CSV (docs/input-files.md section 10.3):
 
     runid,topic,ERR-IA@5,ERR-IA@10,...,strec@20
     <runid>,<topic %d>,<21 values %.6f>        one row per run topic, in numeric order

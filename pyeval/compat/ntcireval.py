@@ -5,7 +5,7 @@ NTCIREVAL (T. Sakai) splits the qrels and the run per topic (``NTCIRsplitqrels``
 ``ntcir_eval compute -r TID.rel -g G1:G2... -out TID`` on it. This module does the same on an
 in-memory warehouse: the run is ranked in file order, ``-g`` becomes a stored gain profile, the
 values are pyeval's canonical measures (``sql/metrics/``), and ``sql/compat/ntcireval_output.sql``
-prints them as ``compute`` does (docs/formats.md section 10.4):
+prints them as ``compute`` does (docs/input-files.md section 10.4):
 
     TID # syslen=L jrel=R jnonrel=N
     TID # r1=r1 rp=rp
@@ -15,9 +15,9 @@ Topics come in byte order, every topic of the qrels with a relevant document (``
 prints nothing for a topic without one, nor, with ``-j``, for one without a judged non-relevant
 document). A topic the run lacks is an empty list: every value 0.
 
-The printed names map to canonical measures as in docs/conventions.md section 1.4; the metric order
+The printed names map to canonical measures as in docs/tool-rules.md section 1.4; the metric order
 of the 190111 set follows ntcir_eval.c (June 2019 revision of 190111), that of the 2020 set
-follows docs/formats.md section 10.4 (docs/ntcireval.md).
+follows docs/input-files.md section 10.4 (docs/ntcireval.md).
 """
 from __future__ import annotations
 

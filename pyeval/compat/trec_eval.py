@@ -1,7 +1,7 @@
 """``pyeval trec_eval``: trec_eval 10.0's command line and output, byte for byte.
 
 The measures are pyeval's (sql/metrics/); this module only maps trec_eval's measure names and
-parameters to them, and prints the values as trec_eval does (docs/formats.md section 10.2):
+parameters to them, and prints the values as trec_eval does (docs/input-files.md section 10.2):
 ``"%-22s\\t%s\\t%6.4f"``, integer counts with ``%ld``, per-topic blocks in topic byte order
 (``-q``), then the ``all`` block. Where trec_eval 10 and 9 differ, 10 is followed, except that
 a qrels topic missing from the run is skipped without ``-c`` (as 9 does; 10 aborts).

@@ -9,7 +9,7 @@
 * "2T" conversions: a traditional (ad hoc) campaign made from a diversity one, by the maximum
   level across intents or by the number of intents a document covers, stored as a new campaign
   whose ``source_campaign_id`` names its source (with the source's runs and document lengths).
-Definitions: docs/metrics-diversity.md sections 1.2 and 10.
+Definitions: docs/diversity-measures.md sections 1.2 and 10.
 """
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ The arithmetic repeats ndeval 4.5's (ndeval.c) operation by operation (gains (1 
 repeated multiplication, sums rank by rank and intent by intent, the "ideal-ideal" normalisers
 built the same way), so with uniform weights the values are ndeval's doubles. With the
 campaign's probabilities (``probs='given'``) each intent's gain is multiplied by Pr(i|q) and the
-normalisers start from 1 instead of N. Definitions: docs/metrics-diversity.md section 7, docs/ndeval.md.
+normalisers start from 1 instead of N. Definitions: docs/diversity-measures.md section 7, docs/ndeval.md.
 
 P_IA, AP_IA and StRecall are also IA_P, IA_AP and IRec of the per-intent staging
 (sql/metrics/metric_intent_average.sql), which composes any ad hoc measure per intent; this

@@ -10,7 +10,7 @@ For a list d_1..d_l (the top l, l = the cutoff) and a document length len(d) in 
 read_D(d): d is relevant (level >= 1) to some intent; read_i(d): to intent i; GG(d) = sum over i
 of Pr(i|q) gv(x_i(d)). A non-relevant document costs its snippet only. U is U-IA of ad hoc
 qrels (one intent of weight 1). Readings of what the paper leaves open:
-docs/metrics-diversity.md section 9.3 and docs/measures.md.
+docs/diversity-measures.md section 9.3 and docs/measures.md.
 """
 from __future__ import annotations
 

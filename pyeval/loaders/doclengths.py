@@ -1,6 +1,6 @@
 """Loading document lengths (``docno length``, in characters) for the U-measure family.
 
-Format: docs/formats.md section 7. Lengths are per collection (campaign), not
+Format: docs/input-files.md section 7. Lengths are per collection (campaign), not
 per topic; identical duplicate lines are stored once, conflicting ones are an error.
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Loading intents: NTCIR Iprob (``topic intent prob``) and DINprob (``... inf|nav``) files.
 
 Probabilities are stored as given (NTCIREVAL does not renormalise); a topic whose
-probabilities stray from 1 by more than 0.01 draws a warning. Reference: docs/formats.md 6.2.
+probabilities stray from 1 by more than 0.01 draws a warning. Reference: docs/input-files.md 6.2.
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ PROBABILITY_SUM_TOLERANCE = 0.01
 
 
 def _frame_lines(frame: pd.DataFrame) -> Lines:
-    """Columns ``query_id, intent_id, prob[, intent_type]`` (docs/conventions.md 3.1)."""
+    """Columns ``query_id, intent_id, prob[, intent_type]`` (docs/tool-rules.md 3.1)."""
     topic = pick_column(frame, ("query_id", "qid", "topic_id"), "topic")
     intent = pick_column(frame, ("intent_id", "iteration", "subtopic_id"), "intent")
     probability = pick_column(frame, ("prob", "probability"), "probability")

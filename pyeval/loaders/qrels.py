@@ -1,6 +1,6 @@
 """Loading relevance judgments: TREC, TREC diversity, NTCIR and NTCIR diversity qrels.
 
-Formats and conventions: docs/formats.md sections 2, 5 and 6 (summarised in
+Formats and conventions: docs/input-files.md sections 2, 5 and 6 (summarised in
 docs/loading.md). Ad hoc judgments are stored with ``intent_id = ''``.
 """
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Every line is kept with its rank as given, its score (parsed as a double) and its line
 number, so that any ordering policy (trec_eval, rank column, file order) can be applied later.
-Conventions: docs/formats.md section 3, summarised in docs/loading.md.
+Conventions: docs/input-files.md section 3, summarised in docs/loading.md.
 """
 from __future__ import annotations
 

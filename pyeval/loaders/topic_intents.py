@@ -3,7 +3,7 @@ type="inf|nav">``): the subtopics as a campaign's intents, with generated probab
 has none), or only their types for intents loaded from an Iprob/DINprob file.
 
 Probabilities: uniform 1/n, or non-uniform 2^(n-j+1) / sum_k 2^k for the j-th of n intents
-(Sakai & Song, SIGIR 2011; docs/metrics-diversity.md section 1.2).
+(Sakai & Song, SIGIR 2011; docs/diversity-measures.md section 1.2).
 """
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def intent_order(frame: pd.DataFrame) -> pd.DataFrame:
 def intent_probabilities(frame: pd.DataFrame, method: str) -> np.ndarray:
     """Pr(i|q) of each row of ``frame`` (``topic_id``, rows of a topic in intent-number order):
     uniform 1/n, or non-uniform 2^(n-j+1) / sum_{k=1}^{n} 2^k for the j-th of n intents
-    (Sakai & Song, SIGIR 2011; docs/metrics-diversity.md section 1.2: n = 3 gives 8/14, 4/14, 2/14)."""
+    (Sakai & Song, SIGIR 2011; docs/diversity-measures.md section 1.2: n = 3 gives 8/14, 4/14, 2/14)."""
     if method not in METHODS:
         raise PyevalError(f"intent probabilities: method must be one of {', '.join(METHODS)}; got {method!r}")
     groups = frame.groupby("topic_id", sort=False)

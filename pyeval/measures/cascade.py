@@ -1,5 +1,5 @@
 """Cascade measures: ERR, nERR, EBR, nEBR, iRBU, niRBU, and nRBP. Computed by
-sql/metrics/metric_cascade.sql (formulas in its header; docs/metrics-adhoc.md sections 3.3 and 4.5).
+sql/metrics/metric_cascade.sql (formulas in its header; docs/adhoc-measures.md sections 3.3 and 4.5).
 
 A user reading the ranking stops at rank r with probability pi(r), the stop probability of the
 document's gain g. ``stop`` chooses the rule for ERR and nERR. Its default is gdeval's, so that

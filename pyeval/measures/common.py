@@ -1,6 +1,6 @@
 """Shared parameters of the ad hoc (single-intent) measures.
 
-Definitions of the measures: docs/metrics-adhoc.md section 2 and docs/measures.md.
+Definitions of the measures: docs/adhoc-measures.md section 2 and docs/measures.md.
 Each family module declares its measures; ``sql/metrics/metric_<family>.sql`` computes them.
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Gain-based measures: nDCG (alias MSnDCG), nDCGRel, RnDCG, BinG, G, RBP. Computed by
 sql/metrics/metric_dcg.sql.
 
-Formulas (ports of trec_eval 10.0; docs/metrics-adhoc.md section 2.4) are in the SQL file's header.
+Formulas (ports of trec_eval 10.0; docs/adhoc-measures.md section 2.4) are in the SQL file's header.
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ their first relevant document). Composite measures name their components (the pe
 of an ad hoc measure, I-rec, a D-measure) and a small family combines them:
 ``sql/metrics/metric_intent_average.sql`` (I-rec, IA, P+Q), ``metric_sharp.sql`` (D#, DIN#,
 P+Q#) and ``metric_effective_precision.sql`` (Ef-P, PAny).
-Definitions: docs/metrics-diversity.md; names: docs/conventions.md section 1.3.
+Definitions: docs/diversity-measures.md; names: docs/tool-rules.md section 1.3.
 """
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ D_DEFAULTS = {"stop": "ntcir", "gain_norm": "gmax"}
 D_RBP_P = 0.95
 #: measures with a D#- and DIN#-version (D-NTCIR-eval and D-NTCIR-eval2)
 SHARP_BASES = ("nDCG", "Q", "ERR", "nERR", "EBR", "RBP")
-#: measures with an IA version (docs/conventions.md section 1.3)
+#: measures with an IA version (docs/tool-rules.md section 1.3)
 IA_BASES = ("nDCG", "Q", "ERR", "nERR", "GAP", "nGAP", "AP", "JKnDCG", "RR", "P")
 
 

@@ -1,5 +1,5 @@
 """Graded average precision: GAP, GAP@l and nGAP@l. Computed by sql/metrics/metric_gap.sql
-(formulas in its header; docs/metrics-adhoc.md section 4.6).
+(formulas in its header; docs/adhoc-measures.md section 4.6).
 
 Uniform threshold probabilities in NTCIREVAL's m(m + 1) form (the seed papers' denominator). The
 seed's GAP@l keeps the full denominator; NTCIREVAL's GAP@l divides by the ideal list's value at

@@ -2,7 +2,7 @@
 
 Computed by a Python driver (pyeval/drivers/ndeval.py: numpy over the ranked lists and the
 per-intent judgments) rather than a SQL file: alpha-nDCG's ideal list is ndeval's greedy
-approximation, which is a loop. Definitions: docs/metrics-diversity.md section 7
+approximation, which is a loop. Definitions: docs/diversity-measures.md section 7
 and docs/ndeval.md. Canonical names are ir_measures'; ndeval's CSV spellings are aliases.
 
 Every measure binarises per-intent judgments at ``rel`` (ndeval: judgment > 0). ``probs``

@@ -1,6 +1,6 @@
 """Cumulative-gain measures of NTCIREVAL and Sakai (AIRS 2005): JKnDCG, nCG, AnCG, AnDCG.
 
-Computed by sql/metrics/metric_ntcir_dcg.sql (formulas in its header; docs/metrics-adhoc.md
+Computed by sql/metrics/metric_ntcir_dcg.sql (formulas in its header; docs/adhoc-measures.md
 sections 3.3 and 4.1). Two NTCIREVAL / seed names are the same formula as a measure declared
 elsewhere and are aliases of it: ``MSnDCG`` is ``nDCG`` (dcg.py: 1/log(r+1) discount, ideal list
 cut at l, values carried forward past the list) and ``PDoc`` is ``P`` (precision.py: C(l)/l).

@@ -1,7 +1,7 @@
 """NTCIREVAL's blended-ratio measures: Q and Q@l, OMeasure, PMeasure, PPlus, RMeasure, and
 APntcir@l. Computed by sql/metrics/metric_qmeasure.sql.
 
-Definitions: docs/metrics-adhoc.md sections 3.1, 3.2 and 4.1 (docs/measures.md,
+Definitions: docs/adhoc-measures.md sections 3.1, 3.2 and 4.1 (docs/measures.md,
 "NTCIREVAL measures"). NTCIREVAL's ``RR`` is the existing ``RR`` (first rank with level >= 1).
 """
 from __future__ import annotations

@@ -4,7 +4,7 @@ Computed by a Python driver (pyeval/drivers/umeasure.py) from the ranked lists, 
 and the campaign's document lengths. The user reads a ``snippet``-character snippet at every
 rank and ``F`` of the full text of each relevant document; a relevant document's gain counts at
 the end of the text read for it, decayed by max(0, 1 - pos/L). Definitions and the readings of
-the points the paper leaves open: docs/metrics-diversity.md section 9 and
+the points the paper leaves open: docs/diversity-measures.md section 9 and
 docs/measures.md ("U-measure family").
 """
 from __future__ import annotations

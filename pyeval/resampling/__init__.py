@@ -2,7 +2,7 @@
 swap rates, minority rates, rank correlations, concordance tests, gain robustness and MEM
 informativeness (stage II).
 
-Procedures: docs/metaeval.md sections 1-13 (Sakai SIGIR 2006 and JIP 2013 Figs 2-5;
+Procedures: docs/meta-evaluation.md sections 1-13 (Sakai SIGIR 2006 and JIP 2013 Figs 2-5;
 Carterette TOIS 2012); conventions and tables: docs/resampling.md.
 
 On stored scores (a warehouse connection)::

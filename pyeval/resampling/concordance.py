@@ -1,9 +1,9 @@
-"""Sakai's concordance test (WWW 2012; JIP 2013 Fig. 6; U-measure study Table 2; docs/metaeval.md 10).
+"""Sakai's concordance test (WWW 2012; JIP 2013 Fig. 6; U-measure study Table 2; docs/meta-evaluation.md 10).
 
 For two measures M1, M2 and one or two gold-standard measures M* (intent recall, effective
 precision, precision: any stored measure), over every (run pair, topic) "list pair":
 
-- a **disagreement** is sgn ΔM1 · sgn ΔM2 < 0 (tolerance-aware signs, docs/metaeval.md 13);
+- a **disagreement** is sgn ΔM1 · sgn ΔM2 < 0 (tolerance-aware signs, docs/meta-evaluation.md 13);
 - M1 is **concordant** on it when ΔM1 · ΔM* ≥ 0 for every gold standard (a gold tie counts as
   concordant for both measures);
 - concordance_1 = correct_1 / disagreements (likewise M2);

@@ -1,8 +1,8 @@
 """Rank correlations between measures' system rankings and agreement of significant pairs
-(docs/metaeval.md sections 8-9; Sakai & Song, SIGIR 2011 Table 5, Sakai, JIP 2013 Tables 4-5; Yilmaz, Aslam & Robertson
+(docs/meta-evaluation.md sections 8-9; Sakai & Song, SIGIR 2011 Table 5, Sakai, JIP 2013 Tables 4-5; Yilmaz, Aslam & Robertson
 SIGIR 2008 for τ_ap).
 
-Runs are ranked by their mean value, descending; ties in the means (tolerance of docs/metaeval.md 13)
+Runs are ranked by their mean value, descending; ties in the means (tolerance of docs/meta-evaluation.md 13)
 are broken by run id for τ_ap and flagged (``tied_means``). τ is Kendall's τ_a,
 (C − D)/(m(m − 1)/2); ``tau_b`` is scipy.stats.kendalltau's τ_b (equal to τ_a without ties).
 """
@@ -115,7 +115,7 @@ def correlate_means(a: np.ndarray, b: np.ndarray, run_ids: Sequence[str] | None 
 
 
 def significant_pair_agreement(pairs_a: pd.DataFrame, pairs_b: pd.DataFrame, alpha: float) -> dict:
-    """|A − B|, |A ∩ B|, |B − A|, conflicts and |A ∩ B|/|A ∪ B| (docs/metaeval.md 9).
+    """|A − B|, |A ∩ B|, |B − A|, conflicts and |A ∩ B|/|A ∪ B| (docs/meta-evaluation.md 9).
 
     ``pairs_*``: run_a, run_b, mean_a, mean_b, p_adjusted of the same run pairs. A pair is in
     A ∩ B when both find it significant in the same direction; both significant in opposite

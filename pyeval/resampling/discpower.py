@@ -1,5 +1,5 @@
 """Discriminative power and ASL curves (Sakai SIGIR 2006; Sakai & Song, SIGIR 2011 Figs 1-2, Sakai, JIP 2013 Figs 8-9;
-docs/metaeval.md section 5).
+docs/meta-evaluation.md section 5).
 
 For each measure, one test over every run pair with the same runs and the same replicates;
 discriminative power at α = the number (and share) of pairs with ASL < α, reported with Δ. The

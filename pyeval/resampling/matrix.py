@@ -1,4 +1,4 @@
-"""The topic x run matrix X of one stored measure (docs/metaeval.md section 0), with the checks a user
+"""The topic x run matrix X of one stored measure (docs/meta-evaluation.md section 0), with the checks a user
 needs: campaign, measure, runs, and enough runs."""
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ class ScoreMatrix:
 
     Topics are every topic that has a stored value for one of the runs, sorted (byte order);
     runs are sorted. ``filled`` cells had no stored value (or a null one) and hold 0 (the fill
-    rule of docs/metaeval.md 0). ``evaluation_id``: the latest evaluation that stored the measure for
+    rule of docs/meta-evaluation.md 0). ``evaluation_id``: the latest evaluation that stored the measure for
     one of the runs.
     """
 

@@ -1,5 +1,5 @@
 """Informativeness by the maximum entropy method (Ashkan & Clarke, WWW 2011;
-docs/metaeval.md section 12; measure forms of docs/metrics-diversity.md section 6.2).
+docs/meta-evaluation.md section 12; measure forms of docs/diversity-measures.md section 6.2).
 
 For a target measure and each (run, topic): infer the product-Bernoulli distribution of binary
 per-intent relevance over the top N documents, p_i^j = Pr(the document at rank i is relevant to
@@ -94,7 +94,7 @@ def predicted_by(target: str) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Expectations (docs/metaeval.md 12.3): batched over rows of probability vectors
+# Expectations (docs/meta-evaluation.md 12.3): batched over rows of probability vectors
 # ---------------------------------------------------------------------------------------------
 
 
@@ -230,7 +230,7 @@ def solve(measure: str, observed: float, counts: np.ndarray, relevant: np.ndarra
           settings: Settings, *, solver: str = "SLSQP", tolerance: float = 1e-8, maxiter: int = 500,
           fallback: bool = True) -> Solution:
     """The maximum-entropy p (M x N) for one (run, topic): Σ_i p_i^j = counts[j] and
-    E[measure] = observed (docs/metaeval.md 12.2-12.4). An SLSQP run that does not converge is
+    E[measure] = observed (docs/meta-evaluation.md 12.2-12.4). An SLSQP run that does not converge is
     retried with trust-constr (``fallback``); the better of the two is kept."""
     from scipy import optimize
 

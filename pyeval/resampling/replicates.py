@@ -1,6 +1,6 @@
 """Resamples as data: bootstrap index matrices, sign flips and row permutations.
 
-Conventions of docs/resampling.md and docs/metaeval.md section 13: every draw comes from NumPy's
+Conventions of docs/resampling.md and docs/meta-evaluation.md section 13: every draw comes from NumPy's
 ``Generator(PCG64)`` seeded with ``SeedSequence(seed, spawn_key=(purpose[, chunk]))`` (the
 children ``SeedSequence(seed).spawn`` would give), one purpose per kind of draw, so that a
 seed fixes every replicate on any machine and for any chunking of the computation. Indices

@@ -1,7 +1,7 @@
 """Significance tests on stored scores: read X, draw or reuse the shared replicates, run the
 test over every run pair, correct, and store (tables significance_tests, pairwise_tests).
 
-Procedures: docs/metaeval.md sections 1-4, 11 and 13; docs/resampling.md.
+Procedures: docs/meta-evaluation.md sections 1-4, 11 and 13; docs/resampling.md.
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from .matrix import (
 
 TESTS = ("bootstrap", "tukey", "randomization", "t", "sign", "wilcoxon")
 #: B when none is given: Sakai's 1000 bootstrap samples, JIP 2013's 5000 Tukey permutations,
-#: docs/metaeval.md 3's 100,000 sign flips (exact enumeration when 2^n <= B).
+#: docs/meta-evaluation.md 3's 100,000 sign flips (exact enumeration when 2^n <= B).
 DEFAULT_REPLICATES = {"bootstrap": 1000, "tukey": 5000, "randomization": 100_000}
 DEFAULT_SEED = 0
 #: Tests whose p-values are corrected for the pairs tested (Tukey HSD is family-wise already).

@@ -1,5 +1,5 @@
 """Minority rate and proportion of ties (Buckley & Voorhees SIGIR 2000, as in Sakai AIRS 2005
-Fig. 1; docs/metaeval.md section 7; Sakai, AIRS 2005 Figs 3-4 and Table 1).
+Fig. 1; docs/meta-evaluation.md section 7; Sakai, AIRS 2005 Figs 3-4 and Table 1).
 
 T topic subsets Q_t of size c (without replacement) are drawn once and shared by every run pair,
 measure and fuzziness (a replicate set of kind ``subset``). For each pair (x, y) and trial,

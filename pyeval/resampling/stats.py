@@ -1,6 +1,6 @@
 """Significance tests over a topic x run score matrix X (n topics x m runs), all run pairs at once.
 
-Procedures of docs/metaeval.md (sections 1-4, 11, 13) and the seed papers' figures:
+Procedures of docs/meta-evaluation.md (sections 1-4, 11, 13) and the seed papers' figures:
 
 - :func:`bootstrap_test`: paired, studentised, shifted, two-sided bootstrap (Sakai SIGIR 2006;
   JIP 2013 Fig. 2) with Sakai's borderline Δ (Fig. 3) and percentile CIs of the mean difference;
@@ -33,7 +33,7 @@ BOOTSTRAP_CHUNK = 100
 
 
 def tolerance(observed: np.ndarray | float) -> np.ndarray:
-    """Absolute tolerance for comparing resampled statistics with ``observed`` (docs/metaeval.md 13)."""
+    """Absolute tolerance for comparing resampled statistics with ``observed`` (docs/meta-evaluation.md 13)."""
     return TOLERANCE * np.maximum(1.0, np.abs(observed))
 
 
@@ -77,7 +77,7 @@ def _snap(values: np.ndarray, scale: float) -> np.ndarray:
 
 
 def _studentised(mean: np.ndarray, sd: np.ndarray, n: int, scale: float) -> np.ndarray:
-    """mean / (sd / sqrt(n)) with docs/metaeval.md 1's conventions: sd = 0 and mean = 0 gives 0,
+    """mean / (sd / sqrt(n)) with docs/meta-evaluation.md 1's conventions: sd = 0 and mean = 0 gives 0,
     sd = 0 and mean != 0 gives +-inf."""
     degenerate = sd <= TOLERANCE * scale
     zero_mean = np.abs(mean) <= TOLERANCE * scale
@@ -156,7 +156,7 @@ def _runs(X: np.ndarray, runs) -> tuple[str, ...]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Paired bootstrap test and Δ (docs/metaeval.md 1, 1.1)
+# Paired bootstrap test and Δ (docs/meta-evaluation.md 1, 1.1)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -220,7 +220,7 @@ def bootstrap_test(
 
 
 # ---------------------------------------------------------------------------------------------
-# Randomised Tukey HSD and Δ (docs/metaeval.md 2, 2.1)
+# Randomised Tukey HSD and Δ (docs/meta-evaluation.md 2, 2.1)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -263,7 +263,7 @@ def tukey_hsd(
     ``permutations`` yields chunks c x n x m of row permutations. ASL(a, b) = #{range_b >=
     |x̄_a - x̄_b|}/B ('ge', tie-aware; 'gt' is the figure's strict '>'). Δ_α = the smallest
     |x̄_a - x̄_b| among pairs with ASL < α; HSD_α = the (1 - α) quantile of the ranges.
-    Effect size: (x̄_a - x̄_b)/√V_E (two-way ANOVA residual, docs/metaeval.md 11).
+    Effect size: (x̄_a - x̄_b)/√V_E (two-way ANOVA residual, docs/meta-evaluation.md 11).
     """
     import hashlib
 
@@ -304,7 +304,7 @@ def tukey_hsd(
 
 
 # ---------------------------------------------------------------------------------------------
-# Fisher randomisation (sign-flip) test (docs/metaeval.md 3)
+# Fisher randomisation (sign-flip) test (docs/meta-evaluation.md 3)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -336,7 +336,7 @@ def randomisation_test(
     chunk: int = 4096,
     progress: bool = False,
 ) -> PairwiseResult:
-    """Paired randomisation test, statistic |z̄| (docs/metaeval.md 3). ``flips`` None: exact, over all
+    """Paired randomisation test, statistic |z̄| (docs/meta-evaluation.md 3). ``flips`` None: exact, over all
     2^n sign vectors, p = count/2^n; else a B x n 0/1 matrix (1 = swap the pair's scores on the
     topic) shared by every pair, p by ``p_convention``."""
     X = np.asarray(X, dtype=float)
@@ -365,7 +365,7 @@ def randomisation_test(
 
 
 # ---------------------------------------------------------------------------------------------
-# Closed-form tests: paired t, sign, Wilcoxon signed-rank (docs/metaeval.md 4, 11)
+# Closed-form tests: paired t, sign, Wilcoxon signed-rank (docs/meta-evaluation.md 4, 11)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -398,7 +398,7 @@ def t_test(X: np.ndarray, *, runs: tuple[str, ...] | None = None, alpha: float =
 
 
 def sign_test(X: np.ndarray, *, runs: tuple[str, ...] | None = None, tau: float = 0.0) -> PairwiseResult:
-    """Two-sided sign test (docs/metaeval.md 4): wins z > τ, losses z < -τ, the rest dropped;
+    """Two-sided sign test (docs/meta-evaluation.md 4): wins z > τ, losses z < -τ, the rest dropped;
     p = min(1, 2 P[Bin(n, 1/2) <= min(wins, losses)]) (= scipy.stats.binomtest); p = 1 if n = 0.
     Statistic: the wins of run_a."""
     from scipy import stats

@@ -115,7 +115,7 @@ def announce(messages: Sequence[str]) -> None:
 
 
 def signs(values: np.ndarray, scale: float | None = None) -> np.ndarray:
-    """Tolerance-aware sign (docs/metaeval.md 13): 0 where |v| <= 1e-9 * max(1, scale)."""
+    """Tolerance-aware sign (docs/meta-evaluation.md 13): 0 where |v| <= 1e-9 * max(1, scale)."""
     values = np.asarray(values, dtype=float)
     if scale is None:
         scale = float(np.abs(values).max(initial=0.0))

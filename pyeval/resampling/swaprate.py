@@ -1,12 +1,12 @@
 """Swap rates (Voorhees & Buckley SIGIR 2002, with Sakai's stricter swap counting, AIRS 2005;
-docs/metaeval.md section 6; Sakai, AIRS 2005 Fig. 2 and Tables 2-3).
+docs/meta-evaluation.md section 6; Sakai, AIRS 2005 Fig. 2 and Tables 2-3).
 
 For T trials, a pair of topic subsets Q_t, Q'_t of size c (disjoint by default) is drawn once and
 shared by every run pair and measure (stored as a replicate set of kind ``disjoint_pair``, or
 ``bootstrap_pair`` for sampling with replacement). For each run pair (x, y) and trial,
 d = M(x, Q_t) − M(y, Q_t) and d' = M(x, Q'_t) − M(y, Q'_t); the comparison goes to bin
 k = min(20, ⌊round(|d|/0.01, 9)⌋) and is a swap when d and d' have opposite signs or, under the
-default ``strict`` rule, exactly one of them is zero (tolerance-aware zero, docs/metaeval.md 13).
+default ``strict`` rule, exactly one of them is zero (tolerance-aware zero, docs/meta-evaluation.md 13).
 swap_rate[k] = swaps[k] / comparisons[k].
 
 Read-off: the required difference is the lower edge of the smallest bin b such that every bin

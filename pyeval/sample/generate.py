@@ -7,7 +7,7 @@ seeds, and committed; tests/test_sample.py checks that regenerating gives the sa
 * ``intents.uniform.txt`` and ``intents.nonuniform.txt`` (DINprob layout: topic, intent,
   Pr(i|q), inf|nav): the 195 subtopics of ``full-topics.xml`` with their types; uniform
   Pr = 1/n, and Sakai & Song's (SIGIR 2011) non-uniform Pr(j) = 2^(n-j+1) / sum_k 2^k for the
-  j-th subtopic in number order (docs/metrics-diversity.md section 1.2).
+  j-th subtopic in number order (docs/diversity-measures.md section 1.2).
 * ``runs/sim01.txt.gz`` ... ``runs/sim18.txt.gz``: simulated systems. Each has a quality q
   and a diversity preference; per topic, a document's score is q times its intent-weighted
   relevance plus Gaussian noise, over the judged pool and the documents the Indri runs

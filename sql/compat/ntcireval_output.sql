@@ -2,7 +2,7 @@
 -- produces: ntcireval_output (line)
 -- grain: one row per printed line, in print order
 -- params: $campaign_id, $judged_only
--- ntcireval_output: the lines NTCIREVAL's compute prints for every topic (docs/formats.md
+-- ntcireval_output: the lines NTCIREVAL's compute prints for every topic (docs/input-files.md
 -- section 10.4), topics in byte order (NTCIRsplitqrels' `sort -u` tid file).
 -- Reads the run's list as the stages evaluation_ranks and evaluation_lists give it (ordering
 -- 'file': NTCIREVAL's res files keep file order; the depth cut is TRECsplitruns' depth; -j

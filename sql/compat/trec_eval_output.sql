@@ -2,7 +2,7 @@
 -- produces: trec_eval_output (line)
 -- grain: one row per printed line, in print order
 -- params: $per_topic, $run_tag, $num_rel_all, $summary
--- trec_eval_output: the lines trec_eval 10.0 prints, in its order (docs/formats.md section 10.2).
+-- trec_eval_output: the lines trec_eval 10.0 prints, in its order (docs/input-files.md section 10.2).
 -- Reads: evaluation_values(topic_id, measure, value, value_text): per-topic values;
 --        trec_summary_values(measure, value): the combined values;
 --        trec_printed(position, label, measure, is_per_topic, is_summary, is_integer, is_text,

@@ -3,7 +3,7 @@
 -- grain: topic_id, doc_id
 -- params: $source, $method, $negative_as
 -- to_traditional: the ad hoc qrels of a "2T" conversion of a diversity campaign, one row per
--- (topic_id, doc_id) judged in the source (docs/metrics-diversity.md section 10; Sakai &
+-- (topic_id, doc_id) judged in the source (docs/diversity-measures.md section 10; Sakai &
 -- Song, SIGIR 2011: TR09DIV+gr2T and TR09DIV2T):
 --   method 'max'    the highest level of the document over the topic's intents
 --   method 'count'  the number of intents the document is relevant to (level >= 1); grades ignored

@@ -4,7 +4,7 @@
 -- params: $campaign_id
 -- driver_topics: the judged topics of a campaign (a qrels row for any intent, at any level),
 -- numbered 0.. in byte order (topic_no).
--- Reference: docs/formats.md section 8 (topics with judgments).
+-- Reference: docs/input-files.md section 8 (topics with judgments).
 select
     topic_id,
     (row_number() over (order by topic_id) - 1)::integer as topic_no

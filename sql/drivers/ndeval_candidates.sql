@@ -5,7 +5,7 @@
 -- ndeval_candidates: the candidates of ndeval's greedy ideal list that can score: one row per
 -- (topic, relevant document, intent), with the document's byte-order number within its topic
 -- (doc_order; the larger wins a tie, as ndeval's strcmp rule).
--- Reference: docs/metrics-diversity.md section 7.1.
+-- Reference: docs/diversity-measures.md section 7.1.
 select
     ndeval_intents.topic_no,
     (dense_rank() over (partition by qrels.topic_id order by qrels.doc_id) - 1)::integer as doc_order,

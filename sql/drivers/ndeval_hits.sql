@@ -5,7 +5,7 @@
 -- ndeval_hits: one row per (list, rank, intent) where the ranked document is relevant to the
 -- intent (level >= $rel), ordered by list, rank and intent number.
 -- Reads: driver_entries, qrels, ndeval_intents (a temp table of ndeval_intents.sql).
--- Reference: docs/metrics-diversity.md section 7 (J(d, s)).
+-- Reference: docs/diversity-measures.md section 7 (J(d, s)).
 select
     driver_entries.list_no,
     driver_entries.rank,

@@ -8,7 +8,7 @@
 -- Pr(i|q) of probability variant $probs ('given': the intents table; view intent_weights) for a
 -- topic the variant has (0 for an intent it lacks), else null: uniform 1/N, as ndeval (always
 -- under $probs = 'ndeval', which no variant is called).
--- Reference: docs/metrics-diversity.md section 7 (N, R_s, subtopic order).
+-- Reference: docs/diversity-measures.md section 7 (N, R_s, subtopic order).
 with positive as (
     select
         topic_id,

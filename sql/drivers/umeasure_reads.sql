@@ -11,7 +11,7 @@
 -- intent_weights) for a topic the variant has (0 for an intent it lacks), else 1/n over the n
 -- intents the topic's qrels list (any level).
 -- Ad hoc qrels are one intent (''), weight 1.
--- Reference: docs/metrics-diversity.md section 9 (D-U, U-IA, the trailtext).
+-- Reference: docs/diversity-measures.md section 9 (D-U, U-IA, the trailtext).
 with listed as (
     select
         topic_id,

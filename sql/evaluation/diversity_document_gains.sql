@@ -6,7 +6,7 @@
 -- judged in the evaluated diversity campaign (a qrels row for any intent, NTCIR's intent-0 L0
 -- rows included): its global gain GG(d) under the staged probability variant and gain profile,
 -- 0 when it is relevant to no listed intent. The D- and DIN-stagings' judged documents.
--- Reference: docs/metrics-diversity.md section 3.1.
+-- Reference: docs/diversity-measures.md section 3.1.
 with judged as (
     select distinct
         topic_id,

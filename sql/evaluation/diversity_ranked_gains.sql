@@ -8,7 +8,7 @@
 -- part counts at its first relevant document only; din_rank_gains). Every judged document is
 -- judged for the measures (-2 spam judgments have gain 0), so judged_only only renumbers: the
 -- ranks are evaluation_entries' (with $negative_is_judged); din_rank_gains is matched on the
--- rank in the whole list. Reference: docs/metrics-diversity.md sections 3.2 and 4.
+-- rank in the whole list. Reference: docs/diversity-measures.md sections 3.2 and 4.
 with din as (
     select
         run_id,

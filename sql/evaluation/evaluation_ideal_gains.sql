@@ -9,7 +9,7 @@
 -- distinct gain. Measures that count positive gains only read its prefix `gain > 0` (the same
 -- ranks: gains descend). Past rank R, g*(r) = 0 and cg*(r) = cg*(R).
 -- Reads: evaluation_gains. Parameters: $profiles (the gain profiles requested).
--- Reference: docs/metrics-adhoc.md section 0 (ideal list); Sakai, AIRS 2005 (cg*).
+-- Reference: docs/adhoc-measures.md section 0 (ideal list); Sakai, AIRS 2005 (cg*).
 with gain_groups as (
     select
         profile,

@@ -9,7 +9,7 @@
 -- documents at level >= 1 in the top r; gain_so_far = cg(r); ideal_gain_so_far = cg*(r), the
 -- ideal list's cumulative gain at min(r, R). Running values at rank r do not depend on what
 -- lies below r, so a measure truncating the list at l reads the rows with rank <= l.
--- Parameters: $profiles. Reference: docs/metrics-adhoc.md sections 0 and 3 (NTCIREVAL count(r)).
+-- Parameters: $profiles. Reference: docs/adhoc-measures.md sections 0 and 3 (NTCIREVAL count(r)).
 with relevant as (
     select
         evaluation_gains.profile,

@@ -6,7 +6,7 @@
 -- each intent list, the largest gain the intent's judged documents have (NTCIREVAL's
 -- D-NTCIR-IAeval: gcompute on the intent's Irelv file, whose largest gain is gmax; so with
 -- binary per-intent data ERR's stop probability is 1/2).
--- Reads: evaluation_gains. Reference: docs/metrics-diversity.md section 6.1.
+-- Reads: evaluation_gains. Reference: docs/diversity-measures.md section 6.1.
 select
     profile,
     topic_id,

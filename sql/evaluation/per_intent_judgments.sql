@@ -7,7 +7,7 @@
 -- is topic || $separator || intent) judged on the intent's own levels: every document judged for
 -- the topic, at its level for the intent (0 when judged for other intents only; negative TREC
 -- levels, -2 spam, as 0). Intent-aware measures, I-rec and P+Q compute an ad hoc measure on
--- each such list (docs/metrics-diversity.md section 6.1: the intent's local ideal list).
+-- each such list (docs/diversity-measures.md section 6.1: the intent's local ideal list).
 with judged as (
     select distinct
         topic_id,

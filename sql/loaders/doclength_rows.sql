@@ -4,7 +4,7 @@
 -- params: none
 -- doclength_rows: one row per document-lengths line: docno and length in characters.
 -- Reads: input_fields(line_number, is_blank, fields).
--- Layout: <docno> <length> ('#' comment lines allowed). Reference: docs/formats.md section 7.
+-- Layout: <docno> <length> ('#' comment lines allowed). Reference: docs/input-files.md section 7.
 select
     line_number,
     len(fields) as field_count,

@@ -7,7 +7,7 @@
 -- Reads: input_fields(line_number, is_blank, fields).
 -- Layouts: NTCIR Iprob <topic> <intent> <prob>; DINprob <topic> <intent> <prob> <inf|nav>
 -- (a missing 4th field means inf). Probabilities are used as given (NTCIREVAL does not
--- renormalise). Reference: docs/formats.md section 6.2.
+-- renormalise). Reference: docs/input-files.md section 6.2.
 select
     line_number,
     is_blank,

@@ -3,7 +3,7 @@
 -- The typing rules every loader shares, defined once as macros of the loading connection
 -- (created before a load stages its rows: pyeval/loaders/staging.py stage_rows, and
 -- source.py stage_file for the fast path). A value that breaks a rule is null; the loader's
--- *_problems.sql then names its line. Reference: docs/formats.md sections 2, 3.1 and 6.
+-- *_problems.sql then names its line. Reference: docs/input-files.md sections 2, 3.1 and 6.
 
 -- An integer with an optional sign (no '1_000', '1.0', '1e2' or hex, which DuckDB's cast
 -- alone would take), as a bigint; null if it is none or does not fit.

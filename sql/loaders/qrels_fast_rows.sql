@@ -6,7 +6,7 @@
 -- the rule of qrels_rows.sql for TREC formats (integer_value, sql/loaders/macros.sql; null otherwise,
 -- and the file then takes the general path, which names the line or finds NTCIR L<k> levels).
 -- Reads: file_fields(topic_id, iter, doc_id, level_text) (fast_file_fields.sql).
--- Reference: docs/formats.md sections 2 (TREC) and 5 (TREC diversity).
+-- Reference: docs/input-files.md sections 2 (TREC) and 5 (TREC diversity).
 select
     file_index,
     topic_id,

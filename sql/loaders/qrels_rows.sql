@@ -10,7 +10,7 @@
 --   $topic_field, $intent_field (0: ad hoc, intent_id is ''), $doc_field, $level_field
 --   $level_prefix   '' (TREC: an integer) or 'L' (NTCIR: L<k>)
 --   $intent_zero_is_none  true for NTCIR Dqrels: intent 0 marks "relevant to no intent"
--- Reference: docs/formats.md sections 2 (TREC), 5 (TREC diversity), 6.1 and 6.3 (NTCIR).
+-- Reference: docs/input-files.md sections 2 (TREC), 5 (TREC diversity), 6.1 and 6.3 (NTCIR).
 with fields_named as (
     select
         line_number,

@@ -8,7 +8,7 @@
 -- the general path, which names the line. The iteration field is not stored: has_iter only
 -- tells that it is there (null when the field is empty, for staged_file_fits.sql).
 -- Reads: file_fields(topic_id, iter, doc_id, rank_text, score_text, run_tag) (fast_file_fields.sql).
--- Reference: docs/formats.md section 3.1.
+-- Reference: docs/input-files.md section 3.1.
 select
     file_index,
     topic_id,

@@ -8,7 +8,7 @@
 -- Layout: <topic> <iter> <docno> <rank> <score> <run_tag> [ignored...] (TREC run, 6+ fields);
 -- iter and the fields after the tag are not stored.
 -- Ranks are integers, scores finite decimal numbers (the rules of sql/loaders/macros.sql).
--- Reference: docs/formats.md section 3.1.
+-- Reference: docs/input-files.md section 3.1.
 select
     line_number,
     len(fields) as field_count,

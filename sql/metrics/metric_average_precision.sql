@@ -6,7 +6,7 @@
 -- AP and AP@k, GMAP (per topic = AP), RR and RR@k, IPrec@x, IPrecAvg(points), infAP, Bpref,
 -- GMBpref (per topic = Bpref), YAAP. Geometric means are applied by sql/evaluation/means.sql.
 --        requested_measures(measure, kind, rel, cutoff, recall, points).
--- Notation (docs/metrics-adhoc.md section 0): rho_j rank of the j-th relevant document retrieved,
+-- Notation (docs/adhoc-measures.md section 0): rho_j rank of the j-th relevant document retrieved,
 -- C(L) relevant retrieved, R relevant, N judged non-relevant (0 <= level < rel).
 -- Grain of the work: one row per relevant document retrieved and threshold (running counts,
 -- precision j/rho_j and its interpolation), one list per (run_id, topic_id, rel); each requested

@@ -10,9 +10,9 @@
 -- References: Chapelle, Metzler, Zhang & Grinspan, CIKM 2009 (ERR); gdeval 1.2a (TREC Web
 -- 2010; ir_measures' ERR@k); Sakai & Song, SIGIR 2011 (nERR); NTCIREVAL (T. Sakai) ERR, ERR@l,
 -- nERR@l, EBR (2018), iRBU (2019), nEBR@l, niRBU@l, nRBP@l (2020); Amigo, Spina &
--- Carrillo-de-Albornoz, SIGIR 2018 (RBU); docs/metrics-adhoc.md sections 3.3 and 4.5.
+-- Carrillo-de-Albornoz, SIGIR 2018 (RBU); docs/adhoc-measures.md sections 3.3 and 4.5.
 --
--- Notation (docs/metrics-adhoc.md section 0): g(r) the gain at rank r under the measure's gain
+-- Notation (docs/adhoc-measures.md section 0): g(r) the gain at rank r under the measure's gain
 -- profile (0 for unpooled, unjudged and non-relevant documents; gains are taken to be >= 0, as
 -- in NTCIREVAL); gmax the profile's highest gain (evaluation_gain_maxima: NTCIREVAL's last -g
 -- value); the ideal list holds every judged document with a positive gain, gains descending,

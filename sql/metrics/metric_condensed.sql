@@ -8,7 +8,7 @@
 --        evaluation_gain_maxima, requested_measures(measure, kind, gain).
 -- Reference: NTCIREVAL 190111 (T. Sakai), ntcir_eval.c eval_compute with -j (bpref_R, bpref_N,
 -- bpref_relative, rpref_N, rpref_relative, rpref_relative2); Sakai, SIGIR 2007 ("Alternatives
--- to Bpref"); docs/metrics-adhoc.md section 3.4.
+-- to Bpref"); docs/adhoc-measures.md section 3.4.
 -- The list is always condensed: documents without a judgment (unpooled, or pooled with a
 -- negative level) are removed and ranks renumbered 1..L, whatever judged_only says (the depth
 -- cut comes first, as NTCIREVAL truncates the run before labelling it).

@@ -9,9 +9,9 @@
 -- References: Jarvelin & Kekalainen, TOIS 20(4) 2002 (nDCG); Moffat & Zobel, TOIS 27(1) 2008
 -- (RBP); NTCIREVAL (T. Sakai) MSnDCG@l (= nDCG@l) and RBP, RBP@l (gain_norm = 'gmax'). Exact ports of trec_eval 10.0 m_ndcg.c (ndcg), m_ndcg_cut.c (ndcg_cut), m_ndcg_rel.c
 -- (ndcg_rel), m_Rndcg.c (Rndcg), m_binG.c (binG), m_G.c (G), m_rbp.c (rbp), gain_init.c
--- (setup_gains), form_res_rels.c (levels); docs/metrics-adhoc.md section 2.4.
+-- (setup_gains), form_res_rels.c (levels); docs/adhoc-measures.md section 2.4.
 --
--- Notation (docs/metrics-adhoc.md section 0): L list length; g(r) the gain of the document at rank r
+-- Notation (docs/adhoc-measures.md section 0): L list length; g(r) the gain of the document at rank r
 -- under the measure's gain profile (evaluation_gains; unpooled and pooled-unjudged documents
 -- have gain 0); DCG(k) = sum over r <= min(k, L) of g(r)/log2(r + 1), summed in rank order.
 -- The ideal list holds every judged document with a positive gain, gains descending; n+ is its

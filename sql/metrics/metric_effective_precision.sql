@@ -8,7 +8,7 @@
 -- per-intent levels of the ranked documents), requested_measures(measure, kind, cutoff).
 -- References: Sakai, IPSJ JIP 2013 (Ef-P, the concordance test's relevance gold standard);
 -- Sakai & Dou, SIGIR 2013 (precision with "relevant to at least one intent");
--- docs/metrics-adhoc.md section 4.7.
+-- docs/adhoc-measures.md section 4.7.
 --   EfP@l   documents in the top l that are effectively relevant to at least one listed intent,
 --           over l: relevant (level >= 1) to an informational intent, or the first document in
 --           the list relevant to a navigational intent (later ones are redundant); JIP Fig. 1:

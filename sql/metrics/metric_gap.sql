@@ -7,7 +7,7 @@
 --        requested_measures(measure, kind, gain, cutoff).
 -- References: Robertson, Kanoulas & Yilmaz, SIGIR 2010 (GAP); Sakai & Song, SIGIR 2011 (GAP@l,
 -- nGAP@l with uniform threshold probabilities); NTCIREVAL (T. Sakai) -gap, whose m(m + 1)
--- form is followed (docs/metrics-adhoc.md sections 3.2 and 4.6).
+-- form is followed (docs/adhoc-measures.md sections 3.2 and 4.6).
 --
 -- Notation: v(r) the gain of the document at rank r under the measure's gain profile (linear:
 -- the level, NTCIREVAL compute; another profile: the gain, as gcompute), 0 for unpooled,

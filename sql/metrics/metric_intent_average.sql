@@ -8,7 +8,7 @@
 -- each measure's component, computed on the intent's own levels and ideal list: pyeval/diversity),
 -- requested_measures(measure, kind, probs, irec_denom, ntcireval).
 -- References: Zhai, Cohen & Lafferty, SIGIR 2003 and NTCIREVAL irec (I-rec); Agrawal et al., WSDM
--- 2009 and NTCIREVAL D-NTCIR-IAeval (IA); Sakai, IPSJ JIP 2013 (P+Q); docs/metrics-diversity.md
+-- 2009 and NTCIREVAL D-NTCIR-IAeval (IA); Sakai, IPSJ JIP 2013 (P+Q); docs/diversity-measures.md
 -- sections 2, 5 and 6.1.
 --   IRec@l   sum over intents with a relevant document of Success_i@l / n+, n+ the intents with
 --            a relevant document (irec_denom = 'relevant'; NTCIREVAL, ndeval), or over every

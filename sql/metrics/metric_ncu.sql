@@ -9,8 +9,8 @@
 --        macro blended_ratio.
 -- Reference: Sakai & Robertson, EVIA 2008 (NCU); NTCIREVAL 190111 (T. Sakai), ntcir_eval.c
 -- eval_compute (NCUgu,P, NCUgu,BR, NCUrb,P, NCUrb,BR) and its 2020 version (NCUrb,IE,
--- NCUrb,*@l); docs/metrics-adhoc.md section 3.2.
--- Notation (docs/metrics-adhoc.md sections 0 and 3): R documents at level >= 1, R_x at level x;
+-- NCUrb,*@l); docs/adhoc-measures.md section 3.2.
+-- Notation (docs/adhoc-measures.md sections 0 and 3): R documents at level >= 1, R_x at level x;
 -- C(r) documents at level >= 1 in the top r; g(r) the gain of rank r under the gain profile
 -- (0 below level 1 and for unjudged documents), cg(r) its running sum, cg*(r) the ideal list's
 -- (cg*(R) beyond R); BR(r) = (beta cg(r) + C(r))/(beta cg*(r) + r).

@@ -7,10 +7,10 @@
 -- nDCG@l), nCG@l, AnCG@l, AnDCG@l.
 --        requested_measures(measure, kind, gain, b, cutoff).
 -- References: Jarvelin & Kekalainen, TOIS 20(4) 2002 (discount); Sakai, AIRS 2005 (nCG_l,
--- AnCG_l, nDCG_l, AnDCG_l); NTCIREVAL (T. Sakai) nDCG@l with -logb; docs/metrics-adhoc.md
+-- AnCG_l, nDCG_l, AnDCG_l); NTCIREVAL (T. Sakai) nDCG@l with -logb; docs/adhoc-measures.md
 -- sections 3.3 and 4.1.
 --
--- Notation (docs/metrics-adhoc.md section 0): g(r) the gain of the document at rank r under the
+-- Notation (docs/adhoc-measures.md section 0): g(r) the gain of the document at rank r under the
 -- measure's gain profile (0 for unpooled, unjudged and non-relevant documents); the ideal list
 -- holds every judged document with a positive gain, gains descending, n+ documents, g*(j);
 -- cg(r) = sum over k <= r of g(k), cg*(r) likewise on the ideal list;

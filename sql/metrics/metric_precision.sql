@@ -7,7 +7,7 @@
 -- SetAP, SetF(beta), Utility(p1..p4).
 -- Reads: evaluation_pairs, evaluation_ranks, evaluation_topics,
 --        requested_measures(measure, kind, rel, cutoff, m, beta, p1, p2, p3, p4, collection_size).
--- Notation (docs/metrics-adhoc.md section 0): C(k) relevant in the top k, L list length, R relevant.
+-- Notation (docs/adhoc-measures.md section 0): C(k) relevant in the top k, L list length, R relevant.
 -- Reference: trec_eval 10.0 m_P.c, m_recall.c, m_rel_P.c, m_success.c, m_Rprec.c,
 -- m_Rprec_mult.c (cutoff (long)(m*R + 0.9)), m_set_P.c, m_set_recall.c, m_set_rel_P.c,
 -- m_set_map.c, m_set_F.c (beta not squared), m_utility.c; ranx hits@k (Bassani, ECIR 2022);

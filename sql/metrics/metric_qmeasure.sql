@@ -8,8 +8,8 @@
 --        requested_measures(measure, kind, gain, beta, truncate, cutoff); macro blended_ratio.
 -- Reference: NTCIREVAL 190111 (T. Sakai), ntcir_eval.c eval_compute (RR, O-measure, P-measure,
 -- P-plus, AP, Q-measure, AP@l, Q@l); Sakai, AIRS 2005 (Q-measure, R-measure); Sakai, IPSJ TOD
--- 48(SIG9) 2007 (O, P, P-plus); docs/metrics-adhoc.md sections 3.1, 3.2 and 4.1.
--- Notation (docs/metrics-adhoc.md section 0): R documents of the topic at level >= 1; C(r) documents
+-- 48(SIG9) 2007 (O, P, P-plus); docs/adhoc-measures.md sections 3.1, 3.2 and 4.1.
+-- Notation (docs/adhoc-measures.md section 0): R documents of the topic at level >= 1; C(r) documents
 -- at level >= 1 in the top r; g(r) the gain of the document at rank r under the measure's gain
 -- profile (0 below level 1, for pooled-unjudged and unpooled documents); cg(r) its running sum;
 -- cg*(r) the cumulative gain of the ideal list (the R documents, gains descending), cg*(R) for

@@ -9,7 +9,7 @@
 -- 'measure': its M@l; computed first by pyeval/diversity), requested_measures(measure, gamma,
 -- ntcireval).
 -- References: Sakai et al., EVIA 2010 and Sakai & Song, SIGIR 2011 (D#); Sakai, IPSJ JIP 2013
--- (DIN#, P+Q#); NTCIREVAL D-NTCIR-eval, NEVIAPQ2sharpnev; docs/metrics-diversity.md sections 3.3, 4
+-- (DIN#, P+Q#); NTCIREVAL D-NTCIR-eval, NEVIAPQ2sharpnev; docs/diversity-measures.md sections 3.3, 4
 -- and 5. ntcireval: both parts rounded to 4 decimals first (NTCIREVAL combines the printed
 -- values: 0.5 * 0.6667 + 0.5 * 0.2085 = 0.4376). D# lies in [0, 1] when l >= n+.
 with requested as (

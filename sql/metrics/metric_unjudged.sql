@@ -7,7 +7,7 @@
 -- Reads: evaluation_pairs, evaluation_ranks, requested_measures(measure, kind, cutoff, p).
 -- References: trec_eval 10.0 m_unjudged.c and m_rbp_resid.c (Moffat & Zobel, TOIS 2008);
 -- ir_measures Judged.
--- Notation (docs/metrics-adhoc.md section 0): L list length. trec_eval labels each retrieved
+-- Notation (docs/adhoc-measures.md section 0): L list length. trec_eval labels each retrieved
 -- document with its level (>= 0, judged), -2 (qrels line with a negative level: pooled but
 -- unjudged) or -1 (no qrels line: not in the pool); evaluation_ranks holds the first two, so
 -- a rank 1..L missing from it is an unpooled document.

@@ -11,7 +11,7 @@
 -- isnew_j(r) = 1 when no document at ranks 1..r-1 is relevant (level >= 1, any level) to j. A
 -- redundant document of a navigational intent keeps its other gains; only that intent's part
 -- is dropped. The ideal list stays the global one (global_ideal_gains).
--- Reference: docs/metrics-diversity.md section 4 (Sakai, IPSJ JIP 2013; NTCIREVAL dinlabel).
+-- Reference: docs/diversity-measures.md section 4 (Sakai, IPSJ JIP 2013; NTCIREVAL dinlabel).
 with judged as (
     select
         intent_gains.campaign_id,

@@ -5,7 +5,7 @@
 -- gain_maxima: one row per (campaign_id, profile, topic_id): the highest gain the profile can
 -- give in the topic, gmax (NTCIREVAL: the last value of the -g list, even when no document of
 -- the topic has that level). Cascade measures stop with probability gain / (gmax + 1) and
--- NTCIREVAL's RBP divides gains by gmax (docs/metrics-adhoc.md section 3).
+-- NTCIREVAL's RBP divides gains by gmax (docs/adhoc-measures.md section 3).
 -- Reads: profile_gains (the campaign-wide and profile-listed levels are its judged = false rows).
 -- The levels considered are every positive level judged anywhere in the campaign (its h) and,
 -- for a stored profile, every level the profile lists; a stored profile's level it does not

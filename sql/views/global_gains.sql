@@ -8,7 +8,7 @@
 -- (intent_gains). A document is globally relevant when GG(d) > 0, as NTCIREVAL's gcompute has
 -- it (so a document relevant only to intents with Pr(i|q) = 0 is not). The D-measures replace a
 -- measure's gains by GG and its ideal list by global_ideal_gains.
--- Reads: intent_gains, intent_weights. Reference: docs/metrics-diversity.md section 3.1 (Sakai et
+-- Reads: intent_gains, intent_weights. Reference: docs/diversity-measures.md section 3.1 (Sakai et
 -- al., EVIA 2010; Sakai & Song, SIGIR 2011).
 select
     intent_gains.campaign_id,

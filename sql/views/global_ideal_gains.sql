@@ -7,7 +7,7 @@
 -- globally ideal list of a topic, every document with GG(d) > 0 sorted by global gain
 -- descending, GG*(r), with its cumulative ideal gain. There is exactly one per topic (no
 -- NP-hard step); D- and DIN-measures both divide by it.
--- Reads: global_gains. Reference: docs/metrics-diversity.md sections 3.1 and 4.
+-- Reads: global_gains. Reference: docs/diversity-measures.md sections 3.1 and 4.
 -- The engine reads the global staging's evaluation_ideal_gains (a view cannot read an evaluation's
 -- temporary stage); tests/sql/test_one_definition.py checks that the two lists are equal.
 select

@@ -4,7 +4,7 @@
 -- params: none
 -- intent_gains: one row per (campaign_id, profile, topic_id, intent_id, doc_id) of the
 -- diversity qrels: a document's level for one intent and its per-intent gain g_i(d) under each
--- gain profile (docs/metrics-diversity.md section 1.3: the profiles of intent_gain_values applied to
+-- gain profile (docs/diversity-measures.md section 1.3: the profiles of intent_gain_values applied to
 -- the intent's levels; NTCIREVAL's default is linear, gain = level). Negative levels (TREC spam,
 -- -2) have gain 0: a diversity measure reads them as non-relevant. Ad hoc judgments
 -- (intent_id = '') are not here.

@@ -7,7 +7,7 @@
 -- intent's own (local) ideal list, for the intent-aware measures: its documents at level >= 1,
 -- per-intent gains descending, with the cumulative ideal gain. Only gains matter, so the order
 -- of documents of equal gain is immaterial.
--- Reads: intent_gains. Reference: docs/metrics-diversity.md section 6.1.
+-- Reads: intent_gains. Reference: docs/diversity-measures.md section 6.1.
 -- The engine reads the per-intent staging's evaluation_ideal_gains (a view cannot read an
 -- evaluation's temporary stage); tests/sql/test_one_definition.py checks that the two lists are
 -- equal.

@@ -8,7 +8,7 @@
 -- renormalised); the other variants are the campaign's stored rows of intent_variants (loaded
 -- from a file, or generated uniform or non-uniform: `pyeval intents`). A variant lists only
 -- intents the campaign's intents table lists; their types are the table's.
--- Reads: intents, intent_variants. Reference: docs/metrics-diversity.md sections 1.1 and 1.2.
+-- Reads: intents, intent_variants. Reference: docs/diversity-measures.md sections 1.1 and 1.2.
 select
     campaign_id,
     'given' as probs,

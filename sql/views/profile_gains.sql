@@ -5,12 +5,12 @@
 -- profile_gains: one row per (campaign_id, profile, topic_id, intent_id, level): the gain of a
 -- level under each gain profile; the one definition of every profile's gains.
 -- Levels: every level a topic's qrels use for an intent (judged = true; intent_id = '': the ad
--- hoc judgments; a diversity intent: the per-intent gain g_i of docs/metrics-diversity.md section
+-- hoc judgments; a diversity intent: the per-intent gain g_i of docs/diversity-measures.md section
 -- 1.3), and, for the ad hoc judgments only, the campaign's other positive levels and the levels a
 -- stored profile lists (judged = false): NTCIREVAL's gmax ranges over those (gain_maxima).
 -- intent_gain_values shows the judged rows. Per-topic rules ('adjust') count the judgments of
 -- the same (topic, intent); a level the topic does not use has R(X) = 0, so gain X.
--- Built-in profiles (docs/metrics-adhoc.md section 1.1; Sakai, AIRS 2005, section 4.5):
+-- Built-in profiles (docs/adhoc-measures.md section 1.1; Sakai, AIRS 2005, section 4.5):
 --   'linear' gain = level (trec_eval ndcg; NTCIREVAL -g 1:2:3...; Sakai's default "3:2:1" for
 --            h = 3: gain(S)=3, gain(A)=2, gain(B)=1)
 --   'exp'    gain = 2^level - 1 (Burges et al. 2005; Sakai & Song 2011)
@@ -18,7 +18,7 @@
 --   'steep'  levels 1, 2, 3 -> 1, 5, 10 ("10:5:1" for S:A:B); a higher level keeps gain = level,
 --            as in a stored profile "1:5:10"
 --   'adjust' per topic, from the default (linear) gains and the topic's R(X)/R
---            (docs/metrics-adhoc.md section 1.2, a RECONSTRUCTION of Sakai's rule):
+--            (docs/adhoc-measures.md section 1.2, a RECONSTRUCTION of Sakai's rule):
 --            gain'(X) = gain(Y) + (gain(X) - gain(Y)) * (1 - R(X)/R) if 0 < R(X) < R, where Y is
 --            the level below X (gain(0) = 0); else gain'(X) = gain(X). With linear gains this is
 --            X - R(X)/R.

@@ -9,7 +9,7 @@
 -- level: the qrels level; null when the document is not in the pool (trec_eval -1);
 -- negative when pooled but unjudged (trec_eval -2). gain: linear (level, 0 if not positive).
 -- is_relevant: level >= 1 (the default threshold; measures with rel=k recompute).
--- relevant_so_far = C(rank), gain_so_far = cg(rank) (docs/metrics-adhoc.md section 0).
+-- relevant_so_far = C(rank), gain_so_far = cg(rank) (docs/adhoc-measures.md section 0).
 with labelled as (
     select
         ranked_entries.campaign_id,

@@ -4,7 +4,7 @@
 -- params: none
 -- ranked_entries: one row per (campaign_id, run_id, topic_id, ordering, rank): each run's
 -- entries ranked under each ordering policy.
--- Policies (docs/formats.md section 4; docs/measures.md "Conventions"):
+-- Policies (docs/input-files.md section 4; docs/measures.md "Conventions"):
 --   'trec' score descending, then docno descending in byte order (trec_eval, pytrec_eval,
 --          ndeval -traditional); pyeval's default. Ranked once on load (run_entries.trec_rank,
 --          sql/loaders/run_insert.sql)

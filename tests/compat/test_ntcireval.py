@@ -1,5 +1,5 @@
 """``pyeval ntcireval`` against NTCIREVAL's own output (exact text), the README sample values
-(docs/metrics-adhoc.md section 6.1), hand-worked cases of compute's C code, and pyNTCIREVAL 0.0.3 (a
+(docs/adhoc-measures.md section 6.1), hand-worked cases of compute's C code, and pyNTCIREVAL 0.0.3 (a
 Python port of compute, test oracle) on generated campaigns.
 """
 from __future__ import annotations
@@ -110,7 +110,7 @@ def test_readme_sample_values(sample, arguments):
 
 def test_condensed_list_prints_the_bpref_family(sample):
     """-j on the sample: condensed list L0, L3, L2; R = 10, N = 1, gains 1:2:3 (hand-worked from
-    compute's formulas, docs/metrics-adhoc.md section 3.4)."""
+    compute's formulas, docs/adhoc-measures.md section 3.4)."""
     qrels, run = sample
     result = ntcireval("-r", qrels, "-g", "1:2:3", "-j", run)
     lines = result.stdout.splitlines()
@@ -370,7 +370,7 @@ def test_pyntcireval_crosscheck(tmp_path, seed, gains, options, condensed):
 
 def test_logb_zero_divides_rank_two_by_ln_two(sample):
     """compute's -logb 0: natural log, disc(1) = 1 and disc(r) = ln r from rank 2 (pyNTCIREVAL
-    leaves rank 2 undiscounted, docs/metrics-adhoc.md section 3.7)."""
+    leaves rank 2 undiscounted, docs/adhoc-measures.md section 3.7)."""
     qrels, run = sample
     got = {name: v for (_, name), v in values(ntcireval("-r", qrels, "-g", "1:2:3", "--logb", "0",
                                                         "--cutoffs", "2", run).stdout).items()}

@@ -1,6 +1,6 @@
 """Oracle helpers for the ndeval family: pyndeval (ndeval.c in a Python binding) on the same lists.
 
-pyndeval orders each topic by score descending, then docno **ascending** (docs/formats.md section 4),
+pyndeval orders each topic by score descending, then docno **ascending** (docs/input-files.md section 4),
 neither ndeval's rank column nor its -traditional rule. To compare one pyeval ordering with it,
 the run is handed to pyndeval with score = -(rank under that ordering), so both see the same
 list. pyndeval numbers subtopics by first appearance in the qrels it is given; the qrels are

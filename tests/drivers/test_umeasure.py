@@ -1,5 +1,5 @@
 """U, D-U and U-IA (pyeval/drivers/umeasure.py): hand-worked values and the properties of
-Sakai, AIRS 2013 (docs/metrics-diversity.md section 9). There is no reference implementation."""
+Sakai, AIRS 2013 (docs/diversity-measures.md section 9). There is no reference implementation."""
 from __future__ import annotations
 
 import numpy as np
@@ -39,7 +39,7 @@ HALVES = [("q", "i1", 0.5), ("q", "i2", 0.5)]
 
 
 def case(b: bool):
-    """docs/metrics-diversity.md 9.4: H = 3, two intents of probability 1/2, l = 3."""
+    """docs/diversity-measures.md 9.4: H = 3, two intents of probability 1/2, l = 3."""
     qrels = [("q", "i1", "d1", 3), ("q", "i2", "d1", 1 if b else 0), ("q", "i1", "d2", 0), ("q", "i2", "d2", 0),
              ("q", "i1", "d3", 1), ("q", "i2", "d3", 2)]
     return campaign(qrels, RUN, LENGTHS, HALVES)

@@ -20,7 +20,7 @@ def test_trec_qrels(con):
     report = pyeval.load_qrels(con, "t", FIXTURES / "trec_eval" / "qrels.test")
     assert (report.rows, report.topics, report.notes) == (3681, 3, ["format trec"])
     assert rows(con, "select qrels_kind, qrels_format from campaigns") == [("adhoc", "trec")]
-    # R = 474/77/10 (docs/formats.md 11.1); ad hoc judgments carry intent ''
+    # R = 474/77/10 (docs/input-files.md 11.1); ad hoc judgments carry intent ''
     assert rows(
         con,
         "select topic_id, count(*) filter (where level > 0) from qrels group by 1 order by 1",

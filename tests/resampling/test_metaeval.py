@@ -39,7 +39,7 @@ from pyeval.resampling.swaprate import required_bin, swap_counts, swap_rate
 from .helpers import grid_matrix, scored_warehouse, store_matrix
 
 # ---------------------------------------------------------------------------------------------
-# Rank correlations (docs/metaeval.md 8) and agreement (9)
+# Rank correlations (docs/meta-evaluation.md 8) and agreement (9)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -99,7 +99,7 @@ def test_agreement_seed_arithmetic_and_conflicts():
 
 
 # ---------------------------------------------------------------------------------------------
-# Concordance test (docs/metaeval.md 10)
+# Concordance test (docs/meta-evaluation.md 10)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -147,7 +147,7 @@ def test_concordance_matches_a_loop_oracle():
 
 
 # ---------------------------------------------------------------------------------------------
-# Swap rate (docs/metaeval.md 6) and minority rate (7)
+# Swap rate (docs/meta-evaluation.md 6) and minority rate (7)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -332,7 +332,7 @@ def test_cli_runs_stage_two_commands(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------
-# MEM (docs/metaeval.md 12)
+# MEM (docs/meta-evaluation.md 12)
 # ---------------------------------------------------------------------------------------------
 
 

@@ -1,5 +1,5 @@
 """The procedures of pyeval/resampling/stats.py against closed forms, exhaustive enumeration,
-scipy.stats, published values (Sakai's textbook data, docs/metaeval.md 14.1) and independent
+scipy.stats, published values (Sakai's textbook data, docs/meta-evaluation.md 14.1) and independent
 Monte Carlo computations."""
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def test_exact_randomisation_equals_enumeration_in_integer_arithmetic(seed):
 
 
 def test_textbook_exact_sign_flip_ties_counted():
-    # docs/metaeval.md 14.1 S4: A-B exact two-sided p = 69,120 / 2^20; strict '>' gives 34,560 / 2^20
+    # docs/meta-evaluation.md 14.1 S4: A-B exact two-sided p = 69,120 / 2^20; strict '>' gives 34,560 / 2^20
     X = sakai_book()
     assert stats.randomisation_test(X).pairs["count"][0] == 69_120
     assert stats.randomisation_test(X).pvalue[0] == pytest.approx(0.065918, abs=1e-6)

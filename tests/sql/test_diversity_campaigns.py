@@ -1,5 +1,5 @@
 """Campaign tools for diversity evaluation: probability variants, intent types from a topics
-XML, 2T conversions (docs/metrics-diversity.md sections 1.2 and 10), and the CLI commands."""
+XML, 2T conversions (docs/diversity-measures.md sections 1.2 and 10), and the CLI commands."""
 from __future__ import annotations
 
 import pytest
@@ -15,7 +15,7 @@ from pyeval.evaluation import evaluate
 
 from ..conftest import FIXTURES
 
-#: docs/metrics-diversity.md section 10: judgments per level of the TREC 2012 diversity qrels' 2T
+#: docs/diversity-measures.md section 10: judgments per level of the TREC 2012 diversity qrels' 2T
 #: conversions (16,055 judged topic-document pairs)
 MAX_LEVELS = {-2: 858, 0: 9638, 1: 3163, 2: 531, 3: 96, 4: 1769}
 COUNT_LEVELS = {0: 10496, 1: 3111, 2: 1530, 3: 560, 4: 273, 5: 85}

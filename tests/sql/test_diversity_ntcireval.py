@@ -1,4 +1,4 @@
-"""Diversity measures against NTCIREVAL's README.diversity example (docs/metrics-diversity.md section
+"""Diversity measures against NTCIREVAL's README.diversity example (docs/diversity-measures.md section
 11.1): TRECRUN in file order on Dtest.Dqrels with Dtest.DINprob's probabilities and types, l = 10,
 gamma = 0.5, per-intent gains = level. Every value to 4 decimals."""
 from __future__ import annotations

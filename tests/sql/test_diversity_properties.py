@@ -1,4 +1,4 @@
-"""Properties of the diversity measures (issue 5; docs/metrics-diversity.md sections 3 and 4) on the
+"""Properties of the diversity measures (issue 5; docs/diversity-measures.md sections 3 and 4) on the
 bundled TREC 2012 Web diversity sample and on small campaigns."""
 from __future__ import annotations
 

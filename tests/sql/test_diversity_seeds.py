@@ -1,5 +1,5 @@
 """The seed papers' worked examples as tests: Sakai & Song, SIGIR 2011 Case G and Sakai, JIP 2013
-Fig. 1; docs/metrics-diversity.md sections 5, 6.1 and 11.4."""
+Fig. 1; docs/diversity-measures.md sections 5, 6.1 and 11.4."""
 from __future__ import annotations
 
 import math

@@ -1,5 +1,5 @@
 """The view gain_maxima (sql/views/gain_maxima.sql) and its evaluation stage: gmax per
-(campaign, profile, topic), NTCIREVAL's last -g value (docs/metrics-adhoc.md section 3: "gmax:
+(campaign, profile, topic), NTCIREVAL's last -g value (docs/adhoc-measures.md section 3: "gmax:
 compute = last -g value", even when no document of the topic has that level).
 
 Oracles: NTCIREVAL's rule by hand; TRECRUN.test.nev needs gmax = 2 from ``-g 1:2`` on binary

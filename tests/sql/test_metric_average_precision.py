@@ -8,7 +8,7 @@ Two kinds of checks:
   11pt_avg, infAP, bpref, gm_bpref and map_cut_* must print identically with ``%6.4f``;
 * small lists worked by hand (ties, unpooled and pooled-but-unjudged documents, R = 0, a topic
   the run lacks, rel=2, -M and -J), with expected values written as the formulas of
-  docs/metrics-adhoc.md section 2;
+  docs/adhoc-measures.md section 2;
 * random lists with many ties against a line-by-line Python port of the C loops, to the bit.
 """
 from __future__ import annotations

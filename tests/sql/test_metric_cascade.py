@@ -1,7 +1,7 @@
 """The cascade family (sql/metrics/metric_cascade.sql): ERR, nERR (stop rules gdeval, ntcir,
 chapelle), EBR, nEBR, iRBU, niRBU, nRBP; and NTCIREVAL's RBP (metric_dcg.sql, gain_norm=gmax).
 
-Oracles: NTCIREVAL 190111's README sample values and TRECRUN.test.nev (docs/metrics-adhoc.md 6.1
+Oracles: NTCIREVAL 190111's README sample values and TRECRUN.test.nev (docs/adhoc-measures.md 6.1
 and 6.2, %.4f); gdeval 1.2a through ir_measures 0.4.3 (ERR@k, printed with %.5f) on generated
 campaigns; pyNTCIREVAL 0.0.3 (ERR, nERR, RBP) to 1e-12; hand computations for the 2019/2020
 measures NTCIREVAL 190111 does not print (nEBR, iRBU, niRBU, nRBP); the seed's properties
@@ -61,7 +61,7 @@ def test_names():
 
 
 def test_readme_sample(sample):
-    """docs/metrics-adhoc.md 6.1, -g 1:2:3: RBP 0.0761, ERR 0.4062 (0.40625 exactly), EBR 0.4333,
+    """docs/adhoc-measures.md 6.1, -g 1:2:3: RBP 0.0761, ERR 0.4062 (0.40625 exactly), EBR 0.4333,
     RBP@1000 0.0761, ERR@1000 0.4062, nERR@1000 0.4710, EBR@1000 0.4333, nERR@2 0.4444."""
     names = {
         "RBP": NTCIR_RBP, "ERR": "ERR(stop=ntcir)", "EBR": "EBR", "RBP@1000": NTCIR_RBP + "@1000",

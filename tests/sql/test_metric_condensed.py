@@ -1,10 +1,10 @@
 """sql/metrics/metric_condensed.sql: NTCIREVAL's -j measures BprefR, BprefN, BprefRelative,
 RprefN, RprefRelative, RprefRelative2 (always on the condensed list).
 
-Oracles: the README sample of NTCIREVAL and small lists worked by hand from docs/metrics-adhoc.md
+Oracles: the README sample of NTCIREVAL and small lists worked by hand from docs/adhoc-measures.md
 section 3.4; random campaigns against a line-by-line Python port of the loops of NTCIREVAL
 190111's eval_compute with -j (ntcir_eval.c), which also shows that NTCIREVAL's plain bpref is
-trec_eval's ``Bpref``. pyNTCIREVAL prints no bpref family (docs/metrics-adhoc.md section 3.7).
+trec_eval's ``Bpref``. pyNTCIREVAL prints no bpref family (docs/adhoc-measures.md section 3.7).
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The gap family (sql/metrics/metric_gap.sql): GAP, GAP@l, nGAP@l.
 
-Oracles: a literal transcription of docs/metrics-adhoc.md 3.2 / 4.6 (the double sum over rank
+Oracles: a literal transcription of docs/adhoc-measures.md 3.2 / 4.6 (the double sum over rank
 pairs, NTCIREVAL's m(m + 1) form) on generated campaigns, to 1e-12, with linear gains
 (NTCIREVAL compute: v = level) and a stored profile (gcompute: v = gain); hand computations on
 NTCIREVAL's README sample; the seed papers' stated properties (nGAP@l = GAP@l once l >= R; an ideal

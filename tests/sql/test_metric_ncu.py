@@ -1,7 +1,7 @@
 """sql/metrics/metric_ncu.sql: NCU(stop, util) and NCU(stop=rb)@l.
 
 Oracles: NTCIREVAL 190111's TRECRUN.test.nev (NCUgu,P, NCUgu,BR, NCUrb,P, NCUrb,BR lines), the
-README sample values of docs/metrics-adhoc.md section 6.1 and their hand derivations, hand-worked
+README sample values of docs/adhoc-measures.md section 6.1 and their hand derivations, hand-worked
 lists for the 2020 forms (NCUrb,IE and NCUrb,*@l, section 3.2: a perfect list scores
 sum_{k<=m} gamma^(k-1)/m at l, m = min(l, R)), and pyNTCIREVAL 0.0.3 (NCUguP, NCUguBR, NCUrbP,
 NCUrbBR) on generated campaigns, per topic to 1e-12.
@@ -101,7 +101,7 @@ def test_sample_with_gains_1_4_9(sample):
 
 def test_perfect_list_at_a_cutoff_scores_below_one(con, write):
     # R = 12, all retrieved first: U(r) = 1 for P and BR, so NCU = 1 and NCU@10 =
-    # sum_{k<=10} 0.95^(k-1) / 10 = 0.8025 (docs/metrics-adhoc.md section 3.2)
+    # sum_{k<=10} 0.95^(k-1) / 10 = 0.8025 (docs/adhoc-measures.md section 3.2)
     qrels = {"1": {f"r{i:02d}": 1 for i in range(12)} | {"n": 0}, "2": {"p": 1}, "3": {"z": 0}}
     con = campaign(write, qrels, {"perfect": {"1": [f"r{i:02d}" for i in range(12)] + ["n"], "3": ["z"]}})
     measures = ["NCU", "NCUrbP", "NCU@10", "NCUrbP@10", "NCU@12", "NCU@100", "NCUrbIE", "NCUrbIE@10"]

@@ -1,9 +1,9 @@
 """The ntcir_dcg family (sql/metrics/metric_ntcir_dcg.sql): JKnDCG@l, nCG@l, AnCG@l, AnDCG@l,
 and the aliases MSnDCG (= nDCG) and PDoc (= P).
 
-Oracles: NTCIREVAL 190111's README sample values and TRECRUN.test.nev (docs/metrics-adhoc.md
+Oracles: NTCIREVAL 190111's README sample values and TRECRUN.test.nev (docs/adhoc-measures.md
 sections 6.1 and 6.2, printed with %.4f); pyNTCIREVAL 0.0.3 (nDCG with -logb, MSnDCG) on
-generated campaigns to 1e-12; the hand-computed checks of docs/metrics-adhoc.md section 6.4 (arosh/
+generated campaigns to 1e-12; the hand-computed checks of docs/adhoc-measures.md section 6.4 (arosh/
 ireval, pyNTCIREVAL's own tests); the properties Sakai's AIRS 2005 paper states (nCG freezes
 after R; an ideal list scores 1); hand computations for the carry-forward, b = 0 and b = 3.
 NTCIREVAL reads runs in file order: evaluations use ``ordering='file'``.
@@ -61,7 +61,7 @@ def test_names_and_aliases():
 
 
 def test_readme_sample(sample):
-    """docs/metrics-adhoc.md 6.1, -g 1:2:3 (linear gains): nDCG@1000 0.3380, MSnDCG@1000 0.2760,
+    """docs/adhoc-measures.md 6.1, -g 1:2:3 (linear gains): nDCG@1000 0.3380, MSnDCG@1000 0.2760,
     and with --cutoffs 2: nDCG@2 0.5, MSnDCG@2 0.3869."""
     got = per_topic(sample, ["JKnDCG@1000", "MSnDCG@1000", "JKnDCG@2", "MSnDCG@2", "PDoc@1000", "PDoc@2"], "s")
     printed = {measure: "%.4f" % value for (_, _, measure), value in got.items()}
@@ -109,7 +109,7 @@ def test_trecrun_nev():
 
 
 def test_msndcg_equals_ndcg_with_gains_to_the_cutoff(write):
-    """docs/metrics-adhoc.md 6.4 (arosh/ireval, hand-computed): q1 gains in run order [0,3,3,1,1],
+    """docs/adhoc-measures.md 6.4 (arosh/ireval, hand-computed): q1 gains in run order [0,3,3,1,1],
     q2 [2,1,3,0,1]; runs are permutations of the judged documents."""
     qrels = {
         "1": {"a": 0, "b": 3, "c": 3, "d": 1, "e": 1},

@@ -5,12 +5,12 @@ Oracles:
 * NTCIREVAL 190111's own output TRECRUN.test.nev (tests/fixtures/ntcireval): every RR,
   O-measure, P-measure, P-plus, AP, Q-measure, AP@l and Q@l line, printed with %.4f;
 * the README sample of NTCIREVAL (sample.rel / sample.res) with the values of
-  docs/metrics-adhoc.md section 6.1 (gains 1:2:3 and 1:4:9, cutoff 2, condensed list) and its hand
+  docs/adhoc-measures.md section 6.1 (gains 1:2:3 and 1:4:9, cutoff 2, condensed list) and its hand
   derivations;
-* hand-worked lists from the formulas (docs/metrics-adhoc.md sections 3.1, 3.2, 4.1, 4.2; the
+* hand-worked lists from the formulas (docs/adhoc-measures.md sections 3.1, 3.2, 4.1, 4.2; the
   arosh/ireval checks of section 6.4), including truncation and a level with gain 0;
 * pyNTCIREVAL 0.0.3 on generated campaigns, per topic to 1e-12 (positive gains only: it counts a
-  level with gain 0 as relevant in AP and Q sums, docs/metrics-adhoc.md section 3.7 item 7).
+  level with gain 0 as relevant in AP and Q sums, docs/adhoc-measures.md section 3.7 item 7).
 """
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def test_trecrun_matches_ntcireval_output():
 # ---------------------------------------------------------------------------------------------
 # NTCIREVAL's README sample: ideal gains 3,3,3,2,2,2,1,1,1,1 (R = 10); the run is L0, L3,
 # unjudged, L2. BR(2) = (3 + 1)/(6 + 2), BR(4) = (5 + 2)/(11 + 4).
-SAMPLE_PRINTED = {  # docs/metrics-adhoc.md section 6.1, -g 1:2:3 (190111 output)
+SAMPLE_PRINTED = {  # docs/adhoc-measures.md section 6.1, -g 1:2:3 (190111 output)
     "RR": "0.5000", "OMeasure": "0.5000", "PMeasure": "0.5000", "PPlus": "0.5000",
     "AP": "0.1000", "Q": "0.0967", "APntcir@1000": "0.1000", "Q@1000": "0.0967",
     "APntcir@2": "0.2500", "Q@2": "0.2500",
@@ -109,7 +109,7 @@ def test_sample_condensed_list(sample):
 
 
 # ---------------------------------------------------------------------------------------------
-# arosh/ireval's hand-computed Q (docs/metrics-adhoc.md section 6.4): the runs are permutations of the
+# arosh/ireval's hand-computed Q (docs/adhoc-measures.md section 6.4): the runs are permutations of the
 # judged items; gains in run order q1 [0, 3, 3, 1, 1], q2 [2, 1, 3, 0, 1] (linear gains).
 def test_ireval_hand_computed_q(con, write):
     from .helpers import campaign
@@ -122,7 +122,7 @@ def test_ireval_hand_computed_q(con, write):
     assert got["r", "q2", "Q"] == pytest.approx((3 / 4 + 5 / 7 + 9 / 9 + 11 / 12) / 4, abs=1e-15)
 
 
-# JIP 2013's P+ example (docs/metrics-adhoc.md section 4.2): L1 at rank 1, L2 at ranks 5 and 10, L3 at
+# JIP 2013's P+ example (docs/adhoc-measures.md section 4.2): L1 at rank 1, L2 at ranks 5 and 10, L3 at
 # rank 20, judged non-relevant documents elsewhere; R = 4, ideal gains 3, 2, 2, 1 (cg* 3, 5, 7, 8).
 # rp = 20 on the whole list, 5 when the list is truncated at 10.
 JIP_QRELS = {"1": {"a": 1, "b": 2, "c": 2, "d": 3, **{f"n{i:02d}": 0 for i in range(1, 17)}},
