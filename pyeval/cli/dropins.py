@@ -118,15 +118,20 @@ def ntcireval_command(qrels, gains, cutoffs, beta, gamma, logb, rbp, rbup, conde
 @click.option("-traditional", "traditional", is_flag=True,
               help="Order by score, then docno descending, instead of the rank column.")
 @click.option("-M", "depth", type=int, default=None, help="Keep the first N documents of each topic.")
+@click.option("-baseline", "--baseline", "baseline", type=click.Path(dir_okay=False),
+              help="Risk-sensitive mode (TREC Web 2013-14): print differences from this baseline run.")
+@click.option("-riskAlpha", "--risk-alpha", "risk_alpha", default="0", show_default=True,
+              help="Risk-sensitive mode: losses against the baseline weigh 1 + A.")
 @click.argument("qrels", type=click.Path(dir_okay=False))
 @click.argument("results", metavar="RUN", type=click.Path(dir_okay=False))
-def ndeval_command(complete, alpha, beta, traditional, depth, qrels, results):
+def ndeval_command(complete, alpha, beta, traditional, depth, baseline, risk_alpha, qrels, results):
     """ndeval 4.5 (TREC Web diversity) on QRELS and a TREC RUN: its CSV, byte for byte."""
     from ..compat.ndeval import NdevalError, NdevalOptions, run
 
     _skip_the_last_collection()
 
-    options = NdevalOptions(alpha=alpha, beta=beta, traditional=traditional, complete=complete, depth=depth)
+    options = NdevalOptions(alpha=alpha, beta=beta, traditional=traditional, complete=complete, depth=depth,
+                            baseline=baseline, risk_alpha=risk_alpha)
     try:
         click.echo(run(qrels, results, options), nl=False)
     except NdevalError as exc:

@@ -54,6 +54,8 @@ class NdevalOptions:
     traditional: bool = False  # -traditional
     complete: bool = False  # -c
     depth: int | None = None  # -M
+    baseline: str | Path | None = None  # -baseline (TREC Web 2013-14 risk-sensitive mode)
+    risk_alpha: str = "0"  # -riskAlpha, as typed (ndeval prints it so in the run column)
 
 
 def columns(options: NdevalOptions) -> list[tuple[str, Measure]]:
@@ -179,6 +181,24 @@ def check_options(options: NdevalOptions) -> None:
             raise NdevalError(f"{name} must lie in [0, 1], got {value:g}")
     if options.depth is not None and options.depth <= 0:
         raise NdevalError(f"-M must be a positive number of documents, got {options.depth}")
+    if _risk_alpha(options) < 0:
+        raise NdevalError(f"-riskAlpha must be a non-negative number, got {options.risk_alpha}")
+
+
+def _risk_alpha(options: NdevalOptions) -> float:
+    try:
+        value = float(options.risk_alpha)
+    except ValueError:
+        raise NdevalError(f"-riskAlpha must be a non-negative number, got {options.risk_alpha!r}") from None
+    if not math.isfinite(value):
+        raise NdevalError(f"-riskAlpha must be a non-negative number, got {options.risk_alpha!r}")
+    return value
+
+
+def _topic_values(values: pd.DataFrame, topics, printed) -> dict[int, list[float]]:
+    """Each topic's printed values (a topic without judgments: zeros, as ndeval prints it)."""
+    return {topic: [values.at[str(topic), str(m)] if str(topic) in values.index else 0.0 for _, m in printed]
+            for topic in topics}
 
 
 def run(qrels: str | Path, results: str | Path, options: NdevalOptions) -> str:
@@ -186,26 +206,60 @@ def run(qrels: str | Path, results: str | Path, options: NdevalOptions) -> str:
     check_options(options)
     qrels_frame = read_qrels(Path(qrels))
     run_id, run_frame = read_run(Path(results), options)
+    base_id, base_frame = read_run(Path(options.baseline), options) if options.baseline is not None else (None, None)
     printed = columns(options)
     con = warehouse.scratch(RELATIONS)
     try:
         load_qrels(con, CAMPAIGN, qrels_frame, format="trec-diversity")
-        load_run(con, CAMPAIGN, run_frame[["query_id", "doc_id", "score", "rank"]], name=run_id)
+        load_run(con, CAMPAIGN, run_frame[["query_id", "doc_id", "score", "rank"]], name="run")
+        names = ["run"]
+        if base_frame is not None:
+            load_run(con, CAMPAIGN, base_frame[["query_id", "doc_id", "score", "rank"]], name="baseline")
+            names.append("baseline")
         measures = list(dict.fromkeys(m for _, m in printed))
-        frame = compute(con, CAMPAIGN, measures, runs=[run_id], ordering="rank", topics="intersection")
+        frame = compute(con, CAMPAIGN, measures, runs=names, ordering="rank", topics="intersection")
     finally:
         con.close()
-    values = frame.pivot(index="topic_id", columns="measure", values="value")
+    values = frame[frame["run_id"] == "run"].pivot(index="topic_id", columns="measure", values="value")
     qrels_topics = set(qrels_frame["query_id"])
+    run_topics = sorted(set(run_frame["topic"]))
+    if base_frame is not None:
+        return _risk_lines(frame, printed, options, run_id, run_topics, base_id, sorted(set(base_frame["topic"])),
+                           len(qrels_topics & set(run_frame["query_id"])), len(qrels_topics))
     header = "runid,topic," + ",".join(column for column, _ in printed)
     lines = [header]
     totals = [0.0] * len(printed)
-    for topic in sorted(set(run_frame["topic"])):
-        key = str(topic)
-        row = [values.at[key, str(m)] if key in values.index else 0.0 for _, m in printed]
+    for topic, row in _topic_values(values, run_topics, printed).items():
         totals = [total + value for total, value in zip(totals, row)]
         lines.append(f"{run_id},{topic}," + ",".join(_format(value) for value in row))
     divisor = len(qrels_topics) if options.complete else len(qrels_topics & set(run_frame["query_id"]))
     means = [total / divisor if divisor else -math.nan for total in totals]
     lines.append(f"{run_id},amean," + ",".join(_format(value) for value in means))
+    return "\n".join(lines) + "\n"
+
+
+def _risk_lines(frame: pd.DataFrame, printed, options: NdevalOptions, run_id: str, run_topics: list[int],
+                base_id: str, base_topics: list[int], judged_run_topics: int, qrels_topic_count: int) -> str:
+    """ndeval 4.5's risk-sensitive CSV (trec-web-2014 ``-baseline -riskAlpha``): per topic the
+    risk-reward r - b if r >= b else (1 + a)(r - b) of every column, a missing run or baseline
+    topic scoring 0; the topics are the run's (-c: the run's and the baseline's); the mean divides
+    by the larger of ndeval's usual divisor and the number of rows (docs/ndeval.md)."""
+    alpha = _risk_alpha(options)
+    run_values = frame[frame["run_id"] == "run"].pivot(index="topic_id", columns="measure", values="value")
+    base_values = frame[frame["run_id"] == "baseline"].pivot(index="topic_id", columns="measure", values="value")
+    topics = sorted(set(run_topics) | set(base_topics)) if options.complete else run_topics
+    zeros = [0.0] * len(printed)
+    ours = _topic_values(run_values, run_topics, printed)
+    theirs = _topic_values(base_values, base_topics, printed)
+    label = f"{run_id} (rel to. {base_id}; rs=1+a; a={options.risk_alpha})"
+    lines = ["runid,topic," + ",".join(column for column, _ in printed)]
+    totals = [0.0] * len(printed)
+    for topic in topics:
+        row = [r - b if r >= b else (alpha + 1) * (r - b)
+               for r, b in zip(ours.get(topic, zeros), theirs.get(topic, zeros))]
+        totals = [total + value for total, value in zip(totals, row)]
+        lines.append(f"{label},{topic}," + ",".join(_format(value) for value in row))
+    divisor = max(qrels_topic_count if options.complete else judged_run_topics, len(topics))
+    means = [total / divisor if divisor else -math.nan for total in totals]
+    lines.append(f"{label},amean," + ",".join(_format(value) for value in means))
     return "\n".join(lines) + "\n"
