@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 OUTPUT_FORMATS = ("table", "csv", "json", "markdown")
+#: The formats of commands that also print LaTeX (a booktabs tabular, special characters escaped).
+REPORT_TABLE_FORMATS = (*OUTPUT_FORMATS, "latex")
 
 #: Columns holding p-values: below the bound they print as ``< bound`` in tables.
 P_VALUE_COLUMNS = frozenset({"p", "pvalue", "p_value", "p_adjusted"})
@@ -127,8 +129,8 @@ def render_rows(
     NumRet); ``p_resolution``: the smallest p-value the test can give (1/B of a resampled test),
     so that a smaller one prints as ``< 1/B`` in tables (at least ``< 0.0001``, what 4 decimals
     show)."""
-    if fmt not in OUTPUT_FORMATS:
-        raise ValueError(f"output format must be one of {', '.join(OUTPUT_FORMATS)}; got {fmt!r}")
+    if fmt not in REPORT_TABLE_FORMATS:
+        raise ValueError(f"output format must be one of {', '.join(REPORT_TABLE_FORMATS)}; got {fmt!r}")
     headers = [str(h) for h in headers]
     integer = [h in integer_columns for h in headers]
     if fmt == "json":
@@ -146,7 +148,7 @@ def render_rows(
     numeric = [all(_is_number(row[c]) or _is_missing(row[c]) for row in rows) and any(_is_number(row[c]) for row in rows)
                for c in range(len(headers))]
     align = ["right" if n else "left" for n in numeric]
-    table_format = "github" if fmt == "markdown" else "simple"
+    table_format = {"markdown": "github", "latex": "latex_booktabs"}.get(fmt, "simple")
     if not rows:
         return tabulate([], headers=headers, tablefmt=table_format, disable_numparse=True)
     return tabulate(text, headers=headers, tablefmt=table_format, disable_numparse=True, colalign=align)
@@ -162,8 +164,8 @@ def render(
     """``frame`` as text in one of :data:`OUTPUT_FORMATS` (no trailing newline), as
     :func:`render_rows` renders its rows; CSV and JSON are made column by column (pandas), with
     the same result. DATE columns (all times midnight, e.g. DuckDB's DATE) print as dates."""
-    if fmt not in OUTPUT_FORMATS:
-        raise ValueError(f"output format must be one of {', '.join(OUTPUT_FORMATS)}; got {fmt!r}")
+    if fmt not in REPORT_TABLE_FORMATS:
+        raise ValueError(f"output format must be one of {', '.join(REPORT_TABLE_FORMATS)}; got {fmt!r}")
     frame = _typed(frame, integer_columns)
     if fmt == "csv":
         return _frame_csv(frame)

@@ -45,6 +45,10 @@ PUBLIC_TABLES: tuple[str, ...] = (
     "gain_robustness",
     "mem_solutions",
     "mem_predictions",
+    # the topic x run matrix analyses (migration 0017; docs/risk.md, docs/design.md)
+    "risk_results",
+    "risk_topic_values",
+    "topic_set_designs",
 )
 
 

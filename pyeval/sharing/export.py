@@ -178,9 +178,9 @@ FOLDER_PREFIX = "campaign-"
 EXPORTED_VIEWS: tuple[str, ...] = ("scores",)
 
 
-#: Public tables added after the export format (migration 0010): an older export lacks them,
-#: and ``attach`` reads it with them empty.
-LATER_TABLES: tuple[str, ...] = ("measures", "topic_texts")
+#: Public tables added after the export format (migrations 0010, 0017): an older export lacks
+#: them, and ``attach`` reads it with them empty.
+LATER_TABLES: tuple[str, ...] = ("measures", "topic_texts", "risk_results", "risk_topic_values", "topic_set_designs")
 
 
 def digest_folder(campaign_id: str) -> str:

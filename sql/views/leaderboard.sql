@@ -1,7 +1,8 @@
--- reads: pairwise_tests, run_means, run_tags
+-- reads: pairwise_tests, risk_results, run_means, run_tags
 -- produces: leaderboard (campaign_id, run_id, measure, value, position, ranked_runs,
 --           higher_is_better, system, team, run_date, tags, baseline_run_id, baseline_value,
---           difference, test, p_adjusted, versus_baseline, topics, evaluation_id, evaluated_at)
+--           difference, test, p_adjusted, versus_baseline, topics, evaluation_id, evaluated_at,
+--           risk_baseline, risk_alpha, urisk, trisk, trisk_p, zrisk, georisk)
 -- grain: campaign_id, run_id, measure
 -- params: none
 -- leaderboard: one row per (campaign_id, run_id, measure) of run_means: the run's value, its
@@ -10,6 +11,9 @@
 -- campaign's baseline run (the run tagged 'baseline'; the first by name when several are):
 -- the baseline's value, the difference, and the latest stored significance test of the pair
 -- on that measure (`pyeval significance` / `compare`): its test, adjusted p and verdict.
+-- The risk columns come from the latest stored risk experiment on the measure (`pyeval risk`,
+-- risk_results): its headline rows, the first baseline and first alpha the command was given
+-- (ZRisk and GeoRisk: every run as baseline, that alpha).
 -- Long form: filter on measure (one chart per measure), or pivot in the BI tool.
 -- Portable SQL (DuckDB and PostgreSQL).
 with tag_lists as (
@@ -38,6 +42,27 @@ latest_tests as (
             partition by campaign_id, measure, run_a, run_b order by test_id desc
         ) as recency
     from pairwise_tests
+),
+
+latest_risk as (
+    select
+        campaign_id,
+        measure,
+        run_id,
+        max(case when risk_measure = 'URisk' then baseline end) as risk_baseline,
+        max(alpha) as risk_alpha,
+        max(case when risk_measure = 'URisk' then value end) as urisk,
+        max(case when risk_measure = 'TRisk' then value end) as trisk,
+        max(case when risk_measure = 'TRisk' then p_value end) as trisk_p,
+        max(case when risk_measure = 'ZRisk' then value end) as zrisk,
+        max(case when risk_measure = 'GeoRisk' then value end) as georisk
+    from risk_results
+    where headline
+        and risk_id = (
+            select max(r.risk_id) from risk_results as r
+            where r.campaign_id = risk_results.campaign_id and r.measure = risk_results.measure
+        )
+    group by campaign_id, measure, run_id
 ),
 
 ranked as (
@@ -77,7 +102,14 @@ select
     end as versus_baseline,
     ranked.topics,
     ranked.evaluation_id,
-    ranked.evaluated_at
+    ranked.evaluated_at,
+    latest_risk.risk_baseline,
+    latest_risk.risk_alpha,
+    latest_risk.urisk,
+    latest_risk.trisk,
+    latest_risk.trisk_p,
+    latest_risk.zrisk,
+    latest_risk.georisk
 from ranked
 left join tag_lists on ranked.campaign_id = tag_lists.campaign_id and ranked.run_id = tag_lists.run_id
 left join baselines on ranked.campaign_id = baselines.campaign_id
@@ -93,3 +125,7 @@ left join latest_tests
         (latest_tests.run_a = ranked.run_id and latest_tests.run_b = baselines.baseline_run_id)
         or (latest_tests.run_b = ranked.run_id and latest_tests.run_a = baselines.baseline_run_id)
     )
+left join latest_risk
+    on ranked.campaign_id = latest_risk.campaign_id
+    and ranked.measure = latest_risk.measure
+    and ranked.run_id = latest_risk.run_id

@@ -1,0 +1,109 @@
+"""The topic x run matrix analyses: ``pyeval risk`` (URisk, TRisk, ZRisk, GeoRisk; docs/risk.md)
+and ``pyeval design`` (topic set size design; docs/design.md)."""
+from __future__ import annotations
+
+import click
+
+from .base import fail_cleanly, main, open_warehouse
+
+_FORMATS = ["table", "csv", "json", "markdown", "latex"]
+
+
+def _format_option(command):
+    return click.option("--format", "fmt", type=click.Choice(_FORMATS), default="table", show_default=True,
+                        help="How to print the result (latex: a booktabs tabular).")(command)
+
+
+def _judgments_option(command):
+    return click.option("--judgments", default="official", show_default=True,
+                        help="The judgment set whose scores are read (only 'official' for now).")(command)
+
+
+def _floats(values, what: str) -> list[float]:
+    numbers = []
+    for value in values:
+        for part in str(value).split(","):
+            if part.strip():
+                try:
+                    numbers.append(float(part))
+                except ValueError:
+                    raise click.BadParameter(f"{part!r} is not a number", param_hint=what) from None
+    return numbers
+
+
+@main.command("risk")
+@click.option("--campaign", "-C", required=True, help="Campaign (test collection) name.")
+@click.option("-m", "--measure", "measures", multiple=True, required=True, help="A measure with stored scores (repeatable).")
+@click.option("--baseline", "baselines", multiple=True, required=True,
+              help="A run, several runs (repeatable or comma-separated), 'mean' (per-topic mean of every run) "
+                   "or 'mean:RUN,RUN' (of those runs).")
+@click.option("--alpha", "alphas", multiple=True, default=("0",), show_default=True,
+              help="Risk weights: losses weigh 1 + alpha (--alpha 0 1 5 10, --alpha 0,1,5 or repeated).")
+@click.argument("more_alphas", nargs=-1, metavar="[ALPHA]...")
+@click.option("--se", type=click.Choice(["population", "sample"]), default="population", show_default=True,
+              help="TRisk's standard error: sd with divisor c (rmit-ir/trisk) or c - 1.")
+@click.option("--per-topic", is_flag=True, help="Print the per-topic risk-rewards and exploratory TRisk instead.")
+@_judgments_option
+@click.option("--no-store", is_flag=True, help="Compute and print only; store nothing (read-only).")
+@_format_option
+@click.pass_context
+@fail_cleanly
+def risk_command(ctx, campaign, measures, baselines, alphas, more_alphas, se, per_topic, judgments, no_store, fmt):
+    """Risk-sensitive evaluation of every run: URisk, TRisk (p), ZRisk, GeoRisk per baseline and alpha."""
+    from ..output import render
+    from ..resampling.risk import risk
+
+    con = open_warehouse(ctx, read_only=no_store, create=False)
+    values = _floats([*alphas, *more_alphas], "--alpha")
+    result = risk(con, campaign, list(measures), list(baselines), values, se=se, judgments=judgments,
+                  store=not no_store)
+    for note in result.warnings:
+        click.echo(f"warning: {note}", err=True)
+    shown = result.topics if per_topic else result.wide()
+    click.echo(render(shown.rename(columns={"p_value": "p"}), fmt, integer_columns=("wins", "losses", "ties")))
+    if result.risk_id is not None:
+        click.echo(f"stored as risk experiment {result.risk_id}", err=True)
+
+
+@main.command("design")
+@click.option("--campaign", "-C", "campaigns", multiple=True, required=True,
+              help="Campaign whose scores estimate the variance (repeat to pool campaigns).")
+@click.option("-m", "--measure", "measures", multiple=True, required=True, help="A measure with stored scores (repeatable).")
+@click.option("--design", "designs", multiple=True, type=click.Choice(["paired-t", "anova", "ci"]),
+              help="paired-t, anova (one-way, --systems), ci (--half-width); default all three.")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level (CI: 1 - confidence).")
+@click.option("--beta", type=float, default=0.2, show_default=True, help="Type II error rate (power 1 - beta).")
+@click.option("--min-diff", type=float, default=0.05, show_default=True,
+              help="Minimum detectable difference (paired t) and range (anova).")
+@click.option("--systems", type=click.IntRange(min=2), help="anova: systems compared (default: the campaign's runs).")
+@click.option("--half-width", type=float, help="ci: the largest expected half-width (default --min-diff).")
+@click.option("--variance", "variance_method", type=click.Choice(["two-way", "one-way"]), default="two-way",
+              show_default=True, help="Residual variance of two-way ANOVA without replication, or one-way.")
+@click.option("--method", type=click.Choice(["exact", "normal"]), default="exact", show_default=True,
+              help="Exact noncentral t and F, or Sakai's normal approximations.")
+@click.option("--plot", type=click.Path(dir_okay=False),
+              help="Save topics required against the minimum detectable difference (paired t) as PNG.")
+@_judgments_option
+@click.option("--no-store", is_flag=True, help="Compute and print only; store nothing (read-only).")
+@_format_option
+@click.pass_context
+@fail_cleanly
+def design_command(ctx, campaigns, measures, designs, alpha, beta, min_diff, systems, half_width, variance_method,
+                   method, plot, judgments, no_store, fmt):
+    """Topic set size design (Sakai, IRJ 2016): topics needed, and power at the campaign's topics."""
+    from ..output import render
+    from ..resampling.design import topic_set_design
+
+    con = open_warehouse(ctx, read_only=no_store, create=False)
+    result = topic_set_design(con, list(campaigns), list(measures), designs=list(designs) or ["paired-t", "anova", "ci"],
+                              alpha=alpha, beta=beta, min_diff=min_diff, systems=systems, half_width=half_width,
+                              variance_method=variance_method, method=method, judgments=judgments,
+                              store=not no_store)
+    shown = result.table[["measure", "design", "method", "variance", "variance_df", "alpha", "beta", "min_diff",
+                          "systems", "topics_required", "current_topics", "achieved_power", "detectable_at_current"]]
+    click.echo(render(shown, fmt))
+    if plot:
+        result.plot(plot)
+        click.echo(f"topic set sizes plotted to {plot}", err=True)
+    if result.design_id is not None:
+        click.echo(f"stored as topic set design {result.design_id}", err=True)

@@ -1,0 +1,299 @@
+"""Topic set size design (Sakai, "Topic set size design", Information Retrieval Journal 19, 2016;
+his book "Laboratory Experiments in Information Retrieval", 2018, chapter 6): docs/design.md.
+
+σ² is the within-system variance of a measure, estimated from stored topic x run matrices:
+``two-way`` the residual mean square V_E of a two-way ANOVA without replication (topics x runs;
+df (n − 1)(m − 1)), ``one-way`` the pooled within-run variance (df m(n − 1)); several campaigns
+pool their estimates weighted by their degrees of freedom. Then, for n topics:
+
+- paired t-test (two-sided, α): the difference of two runs has variance σ_d² = 2σ²; the power to
+  detect a true difference ``min_diff`` is P(|t'| ≥ t_{α/2}(n − 1)) for the noncentral t' with
+  df n − 1 and noncentrality √n · min_diff / σ_d;
+- one-way ANOVA over m systems (α): power to detect a range ``min_diff`` between the best and the
+  worst system (the least favourable configuration: Δ = min_diff² / (2σ²), λ = nΔ) is
+  P(F' ≥ F_α(m − 1, m(n − 1))) for the noncentral F' with noncentrality λ;
+- confidence interval of the mean difference of two runs (1 − α): its expected half-width
+  t_{α/2}(n − 1) · E[s_d] / √n must not exceed ``min_diff`` (E[s_d] = σ_d √(2/φ) Γ((φ+1)/2)/Γ(φ/2)).
+
+``method="exact"`` uses scipy's noncentral t and F (and the exact E[s_d]); ``"normal"`` uses the
+normal approximations of Sakai's Excel sheets (Nagata's), to compare with his tables. The topics
+required is the smallest n (from 2) whose power reaches 1 − β (CI: whose half-width fits).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import duckdb
+import numpy as np
+import pandas as pd
+from scipy import optimize, special
+from scipy import stats as sps
+
+from ..errors import PyevalError
+from .matrix import ScoreMatrix, canonical_measure, score_matrix  # noqa: F401 (score_matrix: the API)
+from .risk import DEFAULT_JUDGMENTS, check_judgments
+from .stats import residual_variance
+
+DESIGNS = ("paired-t", "anova", "ci")
+METHODS = ("exact", "normal")
+VARIANCE_METHODS = ("two-way", "one-way")
+#: The largest topic set size searched.
+MAX_TOPICS = 100_000
+
+
+def variance_estimate(X: np.ndarray, method: str = "two-way") -> tuple[float, int]:
+    """(σ², df) of a topic x run matrix: V_E of the two-way ANOVA without replication, or the
+    pooled within-run variance of the one-way ANOVA."""
+    X = np.asarray(X, dtype=float)
+    n, m = X.shape
+    if method == "two-way":
+        return residual_variance(X), (n - 1) * (m - 1)
+    if method == "one-way":
+        df = m * (n - 1)
+        return float(((X - X.mean(axis=0)) ** 2).sum() / df), df
+    raise PyevalError(f"variance method must be one of {', '.join(VARIANCE_METHODS)}; got {method!r}")
+
+
+def pooled_variance(estimates: Sequence[tuple[float, int]]) -> tuple[float, int]:
+    """Σ φ_k σ²_k / Σ φ_k over campaigns (Sakai IRJ 2016's pooling), with df Σ φ_k."""
+    df = sum(d for _, d in estimates)
+    return float(sum(v * d for v, d in estimates) / df), int(df)
+
+
+def _n(n) -> np.ndarray:
+    return np.asarray(n, dtype=float)
+
+
+def paired_t_power(n, min_diff: float, variance: float, alpha: float = 0.05, method: str = "exact") -> np.ndarray:
+    """Power of the two-sided paired t-test with n topics for a true difference ``min_diff``."""
+    n = _n(n)
+    phi = n - 1
+    lam = np.sqrt(n) * min_diff / np.sqrt(2 * variance)
+    w = sps.t.ppf(1 - alpha / 2, phi)
+    if method == "exact":
+        return sps.nct.sf(w, phi, lam) + sps.nct.cdf(-w, phi, lam)
+    if method == "normal":  # Sakai's samplesizeTTEST2 (Nagata's approximation of the noncentral t)
+        scale = np.sqrt(1 + w ** 2 / (2 * phi))
+        shrink = 1 - 1 / (4 * phi)
+        return sps.norm.cdf((-w * shrink - lam) / scale) + 1 - sps.norm.cdf((w * shrink - lam) / scale)
+    raise PyevalError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
+
+
+def anova_power(n, systems: int, min_range: float, variance: float, alpha: float = 0.05,
+                method: str = "exact") -> np.ndarray:
+    """Power of the one-way ANOVA F-test over ``systems`` systems with n topics each, for a true
+    range ``min_range`` (least favourable configuration: Δ = D²/(2σ²), λ = nΔ)."""
+    n = _n(n)
+    phi_a, phi_e = systems - 1, systems * (n - 1)
+    lam = n * min_range ** 2 / (2 * variance)
+    w = sps.f.ppf(1 - alpha, phi_a, phi_e)
+    if method == "exact":
+        return sps.ncf.sf(w, phi_a, phi_e, lam)
+    if method == "normal":  # Sakai's samplesizeANOVA2 (Nagata's approximation of the noncentral F)
+        c_a = (phi_a + 2 * lam) / (phi_a + lam)
+        phi_star = (phi_a + lam) ** 2 / (phi_a + 2 * lam)
+        u = ((np.sqrt(w / phi_e) * np.sqrt(2 * phi_e - 1) - np.sqrt(c_a / phi_a) * np.sqrt(2 * phi_star - 1))
+             / np.sqrt(c_a / phi_a + w / phi_e))
+        return 1 - sps.norm.cdf(u)
+    raise PyevalError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
+
+
+def ci_half_width(n, variance: float, alpha: float = 0.05, method: str = "exact") -> np.ndarray:
+    """Expected half-width of the 1 − α CI of the mean difference of two runs over n topics."""
+    n = _n(n)
+    phi = n - 1
+    t = sps.t.ppf(1 - alpha / 2, phi)
+    sigma_d = np.sqrt(2 * variance)
+    if method == "exact":
+        expected_s = sigma_d * np.sqrt(2 / phi) * np.exp(special.gammaln((phi + 1) / 2) - special.gammaln(phi / 2))
+    elif method == "normal":  # Sakai's samplesizeCI2: E[s] ≈ σ(1 − 1/(4φ))
+        expected_s = sigma_d * (1 - 1 / (4 * phi))
+    else:
+        raise PyevalError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
+    return t * expected_s / np.sqrt(n)
+
+
+def _check(alpha: float, beta: float | None, min_diff: float, variance: float, systems: int | None,
+           design: str, method: str) -> None:
+    if design not in DESIGNS:
+        raise PyevalError(f"design must be one of {', '.join(DESIGNS)}; got {design!r}")
+    if method not in METHODS:
+        raise PyevalError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
+    if not 0 < alpha < 1:
+        raise PyevalError(f"alpha must lie strictly between 0 and 1; got {alpha:g}")
+    if design != "ci" and (beta is None or not 0 < beta < 1):
+        raise PyevalError(f"beta must lie strictly between 0 and 1; got {beta}")
+    if not (np.isfinite(min_diff) and min_diff > 0):
+        raise PyevalError(f"the minimum detectable difference (or half-width) must be positive; got {min_diff:g}")
+    if design == "anova" and (systems is None or systems < 2):
+        raise PyevalError(f"the ANOVA design needs at least 2 systems (--systems); got {systems}")
+    if not (np.isfinite(variance) and variance > 0):
+        raise PyevalError(f"the variance estimate must be positive; got {variance:g}")
+
+
+def _criterion(n, design: str, min_diff: float, variance: float, alpha: float, beta: float | None,
+               systems: int | None, method: str) -> np.ndarray:
+    """True where n topics suffice."""
+    if design == "paired-t":
+        return paired_t_power(n, min_diff, variance, alpha, method) >= 1 - beta
+    if design == "anova":
+        return anova_power(n, systems, min_diff, variance, alpha, method) >= 1 - beta
+    return ci_half_width(n, variance, alpha, method) <= min_diff
+
+
+def topics_required(design: str, min_diff: float, variance: float, *, alpha: float = 0.05, beta: float | None = 0.2,
+                    systems: int | None = None, method: str = "exact") -> int | None:
+    """The smallest n >= 2 meeting the design (None: none up to MAX_TOPICS). Vectorised over n in
+    blocks; the criteria are monotone in n."""
+    _check(alpha, beta, min_diff, variance, systems, design, method)
+    start = 2
+    while start <= MAX_TOPICS:
+        block = np.arange(start, min(start * 4, MAX_TOPICS + 1))
+        ok = _criterion(block, design, min_diff, variance, alpha, beta, systems, method)
+        if ok.any():
+            return int(block[np.argmax(ok)])
+        start = int(block[-1]) + 1
+    return None
+
+
+def achieved(design: str, n: int, min_diff: float, variance: float, *, alpha: float = 0.05, beta: float | None = 0.2,
+             systems: int | None = None, method: str = "exact") -> tuple[float | None, float]:
+    """(power at n for min_diff, the difference detectable at n with power 1 − β); for the CI
+    design (None, the expected half-width at n)."""
+    if design == "ci":
+        return None, float(ci_half_width(n, variance, alpha, method))
+    power = (paired_t_power(n, min_diff, variance, alpha, method) if design == "paired-t"
+             else anova_power(n, systems, min_diff, variance, alpha, method))
+
+    def gap(d: float) -> float:
+        p = (paired_t_power(n, d, variance, alpha, method) if design == "paired-t"
+             else anova_power(n, systems, d, variance, alpha, method))
+        return float(p) - (1 - beta)
+
+    high = np.sqrt(variance)
+    while gap(high) < 0 and high < 1e6:
+        high *= 2
+    detectable = optimize.brentq(gap, 1e-12, high, xtol=1e-12) if gap(1e-12) < 0 < gap(high) else float("nan")
+    return float(power), float(detectable)
+
+
+@dataclass
+class TopicSetDesign:
+    """``table``: one row per (measure, design): the variance estimate, the topics required, and
+    the power and detectable difference at the current topic count; ``design_id`` when stored."""
+
+    campaign_ids: tuple[str, ...]
+    judgment_set: str
+    table: pd.DataFrame
+    settings: dict = field(default_factory=dict)
+    design_id: int | None = None
+
+    def curve(self, differences: Sequence[float], design: str = "paired-t") -> pd.DataFrame:
+        """n required against the minimum detectable difference, per measure (for the plot)."""
+        rows = []
+        for row in self.table[self.table["design"] == design].itertuples(index=False):
+            for d in differences:
+                rows.append({"measure": row.measure, "min_diff": d, "topics_required": topics_required(
+                    design, d, row.variance, alpha=row.alpha, beta=row.beta,
+                    systems=None if pd.isna(row.systems) else int(row.systems), method=row.method)})
+        return pd.DataFrame(rows)
+
+    def plot(self, path, differences: Sequence[float] | None = None, design: str = "paired-t") -> None:
+        """Topics required (y, log scale) against the minimum detectable difference (x), one line
+        per measure."""
+        from .store import pyplot, save_figure
+
+        differences = list(differences) if differences is not None else list(np.round(np.arange(0.02, 0.205, 0.01), 2))
+        curve = self.curve(differences, design)
+        plt = pyplot()
+        figure, axes = plt.subplots(figsize=(6, 4))
+        for measure, rows in curve.groupby("measure", sort=False):
+            axes.plot(rows["min_diff"], rows["topics_required"], marker="o", markersize=3, label=measure)
+        axes.set_yscale("log")
+        axes.set_xlabel("minimum detectable difference")
+        axes.set_ylabel("topics required")
+        first = self.table.iloc[0]
+        axes.set_title(f"{design}: alpha {first['alpha']:g}, beta {first['beta']:g} ({', '.join(self.campaign_ids)})")
+        axes.legend()
+        save_figure(figure, path)
+
+
+def design_matrices(con: duckdb.DuckDBPyConnection, campaign_ids: Sequence[str], measure: str) -> list[ScoreMatrix]:
+    """Each campaign's matrix of ``measure``; fewer than 2 runs or 2 topics: one line."""
+    matrices = []
+    for campaign_id in campaign_ids:
+        matrix = score_matrix(con, campaign_id, measure)
+        if len(matrix.topic_ids) < 2:
+            raise PyevalError(f"topic set size design needs at least 2 topics with stored scores for "
+                              f"'{matrix.measure}' in campaign '{campaign_id}'; found {len(matrix.topic_ids)}")
+        matrices.append(matrix)
+    return matrices
+
+
+def topic_set_design(
+    con: duckdb.DuckDBPyConnection,
+    campaign_ids: str | Sequence[str],
+    measures: Sequence[str],
+    *,
+    designs: Sequence[str] = ("paired-t",),
+    alpha: float = 0.05,
+    beta: float = 0.2,
+    min_diff: float = 0.05,
+    systems: int | None = None,
+    half_width: float | None = None,
+    variance_method: str = "two-way",
+    method: str = "exact",
+    judgments: str = DEFAULT_JUDGMENTS,
+    store: bool = True,
+) -> TopicSetDesign:
+    """Topic set sizes for each measure and design from the stored scores of one campaign (or
+    pooled over several); ``min_diff`` is the paired t-test's minimum detectable difference and
+    the ANOVA's minimum detectable range, ``half_width`` the CI's (default ``min_diff``);
+    ``systems`` the ANOVA's m (default: the first campaign's run count). The current topic count
+    is the first campaign's. Stored in ``topic_set_designs`` unless ``store`` is False."""
+    from .. import __version__
+
+    check_judgments(judgments)
+    campaigns = [campaign_ids] if isinstance(campaign_ids, str) else list(dict.fromkeys(campaign_ids))
+    if not campaigns:
+        raise PyevalError("give at least one campaign (-C)")
+    if not measures:
+        raise PyevalError("no measure requested (e.g. -m AP)")
+    if variance_method not in VARIANCE_METHODS:
+        raise PyevalError(f"variance method must be one of {', '.join(VARIANCE_METHODS)}; got {variance_method!r}")
+    for design in designs:
+        _check(alpha, beta, min_diff if design != "ci" else (half_width or min_diff), 1.0,
+               systems if design != "anova" or systems is not None else 2, design, method)
+    rows = []
+    for name in dict.fromkeys(canonical_measure(m) for m in measures):
+        matrices = design_matrices(con, campaigns, name)
+        variance, df = pooled_variance([variance_estimate(m.values, variance_method) for m in matrices])
+        if not variance > 0:
+            raise PyevalError(f"'{name}' has no residual variance in {', '.join(campaigns)} (every run scores alike)")
+        current = len(matrices[0].topic_ids)
+        m = systems if systems is not None else len(matrices[0].run_ids)
+        for design in designs:
+            target = (half_width or min_diff) if design == "ci" else min_diff
+            kwargs = {"alpha": alpha, "beta": beta if design != "ci" else None,
+                      "systems": m if design == "anova" else None, "method": method}
+            power, detectable = achieved(design, current, target, variance, **kwargs)
+            rows.append({
+                "campaign_ids": campaigns, "measure": name, "judgment_set": judgments,
+                "evaluation_ids": [x.evaluation_id for x in matrices], "variance_method": variance_method,
+                "variance": variance, "variance_df": df, "run_count": len(matrices[0].run_ids),
+                "current_topics": current, "design": design, "method": method, "alpha": alpha,
+                "beta": kwargs["beta"], "min_diff": target, "systems": kwargs["systems"],
+                "topics_required": topics_required(design, target, variance, **kwargs),
+                "achieved_power": power, "detectable_at_current": detectable, "pyeval_version": __version__,
+            })
+    table = pd.DataFrame(rows)
+    table["systems"] = table["systems"].astype("Int64")
+    table["topics_required"] = table["topics_required"].astype("Int64")
+    result = TopicSetDesign(tuple(campaigns), judgments, table,
+                            {"alpha": alpha, "beta": beta, "method": method, "variance_method": variance_method})
+    if store:
+        from .store import insert_experiment
+
+        result.design_id = insert_experiment(con, "topic_set_designs", "design_id", table)
+    return result
