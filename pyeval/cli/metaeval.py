@@ -127,17 +127,19 @@ def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alp
 @_resampling_options
 @click.option("--format", "fmt", type=click.Choice(["markdown", "latex"]), default="markdown", show_default=True,
               help="Markdown, or LaTeX (booktabs).")
+@click.option("--risk-alpha", type=float,
+              help="Add URisk (against --baseline, else the per-topic mean of the runs) and GeoRisk columns at this alpha.")
 @click.pass_context
 @fail_cleanly
 def compare_command(ctx, campaign, measures, baseline, test, runs, replicates, seed, alpha, correction, comparison,
-                    no_store, fmt):
+                    no_store, fmt, risk_alpha):
     """A run x measure table of means with significance marks (Markdown or LaTeX booktabs)."""
     from ..resampling import compare
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
     report = compare(con, campaign, list(measures), baseline=baseline, test=test, alpha=alpha,
                      correction=correction, runs=_run_names(runs), replicates=replicates, seed=seed,
-                     comparison=comparison, store=not no_store)
+                     comparison=comparison, store=not no_store, risk_alpha=risk_alpha)
     click.echo(report.render(fmt))
 
 

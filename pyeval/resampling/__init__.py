@@ -24,6 +24,12 @@ Stage II on stored scores (each stores its result table unless ``store=False``):
     gain_robustness(con, "web2012-adhoc", ["Q"]).table
     informativeness(con, "web2012", ["ERR-IA"]).predictions  # tau, rmsr, mare, rms, mae
 
+The topic x run matrix analyses (docs/risk.md, docs/design.md; stored unless ``store=False``)::
+
+    from pyeval.resampling import risk, topic_set_design
+    risk(con, "web2012-adhoc", ["nDCG@20"], ["indri-ql", "mean"], [0, 1, 5, 10]).wide()
+    topic_set_design(con, "web2012-adhoc", ["AP"], designs=["paired-t", "anova", "ci"]).table
+
 On a topic x run matrix (scipy.stats style, nothing stored)::
 
     from pyeval.resampling import paired_bootstrap, randomised_tukey_hsd
@@ -39,8 +45,10 @@ from .concordance import Concordance, concordance
 from .correlation import Correlations, correlate, kendall_tau, tau_ap
 from .discpower import DiscriminativePower, asl_curve, discriminative_power
 from .matrix import ScoreMatrix, score_matrix
+from .design import TopicSetDesign, topic_set_design, topics_required
 from .mem import Informativeness, informativeness
 from .report import Comparison, compare
+from .risk import RiskResult, risk
 from .robustness import Robustness, gain_robustness
 from .significance import (
     DEFAULT_REPLICATES,
@@ -105,11 +113,13 @@ __all__ = [
     "DiscriminativePower",
     "Informativeness",
     "PairwiseResult",
+    "RiskResult",
     "Robustness",
     "ScoreMatrix",
     "SignificanceResult",
     "Stability",
     "SwapRates",
+    "TopicSetDesign",
     "asl_curve",
     "benjamini_hochberg",
     "compare",
@@ -125,6 +135,7 @@ __all__ = [
     "randomisation_test",
     "randomised_tukey_hsd",
     "replicates",
+    "risk",
     "score_matrix",
     "sign_test",
     "significance",
@@ -134,5 +145,7 @@ __all__ = [
     "t_test",
     "tau_ap",
     "test_matrix",
+    "topic_set_design",
+    "topics_required",
     "wilcoxon_test",
 ]

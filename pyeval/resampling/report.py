@@ -56,6 +56,8 @@ class Comparison:
     test_ids: dict[str, int | None]
     replicates: int | None
     seed: int | None
+    #: Optional risk columns (``compare --risk-alpha``): runs x "URisk_α(measure)", "GeoRisk_α(measure)".
+    risk: pd.DataFrame | None = None
 
     def _better(self, measure: str) -> dict[tuple[str, str], bool]:
         """(winner, loser) -> True for each significant pair of ``measure``."""
@@ -99,8 +101,13 @@ class Comparison:
                     if beaten:
                         text += f"<sup>{beaten}</sup>" if fmt == "markdown" else f"$^{{{beaten}}}$"
                 cells.append(text)
+            if self.risk is not None:
+                cells += [f"{self.risk.at[run, column]:.4f}" for column in self.risk.columns]
             rows.append(cells)
         return rows
+
+    def _extra_headers(self) -> list[str]:
+        return list(self.risk.columns) if self.risk is not None else []
 
     def legend(self) -> str:
         """What the marks mean: test, B, seed, α, correction."""
@@ -114,20 +121,24 @@ class Comparison:
             details.append(f"{ {'holm': 'Holm', 'bh': 'Benjamini-Hochberg'}[self.correction]} correction")
         what = (f"significantly better (▲) or worse (▼) than {self.baseline}" if self.baseline
                 else "superscripts: the runs each run is significantly better than")
-        return f"{test}{' (' + ', '.join(details) + ')' if details else ''}, p < {self.alpha:g}; {what}"
+        legend = f"{test}{' (' + ', '.join(details) + ')' if details else ''}, p < {self.alpha:g}; {what}"
+        if self.risk is not None:
+            legend += (f"; URisk against {self.baseline or 'the per-topic mean of the runs'}, GeoRisk against every "
+                       "compared run (docs/risk.md)")
+        return legend
 
     def to_markdown(self) -> str:
-        header = ["run", *self.means.columns]
+        header = ["run", *self.means.columns, *self._extra_headers()]
         lines = ["| " + " | ".join(_escape(h, "markdown") for h in header) + " |",
-                 "|" + "|".join(["---"] + ["---:"] * len(self.means.columns)) + "|"]
+                 "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
         lines += ["| " + " | ".join(cells) + " |" for cells in self._cells("markdown")]
         return "\n".join(lines) + "\n\n" + self.legend()
 
     def to_latex(self) -> str:
         """A booktabs tabular (needs \\usepackage{booktabs}); the legend as a comment."""
-        header = ["Run", *self.means.columns]
+        header = ["Run", *self.means.columns, *self._extra_headers()]
         lines = [f"% {self.legend().replace('▲', 'uparrow').replace('▼', 'downarrow')}",
-                 "\\begin{tabular}{l" + "r" * len(self.means.columns) + "}", "\\toprule",
+                 "\\begin{tabular}{l" + "r" * (len(header) - 1) + "}", "\\toprule",
                  " & ".join(_escape(h, "latex") for h in header) + " \\\\", "\\midrule"]
         lines += [" & ".join(cells) + " \\\\" for cells in self._cells("latex")]
         lines += ["\\bottomrule", "\\end{tabular}"]
@@ -163,6 +174,7 @@ def compare(
     seed: int = DEFAULT_SEED,
     comparison: str = "ge",
     store: bool = True,
+    risk_alpha: float | None = None,
 ) -> Comparison:
     """The comparison report of ``measures`` over ``runs`` (default: every run scored on all of
     them). Each measure's pairwise results come from the latest stored test with the same runs,
@@ -219,8 +231,25 @@ def compare(
     if baseline is not None:
         order.remove(baseline)
         order.insert(0, baseline)
+    risk = _risk_columns(matrices, baseline, risk_alpha).loc[order] if risk_alpha is not None else None
     return Comparison(campaign_id, test, alpha, applied, baseline, means.loc[order], pd.concat(frames, ignore_index=True),
-                      test_ids, used_b, used_seed)
+                      test_ids, used_b, used_seed, risk)
+
+
+def _risk_columns(matrices: dict, baseline: str | None, risk_alpha: float) -> pd.DataFrame:
+    """Runs x URisk_α (against ``baseline``, or the per-topic mean of the compared runs) and
+    GeoRisk_α (every compared run as baseline) of each measure (pyeval/resampling/risk.py)."""
+    from .risk import MEAN_BASELINE, Baseline, risk_frames
+
+    chosen = Baseline(baseline, (baseline,)) if baseline is not None else Baseline(MEAN_BASELINE, ())
+    columns = {}
+    for name, matrix in matrices.items():
+        table, _, _ = risk_frames(matrix, [chosen], [risk_alpha])
+        for measure_kind in ("URisk", "GeoRisk"):
+            rows = table[table["risk_measure"] == measure_kind].set_index("run_id")["value"]
+            if len(rows):
+                columns[f"{measure_kind}@{risk_alpha:g} {name}"] = rows
+    return pd.DataFrame(columns)
 
 
 def _run_means(con: duckdb.DuckDBPyConnection, matrices: dict) -> pd.DataFrame:

@@ -186,3 +186,22 @@ def test_cli_risk(tmp_path):
     con = pyeval.connect(str(db))
     assert con.execute("select count(distinct risk_id) from risk_results").fetchall() == [(1,)]
     con.close()
+
+
+def test_compare_shows_risk_columns(scored):
+    from pyeval.resampling import compare, score_matrix
+
+    report = compare(scored, "c", ["AP"], baseline="run02", test="t", risk_alpha=5, store=False)
+    X = score_matrix(scored, "c", "AP").values
+    d = X[:, 4] - X[:, 2]
+    assert report.risk.at["run04", "URisk@5 AP"] == pytest.approx(np.where(d >= 0, d, 6 * d).mean())
+    assert report.risk.at["run04", "GeoRisk@5 AP"] == pytest.approx(zrisk(X, [5])["georisk"][0, 4])
+    assert list(report.risk.index) == list(report.means.index)
+    text = report.render("markdown")
+    assert text.splitlines()[0] == "| run | AP | URisk@5 AP | GeoRisk@5 AP |"
+    assert text.splitlines()[1] == "|---|---:|---:|---:|"
+    assert "\\begin{tabular}{lrrr}" in report.render("latex")
+    with pytest.raises(PyevalError, match="risk alpha must be a non-negative number"):
+        compare(scored, "c", ["AP"], test="t", risk_alpha=-1, store=False)
+    plain = compare(scored, "c", ["AP"], test="t", store=False)
+    assert plain.risk is None and "URisk" not in plain.render("markdown")
