@@ -3,6 +3,7 @@ definitions, the rmit-ir/trisk README's URisk and TRisk columns, storage, guards
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -205,3 +206,39 @@ def test_compare_shows_risk_columns(scored):
         compare(scored, "c", ["AP"], test="t", risk_alpha=-1, store=False)
     plain = compare(scored, "c", ["AP"], test="t", store=False)
     assert plain.risk is None and "URisk" not in plain.render("markdown")
+
+
+GDEVAL = Path(__file__).resolve().parents[1] / "fixtures" / "gdeval-risk"
+
+
+def test_stored_risk_is_trec_web_2014_gdeval():
+    """gdeval.pl of trec-web/trec-web-2014 (`-baseline indri-ql -riskAlpha A`, TREC 2012 ad hoc
+    qrels, the sample runs): its per-topic nDCG@20 and ERR@20 risk-rewards are
+    risk_topic_values.risk_reward of nDCG(gain=exp)@20 and ERR@20, its amean URisk (%.5f)."""
+    import pandas as pd
+
+    import pyeval
+    from pyeval import sample
+    from pyeval.evaluation import evaluate
+    from pyeval.loaders import load_qrels, load_run
+
+    con = pyeval.connect()
+    load_qrels(con, "w", str(sample.path("qrels.adhoc.txt.gz")))
+    for name in ("indri-ql", "indri-rm", "sim01"):
+        load_run(con, "w", str(sample.path(f"runs/{name}.txt.gz")), name=name)
+    evaluate(con, "w", ["nDCG(gain=exp)@20", "ERR@20"])
+    result = risk(con, "w", ["nDCG(gain=exp)@20", "ERR@20"], ["indri-ql"], [0, 1, 5])
+    con.close()
+    cases = [("indri-rm", 0, "gd.rm.ql.0.csv"), ("indri-rm", 1, "gd.rm.ql.1.csv"), ("indri-rm", 5, "gd.rm.ql.5.csv"),
+             ("sim01", 5, "gd.sim01.ql.5.csv")]
+    for run, alpha, name in cases:
+        expected = pd.read_csv(GDEVAL / name, dtype={"topic": str}).set_index("topic")
+        assert expected.index[0].startswith("15") and len(expected) == 51
+        for measure, column in (("nDCG(gain=exp)@20", "ndcg@20"), ("ERR@20", "err@20")):
+            rows = result.topics[(result.topics["measure"] == measure) & (result.topics["alpha"] == alpha)
+                                 & (result.topics["run_id"] == run)].set_index("topic_id")["risk_reward"]
+            topics = expected.drop(index="amean")[column]
+            assert [f"{v:.5f}" for v in rows.loc[topics.index]] == [f"{v:.5f}" for v in topics], (name, measure)
+            urisk = result.table[(result.table["measure"] == measure) & (result.table["alpha"] == alpha)
+                                 & (result.table["run_id"] == run) & (result.table["risk_measure"] == "URisk")]
+            assert f"{urisk['value'].iloc[0]:.5f}" == f"{expected.at['amean', column]:.5f}"
