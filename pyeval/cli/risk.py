@@ -83,13 +83,18 @@ def risk_command(ctx, campaign, measures, baselines, alphas, more_alphas, se, pe
               help="Exact noncentral t and F, or Sakai's normal approximations.")
 @click.option("--plot", type=click.Path(dir_okay=False),
               help="Save topics required against the minimum detectable difference (paired t) as PNG.")
+@click.option("--g-study", "g_study_topics", multiple=True, type=click.IntRange(min=1),
+              help="Also print the G-study (first campaign) and the D-study's Erho2 and Phi at these topic counts "
+                   "(repeatable; not stored).")
+@click.option("--stability", type=float, default=0.95, show_default=True,
+              help="--g-study: the Erho2 and Phi whose topic counts are printed.")
 @_judgments_option
 @click.option("--no-store", is_flag=True, help="Compute and print only; store nothing (read-only).")
 @_format_option
 @click.pass_context
 @fail_cleanly
 def design_command(ctx, campaigns, measures, designs, alpha, beta, min_diff, systems, half_width, variance_method,
-                   method, plot, judgments, no_store, fmt):
+                   method, plot, g_study_topics, stability, judgments, no_store, fmt):
     """Topic set size design (Sakai, IRJ 2016): topics needed, and power at the campaign's topics."""
     from ..output import render
     from ..resampling.design import topic_set_design
@@ -102,6 +107,22 @@ def design_command(ctx, campaigns, measures, designs, alpha, beta, min_diff, sys
     shown = result.table[["measure", "design", "method", "variance", "variance_df", "alpha", "beta", "min_diff",
                           "systems", "topics_required", "current_topics", "achieved_power", "detectable_at_current"]]
     click.echo(render(shown, fmt))
+    if g_study_topics:
+        import pandas as pd
+
+        from ..resampling.design import design_matrices, g_study
+
+        frames = []
+        for name in dict.fromkeys(result.table["measure"]):
+            g = g_study(design_matrices(con, [campaigns[0]], name)[0].values)
+            d = g.d_study(sorted(set(g_study_topics)), stability)
+            d.insert(0, "measure", name)
+            for column, value in (("var_system", g.var_system), ("var_topic", g.var_topic),
+                                  ("var_residual", g.var_residual)):
+                d[column] = value
+            frames.append(d)
+        click.echo()
+        click.echo(render(pd.concat(frames, ignore_index=True), fmt, integer_columns=("topics_for_Erho2", "topics_for_Phi")))
     if plot:
         result.plot(plot)
         click.echo(f"topic set sizes plotted to {plot}", err=True)

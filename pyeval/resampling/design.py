@@ -297,3 +297,49 @@ def topic_set_design(
 
         result.design_id = insert_experiment(con, "topic_set_designs", "design_id", table)
     return result
+
+
+@dataclass(frozen=True)
+class GStudy:
+    """Variance components of the crossed systems x topics design with one observation per cell
+    (Bodoff & Li, SIGIR 2007; Urbano, Marrero & Martín, SIGIR 2013; gt4ireval's ``gstudy``):
+    σ²_s = (MS_s − MS_e)/n_t, σ²_t = (MS_t − MS_e)/n_s, σ²_e = MS_e; a negative estimate is 0."""
+
+    systems: int
+    topics: int
+    var_system: float
+    var_topic: float
+    var_residual: float
+    ms_system: float
+    ms_topic: float
+    ms_residual: float
+
+    def d_study(self, topics: Sequence[int] | None = None, stability: float = 0.95) -> pd.DataFrame:
+        """For each topic set size n': Eρ² = σ²_s/(σ²_s + σ²_e/n') (relative decisions), Φ =
+        σ²_s/(σ²_s + (σ²_t + σ²_e)/n') (absolute), and the topics each needs to reach ``stability``."""
+        sizes = np.asarray(list(topics) if topics is not None else [self.topics], dtype=float)
+        if (sizes < 1).any() or not 0 < stability < 1:
+            raise PyevalError("D-study topic counts must be >= 1 and the stability strictly between 0 and 1")
+        s, t, e = self.var_system, self.var_topic, self.var_residual
+        with np.errstate(divide="ignore", invalid="ignore"):
+            erho2 = s / (s + e / sizes)
+            phi = s / (s + (t + e) / sizes)
+            need_erho2 = np.ceil(stability * e / (s * (1 - stability))) if s > 0 else np.nan
+            need_phi = np.ceil(stability * (t + e) / (s * (1 - stability))) if s > 0 else np.nan
+        return pd.DataFrame({"topics": sizes.astype(int), "Erho2": erho2, "Phi": phi, "stability": stability,
+                             "topics_for_Erho2": need_erho2, "topics_for_Phi": need_phi})
+
+
+def g_study(X: np.ndarray) -> GStudy:
+    """The G-study of a topic x run matrix (two-way ANOVA without replication, random effects)."""
+    X = np.asarray(X, dtype=float)
+    n_t, n_s = X.shape
+    if n_t < 2 or n_s < 2:
+        raise PyevalError(f"a G-study needs at least 2 topics and 2 runs; got {n_t} x {n_s}")
+    grand = X.mean()
+    ss_s = n_t * ((X.mean(axis=0) - grand) ** 2).sum()
+    ss_t = n_s * ((X.mean(axis=1) - grand) ** 2).sum()
+    ss_e = ((X - grand) ** 2).sum() - ss_s - ss_t
+    ms_s, ms_t, ms_e = ss_s / (n_s - 1), ss_t / (n_t - 1), ss_e / ((n_s - 1) * (n_t - 1))
+    return GStudy(n_s, n_t, float(max(0.0, (ms_s - ms_e) / n_t)), float(max(0.0, (ms_t - ms_e) / n_s)),
+                  float(max(0.0, ms_e)), float(ms_s), float(ms_t), float(ms_e))

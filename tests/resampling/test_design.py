@@ -118,5 +118,39 @@ def test_cli_design(tmp_path):
                                        "--beta", "0.2", "--min-diff", "0.05", "--plot", str(tmp_path / "d.png")])
     assert result.exit_code == 0, result.output
     assert "paired-t" in result.output and "anova" in result.output and "stored as topic set design 1" in result.output
+    result = CliRunner().invoke(main, ["--db", str(db), "design", "-C", "c", "-m", "AP", "--design", "paired-t",
+                                       "--g-study", "25", "--g-study", "100", "--no-store"])
+    assert result.exit_code == 0, result.output
+    assert "Erho2" in result.output and "var_system" in result.output
     result = CliRunner().invoke(main, ["--db", str(db), "design", "-C", "c", "-m", "AP", "--beta", "0"])
     assert result.exit_code == 1 and result.output.strip() == "Error: beta must lie strictly between 0 and 1; got 0.0"
+
+
+def test_g_study_mean_squares_are_statsmodels_anova():
+    import pandas as pd
+    import statsmodels.formula.api as smf
+    from statsmodels.stats.anova import anova_lm
+
+    X = sakai_book()
+    g = D.g_study(X)
+    frame = pd.DataFrame([(t, s, X[t, s]) for t in range(20) for s in range(3)], columns=["t", "s", "y"])
+    table = anova_lm(smf.ols("y ~ C(t) + C(s)", frame).fit())
+    assert g.ms_topic == pytest.approx(table.at["C(t)", "mean_sq"])
+    assert g.ms_system == pytest.approx(table.at["C(s)", "mean_sq"])
+    assert g.ms_residual == pytest.approx(table.at["Residual", "mean_sq"]) == pytest.approx(D.variance_estimate(X)[0])
+    assert g.var_system == pytest.approx((g.ms_system - g.ms_residual) / 20)
+    assert g.var_topic == pytest.approx((g.ms_topic - g.ms_residual) / 3)
+
+
+def test_d_study_textbook_values():
+    """Brennan, Generalizability Theory (2001), synthetic data set 4, Tables 6.2 and 6.5, as
+    gt4ireval's tests give them: 10 systems x 12 topics, σ²_s = .6258, σ²_t = .8840, σ²_e = 2.7872;
+    at 12 topics Eρ² = .729 and Φ = .672."""
+    g = D.GStudy(10, 12, 0.6258, 0.8840, 2.7872, 10.2963, 11.6273, 2.7872)
+    assert (10.2963 - 2.7872) / 12 == pytest.approx(0.6258, abs=1e-4)  # the components from the mean squares
+    d = g.d_study([12, 50], stability=0.95)
+    assert d["Erho2"].round(3).tolist()[0] == 0.729 and d["Phi"].round(3).tolist()[0] == 0.672
+    assert d["topics_for_Erho2"].iloc[0] == math.ceil(0.95 * 2.7872 / (0.6258 * 0.05))
+    assert d["Phi"].iloc[1] == pytest.approx(0.6258 / (0.6258 + (0.8840 + 2.7872) / 50))
+    with pytest.raises(PyevalError, match="stability strictly between 0 and 1"):
+        g.d_study([12], stability=1.0)
