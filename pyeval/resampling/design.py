@@ -205,16 +205,20 @@ class TopicSetDesign:
         from .store import pyplot, save_figure
 
         differences = list(differences) if differences is not None else list(np.round(np.arange(0.02, 0.205, 0.01), 2))
+        if not (self.table["design"] == design).any():  # plot the design that was computed
+            design = str(self.table["design"].iloc[0])
         curve = self.curve(differences, design)
         plt = pyplot()
         figure, axes = plt.subplots(figsize=(6, 4))
         for measure, rows in curve.groupby("measure", sort=False):
             axes.plot(rows["min_diff"], rows["topics_required"], marker="o", markersize=3, label=measure)
         axes.set_yscale("log")
-        axes.set_xlabel("minimum detectable difference")
+        axes.set_xlabel({"anova": "minimum detectable range", "ci": "confidence interval half-width"}.get(
+            design, "minimum detectable difference"))
         axes.set_ylabel("topics required")
         first = self.table.iloc[0]
-        axes.set_title(f"{design}: alpha {first['alpha']:g}, beta {first['beta']:g} ({', '.join(self.campaign_ids)})")
+        beta = "" if pd.isna(first["beta"]) else f", beta {first['beta']:g}"
+        axes.set_title(f"{design}: alpha {first['alpha']:g}{beta} ({', '.join(self.campaign_ids)})")
         axes.legend()
         save_figure(figure, path)
 

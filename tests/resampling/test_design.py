@@ -96,6 +96,12 @@ def test_stored_design_and_pooling(tmp_path):
     assert rows[0][:3] == (["c", "other"], "AP", "official") and rows[0][4] == 6 and rows[0][6] == 12
     result.plot(tmp_path / "n.png", differences=[0.05, 0.1])
     assert (tmp_path / "n.png").read_bytes()[:4] == b"\x89PNG"
+    curve = result.curve([0.05, 0.1])
+    assert curve["topics_required"].tolist() == [
+        D.topics_required("paired-t", d, result.table["variance"].iloc[0], alpha=0.05, beta=0.2) for d in (0.05, 0.1)]
+    ci_only = D.topic_set_design(con, "c", ["AP"], designs=["ci"], store=False)
+    ci_only.plot(tmp_path / "ci.png", differences=[0.05, 0.1])
+    assert (tmp_path / "ci.png").exists()
     with pytest.raises(PyevalError, match="beta must lie strictly between 0 and 1"):
         D.topic_set_design(con, "c", ["AP"], beta=1.5)
     with pytest.raises(PyevalError, match="minimum detectable difference"):
