@@ -31,7 +31,7 @@ from scipy import optimize, special
 from scipy import stats as sps
 
 from ..errors import PyevalError
-from .matrix import ScoreMatrix, canonical_measure, score_matrix  # noqa: F401 (score_matrix: the API)
+from .matrix import ScoreMatrix, canonical_measure, score_matrix, scored_runs
 from .risk import DEFAULT_JUDGMENTS, check_judgments
 from .stats import residual_variance
 
@@ -227,6 +227,9 @@ def design_matrices(con: duckdb.DuckDBPyConnection, campaign_ids: Sequence[str],
     """Each campaign's matrix of ``measure``; fewer than 2 runs or 2 topics: one line."""
     matrices = []
     for campaign_id in campaign_ids:
+        if len(scored_runs(con, campaign_id, canonical_measure(measure))) == 1:
+            raise PyevalError(f"topic set size design needs at least 2 runs with stored scores for "
+                              f"'{canonical_measure(measure)}' in campaign '{campaign_id}'; found 1")
         matrix = score_matrix(con, campaign_id, measure)
         if len(matrix.topic_ids) < 2:
             raise PyevalError(f"topic set size design needs at least 2 topics with stored scores for "

@@ -26,7 +26,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from ..errors import PyevalError
-from .matrix import ScoreMatrix, campaign_runs, canonical_measure, score_matrix
+from .matrix import ScoreMatrix, campaign_runs, canonical_measure, score_matrix, scored_runs
 from .store import signs
 
 #: Standard-error conventions of TRisk: the divisor of the standard deviation of the r_i.
@@ -147,6 +147,10 @@ def risk_matrix(con: duckdb.DuckDBPyConnection, campaign_id: str, measure: str,
         missing = [r for r in baseline.runs if r not in known]
         if missing:
             raise PyevalError(f"baseline run {missing[0]!r} is not a run of campaign '{campaign_id}'")
+    scored = scored_runs(con, campaign_id, name)
+    if len(scored) == 1:
+        raise PyevalError(f"risk measures need at least 2 runs with stored scores for '{name}' in campaign "
+                          f"'{campaign_id}'; found 1")
     matrix = score_matrix(con, campaign_id, name)
     for baseline in baselines:
         unscored = [r for r in baseline.runs if r not in matrix.run_ids]

@@ -109,6 +109,9 @@ def test_stored_design_and_pooling(tmp_path):
     store_matrix(con, np.array([[0.1, 0.3]]), "AP", campaign="tiny", evaluation_id=8)
     with pytest.raises(PyevalError, match="at least 2 topics"):
         D.topic_set_design(con, "tiny", ["AP"])
+    store_matrix(con, np.array([[0.1], [0.3]]), "AP", campaign="lonely", evaluation_id=9)
+    with pytest.raises(PyevalError, match="needs at least 2 runs with stored scores for 'AP' in campaign 'lonely'"):
+        D.topic_set_design(con, "lonely", ["AP"])
     assert con.execute("select count(distinct design_id) from topic_set_designs").fetchall() == [(1,)]
     con.close()
 

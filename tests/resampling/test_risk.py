@@ -155,7 +155,8 @@ def test_too_few_runs_or_topics(scored):
     with pytest.raises(PyevalError, match="at least 2 topics"):
         risk(scored, "one-topic", ["AP"], ["run00"])
     store_matrix(scored, np.array([[0.1], [0.2]]), "AP", campaign="one-run", evaluation_id=10)
-    with pytest.raises(PyevalError, match="at least 2 runs"):
+    with pytest.raises(PyevalError, match="risk measures need at least 2 runs with stored scores for 'AP' in "
+                                          "campaign 'one-run'; found 1"):
         risk(scored, "one-run", ["AP"], ["run00"])
     assert scored.execute("select count(*) from risk_results").fetchall() == [(0,)]
 
