@@ -232,13 +232,14 @@ class Engine:
             return
         con.register("resident_run", table)
         try:
-            if table.schema.metadata.get(b"checked") != b"1":  # a document twice for a topic
+            if table.schema.metadata.get(b"checked") != b"1" and con.execute(
+                "select count(*) from (select 1 from resident_run group by topic_id, doc_id having count(*) > 1 limit 1)"
+            ).fetchall()[0][0]:  # a document twice for a topic (a hash aggregate; the row only then)
                 duplicate = con.execute(
                     "select min(line_number) from (select line_number, count(*) over (partition by topic_id, doc_id "
                     "order by line_number rows between unbounded preceding and current row) as seen "
                     "from resident_run) where seen > 1").fetchall()[0][0]
-                if duplicate is not None:
-                    raise InputFormatError("<run>", int(duplicate), "a document is given twice for its topic")
+                raise InputFormatError("<run>", int(duplicate), "a document is given twice for its topic")
             con.execute(_RUN_BATCH.format(run=RUN))  # RUN is pyeval's constant
             create_rows(con, "batch_runs", {"file_index": "integer", "run_id": "varchar"}, [(0, RUN)])
             with transaction(con):
