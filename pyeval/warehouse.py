@@ -201,6 +201,8 @@ def migrate(con: duckdb.DuckDBPyConnection, migrations=None, path: str = "") -> 
             ) from exc
     if pending or not views_current(con):
         create_views(con)
+    elif not _sealed(con):  # current, stamped before the seal existed: seal it once
+        stamp_seal(con)
     return pending
 
 
@@ -217,30 +219,86 @@ CATALOGUE, DESCRIPTIONS = "measures", "descriptions"
 def _derived_checksums() -> dict[str, tuple[str, str]]:
     """``object name -> (kind, sha256)`` of what this pyeval makes: every view of sql/views/ (the
     sha256 of its file), the measure catalogue (of its rows) and the descriptions (of their text)."""
-    # imported here, not at the top: the drop-ins' scratch warehouses need neither, and the
-    # measure package costs ~15 ms of their start-up (bench/bench_startup.py)
-    from . import descriptions
-    from .measures import catalogue
+    found = _cheap_checksums()
+    found[CATALOGUE] = ("table", _catalogue_checksum())
+    return found
+
+
+@functools.cache
+def _cheap_checksums() -> dict[str, tuple[str, str]]:
+    """:func:`_derived_checksums` but the measure catalogue's, which needs the measure registry
+    (imported, it costs a command's start-up ~50 ms: bench/bench_startup.py)."""
+    from . import descriptions  # not at the top: the drop-ins' scratch warehouses need none
 
     found = {name: ("view", _view_checksum(name)) for name in sqlfiles.VIEW_ORDER}
-    found[CATALOGUE] = ("table", catalogue.rows_sha256(catalogue.rows()))
     found[DESCRIPTIONS] = ("comments", descriptions.sha256())
     return found
 
 
+@functools.cache
+def _catalogue_checksum() -> str:
+    from .measures import catalogue
+
+    return catalogue.rows_sha256(catalogue.rows())
+
+
+#: The row of ``derived_objects`` that seals the catalogue's sha256 to the source it was made
+#: from (:func:`_catalogue_seal`), so that an open checks the catalogue without importing the
+#: measure registry.
+CATALOGUE_SEAL = "measures_source"
+
+
+@functools.cache
+def _measure_sources_sha256() -> str:
+    """sha256 of the source files of pyeval/measures/ (the code the catalogue's rows come from)."""
+    root = Path(__file__).parent / "measures"
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _catalogue_seal(catalogue_sha256: str) -> str:
+    """The seal of a catalogue sha256: it was made by the measure sources of this pyeval."""
+    return hashlib.sha256(f"{_measure_sources_sha256()}:{catalogue_sha256}".encode("utf-8")).hexdigest()
+
+
 def views_current(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether every view, the measure catalogue and the descriptions were made by this pyeval:
-    ``derived_objects`` records the sha256 each was made from (:func:`create_views`)."""
+    ``derived_objects`` records the sha256 each was made from (:func:`create_views`).
+
+    The catalogue's recorded sha256 is trusted without recomputing it when its seal
+    (:data:`CATALOGUE_SEAL`) says it was made from this pyeval's measure sources; a read-only
+    open then reads files only (no import of the measure registry, no write)."""
     exists = first_row(con, "select count(*) from duckdb_tables() where table_name = 'derived_objects' "
                             "and database_name = current_database() and schema_name = 'main'")[0]
     if not exists:
         return False
     stored = {name: (kind, digest) for name, kind, digest in
               con.execute("select object_name, object_kind, sha256 from derived_objects").fetchall()}
+    seal = stored.pop(CATALOGUE_SEAL, None)
     views = {name for name, in con.execute(
         "select view_name from duckdb_views() where not internal "
         "and database_name = current_database() and schema_name = 'main'").fetchall()}
-    return stored == _derived_checksums() and set(sqlfiles.VIEW_ORDER) <= views
+    if not set(sqlfiles.VIEW_ORDER) <= views:
+        return False
+    recorded = stored.get(CATALOGUE)
+    if seal is not None and recorded is not None and seal[1] == _catalogue_seal(recorded[1]):
+        return stored == {**_cheap_checksums(), CATALOGUE: ("table", recorded[1])}
+    return stored == _derived_checksums()
+
+
+def stamp_seal(con: duckdb.DuckDBPyConnection) -> None:
+    """Record the catalogue's seal (:data:`CATALOGUE_SEAL`) in a warehouse whose derived objects
+    are current but were stamped by a pyeval that wrote none."""
+    with transaction(con):
+        con.execute("delete from derived_objects where object_name = $n", {"n": CATALOGUE_SEAL})
+        con.execute("insert into derived_objects (object_name, object_kind, sha256) values ($n, 'seal', $s)",
+                    {"n": CATALOGUE_SEAL, "s": _catalogue_seal(_catalogue_checksum())})
+
+
+def _sealed(con: duckdb.DuckDBPyConnection) -> bool:
+    return first_row(con, "select count(*) from derived_objects where object_name = $n", {"n": CATALOGUE_SEAL})[0] > 0
 
 
 def create_views(
@@ -265,8 +323,9 @@ def create_views(
             for statement in descriptions.statements(views=set(sqlfiles.VIEW_ORDER)):
                 con.execute(statement)
             con.execute("delete from derived_objects")
-            con.executemany("insert into derived_objects (object_name, object_kind, sha256) values (?, ?, ?)",
-                            [(name, kind, digest) for name, (kind, digest) in _derived_checksums().items()])
+            made = [(name, kind, digest) for name, (kind, digest) in _derived_checksums().items()]
+            made.append((CATALOGUE_SEAL, "seal", _catalogue_seal(_catalogue_checksum())))
+            con.executemany("insert into derived_objects (object_name, object_kind, sha256) values (?, ?, ?)", made)
 
 
 #: Stored tables that loading qrels and a run (pyeval/loaders/) writes or checks: the campaign,

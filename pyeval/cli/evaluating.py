@@ -26,12 +26,12 @@ from .base import campaign_option, fail_cleanly, main, open_warehouse, output_op
 @fail_cleanly
 def sql_command(ctx, query, fmt, write, external_access):
     """Run an SQL QUERY on an existing warehouse and print its result."""
-    from ..output import render
-    from ..query import run_sql
+    from ..output import render_rows
+    from ..query import query_rows
 
     files = write or external_access
     con = open_warehouse(ctx, read_only=not write, create=False, external_access=files)
-    click.echo(render(run_sql(con, query, files=files), fmt))
+    click.echo(render_rows(*query_rows(con, query, files=files), fmt))
 
 
 @main.command("list")
@@ -40,13 +40,14 @@ def sql_command(ctx, query, fmt, write, external_access):
 @fail_cleanly
 def list_command(ctx, fmt):
     """Show the campaigns and runs of an existing warehouse with their counts."""
-    from ..output import render
-    from ..query import campaign_overview, run_overview
+    from ..output import render_rows
+    from ..query import overview_rows
 
     con = open_warehouse(ctx, read_only=True)
-    click.echo(render(campaign_overview(con), fmt))
+    campaigns, runs = overview_rows(con)
+    click.echo(render_rows(*campaigns, fmt))
     click.echo()
-    click.echo(render(run_overview(con), fmt))
+    click.echo(render_rows(*runs, fmt))
 
 
 @main.command("demo")

@@ -50,15 +50,50 @@ def _run_metadata(system, team, run_date, tags):
     return RunMetadata(system=system, team=team, run_date=run_date.date() if run_date else None, tags=tuple(tags))
 
 
+_evaluate_option = click.option(
+    "--evaluate", "evaluate_measures", multiple=True, metavar="MEASURE",
+    help="Also evaluate the runs loaded with these measures (repeatable; e.g. official, AP, nDCG@10) "
+         "and store the scores, in the load's transaction; prints the means.")
+
+
+def _evaluation_hook(measures: tuple[str, ...], summaries: list):
+    """The loaders' ``on_stored`` for --evaluate (None without it): evaluate the runs just
+    stored, inside the load's transaction (pyeval.evaluation.evaluate_summary). The measures are
+    parsed first, so that a mistyped one fails before anything is read."""
+    if not measures:
+        return None
+    from ..evaluation import evaluate_summary, parse_requested
+
+    parse_requested(measures)
+
+    def hook(con, campaign_id: str, run_ids: list[str]) -> None:
+        summaries.append(evaluate_summary(con, campaign_id, list(measures), runs=run_ids))
+
+    return hook
+
+
+def _echo_evaluations(summaries: list, fmt: str = "table") -> None:
+    """Print the means of --evaluate, as ``pyeval evaluate`` does."""
+    from ..evaluation import summed_measures
+    from ..output import render_rows
+
+    for summary in summaries:
+        click.echo(render_rows(["run_id", *summary.measures], summary.rows, fmt,
+                               integer_columns=summed_measures(summary.measures)))
+        if summary.evaluation_id is not None:
+            click.echo(f"stored as evaluation {summary.evaluation_id}", err=True)
+
+
 @load.command("run")
 @campaign_option
 @click.option("--name", help="Run name (one FILE only); default: the run tag of the first line.")
 @_replace
 @run_metadata_options
+@_evaluate_option
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.pass_context
 @fail_cleanly
-def load_run_command(ctx, campaign, name, replace, system, team, run_date, tags, files):
+def load_run_command(ctx, campaign, name, replace, system, team, run_date, tags, evaluate_measures, files):
     """Load TREC run FILES (6 columns, .gz accepted) into a campaign, all or none.
 
     A FILE may be a folder (its files) or a quoted glob pattern ('runs/*.gz')."""
@@ -67,10 +102,14 @@ def load_run_command(ctx, campaign, name, replace, system, team, run_date, tags,
     if name is not None and len(files) > 1:
         raise click.UsageError("--name applies to one FILE; load files of the same tag one by one")
     metadata = _run_metadata(system, team, run_date, tags)
+    summaries: list = []
+    hook = _evaluation_hook(evaluate_measures, summaries)
     con = open_warehouse(ctx)
-    reports = load_runs(con, campaign, list(files), names=[name] * len(files), replace=replace, metadata=metadata)
+    reports = load_runs(con, campaign, list(files), names=[name] * len(files), replace=replace, metadata=metadata,
+                        on_stored=hook)
     for report in reports:
         click.echo(report.summary())
+    _echo_evaluations(summaries)
 
 
 @load.command("campaign")
@@ -82,21 +121,25 @@ def load_run_command(ctx, campaign, name, replace, system, team, run_date, tags,
               help="Name each run by its first line's run tag, or by its file name (runs that share a tag).")
 @_replace
 @run_metadata_options
+@_evaluate_option
 @click.argument("folder", type=click.Path(file_okay=False))
 @click.pass_context
 @fail_cleanly
 def load_campaign_command(ctx, campaign, qrels_name, intents_name, description, run_names, replace, system, team,
-                          run_date, tags, folder):
+                          run_date, tags, evaluate_measures, folder):
     """Load a campaign FOLDER in one transaction: its qrels, optional intents, topics XML and
     document lengths, and every run in its runs/ folder (docs/loading.md)."""
     from ..loaders import load_campaign
 
+    summaries: list = []
+    hook = _evaluation_hook(evaluate_measures, summaries)
     con = open_warehouse(ctx)
     report = load_campaign(con, folder, campaign_id=campaign, qrels=qrels_name, intents=intents_name,
                            replace=replace, description=description,
                            metadata=_run_metadata(system, team, run_date, tags), run_names=run_names,
-                           progress=True)
+                           progress=True, on_stored=hook)
     click.echo(report.summary())
+    _echo_evaluations(summaries)
 
 
 @load.command("intents")

@@ -146,6 +146,7 @@ def load_campaign(
     metadata: RunMetadata | None = None,
     run_names: str = "tag",
     progress: bool = False,
+    on_stored: runs_loader.StoredHook | None = None,
 ) -> CampaignReport:
     """Load a campaign folder (qrels, optional intents, topics and document lengths, and its
     ``runs/``) into ``campaign_id`` (default: the folder's name), all in one transaction.
@@ -154,7 +155,8 @@ def load_campaign(
     without it, a campaign that has qrels already is refused. ``run_names``: ``tag`` names each
     run by the run tag of its first line, ``file`` by its file name (:func:`run_name_of_file`;
     for runs that share a tag, as baselines often do). ``progress`` shows one progress bar (on a
-    terminal) over the steps.
+    terminal) over the steps. ``on_stored`` is called with the connection, the campaign and the
+    names of the runs stored, inside the transaction (``pyeval load campaign --evaluate``).
 
     Raises
     ------
@@ -199,8 +201,11 @@ def load_campaign(
                 reports.append(load_doclengths(con, campaign_id, [str(p) for p in layout.doclengths],
                                                replace=replace))
                 step()
-            reports += runs_loader._store_runs(con, campaign_id, run_inputs, names, problems, replace, metadata)
+            run_reports = runs_loader._store_runs(con, campaign_id, run_inputs, names, problems, replace, metadata)
+            reports += run_reports
             step()
+            if on_stored is not None:
+                on_stored(con, campaign_id, [report.name for report in run_reports])
     return CampaignReport(campaign_id, reports, layout.ignored)
 
 

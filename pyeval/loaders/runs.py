@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -22,6 +22,9 @@ from .source import Lines, StagedFile, expand_paths, frame_lines, pick_column
 
 if TYPE_CHECKING:
     import pandas as pd
+
+#: What a load calls inside its transaction once its runs are stored: ``(con, campaign, run names)``.
+StoredHook = Callable[[duckdb.DuckDBPyConnection, str, list[str]], None]
 
 #: The fields of a TREC run line as the fast path reads them (sql/loaders/run_fast_rows.sql).
 RUN_FIELDS = ("topic_id", "iter", "doc_id", "rank_text", "score_text", "run_tag")
@@ -135,9 +138,11 @@ def load_run(
     name: str | None = None,
     replace: bool = False,
     metadata: RunMetadata | None = None,
+    on_stored: StoredHook | None = None,
 ) -> staging.LoadReport:
     """Load one run into an existing campaign; see :func:`load_runs`."""
-    return load_runs(con, campaign_id, [source], names=[name], replace=replace, metadata=metadata)[0]
+    return load_runs(con, campaign_id, [source], names=[name], replace=replace, metadata=metadata,
+                     on_stored=on_stored)[0]
 
 
 def load_runs(
@@ -148,6 +153,7 @@ def load_runs(
     names: Sequence[str | None] | None = None,
     replace: bool = False,
     metadata: RunMetadata | None = None,
+    on_stored: StoredHook | None = None,
 ) -> list[staging.LoadReport]:
     """Load runs into ``campaign_id``, all in one transaction (all or nothing).
 
@@ -171,6 +177,10 @@ def load_runs(
         same content (sha256). The run's metadata and tags are kept.
     metadata
         System, team, date and tags given to every run loaded (see :func:`annotate_run`).
+    on_stored
+        Called with the connection, the campaign and the names of the runs stored, inside the load's
+        transaction (``pyeval load run --evaluate``: the evaluation is part of the load, all
+        or nothing).
 
     Raises
     ------
@@ -189,7 +199,10 @@ def load_runs(
         inputs = _read_runs(sources, relations)
         problems = _stage_batch(con, relations, inputs)
         with transaction(con):
-            return _store_runs(con, campaign_id, inputs, names, problems, replace, metadata)
+            reports = _store_runs(con, campaign_id, inputs, names, problems, replace, metadata)
+            if on_stored is not None:
+                on_stored(con, campaign_id, [report.name for report in reports])
+            return reports
 
 
 def _store_runs(

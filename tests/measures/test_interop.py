@@ -116,3 +116,64 @@ def test_diversity_qrels_with_iteration(fixtures):
     measures = [ir_measures.ERR_IA @ 20, ir_measures.alpha_nDCG @ 20, ir_measures.StRecall @ 20]
     ours = pyeval.calc_aggregate(measures, qrels, run, ordering="trec-asc")  # pyndeval's tie order
     assert ours == pytest.approx(ir_measures.calc_aggregate(measures, qrels, run), abs=1e-12)
+
+
+def _random_run(seed: int) -> dict:
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    return {q: {f"D{d}": float(rng.integers(0, 5)) for d in rng.choice(6, 4, replace=False)} for q in ("Q0", "Q1", "Q2")}
+
+
+def test_resident_engine_is_reused_and_thread_safe():
+    """The module functions reuse one engine per thread and qrels content; an evaluator's engine
+    is shared by threads (calls take turns). Values equal ir_measures' for every run, ties in
+    scores included (trec_eval's docno order)."""
+    import threading
+
+    from pyeval import interop
+
+    qrels = {"Q0": {"D0": 0, "D1": 1, "D2": 2}, "Q1": {"D0": 1, "D3": 2, "D5": 1}, "Q2": {"D4": 1}}
+    engine, kept = interop.engine_for(qrels)
+    assert kept and interop.engine_for({k: dict(v) for k, v in qrels.items()})[0] is engine  # same content
+    assert interop.engine_for({**qrels, "Q2": {"D4": 2}})[0] is not engine
+    measures = [AP, nDCG @ 10, P @ 2, RR]
+    evaluator = pyeval.evaluator(measures, qrels)
+    errors, results = [], {}
+
+    def work(worker: int) -> None:
+        try:
+            for seed in range(worker * 10, worker * 10 + 4):
+                run = _random_run(seed)
+                expected = ir_measures.calc_aggregate(measures, qrels, run)
+                results[seed] = (pyeval.calc_aggregate(measures, qrels, run), evaluator.calc_aggregate(run), expected)
+        except BaseException as exc:  # noqa: BLE001 (reported below)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(worker,)) for worker in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+    assert len(results) == 16
+    for module_level, from_evaluator, expected in results.values():
+        assert module_level == pytest.approx(expected, abs=1e-12)
+        assert from_evaluator == pytest.approx(expected, abs=1e-12)
+    evaluator.close()
+
+
+def test_run_forms_checked_without_the_text_loader():
+    frame = pd.DataFrame({"query_id": ["Q0", "Q0", "Q1"], "doc_id": ["D0", "D0", "D3"], "score": [1.0, 2.0, 3.0]})
+    with pytest.raises(PyevalError, match=r"<run>:2: a document is given twice"):
+        pyeval.calc_aggregate([AP], QRELS_DICT, frame)
+    with pytest.raises(PyevalError, match=r"<run>:1: the score nan is not a finite number"):
+        pyeval.calc_aggregate([AP], QRELS_DICT, [ScoredDoc("Q0", "D0", float("nan"))])
+    with pytest.raises(PyevalError, match=r"<run>:2: doc_id has no value"):
+        pyeval.calc_aggregate([AP], QRELS_DICT, [ScoredDoc("Q0", "D0", 1.0), ScoredDoc("Q0", None, 1.0)])
+    # numbers as identifiers read as their text, as a file's would; a rank column orders 'rank'
+    numeric = {0: {1: 0, 2: 1}}
+    assert pyeval.calc_aggregate([AP], numeric, {0: {1: 1.0, 2: 2.0}}) == {AP: 1.0}
+    ranked = pd.DataFrame({"query_id": ["Q0", "Q0"], "doc_id": ["D0", "D1"], "score": [2.0, 1.0], "rank": [2, 1]})
+    assert pyeval.calc_aggregate([AP], QRELS_DICT, ranked, ordering="rank") == {AP: 0.5}  # Q1 missing: 0
+    assert pyeval.calc_aggregate([AP], QRELS_DICT, ranked) == {AP: 0.25}

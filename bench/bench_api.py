@@ -1,0 +1,110 @@
+"""The Python API (pyeval/interop.py) against ir_measures in one process (issue 30, item 1).
+
+    python bench/bench_api.py [--calls 20] [--topics 50] [--docs 100] [--frame-rows 1000000]
+
+Prints CPU seconds (time.process_time: user + system of this process, so that a loaded machine
+moves the figures less than wall time) of:
+
+1. the first ``pyeval.calc_aggregate([AP, nDCG@10, P@10], qrels, run)`` after ``import pyeval``
+   (the engine's in-memory warehouse, its views, the qrels and the run loaded, one evaluation);
+2. the steady state per call of ``pyeval.calc_aggregate`` and of ``ir_measures.calc_aggregate``
+   (its pytrec_eval provider) on the same dicts, calls interleaved, medians; and of pyeval with
+   the run as a DataFrame and as ScoredDoc namedtuples, and of ``pyeval.evaluator(...)``;
+3. loading a ``--frame-rows`` DataFrame run into the engine (Arrow columns, the duplicate
+   check, run_insert.sql's ranking) against DuckDB reading the same frame into a table.
+
+Data: ``--topics`` topics of ``--docs`` scored documents each, qrels of ``--docs`` documents
+per topic (levels 0-2), drawn from 300 documents per topic (numpy default_rng(1)).
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+
+def _cpu(function, calls: int) -> list[float]:
+    times = []
+    for _ in range(calls):
+        started = time.process_time()
+        function()
+        times.append(time.process_time() - started)
+    return times
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--calls", type=int, default=20)
+    parser.add_argument("--topics", type=int, default=50)
+    parser.add_argument("--docs", type=int, default=100)
+    parser.add_argument("--frame-rows", type=int, default=1_000_000)
+    args = parser.parse_args(argv)
+
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    qrels = {str(q): {f"d{d}": int(rng.integers(0, 3)) for d in rng.choice(300, args.docs, replace=False)}
+             for q in range(args.topics)}
+    run = {str(q): {f"d{d}": float(rng.random()) for d in rng.choice(300, args.docs, replace=False)}
+           for q in range(args.topics)}
+
+    started = time.process_time()
+    import pyeval
+    from ir_measures import AP, P, ScoredDoc, nDCG
+    measures = [AP, nDCG @ 10, P @ 10]
+    imported = time.process_time()
+    ours = pyeval.calc_aggregate(measures, qrels, run)
+    first = time.process_time() - imported
+    print(f"import pyeval (and ir_measures' names): {imported - started:.3f} s CPU; "
+          f"first calc_aggregate after it: {first:.3f} s CPU")
+
+    import ir_measures
+    theirs = ir_measures.calc_aggregate(measures, qrels, run)
+    assert all(abs(ours[m] - theirs[m]) < 1e-12 for m in measures), (ours, theirs)
+
+    import pandas as pd
+    frame = pd.DataFrame([(q, d, s) for q, docs in run.items() for d, s in docs.items()],
+                         columns=["query_id", "doc_id", "score"])
+    records = [ScoredDoc(q, d, s) for q, docs in run.items() for d, s in docs.items()]
+    evaluator = pyeval.evaluator(measures, qrels)
+    cases = {
+        "ir_measures (pytrec_eval), dicts": lambda: ir_measures.calc_aggregate(measures, qrels, run),
+        "pyeval.calc_aggregate, dicts": lambda: pyeval.calc_aggregate(measures, qrels, run),
+        "pyeval.calc_aggregate, DataFrame run": lambda: pyeval.calc_aggregate(measures, qrels, frame),
+        "pyeval.calc_aggregate, ScoredDoc run": lambda: pyeval.calc_aggregate(measures, qrels, records),
+        "pyeval.evaluator(...).calc_aggregate, dicts": lambda: evaluator.calc_aggregate(run),
+    }
+    times: dict[str, list[float]] = {name: [] for name in cases}
+    for _ in range(args.calls):  # interleaved
+        for name, function in cases.items():
+            times[name] += _cpu(function, 1)
+    baseline = statistics.median(times["ir_measures (pytrec_eval), dicts"])
+    print(f"\nsteady state, {args.topics} topics x {args.docs} docs, [AP, nDCG@10, P@10], "
+          f"median of {args.calls} calls (CPU ms; ratio to ir_measures):")
+    for name, values in times.items():
+        median = statistics.median(values)
+        print(f"  {name:48s} {median * 1000:8.1f}   {median / baseline:6.1f}x")
+
+    if args.frame_rows:
+        from pyeval.interop import engine_for
+        n = args.frame_rows
+        topics = max(1, n // 1000)
+        big = pd.DataFrame({
+            "query_id": np.repeat(np.arange(topics), n // topics).astype(str),
+            "doc_id": np.char.add("doc", np.arange(n // topics * topics).astype(str)),
+            "score": rng.random(n // topics * topics),
+        })
+        engine, _ = engine_for(qrels)
+        import duckdb
+        con = duckdb.connect()
+        load = _cpu(lambda: engine._load(big), 3)
+        con.register("big", big)
+        duck = _cpu(lambda: con.execute("create or replace table t as select * from big").fetchall(), 3)
+        print(f"\n{len(big):,}-row DataFrame run: engine load {statistics.median(load):.3f} s CPU, "
+              f"DuckDB reading the frame into a table {statistics.median(duck):.3f} s CPU "
+              f"({statistics.median(load) / statistics.median(duck):.1f}x)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
