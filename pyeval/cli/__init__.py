@@ -17,6 +17,7 @@ Importing the package registers every command on :func:`main`.
 from __future__ import annotations
 
 from . import dropins, evaluating, loading, metaeval, sharing  # noqa: F401 (they register their commands)
+from . import fusion  # noqa: F401 (pyeval fuse, fusions, export-run, delete-run)
 from .base import main
 
 __all__ = ["main"]
