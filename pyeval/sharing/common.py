@@ -45,6 +45,11 @@ PUBLIC_TABLES: tuple[str, ...] = (
     "gain_robustness",
     "mem_solutions",
     "mem_predictions",
+    # fusion (migration 0018; docs/fusion.md)
+    "run_derivations",
+    "run_derivation_parents",
+    "fusion_grids",
+    "fusion_grid_points",
 )
 
 

@@ -9,7 +9,7 @@
 --   score methods (combsum, wsum, combmnz, combanz, combmax, combmin, combmed): w * v with
 --     $norm_stage 'before', v itself with 'after' (the weight was applied before normalising)
 --   rrf w / (k + r) (Cormack, Clarke & Buettcher 2009); isr, log-isr w / r^2 (Mourao et al.
---     2014); borda w * (c - r + 1), c the topic's candidates (ranx bordafuse); rbp
+--     2015); borda w * (c - r + 1), c the topic's candidates (ranx bordafuse); rbp
 --     w * (1 - p) p^(r - 1) (trectools rank_biased_precision_fusion)
 -- A document an input did not retrieve ($absent): 'none' no contribution (ranx, trectools);
 -- 'zero' a contribution of 0; 'min' the input's lowest contribution for the topic; 'shared'
