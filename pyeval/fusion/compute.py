@@ -74,6 +74,7 @@ def stage(con: duckdb.DuckDBPyConnection, campaign_id: str, recipe: Recipe, poin
                                                  "combmed") else recipe.norm,
         "method": recipe.method,
         "absent": recipe.absent,
+        "ordered_sum": len(recipe.runs) > 2,
         "output_depth": recipe.output_depth or NO_DEPTH_LIMIT,
         "tie_order": recipe.tie_order,
     }

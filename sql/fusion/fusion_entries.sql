@@ -1,5 +1,5 @@
 -- reads: fusion_inputs, ranked_entries
--- produces: fusion_entries (input_position, topic_id, doc_id, rank, score, listed, candidates)
+-- produces: fusion_entries (input_position, topic_id, doc_id, topic_key, doc_key, rank, score, listed, candidates)
 -- grain: input_position, topic_id, doc_id
 -- params: $campaign_id, $input_ordering, $input_depth
 -- fusion_entries: the ranked lists a fusion reads: each input run (fusion_inputs: input_position,
@@ -9,6 +9,8 @@
 -- binds a very large number for no cut: ranx reads every document).
 -- listed: the length of the input's list for the topic after the cut; candidates: the number of
 -- distinct documents of the topic over every input (Borda's points, ranx bordafuse).
+-- topic_key, doc_key: the topic's and the document's numbers in byte order (the document's
+-- within its topic), so that the later stages group and sort integers; doc_key orders as doc_id.
 -- Recipe conventions: docs/fusion.md.
 with cut as (
     select
@@ -37,6 +39,8 @@ select
     cut.input_position,
     cut.topic_id,
     cut.doc_id,
+    dense_rank() over (order by cut.topic_id) as topic_key,
+    dense_rank() over (partition by cut.topic_id order by cut.doc_id) as doc_key,
     cut.rank,
     cut.score,
     count(*) over (partition by cut.input_position, cut.topic_id) as listed,

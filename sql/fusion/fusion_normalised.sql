@@ -1,5 +1,5 @@
 -- reads: fusion_weighted
--- produces: fusion_normalised (point_id, input_position, topic_id, doc_id, rank, value, listed, candidates)
+-- produces: fusion_normalised (point_id, input_position, topic_id, doc_id, topic_key, doc_key, rank, value, listed, candidates)
 -- grain: point_id, input_position, topic_id, doc_id
 -- params: $norm
 -- fusion_normalised: each input's scores normalised per topic (over the input's list after the
@@ -30,6 +30,8 @@ select
     fusion_weighted.input_position,
     fusion_weighted.topic_id,
     fusion_weighted.doc_id,
+    fusion_weighted.topic_key,
+    fusion_weighted.doc_key,
     fusion_weighted.rank,
     case $norm
         when 'none' then fusion_weighted.score

@@ -1,5 +1,5 @@
 -- reads: fusion_entries, fusion_point_weights
--- produces: fusion_weighted (point_id, input_position, topic_id, doc_id, rank, score, listed, candidates)
+-- produces: fusion_weighted (point_id, input_position, topic_id, doc_id, topic_key, doc_key, rank, score, listed, candidates)
 -- grain: point_id, input_position, topic_id, doc_id
 -- params: $norm_stage
 -- fusion_weighted: the scores a fusion normalises. $norm_stage 'before' (ranx, the default):
@@ -13,6 +13,8 @@ select
     input_position,
     topic_id,
     doc_id,
+    topic_key,
+    doc_key,
     rank,
     score,
     listed,
@@ -25,6 +27,8 @@ select
     fusion_entries.input_position,
     fusion_entries.topic_id,
     fusion_entries.doc_id,
+    fusion_entries.topic_key,
+    fusion_entries.doc_key,
     fusion_entries.rank,
     fusion_point_weights.weight * fusion_entries.score as score,
     fusion_entries.listed,
