@@ -295,6 +295,28 @@ def demo_concordance(path: str | Path):
     return result, campaign, missing
 
 
+#: The measures the demo's fused run is shown with, beside its inputs.
+FUSION_MEASURES = ["AP", "nDCG@10", "P@10"]
+
+
+def demo_fusion(path: str | Path):
+    """Fuse the two real Indri runs of web2012-adhoc by RRF (k = 60; docs/fusion.md), stored with
+    its recipe, evaluate it beside its inputs (not stored), then delete it with its derivation so
+    that the demo's campaign keeps its 20 runs. Returns (the fused list, the means, the recipe)."""
+    from . import fusion
+
+    con = warehouse.connect(path)
+    try:
+        frame = fusion.fuse(con, "web2012-adhoc", list(sample.REAL_RUNS), "rrf", k=60, name="indri-rrf")
+        means = evaluate(con, "web2012-adhoc", FUSION_MEASURES, runs=["indri-rrf", *sample.REAL_RUNS],
+                         store=False).wide().reset_index()
+        recipe = fusion.derived_runs(con, "web2012-adhoc").set_index("run_id").loc["indri-rrf", "parameters"]
+        fusion.delete_run(con, "web2012-adhoc", "indri-rrf")
+        return frame, means, recipe
+    finally:
+        con.close()
+
+
 def topic_count(con) -> int:
     return first_row(con, "select count(*) from topics where campaign_id = 'web2012-adhoc'")[0]
 
@@ -321,7 +343,7 @@ def run_demo(out: str | Path, echo: Callable[[str], None] = print, *, progress: 
     out = Path(out)
     _prepare(out)
     titles = ["loading the sample", "NTCIR measures", "discriminative power", "diversity measures",
-              "ndeval family", "concordance test"]
+              "ndeval family", "concordance test", "run fusion"]
     bar = tqdm(total=len(titles), desc=titles[0], unit="step", disable=None if progress else True, leave=False)
 
     def say(text: str) -> None:
@@ -401,6 +423,15 @@ def run_demo(out: str | Path, echo: Callable[[str], None] = print, *, progress: 
             say(f"gold standard {' & '.join(gold)}:")
             say(render(agreement.matrix(gold).reset_index(names="measure")))
         say("Stored in the table concordance_tests.")
+
+        (fused, fused_means, recipe), elapsed = timed(lambda: demo_fusion(out))
+        say(f"\nRun fusion on web2012-adhoc ({elapsed:.1f} s; docs/fusion.md): {real} fused by reciprocal rank "
+            f"fusion (k = 60) into 'indri-rrf', {len(fused)} entries, sha256 {fused.attrs['sha256'][:12]}..., "
+            f"stored with its recipe and parents, then evaluated beside its inputs:")
+        say(render(fused_means))
+        say(f"Its recipe (run_derivations.parameters): {recipe}. The demo deleted it again (pyeval delete-run) "
+            f"so that the campaign keeps its 20 runs; try pyeval fuse -C web2012-adhoc --method rrf --runs "
+            f"indri-ql indri-rm --name indri-rrf.")
         with warehouse.connect(out, read_only=True) as con:
             say("\nAn ad-hoc query over the stored scores:")
             say(EXAMPLE_QUERY)

@@ -217,6 +217,7 @@ _TREES = {
     "resampling": "Resampling reads (pyeval/resampling/)",
     "compat": "Drop-in output (pyeval/compat/)",
     "loaders": "Loaders (pyeval/loaders/)",
+    "fusion": "Run fusion (pyeval/fusion/)",
 }
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from . import dropins, evaluating, loading, metaeval, sharing  # noqa: F401 (they register their commands)
 from . import risk  # noqa: F401 (registers risk and design)
+from . import fusion  # noqa: F401 (pyeval fuse, fusions, export-run, delete-run)
 from .base import main
 
 __all__ = ["main"]

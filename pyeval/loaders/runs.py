@@ -304,6 +304,14 @@ def _run_names(
                 "load such files one at a time with --name (pyeval load campaign: --run-names file)"
             )
         run_ids.append(run_id)
+    derived = con.execute(  # a fused run is replaced or deleted only with its derivation (pyeval fuse)
+        "select run_id from run_derivations where campaign_id = $campaign_id and list_contains($run_ids, run_id)",
+        {"campaign_id": campaign_id, "run_ids": run_ids},
+    ).fetchall()
+    if derived and replace:
+        raise DataIntegrityError(
+            f"run '{derived[0][0]}' of campaign '{campaign_id}' is a fused run: replace it with pyeval fuse "
+            "--replace, or delete it with pyeval delete-run first")
     if not replace:
         existing = con.execute(
             "select run_id from runs where campaign_id = $campaign_id and list_contains($run_ids, run_id)",

@@ -49,6 +49,11 @@ PUBLIC_TABLES: tuple[str, ...] = (
     "risk_results",
     "risk_topic_values",
     "topic_set_designs",
+    # fusion (migration 0018; docs/fusion.md)
+    "run_derivations",
+    "run_derivation_parents",
+    "fusion_grids",
+    "fusion_grid_points",
 )
 
 

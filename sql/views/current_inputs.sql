@@ -1,4 +1,4 @@
--- reads: campaign_inputs, gain_profiles, runs
+-- reads: campaign_inputs, derived_run_status, gain_profiles, runs
 -- produces: current_inputs (campaign_id, input_kind, input_name, source_file, source_sha256)
 -- grain: campaign_id, input_kind, input_name
 -- params: none
@@ -7,6 +7,9 @@
 -- Reads: campaign_inputs (qrels, intents, doclengths; input_name ''), runs (input_kind 'run',
 -- input_name = run_id), gain_profiles (input_kind 'gains', input_name = profile; the sha256 of
 -- its rows as JSON, topic and level ascending; built-in profiles have no row).
+-- A fused run whose parents changed since it was made (derived_run_status.is_stale) has the
+-- sha256 of its own sha256 and its parents' current ones instead of its own, so that the results
+-- stored for it turn stale (stale_results) as those of a replaced run do (docs/fusion.md).
 -- DuckDB only (sha256 and to_json): `pyeval publish` copies its rows, not its SQL.
 with latest_campaign_inputs as (
     select
@@ -43,12 +46,19 @@ from latest_campaign_inputs
 where recency = 1
 union all
 select
-    campaign_id,
+    runs.campaign_id,
     'run' as input_kind,
-    run_id as input_name,
-    source_file,
-    source_sha256
+    runs.run_id as input_name,
+    runs.source_file,
+    case
+        when derived_run_status.is_stale
+            then sha256(runs.source_sha256 || ' from ' || derived_run_status.parents_now)
+        else runs.source_sha256
+    end as source_sha256
 from runs
+left join derived_run_status
+    on runs.campaign_id = derived_run_status.campaign_id
+    and runs.run_id = derived_run_status.run_id
 union all
 select
     campaign_id,

@@ -1,0 +1,176 @@
+"""Run fusion: ``pyeval fuse`` (a fused run stored with its recipe, or a parameter grid in one
+pass), ``pyeval fusions`` (the fused runs and whether they are stale), ``pyeval export-run``
+and ``pyeval delete-run`` (docs/fusion.md)."""
+from __future__ import annotations
+
+import click
+
+from ..errors import PyevalError
+from .base import campaign_option, fail_cleanly, main, open_warehouse, output_option
+
+
+def _names(values) -> list[str]:
+    return [name for value in values for name in value.split(",") if name]
+
+
+def _numbers(text: str | None, what: str) -> tuple[float, ...] | None:
+    if text is None:
+        return None
+    try:
+        return tuple(float(v) for v in text.replace("/", ",").split(",") if v.strip())
+    except ValueError:
+        raise PyevalError(f"{what} must be numbers separated by commas; got {text!r}") from None
+
+
+@main.command("fuse")
+@campaign_option
+@click.option("--method", default=None,
+              help="combsum, wsum, combmnz, combanz, combmax, combmin, combmed, rrf, isr, log-isr, borda or rbp "
+                   "(ranx's names sum, mnz, ... too).")
+@click.option("--runs", "runs", multiple=True,
+              help="The runs to fuse, in order (--runs a b, --runs a,b or --runs a --runs b).")
+@click.option("--name", help="Store the fused run under this name (with --grid: the best point, with --keep-best).")
+@click.option("--weights", help="One weight per run, e.g. 0.3,0.7 (wsum needs them; default 1 each).")
+@click.option("--norm", default="min-max", show_default=True,
+              help="Score normalisation per input and topic: none, min-max, max, sum, zmuv (z-score), rank.")
+@click.option("--norm-stage", type=click.Choice(["before", "after"]), default="before", show_default=True,
+              help="Normalise the scores before weighting them (ranx) or the weighted scores after.")
+@click.option("--absent", type=click.Choice(["none", "zero", "min", "shared"]),
+              help="What a document an input did not retrieve contributes: nothing (default), 0, the input's "
+                   "lowest contribution, or (borda, its default) ranx's unranked points.")
+@click.option("--k", "k", type=float, default=60.0, show_default=True, help="RRF's k.")
+@click.option("--p", "p", type=float, default=0.8, show_default=True, help="RBP fusion's persistence p.")
+@click.option("--input-depth", type=int, help="Read the first N documents of each input (default all).")
+@click.option("--output-depth", type=int, help="Keep the first N documents of the fused list (default all).")
+@click.option("--input-ordering", type=click.Choice(["trec", "trec-asc", "rank", "file"]), default="trec",
+              show_default=True, help="How each input is ranked (trec: score desc, docno desc).")
+@click.option("--tie-order", type=click.Choice(["docno-desc", "docno-asc"]), default="docno-desc",
+              show_default=True, help="Order of equal fused scores (docno-desc: trec_eval's).")
+@click.option("--replace", is_flag=True, help="Replace a fused run of that name (with its derivation).")
+@click.option("--refresh", "refresh_run", metavar="NAME",
+              help="Make the fused run NAME again from its stored recipe and its parents as they are now.")
+@click.option("--grid", "grid", multiple=True, metavar="KEY=VALUES",
+              help="Evaluate a grid in one pass: k=10,20,60, p=0.5:0.9:0.1, weights=0.1:0.9:0.1 or "
+                   "weights=0.3/0.7,0.5/0.5 (repeatable).")
+@click.option("-m", "--measure", "measures", multiple=True,
+              help="--grid: the measure that chooses the point (default nDCG@10); otherwise measures to "
+                   "compare the fused run with its inputs on (evaluated and stored).")
+@click.option("--train-topics", type=click.Path(dir_okay=False, exists=True),
+              help="--grid: a file of training topic ids (one a line); the point is chosen on them and "
+                   "reported on the others.")
+@click.option("--folds", type=int, help="--grid: N-fold cross-validation over the topics.")
+@click.option("--keep-best", is_flag=True, help="--grid: store the best point as the fused run --name.")
+@click.option("--test", type=click.Choice(["randomization", "t", "wilcoxon", "sign", "bootstrap"]),
+              default="randomization", show_default=True,
+              help="The test of the best point (or the fused run) against the best input run.")
+@click.option("--judgments", default="official", show_default=True, help="The judgment set (only 'official' for now).")
+@click.option("--plot", type=click.Path(dir_okay=False), help="--grid: save the grid as a PNG line plot or heat map.")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "markdown", "latex"]), default="table",
+              show_default=True, help="How to print the result (latex: the comparison with -m).")
+@click.argument("more_runs", nargs=-1)
+@click.pass_context
+@fail_cleanly
+def fuse_command(ctx, campaign, method, runs, name, weights, norm, norm_stage, absent, k, p, input_depth,
+                 output_depth, input_ordering, tie_order, replace, refresh_run, grid, measures, train_topics, folds,
+                 keep_best, test, judgments, plot, fmt, more_runs):
+    """Fuse stored runs of a campaign into a derived run (stored with its recipe), or evaluate a
+    parameter grid of a fusion in one pass."""
+    from .. import fusion
+    from ..output import render
+
+    con = open_warehouse(ctx, create=False)
+    if judgments != "official":
+        raise PyevalError(f"judgment set {judgments!r}: only 'official' exists until judgment sets are merged")
+    if refresh_run:
+        frame = fusion.refresh(con, campaign, refresh_run)
+        click.echo(f"refreshed fused run '{refresh_run}': {len(frame)} entries, {frame['topic_id'].nunique()} topics")
+        return
+    if method is None:
+        raise PyevalError("give --method (e.g. --method rrf) or --refresh NAME")
+    run_names = _names(runs) + list(more_runs)
+    conventions = dict(weights=_numbers(weights, "--weights"), norm=norm, norm_stage=norm_stage, absent=absent, k=k,
+                       p=p, input_depth=input_depth, output_depth=output_depth, input_ordering=input_ordering,
+                       tie_order=tie_order)
+    if grid:
+        if keep_best and not name:
+            raise PyevalError("--keep-best stores the best point as --name: give --name")
+        topics = None
+        if train_topics:
+            with open(train_topics, encoding="utf-8") as handle:
+                topics = [line.strip() for line in handle if line.strip()]
+        measure = measures[0] if measures else "nDCG@10"
+        result = fusion.evaluate_grid(
+            con, campaign, fusion.Recipe(method, tuple(run_names), **conventions), list(grid), measure=measure,
+            train_topics=topics, folds=folds, keep_best=name if keep_best else None, replace=replace, test=test,
+            judgment_set=judgments)
+        shown = result.points.copy()
+        if "weights" in shown:
+            shown["weights"] = ["/".join(f"{w:g}" for w in ws) for ws in shown["weights"]]
+        click.echo(render(shown, fmt if fmt != "latex" else "markdown"))
+        click.echo(result.summary())
+        if result.grid_id is not None:
+            click.echo(f"stored as grid {result.grid_id}" + (f"; best point kept as run '{result.kept_run_id}'"
+                                                            if result.kept_run_id else ""), err=True)
+        if plot:
+            result.plot(plot)
+        return
+    frame = fusion.fuse(con, campaign, run_names, method, name=name, replace=replace, **conventions)
+    if name is None and not measures:
+        click.echo(render(frame, fmt if fmt != "latex" else "table"))
+        return
+    if name is not None:
+        click.echo(f"stored fused run '{name}' ({frame.attrs['recipe'].describe()}): {len(frame)} entries, "
+                   f"{frame['topic_id'].nunique()} topics, sha256 {frame.attrs['sha256']}", err=True)
+    if measures:
+        if name is None:
+            raise PyevalError("-m compares the stored fused run with its inputs: give --name")
+        from ..evaluation import evaluate
+        from ..resampling import compare
+
+        evaluate(con, campaign, list(measures), runs=[name, *run_names])
+        report = compare(con, campaign, list(measures), runs=[name, *run_names], test=test, baseline=name)
+        click.echo(report.render("latex" if fmt == "latex" else "markdown"))
+
+
+@main.command("fusions")
+@click.option("--campaign", "-C", help="Campaign name; default every campaign.")
+@output_option
+@click.pass_context
+@fail_cleanly
+def fusions_command(ctx, campaign, fmt):
+    """Show the fused runs: method, parents, recipe, and whether a parent changed since (stale)."""
+    from ..fusion import derived_runs
+    from ..output import render
+
+    con = open_warehouse(ctx, read_only=True)
+    click.echo(render(derived_runs(con, campaign), fmt))
+
+
+@main.command("export-run")
+@campaign_option
+@click.argument("run")
+@click.option("--out", "-o", type=click.Path(dir_okay=False), help="Write the file here (default: standard output).")
+@click.pass_context
+@fail_cleanly
+def export_run_command(ctx, campaign, run, out):
+    """Write a stored run (a fused run too) as a TREC run file."""
+    from ..fusion import export_run
+
+    con = open_warehouse(ctx, read_only=True)
+    text = export_run(con, campaign, run, out)
+    if out is None:
+        click.echo(text, nl=False)
+
+
+@main.command("delete-run")
+@campaign_option
+@click.argument("run")
+@click.pass_context
+@fail_cleanly
+def delete_run_command(ctx, campaign, run):
+    """Delete a stored run (a fused run with its derivation); refused while a fused run is made from it."""
+    from ..fusion import delete_run
+
+    con = open_warehouse(ctx, create=False)
+    delete_run(con, campaign, run)
+    click.echo(f"deleted run '{run}' of campaign '{campaign}'")

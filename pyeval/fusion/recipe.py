@@ -1,0 +1,137 @@
+"""A fusion recipe: the method and every convention, as explicit values (docs/fusion.md).
+
+Defaults follow ranx 0.3.21 (Bassani & Romelli, CIKM 2022): scores normalised per topic by
+min-max before weighting, a document an input did not retrieve contributes nothing (Borda: the
+unranked points ranx gives it), every document of every input read, no cut of the fused list.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..errors import PyevalError
+
+#: Methods whose contribution is a function of the score (normalised as the recipe says).
+SCORE_METHODS = ("combsum", "wsum", "combmnz", "combanz", "combmax", "combmin", "combmed")
+#: Methods whose contribution is a function of the rank in the input (scores are not read).
+RANK_METHODS = ("rrf", "isr", "log-isr", "borda", "rbp")
+METHODS = SCORE_METHODS + RANK_METHODS
+#: Other spellings (ranx's fusion_switch names, trectools' combos strategies).
+METHOD_ALIASES = {"sum": "combsum", "mnz": "combmnz", "anz": "combanz", "max": "combmax", "min": "combmin",
+                  "med": "combmed", "log_isr": "log-isr", "bordafuse": "borda", "weighted-sum": "wsum"}
+NORMS = ("none", "min-max", "max", "sum", "zmuv", "rank")
+NORM_ALIASES = {"min_max": "min-max", "z-score": "zmuv", "zscore": "zmuv", "z": "zmuv"}
+NORM_STAGES = ("before", "after")
+ABSENT = ("none", "zero", "min", "shared")
+INPUT_ORDERINGS = ("trec", "trec-asc", "rank", "file")
+TIE_ORDERS = ("docno-desc", "docno-asc")
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How a fused run is made from stored runs of one campaign (docs/fusion.md).
+
+    method: combsum, wsum (combsum with weights), combmnz, combanz, combmax, combmin, combmed,
+    rrf, isr, log-isr, borda or rbp. weights: one per run (default 1 each; wsum needs them).
+    norm: none, min-max, max, sum, zmuv (z-score) or rank, per input and topic. norm_stage:
+    normalise the scores 'before' weighting them (ranx) or the weighted scores 'after'. absent:
+    what a document an input did not retrieve contributes: none, zero, min (the input's lowest
+    contribution for the topic) or shared (borda: ranx's unranked points); default none (borda:
+    shared). k: RRF's constant; p: RBP fusion's persistence. input_depth: ranks read from each
+    input; output_depth: ranks kept in the fused list (None: all). input_ordering: how each
+    input is ranked (trec, trec-asc, rank, file; ranked_entries). tie_order: docno-desc
+    (trec_eval's order) or docno-asc (trectools) among equal fused scores.
+    """
+
+    method: str
+    runs: tuple[str, ...]
+    weights: tuple[float, ...] | None = None
+    norm: str = "min-max"
+    norm_stage: str = "before"
+    absent: str | None = None
+    k: float = 60.0
+    p: float = 0.8
+    input_depth: int | None = None
+    output_depth: int | None = None
+    input_ordering: str = "trec"
+    tie_order: str = "docno-desc"
+
+    def checked(self) -> Recipe:
+        """The recipe with aliases resolved and the default ``absent`` chosen; PyevalError (one
+        line) for anything that is not a recipe."""
+        method = METHOD_ALIASES.get(self.method, self.method)
+        if method not in METHODS:
+            raise PyevalError(f"fusion method must be one of {', '.join(METHODS)}; got {self.method!r}")
+        runs = tuple(self.runs)
+        if len(runs) < 2:
+            raise PyevalError(f"fusion needs at least two runs; got {len(runs)}")
+        repeated = sorted({run for run in runs if runs.count(run) > 1})
+        if repeated:
+            raise PyevalError(f"run {repeated[0]!r} is given twice")
+        norm = NORM_ALIASES.get(self.norm, self.norm)
+        _one_of("normalisation", norm, NORMS)
+        _one_of("normalisation stage", self.norm_stage, NORM_STAGES)
+        absent = self.absent if self.absent is not None else ("shared" if method == "borda" else "none")
+        _one_of("absent-document rule", absent, ABSENT)
+        if absent == "shared" and method != "borda":
+            raise PyevalError("absent 'shared' (ranx's unranked points) is Borda's rule only")
+        _one_of("input ordering", self.input_ordering, INPUT_ORDERINGS)
+        _one_of("tie order", self.tie_order, TIE_ORDERS)
+        weights = self.weights
+        if weights is not None:
+            weights = tuple(float(w) for w in weights)
+            if len(weights) != len(runs):
+                raise PyevalError(f"{len(weights)} weights for {len(runs)} runs: give one weight per run")
+            if not all(math.isfinite(w) for w in weights):
+                raise PyevalError("weights must be finite numbers")
+        elif method == "wsum":
+            raise PyevalError("wsum needs weights, one per run (--weights)")
+        check_k(self.k)
+        check_p(self.p)
+        for label, depth in (("input depth", self.input_depth), ("output depth", self.output_depth)):
+            if depth is not None and (int(depth) != depth or depth < 1):
+                raise PyevalError(f"{label} must be a positive integer; got {depth}")
+        return dataclasses.replace(self, method=method, runs=runs, weights=weights, norm=norm, absent=absent,
+                                   k=float(self.k), p=float(self.p))
+
+    def weight_list(self) -> tuple[float, ...]:
+        return self.weights if self.weights is not None else (1.0,) * len(self.runs)
+
+    def parameters(self) -> dict:
+        """Every convention of the recipe (runs aside), as stored in run_derivations.parameters."""
+        values = dataclasses.asdict(self)
+        values.pop("runs")
+        values["weights"] = list(self.weight_list())
+        return values
+
+    def describe(self) -> str:
+        """``rrf(k=60) of bm25, dense``: what the source_file of a fused run says."""
+        extra = {"rrf": f"k={self.k:g}", "rbp": f"p={self.p:g}"}.get(self.method)
+        if self.method in SCORE_METHODS:
+            extra = f"norm={self.norm}"
+        return f"fusion {self.method}({extra or ''}) of {', '.join(self.runs)}"
+
+    @classmethod
+    def from_parameters(cls, runs: Sequence[str], parameters: dict) -> Recipe:
+        known = {field.name for field in dataclasses.fields(cls)}
+        values = {key: value for key, value in parameters.items() if key in known}
+        if values.get("weights") is not None:
+            values["weights"] = tuple(values["weights"])
+        return cls(runs=tuple(runs), **values)
+
+
+def check_k(k: float) -> None:
+    if not isinstance(k, (int, float)) or not math.isfinite(k) or k <= 0:
+        raise PyevalError(f"RRF's k must be a positive number; got {k}")
+
+
+def check_p(p: float) -> None:
+    if not isinstance(p, (int, float)) or not 0 < p < 1:
+        raise PyevalError(f"RBP's p must be between 0 and 1; got {p}")
+
+
+def _one_of(what: str, value: str, allowed: Sequence[str]) -> None:
+    if value not in allowed:
+        raise PyevalError(f"{what} must be one of {', '.join(allowed)}; got {value!r}")

@@ -1,0 +1,47 @@
+"""pyeval fuse, fusions, export-run and delete-run on the bundled sample's two real runs."""
+from __future__ import annotations
+
+import hashlib
+
+from click.testing import CliRunner
+
+from pyeval import sample
+from pyeval.cli import main
+
+
+def _run(runner, *args, ok=True):
+    result = runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
+    assert (result.exit_code == 0) == ok, result.output
+    return result
+
+
+def test_fuse_store_export_list_grid_and_delete(tmp_path):
+    runner = CliRunner()
+    db = tmp_path / "w.duckdb"
+    _run(runner, "--db", db, "load", "qrels", "-C", "web", sample.path("qrels.adhoc.txt.gz"))
+    for name in sample.REAL_RUNS:
+        path = next(p for p in sample.run_paths() if sample.run_name(p) == name)
+        _run(runner, "--db", db, "load", "run", "-C", "web", "--name", name, path)
+    out = _run(runner, "--db", db, "fuse", "-C", "web", "--method", "rrf", "--k", "60",
+               "--runs", *sample.REAL_RUNS, "--name", "hybrid").output
+    assert "stored fused run 'hybrid'" in out
+    listed = _run(runner, "--db", db, "fusions", "--format", "csv").output
+    assert "hybrid,rrf" in listed and "False" in listed
+    exported = tmp_path / "hybrid.txt"
+    _run(runner, "--db", db, "export-run", "-C", "web", "hybrid", "-o", exported)
+    stored = _run(runner, "--db", db, "sql", "select source_sha256 from runs where run_id = 'hybrid'",
+                  "--format", "csv").output.split()[-1]
+    assert hashlib.sha256(exported.read_bytes()).hexdigest() == stored
+    table = _run(runner, "--db", db, "fuse", "-C", "web", "--method", "combsum", "--runs", *sample.REAL_RUNS,
+                 "--name", "sum", "-m", "nDCG@10", "--test", "t", "--format", "latex").output
+    assert "\\toprule" in table and "sum" in table
+    grid = _run(runner, "--db", db, "fuse", "-C", "web", "--method", "rrf", "--runs", *sample.REAL_RUNS,
+                "--grid", "k=10,60", "--folds", "2", "--plot", tmp_path / "grid.png").output
+    assert "best point" in grid and (tmp_path / "grid.png").stat().st_size > 0
+    refused = _run(runner, "--db", db, "delete-run", "-C", "web", sample.REAL_RUNS[0], ok=False).output
+    assert "input of fused run" in refused and len(refused.strip().splitlines()) == 1
+    bad = _run(runner, "--db", db, "fuse", "-C", "web", "--method", "wsum", "--weights", "1,2,3",
+               "--runs", *sample.REAL_RUNS, ok=False).output
+    assert "3 weights for 2 runs" in bad
+    _run(runner, "--db", db, "delete-run", "-C", "web", "hybrid")
+    assert "hybrid" not in _run(runner, "--db", db, "fusions", "--format", "csv").output
