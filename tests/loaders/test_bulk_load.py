@@ -176,7 +176,7 @@ def test_load_campaign_on_the_sample_folder_asks_which_qrels(tmp_path):
                                   intents="intents.uniform.txt", run_names="file")
     assert {r.name for r in report.reports if r.kind == "run"} >= {"indri-ql", "indri-rm", "sim01"}
     kinds = [r.kind for r in report.reports]
-    assert kinds[:3] == ["qrels", "intents", "doclengths"] and kinds.count("run") == 20
+    assert kinds[:4] == ["qrels", "intents", "topics", "doclengths"] and kinds.count("run") == 20
     assert {p.name for p in report.ignored} == {"README.md", "qrels.adhoc.txt.gz", "intents.nonuniform.txt"}
     types = con.execute("select intent_type, count(*) from intents group by 1 order by 1").fetchall()
     assert dict(types).get("nav", 0) > 0  # the topics XML gave the intents their types
