@@ -31,7 +31,7 @@ def test_load_list_and_sql(runner, tmp_path):
     out = invoke(runner, "--db", db, "load", "run", "-C", "trec6", TREC / "results.test")
     assert "run 'STANDARD'" in out and "1500 rows, 3 topics" in out
     out = invoke(runner, "--db", db, "load", "run", "-C", "trec6", "--name", "trunc", TREC / "results.trunc")
-    assert "run 'trunc'" in out and "1 judged topics are missing from it" in out
+    assert "run 'trunc'" in out and "1 judged topic is missing from it" in out
     out = invoke(runner, "--db", db, "list", "--format", "csv")
     assert "trec6,adhoc,3,3681,561,0,2,2084,0" in out
     assert "trec6,trunc,STANDARD,2,584," in out

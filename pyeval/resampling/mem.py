@@ -528,7 +528,8 @@ def informativeness_of(lists: Lists, targets: Sequence[str], settings: Settings,
         if progress:
             from tqdm import tqdm
 
-            iterator = tqdm(range(K), desc=f"MEM {target}", unit="list", delay=2.0, leave=False)
+            iterator = tqdm(range(K), desc=f"MEM {target}", unit="list", delay=2.0, leave=False,
+                            disable=None)  # no bar where stderr is not a terminal
         for k in iterator:
             solution = solve(target, float(observed[k]), counts[k], relevant[k], weights[k], settings,
                              solver=solver, tolerance=tolerance)
