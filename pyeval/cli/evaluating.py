@@ -36,17 +36,28 @@ def sql_command(ctx, query, fmt, write, external_access):
 
 @main.command("list")
 @output_option
+@click.option("--only", type=click.Choice(["campaigns", "runs"]),
+              help="Print one of the two tables (needed with --format csv: a CSV stream holds one table).")
 @click.pass_context
 @fail_cleanly
-def list_command(ctx, fmt):
+def list_command(ctx, fmt, only):
     """Show the campaigns and runs of an existing warehouse with their counts."""
     from ..output import render
     from ..query import campaign_overview, run_overview
 
+    if fmt == "csv" and only is None:
+        raise click.UsageError("a CSV stream holds one table: add --only campaigns or --only runs")
     con = open_warehouse(ctx, read_only=True)
-    click.echo(render(campaign_overview(con), fmt))
-    click.echo()
-    click.echo(render(run_overview(con), fmt))
+    tables = {"campaigns": campaign_overview, "runs": run_overview}
+    if only is not None:
+        click.echo(render(tables[only](con), fmt))
+    elif fmt == "json":  # one JSON document: {"campaigns": [...], "runs": [...]}
+        click.echo("{\n" + ",\n".join(f'"{name}": {render(table(con), fmt)}' for name, table in tables.items())
+                   + "\n}")
+    else:
+        click.echo(render(campaign_overview(con), fmt))
+        click.echo()
+        click.echo(render(run_overview(con), fmt))
 
 
 @main.command("demo")
