@@ -128,3 +128,15 @@ def test_sample_writes_no_file_through_a_runs_link(tmp_path):
     result = CliRunner().invoke(main, ["sample", str(target)])
     assert result.exit_code == 1 and "is a link to another folder" in result.output
     assert list(elsewhere.iterdir()) == [] and list(target.iterdir()) == [target / "runs"]
+
+
+def test_a_run_given_as_qrels_and_diversity_qrels_given_to_trec_eval_are_named_for_what_they_are(tmp_path):
+    con = pyeval.connect()
+    with pytest.raises(pyeval.InputFormatError, match="6 fields is a run's line .*is this a run file"):
+        pyeval.load_qrels(con, "c", NTCIR / "TRECRUN")
+    qrels = tmp_path / "qrels.diversity.txt"
+    qrels.write_text("1 1 d1 1\n1 2 d1 1\n1 2 d2 0\n")
+    run = tmp_path / "run.txt"
+    run.write_text("1 Q0 d1 1 2.0 r\n1 Q0 d2 2 1.0 r\n")
+    result = CliRunner().invoke(main, ["trec_eval", str(qrels), str(run)])
+    assert result.exit_code == 4 and "these are diversity qrels: pyeval ndeval reads them" in result.output
