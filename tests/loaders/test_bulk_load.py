@@ -51,6 +51,7 @@ def _warehouse(path):
     return con
 
 
+@pytest.mark.slow  # 100 files loaded together and one by one (~15 s CPU)
 def test_many_files_store_what_loading_them_one_by_one_stores(tmp_path, runs_folder):
     together = _warehouse(tmp_path / "together.duckdb")
     reports = pyeval.load_runs(together, "c", [runs_folder])
