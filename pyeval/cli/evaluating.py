@@ -119,7 +119,7 @@ def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_
                      no_store, per_topic, engine, export_dir, fmt):
     """Compute measures for a campaign's runs, store per-topic scores, print the means."""
     from ..evaluation import evaluate, evaluate_summary, summed_measures, with_default_gain, with_default_probs
-    from ..output import render, render_rows, whole_counts
+    from ..output import fitting_rows, render, whole_counts
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
     chosen = with_default_gain(list(measures), gains) if gains else list(measures)
@@ -132,8 +132,8 @@ def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_
         raise PyevalError("--export needs --engine spark")
     if engine == "duckdb" and not per_topic:  # the means only: computed, stored and combined in SQL, no pandas
         summary = evaluate_summary(con, campaign, chosen, **settings)
-        click.echo(render_rows(["run_id", *summary.measures], summary.rows, fmt,
-                               integer_columns=summed_measures(summary.measures)))
+        click.echo(fitting_rows(["run_id", *summary.measures], summary.rows, fmt,
+                                integer_columns=summed_measures(summary.measures)))
         if summary.evaluation_id is not None:
             click.echo(f"stored as evaluation {summary.evaluation_id}", err=True)
         return
