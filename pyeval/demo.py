@@ -10,7 +10,7 @@ from pathlib import Path
 
 from . import ownership, sample, warehouse
 from .db import first_row, transaction
-from .errors import NotOwnedError, PyevalError
+from .errors import NotOwnedError, PyevalError, with_command_line
 from .evaluation import Evaluation, evaluate
 from .loaders import RunMetadata, load_doclengths, load_intents, load_qrels, load_runs
 from .output import render
@@ -92,7 +92,8 @@ def _prepare(out: Path) -> None:
     finally:
         con.close()
     if not names <= set(DEMO_CAMPAIGNS):
-        raise NotOwnedError(f"{out} holds campaigns other than the demo's; choose another --out")
+        raise with_command_line(NotOwnedError(f"{out} holds campaigns other than the demo's; choose another path"),
+                                f"{out} holds campaigns other than the demo's; choose another --out")
     out.unlink()
 
 

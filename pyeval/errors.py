@@ -13,6 +13,13 @@ class PyevalError(Exception):
     command_line: str | None = None
 
 
+def with_command_line(error: PyevalError, command_line: str) -> PyevalError:
+    """``error`` (worded for Python callers: argument names) with its command-line wording
+    (option names), which the CLI prints instead."""
+    error.command_line = command_line
+    return error
+
+
 class InputFormatError(PyevalError, ValueError):
     """A bad line in an input file (or a bad row of an input DataFrame).
 

@@ -19,6 +19,7 @@ from .db import create_rows, first_row, transaction, unknown_campaign
 from .errors import (
     DataIntegrityError,
     PyevalError,
+    with_command_line,
 )
 from .measures import Measure, make, parse_measures, registry
 from .measures.common import is_inline_profile
@@ -83,12 +84,21 @@ def with_default_gain(measures: Iterable[str | Measure], profile: str) -> list[M
     return chosen
 
 
+def read_only(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether ``con``'s database is attached read-only (pyeval.connect(..., read_only=True))."""
+    row = first_row(con, "select readonly from duckdb_databases() where database_name = current_database()")
+    return bool(row and row[0])
+
+
 def parse_requested(measures: Iterable[str | Measure]) -> list[Measure]:
     """The measures asked for (names or Measure values), parsed, without repeats, in order;
     PyevalError when there are none."""
+    if isinstance(measures, (str, Measure)):  # evaluate(con, c, "AP"): one measure, not its letters
+        measures = [measures]
     parsed = [m for item in measures for m in ([item] if isinstance(item, Measure) else parse_measures(item))]
     if not parsed:
-        raise PyevalError("no measure requested (e.g. -m AP -m nDCG@10)")
+        raise with_command_line(PyevalError("no measure requested (measures=['AP', 'nDCG@10'], say)"),
+                                "no measure requested (e.g. -m AP -m nDCG@10)")
     return list(dict.fromkeys(parsed))
 
 
@@ -192,6 +202,8 @@ def check_settings(ordering: str, topics: str, max_depth: int | None) -> None:
 def campaign_runs(con, campaign_id: str, runs: Sequence[str] | None, any_qrels: bool = False) -> list[str]:
     """The runs to evaluate (default: every run of the campaign); ``any_qrels``: the measures
     read diversity qrels as well. PyevalError naming what is missing."""
+    if isinstance(runs, str):  # runs="r1": one run, not its letters
+        runs = [runs]
     row = first_row(con, "select qrels_kind from campaigns where campaign_id = $c", {"c": campaign_id})
     if row is None:
         raise unknown_campaign(con, campaign_id)
@@ -293,6 +305,8 @@ def _evaluate_into(
     """:func:`evaluate`'s work (its keywords): validate, compute into ``evaluation_values``,
     then :func:`finish_into`."""
     check_settings(ordering, topics, max_depth)
+    if store and read_only(con):
+        raise PyevalError("the warehouse is open read-only: evaluate with store=False, or open it for writing")
     parsed = parse_requested(measures)
     # the Python families (ndeval, umeasure) read per-intent judgments and check their own qrels
     run_ids = campaign_runs(

@@ -271,3 +271,38 @@ def _dump_records(records: list[dict]) -> str:
         return "[]"
     lines = ",\n".join("  " + json.dumps(record, ensure_ascii=False, default=_json_default) for record in records)
     return f"[\n{lines}\n]"
+
+
+def fitting_rows(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    fmt: str = "table",
+    *,
+    integer_columns: Collection[str] = (),
+    width: int | None = None,
+) -> str:
+    """:func:`render_rows` of a wide result (one row per run, one column per measure), turned
+    so that a table or markdown fits ``width`` (default: the terminal's, at least 100 columns):
+    as printed when it fits; else one row per measure and one column per run; else one row per
+    (run, measure). CSV and JSON are never turned."""
+    import shutil
+
+    text = render_rows(headers, rows, fmt, integer_columns=integer_columns)
+    if fmt not in ("table", "markdown"):
+        return text
+    limit = width or max(shutil.get_terminal_size((100, 24)).columns, 100)
+    if max(map(len, text.splitlines()), default=0) <= limit:
+        return text
+
+    def shown(measure: str, value: Any) -> Any:
+        whole = measure in integer_columns and _is_number(value) and float(value).is_integer()
+        return int(value) if whole else value
+
+    measures = list(headers[1:])
+    turned = [[m, *(shown(m, row[i + 1]) for row in rows)] for i, m in enumerate(measures)]
+    text = render_rows(["measure", *(str(row[0]) for row in rows)], turned, fmt)
+    if max(map(len, text.splitlines()), default=0) <= limit:
+        return text
+    long = [[row[0], m, shown(m, row[i + 1])] for row in rows for i, m in enumerate(measures)]
+    return render_rows([headers[0], "measure", "value"], long, fmt)
+

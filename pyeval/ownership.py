@@ -28,7 +28,7 @@ from typing import Any
 import duckdb
 
 from . import sqlfiles
-from .errors import NotAWarehouseError, NotOwnedError
+from .errors import NotAWarehouseError, NotOwnedError, with_command_line
 
 #: The comment pyeval puts on a warehouse's ``schema_migrations`` table when it creates one.
 WAREHOUSE_MARKER = "pyeval warehouse"
@@ -72,7 +72,8 @@ def require_duckdb_file(path: str | os.PathLike[str]) -> None:
     kind = file_kind(path)
     if kind == "other":
         what = "a directory" if Path(path).is_dir() else "not a DuckDB database file"
-        raise NotAWarehouseError(f"{path}: {what}; pyeval leaves it alone (choose another --db)")
+        raise with_command_line(NotAWarehouseError(f"{path}: {what}; pyeval leaves it alone (choose another path)"),
+                                f"{path}: {what}; pyeval leaves it alone (choose another --db)")
 
 
 # ---------------------------------------------------------------------------------- warehouses

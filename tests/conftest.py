@@ -10,6 +10,19 @@ import pytest
 import pyeval
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+ENGINE_TESTS = Path(__file__).resolve().parent / "engines"
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects
+def pytest_collection_modifyitems(config, items):
+    """Every test under tests/engines (Spark, Ray, the Spark SQL transpiler) is marked
+    ``engines``, every test reading the demo warehouse ``slow``: deselected by default
+    (pyproject.toml's addopts), run by ``python -m pytest -m "engines or slow"`` and by .ci/run."""
+    for item in items:
+        if ENGINE_TESTS in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.engines)
+        if "demo_build" in getattr(item, "fixturenames", ()):  # `pyeval demo` end to end (minutes)
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture

@@ -31,10 +31,15 @@ def test_load_list_and_sql(runner, tmp_path):
     out = invoke(runner, "--db", db, "load", "run", "-C", "trec6", TREC / "results.test")
     assert "run 'STANDARD'" in out and "1500 rows, 3 topics" in out
     out = invoke(runner, "--db", db, "load", "run", "-C", "trec6", "--name", "trunc", TREC / "results.trunc")
-    assert "run 'trunc'" in out and "1 judged topics are missing from it" in out
-    out = invoke(runner, "--db", db, "list", "--format", "csv")
-    assert "trec6,adhoc,3,3681,561,0,2,2084,0" in out
-    assert "trec6,trunc,STANDARD,2,584," in out
+    assert "run 'trunc'" in out and "1 judged topic is missing from it" in out
+    out = invoke(runner, "--db", db, "list", "--format", "csv", "--only", "campaigns")
+    assert "trec6,adhoc,3,3681,561,0,2,2084,0" in out and "trunc" not in out
+    out = invoke(runner, "--db", db, "list", "--format", "csv", "--only", "runs")
+    assert "trec6,trunc,STANDARD,2,584," in out and out.count("campaign_id") == 1
+    listed = json.loads(invoke(runner, "--db", db, "list", "--format", "json"))
+    assert len(listed["campaigns"]) == 1 and len(listed["runs"]) == 2
+    refused = runner.invoke(main, ["--db", str(db), "list", "--format", "csv"])
+    assert refused.exit_code == 2 and "a CSV stream holds one table" in refused.output
     out = invoke(runner, "--db", db, "sql", "select run_id, count(*) as n from run_entries group by 1 order by 1",
                  "--format", "json")
     assert json.loads(out) == [{"run_id": "STANDARD", "n": 1500}, {"run_id": "trunc", "n": 584}]

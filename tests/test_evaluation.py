@@ -102,3 +102,26 @@ def test_evaluate_command(tmp_path, write):
     assert shown.stdout == "n\n6\n"
     bad = runner.invoke(main, ["--db", str(db), "evaluate", "-C", "c", "-m", "nDGC@10"])
     assert bad.exit_code == 1 and "did you mean nDCG" in bad.output
+
+
+def test_a_string_is_one_measure_or_run_not_its_letters(campaign):
+    result = evaluate(campaign, "c", "AP", runs="r", store=False)
+    assert set(result.per_topic["measure"]) == {"AP"} and set(result.per_topic["run_id"]) == {"r"}
+
+
+def test_evaluate_on_a_read_only_warehouse_says_so(tmp_path, write):
+    path = tmp_path / "w.duckdb"
+    with pyeval.connect(path) as con:
+        pyeval.load_qrels(con, "c", write("q.txt", QRELS))
+        pyeval.load_run(con, "c", write("r.txt", RUN))
+    with pyeval.connect(path, read_only=True) as con:
+        with pytest.raises(PyevalError, match="open read-only: evaluate with store=False"):
+            evaluate(con, "c", ["AP"])
+        assert len(evaluate(con, "c", ["AP"], store=False).per_topic) == 3
+
+
+def test_python_errors_name_arguments_and_the_cli_names_options(campaign):
+    with pytest.raises(PyevalError) as raised:
+        evaluate(campaign, "c", [], store=False)
+    assert "-m" not in str(raised.value) and "measures=" in str(raised.value)
+    assert raised.value.command_line == "no measure requested (e.g. -m AP -m nDCG@10)"

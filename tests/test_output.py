@@ -87,3 +87,20 @@ def test_per_topic_counts_print_as_integers_in_every_format():
     assert [row["value"] for row in json.loads(render(shown, "json"))] == [0.25, 31, 7]
     # a count that is not whole (none is, but a frame may say otherwise) is left as it is
     assert whole_counts(long.assign(value=[0.25, 31.5, 7.0]), ["NumRet(rel=1)"])["value"].tolist() == [0.25, 31.5, 7.0]
+
+
+def test_a_wide_table_of_means_is_turned_to_fit():
+    from pyeval.output import fitting_rows
+
+    measures = [f"measure_{i:03d}" for i in range(60)]
+    rows = [["run_a", *[0.5] * 59, 12.0], ["run_b", *[0.25] * 59, 7.0]]
+    narrow = fitting_rows(["run_id", *measures[:3]], [row[:4] for row in rows], width=100)
+    assert narrow.splitlines()[0].split() == ["run_id", "measure_000", "measure_001", "measure_002"]
+    turned = fitting_rows(["run_id", *measures], rows, width=100, integer_columns={"measure_059"})
+    lines = turned.splitlines()
+    assert lines[0].split() == ["measure", "run_a", "run_b"] and len(lines) == 2 + 60
+    assert lines[-1].split() == ["measure_059", "12", "7"] and max(map(len, lines)) <= 100
+    many = [[f"run_{r:02d}", *[0.5] * 60] for r in range(30)]
+    long = fitting_rows(["run_id", *measures], many, width=100).splitlines()
+    assert long[0].split() == ["run_id", "measure", "value"] and len(long) == 2 + 30 * 60
+    assert fitting_rows(["run_id", *measures], rows, "csv") .count("\n") == 2  # csv is never turned

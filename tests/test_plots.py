@@ -35,6 +35,24 @@ def test_rank_plot_has_integer_run_ranks(figures, tmp_path):
     assert "tau" in axes.get_title()
 
 
+def test_a_long_correlation_title_is_wrapped_inside_the_figure(figures, tmp_path):
+    from .resampling.helpers import grid_matrix, store_matrix
+
+    con = scored_warehouse(n=12, m=7)
+    measures = ["AP", "nDCG@10", "P@10", "RR", "P@5", "P@20"]
+    for number, measure in enumerate(measures[2:], start=3):
+        store_matrix(con, grid_matrix(12, 7, number), measure, evaluation_id=number)
+    correlate(con, "c", measures, test=None, store=False).plot(tmp_path / "corr.png")
+    figure = figures[0]
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    title = figure.axes[0].title.get_window_extent(renderer)
+    box = figure.bbox
+    assert "\n" in figure.axes[0].get_title()
+    assert box.x0 <= title.x0 and title.x1 <= box.x1 and title.y1 <= box.y1
+
+
 def test_demo_irec_plot_names_only_the_real_runs_and_fits_the_data(demo_build):
     import matplotlib
 

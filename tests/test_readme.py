@@ -15,6 +15,8 @@ import sys
 import warnings
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
 PLACEHOLDER_URL = "postgresql://bi@db/ir"
 
@@ -41,6 +43,7 @@ def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
                           capture_output=True, text=True)
 
 
+@pytest.mark.slow  # 31 commands end to end, each a new process
 def test_readme_command_line_runs_top_to_bottom(tmp_path):
     from .postgres_server import NoServer, postgres_server
 

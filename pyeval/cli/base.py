@@ -24,10 +24,22 @@ def fail_cleanly(command):
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except click.exceptions.Exit as exc:
+            if exc.exit_code:
+                _remove_created_warehouse()
+            raise
+        except BaseException:
+            _remove_created_warehouse()
+            raise
+
+    @functools.wraps(command)
+    def translated(*args, **kwargs):
         import duckdb
 
         try:
-            return command(*args, **kwargs)
+            return wrapper(*args, **kwargs)
         except PyevalError as exc:
             raise click.ClickException(exc.command_line or str(exc)) from exc
         except OSError as exc:
@@ -40,7 +52,25 @@ def fail_cleanly(command):
                 raise
             raise click.ClickException(f"{_current_db()}: {str(exc).splitlines()[0]}") from exc
 
-    return wrapper
+    return translated
+
+
+def _remove_created_warehouse() -> None:
+    """A command that fails after creating its warehouse leaves no file behind: the file (and
+    its write-ahead log) is removed when this very command created it (open_warehouse)."""
+    import os
+
+    ctx = click.get_current_context(silent=True)
+    created = (ctx.find_object(dict) or {}).pop("created", None) if ctx else None
+    if created is None:
+        return
+    path, con = created
+    con.close()
+    for name in (path, path + ".wal"):
+        try:
+            os.remove(name)
+        except FileNotFoundError:
+            pass
 
 
 def _current_db() -> str:
@@ -56,8 +86,14 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 def open_warehouse(ctx: click.Context, read_only: bool = False, *, create: bool = True, external_access: bool = True):
     """The --db warehouse. ``create``: a missing file may be created (loads); commands that need
     a stored campaign pass False, so a mistyped --db leaves no empty warehouse behind."""
-    con = warehouse.connect(ctx.obj["db"], read_only=read_only, create=create and not read_only,
+    import os
+
+    path = str(ctx.obj["db"])
+    new = create and not read_only and path != ":memory:" and not os.path.lexists(path)
+    con = warehouse.connect(path, read_only=read_only, create=create and not read_only,
                             external_access=external_access)
+    if new:  # removed again if the command fails (fail_cleanly)
+        ctx.obj["created"] = (path, con)
     ctx.call_on_close(con.close)
     return con
 

@@ -102,6 +102,8 @@ def ntcireval_command(qrels, gains, cutoffs, beta, gamma, logb, rbp, rbup, conde
                                rbup=rbup, condensed=condensed, gap=gap, format=version, truncate=truncate)
     try:
         click.echo(run(qrels, results, options), nl=False)
+        click.echo("pyeval ntcireval: no mean lines, as NTCIREVAL's compute prints none (its means come from "
+                   "the separate NEV2mean script; pyeval evaluate prints and stores means)", err=True)
     except NtcirevalError as exc:
         click.echo(f"pyeval ntcireval: {exc}", err=True)
         sys.exit(exc.status)

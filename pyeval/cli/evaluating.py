@@ -36,18 +36,29 @@ def sql_command(ctx, query, fmt, write, external_access):
 
 @main.command("list")
 @output_option
+@click.option("--only", type=click.Choice(["campaigns", "runs"]),
+              help="Print one of the two tables (needed with --format csv: a CSV stream holds one table).")
 @click.pass_context
 @fail_cleanly
-def list_command(ctx, fmt):
+def list_command(ctx, fmt, only):
     """Show the campaigns and runs of an existing warehouse with their counts."""
     from ..output import render_rows
     from ..query import overview_rows
 
+    if fmt == "csv" and only is None:
+        raise click.UsageError("a CSV stream holds one table: add --only campaigns or --only runs")
     con = open_warehouse(ctx, read_only=True)
     campaigns, runs = overview_rows(con)
-    click.echo(render_rows(*campaigns, fmt))
-    click.echo()
-    click.echo(render_rows(*runs, fmt))
+    tables = {"campaigns": campaigns, "runs": runs}
+    if only is not None:
+        click.echo(render_rows(*tables[only], fmt))
+    elif fmt == "json":  # one JSON document: {"campaigns": [...], "runs": [...]}
+        click.echo("{\n" + ",\n".join(f'"{name}": {render_rows(*table, fmt)}' for name, table in tables.items())
+                   + "\n}")
+    else:
+        click.echo(render_rows(*campaigns, fmt))
+        click.echo()
+        click.echo(render_rows(*runs, fmt))
 
 
 @main.command("demo")
@@ -109,7 +120,7 @@ def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_
                      no_store, per_topic, engine, export_dir, fmt):
     """Compute measures for a campaign's runs, store per-topic scores, print the means."""
     from ..evaluation import evaluate, evaluate_summary, summed_measures, with_default_gain, with_default_probs
-    from ..output import render, render_rows, whole_counts
+    from ..output import fitting_rows, render, whole_counts
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
     chosen = with_default_gain(list(measures), gains) if gains else list(measures)
@@ -122,8 +133,8 @@ def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_
         raise PyevalError("--export needs --engine spark")
     if engine == "duckdb" and not per_topic:  # the means only: computed, stored and combined in SQL, no pandas
         summary = evaluate_summary(con, campaign, chosen, **settings)
-        click.echo(render_rows(["run_id", *summary.measures], summary.rows, fmt,
-                               integer_columns=summed_measures(summary.measures)))
+        click.echo(fitting_rows(["run_id", *summary.measures], summary.rows, fmt,
+                                integer_columns=summed_measures(summary.measures)))
         if summary.evaluation_id is not None:
             click.echo(f"stored as evaluation {summary.evaluation_id}", err=True)
         return

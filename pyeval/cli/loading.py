@@ -122,15 +122,23 @@ def load_run_command(ctx, campaign, name, replace, system, team, run_date, tags,
 @_replace
 @run_metadata_options
 @_evaluate_option
+@click.option("--dry-run", is_flag=True, help="List what would be loaded (and what skipped); read and store nothing.")
 @click.argument("folder", type=click.Path(file_okay=False))
 @click.pass_context
 @fail_cleanly
 def load_campaign_command(ctx, campaign, qrels_name, intents_name, description, run_names, replace, system, team,
-                          run_date, tags, evaluate_measures, folder):
-    """Load a campaign FOLDER in one transaction: its qrels, optional intents, topics XML and
+                          run_date, tags, evaluate_measures, dry_run, folder):
+    """Load a campaign FOLDER in one transaction: its qrels, optional intents, topics and
     document lengths, and every run in its runs/ folder (docs/loading.md)."""
-    from ..loaders import load_campaign
+    from pathlib import Path
 
+    from ..loaders import load_campaign
+    from ..loaders.campaign import campaign_folder
+
+    if dry_run:
+        layout = campaign_folder(folder, qrels=qrels_name, intents=intents_name)
+        click.echo(layout.plan(campaign or Path(folder).resolve().name, run_names))
+        return
     summaries: list = []
     hook = _evaluation_hook(evaluate_measures, summaries)
     con = open_warehouse(ctx)

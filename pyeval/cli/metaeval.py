@@ -62,7 +62,8 @@ def significance_command(ctx, campaign, measure, test, runs, replicates, seed, a
                           progress=True)
     shown = [c for c in ("run_a", "run_b", "mean_diff", "statistic", "pvalue", "p_adjusted", "significant",
                          "effect_size", "ci_low", "ci_high", "delta") if c in result.pairs]
-    click.echo(render(result.pairs[shown].rename(columns={"pvalue": "p"}), fmt,
+    counts = ("statistic",) if test in ("sign", "wilcoxon") else ()  # counts and rank sums: 24, not 24.0000
+    click.echo(render(result.pairs[shown].rename(columns={"pvalue": "p"}), fmt, integer_columns=counts,
                       p_resolution=1 / result.replicates if result.replicates else None))
     click.echo(result.summary(), err=True)
     if result.test_id is not None:
@@ -321,6 +322,9 @@ def concordance_command(ctx, campaign, measures, golds, each_gold, show_matrix, 
         for gold in result.gold_sets:
             click.echo(f"gold standard: {' & '.join(gold)}")
             click.echo(render(result.matrix(gold).reset_index(names="measure_1"), fmt))
+        from ..resampling.concordance import MATRIX_LEGEND
+
+        click.echo(MATRIX_LEGEND, err=fmt in ("csv", "json"))  # csv/json: data only on stdout
     else:
         click.echo(render(result.table[["gold", "measure_1", "measure_2", "disagreements", "concordance_1",
                                         "concordance_2", "wins_1", "wins_2", "p_value"]], fmt))

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from .. import sqlfiles, warehouse
 from ..db import first_row
-from ..errors import InputFormatError, TrecEvalError  # noqa: F401  (TrecEvalError: this module's API)
+from ..errors import DuplicateEntryError, InputFormatError, TrecEvalError  # noqa: F401  (TrecEvalError: this module's API)
 from ..evaluation import VALUES_TABLE, compute, compute_into, create_rows, means_into, values_from_frame
 from ..loaders import load_qrels, load_run
 from ..loaders.prefs import drop_preferences, stage_preferences
@@ -104,7 +104,11 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
             values_from_frame(con, _preference_values(con, qrels, results, measures, compute_options,
                                                       options.rel_format))
         else:
-            load_qrels(con, "trec_eval", qrels, format="trec")
+            try:
+                load_qrels(con, "trec_eval", qrels, format="trec")
+            except DuplicateEntryError as exc:  # what the file looks like: diversity qrels?
+                raise DuplicateEntryError(exc.source, exc.line, f"{exc.reason} (if the second field numbers "
+                                          "subtopics, these are diversity qrels: pyeval ndeval reads them)") from None
             load_run(con, "trec_eval", results, name="run")
             _register_gain_profiles(con, options)
             compute_into(con, "trec_eval", measures, **compute_options)

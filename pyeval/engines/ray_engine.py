@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import duckdb
 
-from ..errors import PyevalError
+from ..errors import PyevalError, with_command_line
 from ..resampling import replicates as rep
 from ..resampling.discpower import DiscriminativePower, finish
 from ..resampling.matrix import ScoreMatrix, canonical_measure, score_matrix
@@ -123,7 +123,8 @@ def discriminative_power(
     tasks (``workers`` shards, default the cluster's CPUs); the same result, bit for bit, and
     the same rows stored."""
     if not measures:
-        raise PyevalError("no measure requested (e.g. -m AP -m nDCG@10)")
+        raise with_command_line(PyevalError("no measure requested (measures=['AP', 'nDCG@10'], say)"),
+                                "no measure requested (e.g. -m AP -m nDCG@10)")
     ray = init(workers, address)
     names = list(dict.fromkeys(canonical_measure(m) for m in measures))
     chosen = choose_runs(con, campaign_id, names, runs, runs_sample, seed)

@@ -19,6 +19,7 @@ import re
 import shutil
 import tempfile
 import threading
+import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -67,12 +68,19 @@ def _pyspark():
     return SparkSession
 
 
+#: log4j2 settings of the session's JVM: errors only (PYEVAL_SPARK_LOG4J names another file).
+QUIET_LOGGING = Path(os.environ.get("PYEVAL_SPARK_LOG4J") or Path(__file__).with_name("log4j2-quiet.properties"))
+
+
 def session(cores: int | None = None, *, memory: str = "2g"):
     """A local Spark session for pyeval (created once per process; ``cores`` threads).
 
     ANSI mode is off so that a division by zero gives null as in DuckDB; small shuffles."""
     global _SESSION
     SparkSession = _pyspark()
+    # PySpark 4 warns on every Arrow conversion that it does not fully support pandas 3; the
+    # engine's tests (tests/engines) pass on it, so the warning is not repeated to users.
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
     with _SESSION_LOCK:
         if _SESSION is not None and _SESSION._jsc is not None and not _SESSION._jsc.sc().isStopped():
             return _SESSION
@@ -87,7 +95,7 @@ def session(cores: int | None = None, *, memory: str = "2g"):
             .config("spark.sql.shuffle.partitions", str(max(2, 2 * threads)))
             .config("spark.driver.memory", memory)
             .config("spark.sql.execution.arrow.pyspark.enabled", "true")
-            .config("spark.driver.extraJavaOptions", "-Dlog4j.rootLogger=ERROR")
+            .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={QUIET_LOGGING.as_uri()}")
             .getOrCreate()
         )
         _SESSION.sparkContext.setLogLevel("ERROR")

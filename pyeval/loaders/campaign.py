@@ -5,12 +5,17 @@ The layout it reads (docs/loading.md, "Loading a campaign folder"), names compar
 * qrels: the file whose name contains ``qrels`` (one; ``qrels=`` chooses among several);
 * intents (optional): ``*.Iprob``, ``*.DINprob`` or ``intents*`` files; one is loaded as the
   campaign's intents, several only when ``intents=`` names the one to load;
-* topics (optional): a ``*topics*.xml`` file (TREC topics with subtopics): the types of the
-  intents loaded, or, with diversity qrels and no intents file, the intents themselves
-  (uniform probabilities);
+* topics (optional): a file whose name contains ``topics`` (TREC topics XML or SGML): the
+  titles (``topic_texts``, as ``load topics``); with diversity qrels, a topics XML also gives
+  the types of the intents loaded, or, with no intents file, the intents themselves (uniform
+  probabilities);
 * document lengths (optional): the files whose names contain ``doclength`` or ``lengths``,
   loaded together (a collection's lengths may come in parts);
-* runs: every file (not hidden) in the ``runs/`` folder and the folders below it, in name order.
+* runs: every run file in the ``runs/`` folder and the folders below it (not hidden ones), in
+  name order. A file whose first line is not a run line (a ``NOTES.md``), a FIFO, a dangling
+  link or an unreadable file is skipped and named in the report with the reason
+  (``skipped``). With ``run_names="file"``, run files of one name in different folders
+  (``ql/results.txt.gz``, ``rm/results.txt.gz``) take their folder's name.
 
 Anything else is left alone and named in the report (``ignored``). Every file is read before
 the transaction (a file DuckDB refuses then takes the general path, as in any load); the
@@ -19,13 +24,15 @@ judgments, intents, lengths and runs are then stored together, or nothing is.
 from __future__ import annotations
 
 import os
+import zlib
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
 
 from ..db import first_row, transaction
-from ..errors import DataIntegrityError, InputFormatError, PyevalError
+from ..errors import InputFormatError, PyevalError
 from . import qrels as qrels_loader
 from . import runs as runs_loader
 from . import staging
@@ -33,11 +40,24 @@ from .doclengths import load_doclengths
 from .intents import load_intents
 from .runs import RunMetadata
 from .topic_intents import load_intents_from_topics, set_intent_types
+from .topics import load_topics
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file of a campaign folder that is not loaded, and why."""
+
+    path: Path
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path} ({self.reason})"
 
 
 @dataclass
 class CampaignFolder:
-    """The files of a campaign folder, sorted into what each one is (:func:`campaign_folder`)."""
+    """The files of a campaign folder, sorted into what each one is (:func:`campaign_folder`).
+    ``run_tags``: the run tag of each run file's first line."""
 
     qrels: Path
     runs: list[Path]
@@ -45,6 +65,35 @@ class CampaignFolder:
     topics: Path | None = None
     doclengths: list[Path] = field(default_factory=list)
     ignored: list[Path] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    run_tags: list[str] = field(default_factory=list)
+
+    def run_names(self, run_names: str) -> list[str]:
+        """The name each run file is stored under: its first line's tag (``tag``), or
+        :func:`run_name_of_file` (``file``), where files of one name in different folders take
+        their folder's name (:func:`_folder_names`)."""
+        if run_names == "tag":
+            return list(self.run_tags)
+        return _folder_names(self.runs, [run_name_of_file(p) for p in self.runs])
+
+    def plan(self, campaign_id: str, run_names: str) -> str:
+        """What a load would store, one line per input (``load campaign --dry-run``)."""
+        lines = [f"{campaign_id}: would load qrels {self.qrels}"]
+        lines += [f"{campaign_id}: would load intents {self.intents}"] * (self.intents is not None)
+        lines += [f"{campaign_id}: would load topics {self.topics}"] * (self.topics is not None)
+        lines += [f"{campaign_id}: would load document lengths {p}" for p in self.doclengths]
+        lines += [f"{campaign_id}: would load run {name} from {p}"
+                  for p, name in zip(self.runs, self.run_names(run_names))]
+        lines += _left_alone(campaign_id, self.ignored, self.skipped)
+        return "\n".join(lines)
+
+
+def _left_alone(campaign_id: str, ignored: list[Path], skipped: list[Skipped]) -> list[str]:
+    lines = []
+    if ignored:
+        lines.append(f"{campaign_id}: ignored (not a recognised campaign file): " + ", ".join(map(str, ignored)))
+    lines += [f"{campaign_id}: skipped {entry}" for entry in skipped]
+    return lines
 
 
 def _is_intents(name: str) -> bool:
@@ -56,7 +105,102 @@ def _is_doclengths(name: str) -> bool:
 
 
 def _is_topics(name: str) -> bool:
-    return "topics" in name and name.endswith(".xml")
+    return "topics" in name and "qrels" not in name
+
+
+_SNIFFED_BYTES = 1 << 16
+#: Suffixes of documents organisers put beside runs (notes, descriptions, forms).
+_DOCUMENTS = frozenset((".md", ".pdf", ".html", ".htm", ".doc", ".docx", ".rtf", ".json", ".xml", ".csv",
+                        ".tsv", ".yaml", ".yml", ".png", ".jpg", ".zip", ".tar", ".tgz"))
+
+
+def _run_tag(path: Path) -> str | Skipped:
+    """The run tag of a run file's first line, or why the file is not a run: not readable, not
+    text, empty, or a first line that is not ``topic Q0 docno rank score tag``."""
+    if path.suffix.lower() in _DOCUMENTS:
+        return Skipped(path, f"not a run: a {path.suffix} document")
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(_SNIFFED_BYTES)
+    except OSError as exc:
+        return Skipped(path, f"cannot be read: {exc.strerror or exc}")
+    if head[:2] == b"\x1f\x8b":
+        try:
+            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, _SNIFFED_BYTES)
+        except zlib.error:
+            return Skipped(path, "not a readable gzip file")
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 4:  # not a character cut at the end of the sniffed bytes
+            return Skipped(path, "not UTF-8 text")
+        text = head[:exc.start].decode("utf-8")
+    lines = text.splitlines()[:-1] if len(head) >= _SNIFFED_BYTES else text.splitlines()
+    first = next((line for line in lines if line.strip() and not line.lstrip().startswith("#")), None)
+    if first is None:
+        return Skipped(path, "empty" if not text.strip() else "no run line")
+    fields = first.split()
+    if len(fields) >= 3 and fields[1].upper() == "Q0":  # a run, maybe a bad one: the load names its line
+        return fields[5] if len(fields) > 5 else ""
+    if len(fields) == 6:
+        try:
+            float(fields[3]), float(fields[4])
+        except ValueError:
+            pass
+        else:
+            return fields[5]
+    return Skipped(path, "not a run: its first line is not 'topic Q0 docno rank score tag'")
+
+
+def _run_files(runs_folder: Path) -> tuple[list[Path], list[Skipped]]:
+    """The regular files below ``runs_folder`` (hidden files and folders left out), in name
+    order, and the entries that are neither files nor folders (FIFOs, dangling links)."""
+    files: list[Path] = []
+    skipped: list[Skipped] = []
+    seen: set[Path] = set()
+
+    def walk(folder: Path) -> None:
+        real = folder.resolve()
+        if real in seen:  # a link back up the tree
+            skipped.append(Skipped(folder, "a link to a folder already read"))
+            return
+        seen.add(real)
+        for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+            if entry.name.startswith("."):
+                continue
+            if entry.is_dir():
+                walk(entry)
+            elif entry.is_file():
+                files.append(entry)
+            elif entry.is_symlink() and not entry.exists():
+                skipped.append(Skipped(entry, "a dangling link"))
+            else:
+                skipped.append(Skipped(entry, "not a regular file (a FIFO, socket or device)"))
+
+    walk(runs_folder)
+    files.sort(key=lambda p: p.relative_to(runs_folder).parts)
+    return files, skipped
+
+
+def _folder_names(paths: list[Path], names: list[str]) -> list[str]:
+    """``names``, where a name two files share becomes the name of each file's folder (the
+    folders' path below their common folder, joined with ``-``, where folder names clash too)."""
+    counts = Counter(names)
+    shared = [i for i, name in enumerate(names) if counts[name] > 1]
+    if not shared:
+        return names
+    common = Path(os.path.commonpath([paths[i].parent for i in shared]))
+    renamed = list(names)
+    for i in shared:
+        below = paths[i].parent.relative_to(common).parts
+        if below:
+            renamed[i] = below[-1]
+    clashing = Counter(renamed)
+    for i in shared:
+        below = paths[i].parent.relative_to(common).parts
+        if clashing[renamed[i]] > 1 and below:
+            renamed[i] = "-".join(below)
+    return renamed
 
 
 def _one(found: list[Path], chosen: str | None, what: str, option: str, folder: Path) -> Path | None:
@@ -86,7 +230,11 @@ def campaign_folder(
     folder = Path(path)
     if not folder.is_dir():
         raise InputFormatError(str(folder), None, "no such folder")
-    files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    entries = sorted(p for p in folder.iterdir() if not p.name.startswith("."))
+    files = [p for p in entries if p.is_file()]
+    odd = [Skipped(p, "a dangling link" if p.is_symlink() and not p.exists()
+                   else "not a regular file (a FIFO, socket or device)")
+           for p in entries if not p.is_file() and not p.is_dir()]
     runs_folder = next((p for p in sorted(folder.iterdir()) if p.is_dir() and p.name.lower() == "runs"), None)
     qrels_files = [p for p in files if "qrels" in p.name.lower()]
     intents_files = [p for p in files if _is_intents(p.name.lower())]
@@ -97,16 +245,26 @@ def campaign_folder(
         raise InputFormatError(str(folder), None, "no qrels file (a file whose name contains 'qrels')")
     if runs_folder is None:
         raise InputFormatError(str(folder), None, "no runs/ folder")
-    runs = sorted((p for p in runs_folder.rglob("*") if p.is_file() and not p.name.startswith(".")),
-                  key=lambda p: p.relative_to(runs_folder).parts)
+    candidates_found, skipped = _run_files(runs_folder)
+    runs, tags = [], []
+    for candidate in candidates_found:
+        tag = _run_tag(candidate)
+        if isinstance(tag, Skipped):
+            skipped.append(tag)
+        else:
+            runs.append(candidate)
+            tags.append(tag)
     if not runs:
-        raise InputFormatError(str(runs_folder), None, "no run file in the runs/ folder")
+        raise InputFormatError(str(runs_folder), None, "no run file in the runs/ folder"
+                               + "".join(f"; skipped {entry}" for entry in skipped[:3]))
     layout = CampaignFolder(
         qrels=qrels_file,
         runs=runs,
         intents=_one(intents_files, intents, "intents", "--intents", folder),
         topics=_one(topics_files, None, "topics", "a folder with one topics file", folder),
         doclengths=length_files,
+        skipped=odd + skipped,
+        run_tags=tags,
     )
     recognised = {layout.qrels, layout.intents, layout.topics, *layout.doclengths}
     candidates = set(qrels_files) | set(intents_files)
@@ -122,15 +280,15 @@ class CampaignReport:
     campaign_id: str
     reports: list[staging.LoadReport]
     ignored: list[Path]
+    skipped: list[Skipped] = field(default_factory=list)
 
     def summary(self) -> str:
         lines = [report.summary() for report in self.reports if report.kind != "run"]
         runs = [report for report in self.reports if report.kind == "run"]
         entries = sum(report.rows for report in runs)
-        lines.append(f"{self.campaign_id}: loaded {len(runs)} runs, {entries} entries")
-        if self.ignored:
-            lines.append(f"{self.campaign_id}: ignored (not a recognised campaign file): "
-                         + ", ".join(str(p) for p in self.ignored))
+        lines.append(f"{self.campaign_id}: loaded {len(runs)} {'run' if len(runs) == 1 else 'runs'}, "
+                     f"{entries} entries")
+        lines += _left_alone(self.campaign_id, self.ignored, self.skipped)
         return "\n".join(lines)
 
 
@@ -168,7 +326,7 @@ def load_campaign(
     if run_names not in ("tag", "file"):
         raise ValueError(f"run_names must be 'tag' or 'file'; got {run_names!r}")
     layout = campaign_folder(path, qrels=qrels, intents=intents)
-    names = [run_name_of_file(p) if run_names == "file" else None for p in layout.runs]
+    names = layout.run_names("file") if run_names == "file" else [None] * len(layout.runs)
     campaign_id = campaign_id if campaign_id is not None else Path(path).resolve().name
     if not campaign_id:
         raise PyevalError("a campaign name cannot be empty")
@@ -195,7 +353,7 @@ def load_campaign(
                 reports.append(load_intents(con, campaign_id, str(layout.intents), replace=replace))
                 step()
             if layout.topics is not None:
-                _load_topics(con, campaign_id, layout.topics, intents_loaded, replace)
+                reports += _load_topics(con, campaign_id, layout.topics, intents_loaded, replace)
                 step()
             if layout.doclengths:
                 reports.append(load_doclengths(con, campaign_id, [str(p) for p in layout.doclengths],
@@ -206,7 +364,7 @@ def load_campaign(
             step()
             if on_stored is not None:
                 on_stored(con, campaign_id, [report.name for report in run_reports])
-    return CampaignReport(campaign_id, reports, layout.ignored)
+    return CampaignReport(campaign_id, reports, layout.ignored, layout.skipped)
 
 
 def run_name_of_file(path: Path) -> str:
@@ -219,16 +377,18 @@ def run_name_of_file(path: Path) -> str:
     return stem if dot and stem and suffix.lower() in ("txt", "run", "res", "trec") else name
 
 
-def _load_topics(con, campaign_id: str, topics: Path, intents_loaded: bool, replace: bool) -> None:
-    """A topics XML: the types of the intents loaded, or the intents of diversity qrels."""
-    if intents_loaded:
-        set_intent_types(con, campaign_id, topics)
-        return
+def _load_topics(con, campaign_id: str, topics: Path, intents_loaded: bool, replace: bool) -> list[staging.LoadReport]:
+    """A topics file: its titles (``topic_texts``); with diversity qrels, also the types of the
+    intents loaded or, with no intents file, the intents themselves."""
+    reports = [load_topics(con, campaign_id, topics)]
     kind = first_row(con, "select qrels_kind from campaigns where campaign_id = $c", {"c": campaign_id})[0]
     if kind != "diversity":
-        raise DataIntegrityError(f"{topics}: a topics file gives intents, and the qrels are not diversity "
-                                 "qrels; remove it from the folder or load the files one by one")
-    load_intents_from_topics(con, campaign_id, topics, replace=replace)
+        return reports
+    if intents_loaded:
+        set_intent_types(con, campaign_id, topics)
+    else:
+        reports.append(load_intents_from_topics(con, campaign_id, topics, replace=replace))
+    return reports
 
 
 def _progress(total: int, shown: bool):

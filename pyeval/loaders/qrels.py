@@ -103,11 +103,13 @@ def _detect_format(con: duckdb.DuckDBPyConnection, lines: Lines) -> str:
             return "ntcir-diversity"
     if field_count == 4:
         return _trec_flavour(second_values)
+    looks_like = ("; 6 fields is a run's line (topic Q0 docno rank score tag): is this a run file?"
+                  if field_count == 6 else "")
     raise InputFormatError(
         lines.label,
         int(line_number),
         f"cannot tell the qrels format from a line of {field_count} fields; "
-        f"give the format ({', '.join(QRELS_LAYOUTS)})",
+        f"give the format ({', '.join(QRELS_LAYOUTS)}){looks_like}",
     )
 
 

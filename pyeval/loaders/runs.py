@@ -229,9 +229,11 @@ def _store_runs(
         _, run_topics, unjudged, missing, entries, distinct_tags, _ = summaries[index]
         notes = []
         if unjudged:
-            notes.append(f"{unjudged} of its topics have no judgments (ignored by evaluation)")
+            notes.append(f"{unjudged} of its topics {'has' if unjudged == 1 else 'have'} no judgments "
+                         "(ignored by evaluation)")
         if missing:
-            notes.append(f"{missing} judged topics are missing from it (they score 0)")
+            notes.append("1 judged topic is missing from it (it scores 0)" if missing == 1 else
+                         f"{missing} judged topics are missing from it (they score 0)")
         reports.append(staging.LoadReport(
             "run", campaign_id, lines.source_file, lines.sha256, entries, run_topics,
             name=run_id, notes=notes, tags=distinct_tags,

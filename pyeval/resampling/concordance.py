@@ -23,7 +23,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from ..errors import PyevalError
+from ..errors import PyevalError, with_command_line
 from .stats import TOLERANCE, differences
 from .store import (
     MeasureMatrices,
@@ -84,6 +84,12 @@ def _finish(counts: dict) -> dict:
     counts["concordance_2"] = counts["correct_2"] / d if d else None
     counts["p_value"] = sign_test_p(counts["wins_1"], counts["wins_2"])
     return counts
+
+
+#: What a cell of :meth:`Concordance.matrix` says (printed under every matrix).
+MATRIX_LEGEND = ("cell: concordance of the row measure / of the column measure with the gold standard over "
+                 "the list pairs where the two disagree; ‡ p < 0.01, † p < 0.05 (sign test on the wins) on "
+                 "the more concordant one; disagreements in parentheses; - (0): no disagreement")
 
 
 def mark(p: float) -> str:
@@ -149,7 +155,9 @@ def concordance(
     golds = [gold] if isinstance(gold, str) else list(gold)
     gold_names = measure_names(golds) if golds else []
     if not 1 <= len(gold_names) <= 2:
-        raise PyevalError(f"give one or two gold-standard measures (--gold); got {len(gold_names)}")
+        raise with_command_line(
+            PyevalError(f"give one or two gold-standard measures (gold=); got {len(gold_names)}"),
+            f"give one or two gold-standard measures (--gold); got {len(gold_names)}")
     overlap = sorted(set(names) & set(gold_names))
     if overlap:
         raise PyevalError(f"{overlap[0]} is both a compared measure and a gold standard")

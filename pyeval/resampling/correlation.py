@@ -180,8 +180,11 @@ class Correlations:
         axes.set_ylabel("mean over topics")
         taus = "; ".join(f"{row.measure_b}: {row.tau:.3f}" for row in self.table.itertuples(index=False)
                          if row.measure_a == reference)
-        axes.set_title(title or f"system rankings: {self.campaign_id}, {len(order)} runs "
-                                f"(Kendall's tau with {reference}: {taus})", fontsize=9)
+        import textwrap
+
+        text = title or (f"system rankings: {self.campaign_id}, {len(order)} runs "
+                         f"(Kendall's tau with {reference}: {taus})")
+        axes.set_title(textwrap.fill(text, 80), fontsize=9)  # wrapped: a long title is not cut at the edges
         axes.legend(fontsize=8)
         axes.grid(alpha=0.3)
         save_figure(figure, path)

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..db import first_row, rollback_quietly
-from ..errors import PyevalError
+from ..errors import PyevalError, with_command_line
 from .matrix import canonical_measure
 from .store import announce, few_runs
 from .significance import DEFAULT_SEED, SignificanceResult, choose_runs, significance
@@ -99,7 +99,8 @@ def discriminative_power(
     or a seeded random sample of ``runs_sample`` runs scored on every measure) and the same
     replicates. Stored in discriminative_power (one row per measure, with the ASL curve)."""
     if not measures:
-        raise PyevalError("no measure requested (e.g. -m AP -m nDCG@10)")
+        raise with_command_line(PyevalError("no measure requested (measures=['AP', 'nDCG@10'], say)"),
+                                "no measure requested (e.g. -m AP -m nDCG@10)")
     names = list(dict.fromkeys(canonical_measure(m) for m in measures))
     chosen = choose_runs(con, campaign_id, names, runs, runs_sample, seed)
     results = {}

@@ -509,7 +509,19 @@ def _iv(targets: Sequence[str], depth: int, alpha: float, beta: float, expectati
 
 def informativeness_of(lists: Lists, targets: Sequence[str], settings: Settings, *, solver: str = "SLSQP",
                        tolerance: float = 1e-8, progress: bool = False) -> tuple[pd.DataFrame, pd.DataFrame, dict, dict]:
-    """Solve every (run, topic) for each target and score the inferences (no database)."""
+    """Solve every (run, topic) for each target and score the inferences (no database). The
+    solver's linear algebra runs on one BLAS thread: its matrices are tiny (F·N ≤ a few hundred
+    unknowns), and a threaded BLAS spends several times the CPU of the solve waking its threads
+    (a 10 x 10 ERR-IA case: 75 s CPU threaded, 14 s on one thread)."""
+    from scipy import optimize  # noqa: F401  loaded first: the limits reach the BLAS loaded by then
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _informativeness_of(lists, targets, settings, solver=solver, tolerance=tolerance, progress=progress)
+
+
+def _informativeness_of(lists: Lists, targets: Sequence[str], settings: Settings, *, solver: str,
+                        tolerance: float, progress: bool) -> tuple[pd.DataFrame, pd.DataFrame, dict, dict]:
     K = len(lists.run_ids)
     run_ids = np.asarray(lists.run_ids)
     runs = sorted(set(lists.run_ids))
@@ -528,7 +540,8 @@ def informativeness_of(lists: Lists, targets: Sequence[str], settings: Settings,
         if progress:
             from tqdm import tqdm
 
-            iterator = tqdm(range(K), desc=f"MEM {target}", unit="list", delay=2.0, leave=False)
+            iterator = tqdm(range(K), desc=f"MEM {target}", unit="list", delay=2.0, leave=False,
+                            disable=None)  # no bar where stderr is not a terminal
         for k in iterator:
             solution = solve(target, float(observed[k]), counts[k], relevant[k], weights[k], settings,
                              solver=solver, tolerance=tolerance)

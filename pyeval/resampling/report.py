@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..db import first_row
-from ..errors import PyevalError
+from ..errors import PyevalError, with_command_line
 from .matrix import canonical_measure, score_matrix
 from .significance import (
     DEFAULT_REPLICATES,
@@ -183,7 +183,8 @@ def compare(
     if test not in TESTS:
         raise PyevalError(f"test must be one of {', '.join(TESTS)}; got {test!r}")
     if not measures:
-        raise PyevalError("no measure requested (e.g. -m AP -m nDCG@10)")
+        raise with_command_line(PyevalError("no measure requested (measures=['AP', 'nDCG@10'], say)"),
+                                "no measure requested (e.g. -m AP -m nDCG@10)")
     names = list(dict.fromkeys(canonical_measure(m) for m in measures))
     matrices = {name: score_matrix(con, campaign_id, name, runs) for name in names}
     common = sorted(set.intersection(*(set(m.run_ids) for m in matrices.values())))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import duckdb
 import pandas as pd
 
-from ..errors import MeasureParamError, PyevalError
+from ..errors import MeasureParamError, PyevalError, with_command_line
 from .correlation import correlate_means
 from .matrix import campaign_runs, scored_runs
 from .store import announce, few_runs, insert_experiment
@@ -88,7 +88,8 @@ def gain_robustness(
 ) -> Robustness:
     """τ between each measure's ranking under every gain profile and under its default gains."""
     if not measures:
-        raise PyevalError("no measure requested (e.g. -m nDCG@10 -m Q)")
+        raise with_command_line(PyevalError("no measure requested (measures=['nDCG@10', 'Q'], say)"),
+                                "no measure requested (e.g. -m nDCG@10 -m Q)")
     profiles = list(dict.fromkeys(profiles))
     if not profiles:
         raise PyevalError("give at least one gain profile to compare with the default")

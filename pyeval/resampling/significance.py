@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..db import first_row, rollback_quietly
-from ..errors import PyevalError
+from ..errors import PyevalError, with_command_line
 from . import replicates as rep
 from . import stats
 from .matrix import (
@@ -121,7 +121,8 @@ def choose_runs(con: duckdb.DuckDBPyConnection, campaign_id: str, measures: Sequ
         scored = [set(scored_runs(con, campaign_id, canonical_measure(m))) for m in measures]
         pool = sorted(set.intersection(*scored)) if scored else []
     if runs_sample < 2:
-        raise PyevalError(f"--runs-sample must be at least 2; got {runs_sample}")
+        raise with_command_line(PyevalError(f"runs_sample must be at least 2; got {runs_sample}"),
+                                f"--runs-sample must be at least 2; got {runs_sample}")
     if runs_sample > len(pool):
         raise PyevalError(f"cannot sample {runs_sample} runs: campaign '{campaign_id}' has {len(pool)} "
                           "runs with stored scores for the measures")

@@ -92,7 +92,8 @@ def _progress(iterable: Iterable, total: int, progress: bool, label: str) -> Ite
         return iterable
     from tqdm import tqdm
 
-    return tqdm(iterable, total=total, desc=label, unit="chunk", delay=2.0, leave=False)
+    # disable=None: no bar where stderr is not a terminal (a redirected log gets no \r updates)
+    return tqdm(iterable, total=total, desc=label, unit="chunk", delay=2.0, leave=False, disable=None)
 
 
 # ---------------------------------------------------------------------------------------------

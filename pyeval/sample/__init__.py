@@ -116,6 +116,10 @@ def write_sample(directory: str | os.PathLike[str]) -> list[Path]:
     if folder.exists() and not folder.is_dir():
         raise NotOwnedError(f"{folder} exists and is not a folder; choose another DIR")
     targets = {folder / name: source for name, source in _targets().items()}
+    linked = [str(folder / sub) for sub in ("runs", "ntcir", "ndeval") if (folder / sub).is_symlink()]
+    if linked:  # writing through it would put files into another folder
+        raise NotOwnedError(f"{linked[0]} is a link to another folder; pyeval writes no file through it "
+                            "(choose an empty or new DIR)")
     taken = [str(target) for target in targets if target.exists() or target.is_symlink()]
     if taken:
         raise NotOwnedError(f"{taken[0]} exists; pyeval leaves it alone (choose an empty or new DIR)")

@@ -10,7 +10,7 @@ import duckdb
 
 from .. import sqlfiles
 from ..db import first_row
-from ..errors import NotOwnedError, PyevalError
+from ..errors import NotOwnedError, PyevalError, with_command_line
 from .common import PUBLIC_TABLES, database_path, quote_identifier, table_columns
 
 #: Tables whose rows belong to one evaluation and never change: published incrementally.
@@ -342,7 +342,8 @@ def _grant(pg, roles: tuple[str, ...]) -> None:
     for role in roles:
         known = pg.execute(sa.text("select count(*) from pg_roles where rolname = :r"), {"r": role}).scalar_one()
         if not known:
-            raise PyevalError(f"--grant-select: PostgreSQL has no role {role!r}; create it first")
+            raise with_command_line(PyevalError(f"grant_select: PostgreSQL has no role {role!r}; create it first"),
+                                        f"--grant-select: PostgreSQL has no role {role!r}; create it first")
         pg.execute(sa.text(f"insert into {GRANTS_TABLE} (role_name) values (:r) on conflict do nothing"), {"r": role})
     relations = (*PUBLIC_TABLES, *MATERIALIZED_VIEWS, *PORTABLE_VIEWS, PUBLICATIONS_TABLE)
     schema = pg.exec_driver_sql("select current_schema()").scalar_one()

@@ -90,6 +90,7 @@ RANX_CASES = [
 ]
 
 
+@pytest.mark.engines  # ranx comes with the test-engines extra
 @pytest.mark.parametrize("method,ranx_method,norm,params", RANX_CASES)
 def test_each_method_equals_ranx_fuse(campaign, method, ranx_method, norm, params):
     ranx = pytest.importorskip("ranx")

@@ -51,6 +51,7 @@ def _warehouse(path):
     return con
 
 
+@pytest.mark.slow  # 100 files loaded together and one by one (~15 s CPU)
 def test_many_files_store_what_loading_them_one_by_one_stores(tmp_path, runs_folder):
     together = _warehouse(tmp_path / "together.duckdb")
     reports = pyeval.load_runs(together, "c", [runs_folder])
@@ -176,7 +177,7 @@ def test_load_campaign_on_the_sample_folder_asks_which_qrels(tmp_path):
                                   intents="intents.uniform.txt", run_names="file")
     assert {r.name for r in report.reports if r.kind == "run"} >= {"indri-ql", "indri-rm", "sim01"}
     kinds = [r.kind for r in report.reports]
-    assert kinds[:3] == ["qrels", "intents", "doclengths"] and kinds.count("run") == 20
+    assert kinds[:4] == ["qrels", "intents", "topics", "doclengths"] and kinds.count("run") == 20
     assert {p.name for p in report.ignored} == {"README.md", "qrels.adhoc.txt.gz", "intents.nonuniform.txt"}
     types = con.execute("select intent_type, count(*) from intents group by 1 order by 1").fetchall()
     assert dict(types).get("nav", 0) > 0  # the topics XML gave the intents their types

@@ -34,7 +34,7 @@ def test_tab_separated_run_named_by_its_tag(campaign):
 def test_extra_columns_ignored_and_missing_topics_reported(campaign):
     report = pyeval.load_run(campaign, "t", TREC / "results.trunc", name="trunc")
     assert report.rows == 584 and report.topics == 2
-    assert "1 judged topics are missing from it (they score 0)" in report.notes
+    assert "1 judged topic is missing from it (it scores 0)" in report.notes
 
 
 def test_scores_parse_to_the_nearest_double(campaign, write):

@@ -14,7 +14,6 @@ import pyeval
 from pyeval import evaluation
 from pyeval.gains import define_gain_profile
 
-ranx = pytest.importorskip("ranx")
 ir_measures = pytest.importorskip("ir_measures")
 
 
@@ -41,8 +40,10 @@ def _per_topic(con, measure, **settings):
     return dict(zip(frame["topic_id"], frame["value"]))
 
 
+@pytest.mark.engines  # ranx pulls numba: installed with the test-engines extra
 @pytest.mark.parametrize("seed", [1])
 def test_hits_is_ranx_hits(tmp_path, seed):
+    ranx = pytest.importorskip("ranx", reason="ranx is not installed (pip install '.[test-engines]')")
     con, qrels, run = _campaign(tmp_path, random.Random(seed), tied=False)
     ranx_qrels = ranx.Qrels({t: {d: level for d, level in docs.items() if level > 0} for t, docs in qrels.items()})
     ranx_run = ranx.Run(run)

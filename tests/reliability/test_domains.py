@@ -140,6 +140,7 @@ def test_fuzz_measure_names_parse_to_a_measure_or_a_one_line_error():
         assert parse(str(measure)) == measure, text
 
 
+@pytest.mark.slow  # every measure with random parameters: the suite's slowest check (~30 s CPU)
 def test_fuzz_measures_with_random_parameters_evaluate_to_values_or_one_line_errors(campaigns):
     rng = random.Random(SEED + 1)
     evaluated = computed = 0

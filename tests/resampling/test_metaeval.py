@@ -324,6 +324,7 @@ def test_cli_runs_stage_two_commands(tmp_path):
     result = runner.invoke(main, [*db, "concordance", "-C", "c", "-m", "AP", "-m", "nDCG@10", "--gold", "P@10",
                                   "--matrix", "--format", "markdown"])
     assert result.exit_code == 0 and "| AP" in result.output
+    assert "cell: concordance of the row measure / of the column measure" in result.output  # the legend
     con = pyeval.connect(path, read_only=True)
     counts = [con.execute(f"select count(*) from {t}").fetchall()[0][0]
               for t in ("swap_rates", "swap_rate_summaries", "minority_rates", "rank_correlations", "concordance_tests")]

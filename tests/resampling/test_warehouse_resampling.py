@@ -195,6 +195,13 @@ def test_cli_commands(tmp_path):
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[0].startswith("run_a,run_b,mean_diff,statistic,p,p_adjusted,significant")
     assert len(result.stdout.splitlines()) == 11 and "stored as test 1" in result.stderr
+    for test in ("sign", "wilcoxon"):  # counts and rank sums print as whole numbers
+        result = run("significance", "-C", "c", "-m", "AP", "--test", test, "--no-store")
+        assert result.exit_code == 0, result.output
+        header, _, *rows = result.stdout.splitlines()
+        at = header.index("statistic")
+        statistics = [row[:at + len("statistic")].split()[-1] for row in rows]
+        assert statistics and all(s.replace(".5", "").isdigit() for s in statistics), statistics
     plot, curves = tmp_path / "asl.png", tmp_path / "asl.csv"
     result = run("discpower", "-C", "c", "-m", "AP", "-m", "nDCG@10", "--test", "tukey", "-B", "500",
                  "--plot", plot, "--curves", curves)
