@@ -22,6 +22,7 @@ import enum
 import hashlib
 import json
 import os
+import stat
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -50,13 +51,35 @@ class Ownership(enum.Enum):
 # ---------------------------------------------------------------------------------- files
 
 
+def special_kind(path: str | os.PathLike[str]) -> str | None:
+    """What ``path`` is when it exists and is not a regular file (after symbolic links): ``'a
+    directory'``, ``'a character device'``, ``'a block device'``, ``'a FIFO'``, ``'a socket'``;
+    None for a regular file or a missing path. Reads the file's status only: it opens nothing, so
+    a FIFO cannot block and a device is never read."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise NotAWarehouseError(f"{path}: cannot read it: {exc.strerror}") from exc
+    if stat.S_ISREG(mode):
+        return None
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
 def file_kind(path: str | os.PathLike[str]) -> str:
-    """``'missing'``, ``'empty'`` (0 bytes), ``'duckdb'``, or ``'other'``, from the header alone."""
+    """``'missing'``, ``'empty'`` (0 bytes), ``'duckdb'``, ``'other'`` (a regular file of another
+    format) or ``'special'`` (a directory, device, FIFO or socket: :func:`special_kind`), from the
+    file's status and header alone."""
     path = Path(path)
+    if special_kind(path) is not None:
+        return "special"
     if not path.exists():
         return "missing"
-    if path.is_dir():
-        return "other"
     try:
         with open(path, "rb") as handle:
             head = handle.read(12)
@@ -68,10 +91,11 @@ def file_kind(path: str | os.PathLike[str]) -> str:
 
 
 def require_duckdb_file(path: str | os.PathLike[str]) -> None:
-    """Refuse a file that exists and is not a DuckDB database (before DuckDB opens it)."""
+    """Refuse a path that exists and is not a DuckDB database file (before DuckDB opens it): a
+    regular file of another format, or a directory, device, FIFO or socket."""
     kind = file_kind(path)
-    if kind == "other":
-        what = "a directory" if Path(path).is_dir() else "not a DuckDB database file"
+    if kind in ("other", "special"):
+        what = special_kind(path) or "not a DuckDB database file"
         raise NotAWarehouseError(f"{path}: {what}; pyeval leaves it alone (choose another --db)")
 
 
@@ -175,7 +199,8 @@ def probe_warehouse_file(path: str | os.PathLike[str]) -> tuple[Ownership, str |
     if kind == "missing":
         raise NotAWarehouseError(f"{path}: no such file")
     if kind != "duckdb":
-        raise NotAWarehouseError(f"{path}: not a DuckDB database file; pyeval leaves it alone")
+        what = special_kind(path) or "not a DuckDB database file"
+        raise NotAWarehouseError(f"{path}: {what}; pyeval leaves it alone")
     try:
         probe = duckdb.connect(str(path), read_only=True, config=_NO_EXTENSIONS)
     except duckdb.Error as exc:

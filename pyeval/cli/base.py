@@ -86,6 +86,7 @@ def output_option(command):
     default=warehouse.DEFAULT_PATH,
     show_default=True,
     metavar="PATH",
+    callback=_non_empty,
     help="Warehouse file: loads and evaluate create or upgrade it; sql and list read an existing one. "
     "Environment variable PYEVAL_DB.",
 )
