@@ -306,3 +306,98 @@ def require_export(root: Path, manifest_name: str, export_format: str, file_sha2
             path = root / relative
             if not path.is_file() or file_sha256(path) != entry.get("sha256"):
                 raise NotOwnedError(f"{root}: {relative} is not the file the export wrote; pyeval leaves it alone")
+
+
+# ---------------------------------------------------------------------------------- figures and curves
+
+#: The mark pyeval writes into every figure it saves (PNG ``Software`` text chunk, PDF and SVG
+#: ``Creator``): a figure file holding it may be replaced by a later ``--plot``.
+FIGURE_MARKER = "pyeval figure"
+#: Figure formats ``--plot`` writes, by suffix, with the bytes each file starts with.
+FIGURE_FORMATS: dict[str, tuple[str, tuple[bytes, ...]]] = {
+    ".png": ("png", (b"\x89PNG\r\n\x1a\n",)),
+    ".pdf": ("pdf", (b"%PDF-",)),
+    ".svg": ("svg", (b"<?xml", b"<svg")),
+}
+#: Figure metadata carrying :data:`FIGURE_MARKER`, by format (matplotlib's ``savefig(metadata=)``).
+FIGURE_METADATA = {"png": {"Software": FIGURE_MARKER}, "pdf": {"Creator": FIGURE_MARKER},
+                   "svg": {"Creator": FIGURE_MARKER}}
+#: A figure larger than this is not read to look for the marker (pyeval's are a few hundred KiB).
+_LARGEST_FIGURE = 64 * 2**20
+
+
+def figure_format(path: str | os.PathLike[str]) -> str:
+    """The format a figure path's suffix names (``png``, ``pdf``, ``svg``); PyevalError otherwise."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in FIGURE_FORMATS:
+        from .errors import PyevalError
+
+        raise PyevalError(f"{path}: unknown figure suffix {suffix or '(none)'!r}; use .png, .pdf or .svg")
+    return FIGURE_FORMATS[suffix][0]
+
+
+def is_pyeval_figure(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a regular file in the format its suffix names that carries
+    :data:`FIGURE_MARKER` (a figure pyeval saved)."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in FIGURE_FORMATS or special_kind(path) is not None or Path(path).is_symlink():
+        return False
+    try:
+        if os.path.getsize(path) > _LARGEST_FIGURE:
+            return False
+        data = Path(path).read_bytes()
+    except OSError:
+        return False
+    _, magics = FIGURE_FORMATS[suffix]
+    marker_bytes = FIGURE_MARKER.encode("ascii")
+    return data.lstrip().startswith(magics) and marker_bytes in data
+
+
+def starts_with_line(path: str | os.PathLike[str], line: str) -> bool:
+    """Whether the regular file ``path`` begins with the text line ``line`` (a CSV pyeval wrote:
+    its header)."""
+    if special_kind(path) is not None or Path(path).is_symlink():
+        return False
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(len(line) + 2)
+    except OSError:
+        return False
+    return head.rstrip(b"\r\n") == line.encode("utf-8") or head.startswith((line + "\n").encode("utf-8"))
+
+
+def require_replaceable_output(path: str | os.PathLike[str], what: str, is_ours) -> Path:
+    """Check, before any work, that an output file ``path`` may be written: it is missing (its
+    folder exists), or a regular file that ``is_ours(path)`` proves pyeval wrote. A warehouse,
+    any other file, a symbolic link, a directory, device, FIFO or socket raise NotOwnedError."""
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise NotOwnedError(f"{path.parent}: no such directory ({what})")
+    if path.is_symlink():
+        raise NotOwnedError(f"{path}: a symbolic link; pyeval leaves it alone (choose another {what} file)")
+    kind = special_kind(path)
+    if kind is not None:
+        raise NotOwnedError(f"{path}: {kind}; pyeval leaves it alone (choose another {what} file)")
+    if path.exists() and not is_ours(path):
+        raise NotOwnedError(f"{path}: exists and is not a {what} file pyeval wrote; pyeval leaves it alone "
+                            "(choose another file)")
+    return path
+
+
+def replace_file(path: str | os.PathLike[str], write) -> Path:
+    """``write(temporary_path)`` next to ``path``, then rename it over ``path``: a failed or
+    killed write leaves ``path`` as it was (and removes its half-written copy)."""
+    import secrets
+
+    path = Path(path)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp{path.suffix}")
+    try:
+        write(temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            temporary.unlink(missing_ok=True)
+        except OSError:
+            pass
+        raise
+    return path

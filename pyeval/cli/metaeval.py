@@ -31,6 +31,52 @@ def _resampling_options(command):
     return command
 
 
+def _checked_output(what: str, is_ours):
+    """A click callback: refuse, before any work, an output path pyeval may not write
+    (:func:`pyeval.ownership.require_replaceable_output`)."""
+    def check(ctx, param, value):
+        if value is None:
+            return None
+        from .. import ownership
+        from ..errors import PyevalError
+
+        try:
+            if what == "figure":
+                ownership.figure_format(value)
+            ownership.require_replaceable_output(value, what, is_ours)
+        except PyevalError as exc:
+            raise click.ClickException(str(exc)) from exc
+        return value
+    return check
+
+
+def _is_pyeval_figure(path) -> bool:
+    from .. import ownership
+
+    return ownership.is_pyeval_figure(path)
+
+
+def _plot_options(help_text: str):
+    """--plot PATH (PNG, PDF or SVG by its suffix; a new file or a figure pyeval saved) and --dpi."""
+    def decorate(command):
+        command = click.option("--dpi", type=click.IntRange(min=10, max=2400),
+                               help="Resolution of --plot in dots per inch (default the figure's, 110-120).")(command)
+        return click.option("--plot", type=click.Path(dir_okay=False), callback=_checked_output("figure", _is_pyeval_figure),
+                            help=help_text + " (.png, .pdf or .svg by the suffix; created, or replacing only a "
+                            "figure pyeval saved).")(command)
+    return decorate
+
+
+#: The header of the CSV ``discpower --curves`` writes (what proves an existing file is one).
+_CURVES_HEADER = "measure,rank,asl"
+
+
+def _is_curves_csv(path) -> bool:
+    from .. import ownership
+
+    return ownership.starts_with_line(path, _CURVES_HEADER)
+
+
 def _run_names(runs) -> list[str] | None:
     names = [name for value in runs for name in value.split(",") if name]
     return names or None
@@ -76,8 +122,9 @@ def significance_command(ctx, campaign, measure, test, runs, replicates, seed, a
               help="The test applied to every run pair of every measure.")
 @_resampling_options
 @click.option("--runs-sample", type=click.IntRange(min=2), help="Use a seeded random sample of K runs.")
-@click.option("--plot", type=click.Path(dir_okay=False), help="Save the ASL curves as a PNG file.")
-@click.option("--curves", type=click.Path(dir_okay=False), help="Write the ASL curves as CSV (measure,rank,asl).")
+@_plot_options("Save the ASL curves as a figure")
+@click.option("--curves", type=click.Path(dir_okay=False), callback=_checked_output("curves CSV", _is_curves_csv),
+              help="Write the ASL curves as CSV (measure,rank,asl; created, or replacing only such a CSV).")
 @click.option("--engine", type=click.Choice(["numpy", "ray"]), default="numpy", show_default=True,
               help="ray: one Ray task per shard of measures, bit-identical results (pip install 'pyeval[ray]').")
 @click.option("--workers", type=click.IntRange(min=1), help="--engine ray: shards (default the cluster's CPUs).")
@@ -86,7 +133,7 @@ def significance_command(ctx, campaign, measure, test, runs, replicates, seed, a
 @click.pass_context
 @fail_cleanly
 def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alpha, correction, comparison,
-                      no_store, runs_sample, plot, curves, engine, workers, ray_address, fmt):
+                      no_store, runs_sample, plot, dpi, curves, engine, workers, ray_address, fmt):
     """Discriminative power of measures: significant run pairs at alpha, delta, ASL curves."""
     from ..output import render
     from ..resampling import discriminative_power
@@ -109,10 +156,13 @@ def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alp
     click.echo(f"{campaign}: {len(first.matrix.run_ids)} runs ({', '.join(first.matrix.run_ids)}), "
                f"{len(first.matrix.topic_ids)} topics", err=True)
     if curves:
-        power.curves.to_csv(curves, index=False)
+        from .. import ownership
+
+        ownership.require_replaceable_output(curves, "curves CSV", _is_curves_csv)
+        ownership.replace_file(curves, lambda temporary: power.curves.to_csv(temporary, index=False))
         click.echo(f"ASL curves written to {curves}", err=True)
     if plot:
-        power.plot(plot)
+        power.plot(plot, dpi=dpi)
         click.echo(f"ASL curves plotted to {plot}", err=True)
     if power.discpower_id is not None:
         click.echo(f"stored as discriminative power {power.discpower_id}", err=True)
@@ -184,12 +234,12 @@ def _stored_note(kind: str, identifier) -> None:
 @click.option("--max-swap-rate", type=float, default=0.05, show_default=True,
               help="Swap rate for the read-off (5 %: 95 % confidence).")
 @click.option("--per-bin", is_flag=True, help="Print the swap rate of every bin (bin x measure).")
-@click.option("--plot", type=click.Path(dir_okay=False), help="Save swap rate against bin as a PNG file.")
+@_plot_options("Save swap rate against bin as a figure")
 @_stage2_options
 @click.pass_context
 @fail_cleanly
 def swaprate_command(ctx, campaign, measures, subset_size, trials, seed, sampling, rule, bin_width, bins,
-                     max_swap_rate, per_bin, plot, runs, no_store, fmt):
+                     max_swap_rate, per_bin, plot, dpi, runs, no_store, fmt):
     """Swap rates per difference bin and the difference needed for 95 % confidence."""
     from ..output import render
     from ..resampling import swap_rate
@@ -207,7 +257,7 @@ def swaprate_command(ctx, campaign, measures, subset_size, trials, seed, samplin
     click.echo(f"{campaign}: {s['runs']} runs ({s['pairs']} pairs), {s['topic_count']} topics, c = {s['subset_size']}, "
                f"{trials} trials ({sampling}, {rule} swaps), seed {seed}", err=True)
     if plot:
-        result.plot(plot)
+        result.plot(plot, dpi=dpi)
         click.echo(f"swap rates plotted to {plot}", err=True)
     _stored_note("swap-rate experiment", result.swaprate_id)
 
@@ -230,11 +280,11 @@ def _floats(text: str | None) -> list[float] | None:
 @click.option("--fuzz", type=click.Choice(["relative", "absolute"]), default="relative", show_default=True,
               help="Margin f x max(a, b) (Buckley-Voorhees) or f.")
 @click.option("--strict-bv-rule", is_flag=True, help="Equal means with a zero margin count as GT(y, x) (literal rule).")
-@click.option("--plot", type=click.Path(dir_okay=False), help="Save the MR/PT curves as a PNG file.")
+@_plot_options("Save the MR/PT curves as a figure")
 @_stage2_options
 @click.pass_context
 @fail_cleanly
-def stability_command(ctx, campaign, measures, subset_size, trials, seed, fuzziness, fuzz, strict_bv_rule, plot,
+def stability_command(ctx, campaign, measures, subset_size, trials, seed, fuzziness, fuzz, strict_bv_rule, plot, dpi,
                       runs, no_store, fmt):
     """Minority rate and proportion of ties over topic subsets, for each fuzziness."""
     from ..output import render
@@ -249,7 +299,7 @@ def stability_command(ctx, campaign, measures, subset_size, trials, seed, fuzzin
     click.echo(render(result.table[["measure", "fuzziness", "minority_rate", "proportion_of_ties"]], fmt))
     click.echo(result.summary(0.05), err=True)
     if plot:
-        result.plot(plot)
+        result.plot(plot, dpi=dpi)
         click.echo(f"MR/PT curves plotted to {plot}", err=True)
     _stored_note("stability experiment", result.stability_id)
 
@@ -265,11 +315,11 @@ def stability_command(ctx, campaign, measures, subset_size, trials, seed, fuzzin
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
 @click.option("--matrix", "matrix_column", type=click.Choice(["tau", "tau_b", "tau_ap", "tau_ap_symmetric", "agreement"]),
               help="Print a measure x measure matrix of this column instead of the pair table.")
-@click.option("--plot", type=click.Path(dir_okay=False), help="Save the runs' means (sorted by the first measure) as PNG.")
+@_plot_options("Save the runs' means (sorted by the first measure) as a figure")
 @_stage2_options
 @click.pass_context
 @fail_cleanly
-def correlate_command(ctx, campaign, measures, test, replicates, seed, alpha, matrix_column, plot, runs, no_store,
+def correlate_command(ctx, campaign, measures, test, replicates, seed, alpha, matrix_column, plot, dpi, runs, no_store,
                       fmt):
     """Kendall's tau, tau_ap and the agreement of significant pairs between measures' rankings."""
     from ..output import render
@@ -290,7 +340,7 @@ def correlate_command(ctx, campaign, measures, test, replicates, seed, alpha, ma
     if result.table["tied_means"].any():
         click.echo("warning: tied means; tau_ap broke the ties by run id", err=True)
     if plot:
-        result.plot(plot)
+        result.plot(plot, dpi=dpi)
         click.echo(f"rankings plotted to {plot}", err=True)
     _stored_note("correlation experiment", result.correlation_id)
 
@@ -363,11 +413,11 @@ def robustness_command(ctx, campaign, measures, profiles, runs, no_store, fmt):
               help="scipy.optimize method.")
 @click.option("--runs-top", type=click.IntRange(min=2), help="Only the K runs retrieving most relevant documents.")
 @click.option("--topics-top", type=click.IntRange(min=1), help="Only the K topics with most relevant documents.")
-@click.option("--plot", type=click.Path(dir_okay=False), help="Save predicted against actual run means as PNG.")
+@_plot_options("Save predicted against actual run means as a figure")
 @_stage2_options
 @click.pass_context
 @fail_cleanly
-def mem_command(ctx, campaign, measures, depth, alpha, beta, expectation, solver, runs_top, topics_top, plot, runs,
+def mem_command(ctx, campaign, measures, depth, alpha, beta, expectation, solver, runs_top, topics_top, plot, dpi, runs,
                 no_store, fmt):
     """Informativeness by the maximum entropy method: PR-curve errors and predicted measures."""
     from ..output import render
@@ -383,6 +433,6 @@ def mem_command(ctx, campaign, measures, depth, alpha, beta, expectation, solver
     click.echo(f"{campaign}: {result.predictions['runs'].iloc[0]} runs x {result.predictions['topics'].iloc[0]} "
                f"topics, depth {depth}; {len(result.solutions)} problems, {failed} not converged", err=True)
     if plot:
-        result.plot(plot)
+        result.plot(plot, dpi=dpi)
         click.echo(f"predictions plotted to {plot}", err=True)
     _stored_note("MEM experiment", result.mem_id)

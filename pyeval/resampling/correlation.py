@@ -160,7 +160,7 @@ class Correlations:
             square.loc[name, name] = 1.0 if column.startswith("tau") else square.loc[name, name]
         return square
 
-    def plot(self, path, title: str | None = None):
+    def plot(self, path, title: str | None = None, dpi: float | None = None):
         """Scatter the runs' ranks by the first measure against each other measure (Sakai, AIRS 2005 Fig. 5 style)."""
         from .store import pyplot, save_figure
 
@@ -184,7 +184,7 @@ class Correlations:
                                 f"(Kendall's tau with {reference}: {taus})", fontsize=9)
         axes.legend(fontsize=8)
         axes.grid(alpha=0.3)
-        save_figure(figure, path)
+        save_figure(figure, path, dpi)
         return path
 
 

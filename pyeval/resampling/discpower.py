@@ -38,14 +38,13 @@ class DiscriminativePower:
     results: dict[str, SignificanceResult] = field(repr=False)
     discpower_id: int | None = None
 
-    def plot(self, path: str | Path, title: str | None = None) -> Path:
-        """Save the ASL curves as a PNG (matplotlib, Agg backend): ASL against pair rank, one
-        line per measure, the α level dashed."""
-        import matplotlib
+    def plot(self, path: str | Path, title: str | None = None, dpi: float | None = None) -> Path:
+        """Save the ASL curves (matplotlib, Agg backend; PNG, PDF or SVG by ``path``'s suffix,
+        :func:`pyeval.resampling.store.save_figure`): ASL against pair rank, one line per
+        measure, the α level dashed."""
+        from .store import pyplot, save_figure
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
+        plt = pyplot()
         path = Path(path)
         figure, axes = plt.subplots(figsize=(6.4, 4.4), dpi=120)
         try:
@@ -67,10 +66,10 @@ class DiscriminativePower:
                            fontsize=9)
             axes.legend(fontsize=8, title=f"significant at {self.alpha:g}", title_fontsize=8)
             axes.grid(alpha=0.3)
-            figure.tight_layout()
-            figure.savefig(path, format="png")
-        finally:
+        except BaseException:
             plt.close(figure)
+            raise
+        save_figure(figure, path, dpi)
         return path
 
 

@@ -458,7 +458,7 @@ class Informativeness:
     settings: dict = field(default_factory=dict)
     mem_id: int | None = None
 
-    def plot(self, path, title: str | None = None):
+    def plot(self, path, title: str | None = None, dpi: float | None = None):
         """Predicted against actual run means, one panel per target (Ashkan & Clarke, WWW 2011 Figs 6-10)."""
         from .store import pyplot, save_figure
 
@@ -489,7 +489,7 @@ class Informativeness:
             axis.legend(fontsize=7)
             axis.grid(alpha=0.3)
         figure.suptitle(title or f"MEM predictions: {self.campaign_id}", fontsize=9)
-        save_figure(figure, path)
+        save_figure(figure, path, dpi)
         return path
 
 

@@ -147,13 +147,21 @@ def insert_experiment(con: duckdb.DuckDBPyConnection, table: str, id_column: str
     return int(new_id)
 
 
-def save_figure(figure, path) -> None:
-    """Save and close a matplotlib figure (Agg backend) as PNG."""
+def save_figure(figure, path, dpi: float | None = None) -> None:
+    """Save and close a matplotlib figure (Agg backend) in the format ``path``'s suffix names
+    (.png, .pdf, .svg), at ``dpi`` (None: the figure's). ``path`` is created, or replaced only
+    when it is a figure pyeval saved (:func:`pyeval.ownership.is_pyeval_figure`), never another
+    file; the figure is written beside it and renamed over it."""
     import matplotlib.pyplot as plt
 
+    from .. import ownership
+
     try:
+        fmt = ownership.figure_format(path)
+        ownership.require_replaceable_output(path, "figure", ownership.is_pyeval_figure)
         figure.tight_layout()
-        figure.savefig(path, format="png")
+        ownership.replace_file(path, lambda temporary: figure.savefig(
+            temporary, format=fmt, dpi=dpi or "figure", metadata=ownership.FIGURE_METADATA[fmt]))
     finally:
         plt.close(figure)
 

@@ -110,7 +110,7 @@ class SwapRates:
     settings: dict = field(default_factory=dict)
     swaprate_id: int | None = None
 
-    def plot(self, path, title: str | None = None):
+    def plot(self, path, title: str | None = None, dpi: float | None = None):
         """Swap rate against the performance-difference bin, one line per measure, 5 % dashed."""
         plt = pyplot()
         figure, axes = plt.subplots(figsize=(6.4, 4.4), dpi=120)
@@ -124,7 +124,7 @@ class SwapRates:
                                 f"{s.get('trials')} trials, {s.get('runs')} runs", fontsize=9)
         axes.legend(fontsize=8)
         axes.grid(alpha=0.3)
-        save_figure(figure, path)
+        save_figure(figure, path, dpi)
         return path
 
 

@@ -100,3 +100,113 @@ def test_an_empty_db_is_refused_in_one_line(tmp_path, monkeypatch):
     status, output = cli("--db", "", "list")
     assert status != 0 and "must not be empty" in output and "Traceback" not in output
     assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------------------------- --plot and --curves
+
+#: Each meta-evaluation command with a --plot, with arguments that make it quick.
+PLOTTING = {
+    "discpower": ["discpower", "-C", "c", "-m", "AP", "--test", "t", "--no-store"],
+    "swaprate": ["swaprate", "-C", "c", "-m", "AP", "-m", "nDCG@10", "--trials", "20", "--no-store"],
+    "stability": ["stability", "-C", "c", "-m", "AP", "--trials", "20", "--no-store"],
+    "correlate": ["correlate", "-C", "c", "-m", "AP", "-m", "nDCG@10", "--test", "none", "--no-store"],
+    "mem": ["mem", "-C", "c", "-m", "AP", "--depth", "3", "--runs-top", "3", "--topics-top", "2", "--no-store"],
+}
+
+
+@pytest.fixture(scope="module")
+def scored(tmp_path_factory):
+    """A warehouse with AP and nDCG@10 of 6 runs x 12 topics, and a small loaded campaign for mem."""
+    import pyeval
+
+    from ..resampling.helpers import grid_matrix, store_matrix
+
+    path = tmp_path_factory.mktemp("scored") / "w.duckdb"
+    con = pyeval.connect(path)
+    store_matrix(con, grid_matrix(12, 6, 7), "AP", evaluation_id=1)
+    store_matrix(con, grid_matrix(12, 6, 8), "nDCG@10", evaluation_id=2)
+    con.close()
+    return path
+
+
+@pytest.mark.parametrize("command", ["discpower", "swaprate", "stability", "correlate"])
+def test_plot_never_overwrites_the_warehouse_or_a_foreign_file(tmp_path, scored, command):
+    from .helpers import digest
+
+    db = tmp_path / "w.svg"  # a warehouse with a figure's suffix
+    db.write_bytes(scored.read_bytes())
+    foreign = tmp_path / "holiday.png"
+    foreign.write_bytes(b"\x89PNG\r\n\x1a\n" + b"someone's photo")
+    for target in (db, foreign):
+        before = digest(db)
+        status, output = cli("--db", db, *PLOTTING[command], "--plot", target)
+        line = one_line_error(output)
+        assert status == 1 and str(target) in line, line
+        assert digest(db) == before
+    assert foreign.read_bytes() == b"\x89PNG\r\n\x1a\nsomeone's photo"
+    # a new file, then a figure pyeval saved, are written; in the format the suffix names
+    for name, magic in (("f.png", b"\x89PNG"), ("f.pdf", b"%PDF-"), ("f.svg", b"<?xml")):
+        for _ in range(2):
+            status, output = cli("--db", db, *PLOTTING[command], "--plot", tmp_path / name)
+            assert status == 0, output
+            assert (tmp_path / name).read_bytes().startswith(magic), name
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.pdf", "f.png", "f.svg", "holiday.png", "w.svg"]
+
+
+def test_plot_refuses_an_unknown_suffix_before_any_work(tmp_path, scored):
+    status, output = cli("--db", scored, *PLOTTING["discpower"], "--plot", tmp_path / "asl.jpg")
+    line = one_line_error(output)
+    assert status == 1 and "unknown figure suffix '.jpg'" in line and ".png, .pdf or .svg" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_plot_dpi_sets_the_resolution(tmp_path, scored):
+    from PIL import Image
+
+    sizes = {}
+    for dpi in (50, 100):
+        path = tmp_path / f"asl{dpi}.png"
+        status, output = cli("--db", scored, *PLOTTING["discpower"], "--plot", path, "--dpi", dpi)
+        assert status == 0, output
+        sizes[dpi] = Image.open(path).size
+    assert sizes[100][0] == pytest.approx(2 * sizes[50][0], abs=2)
+    status, output = cli("--db", scored, *PLOTTING["discpower"], "--plot", tmp_path / "x.png", "--dpi", "0")
+    assert status != 0 and "Traceback" not in output
+
+
+def test_mem_plot_never_overwrites_the_warehouse(tmp_path):
+    import pyeval
+
+    from .helpers import RUN, digest
+
+    db = warehouse(tmp_path / "w.png", evaluate=False)  # a warehouse with a figure's suffix
+    con = pyeval.connect(db)
+    pyeval.load_run(con, "c", RUN, name="b")
+    con.close()
+    before = digest(db)
+    args = ["mem", "-C", "c", "-m", "AP", "--depth", "3", "--topics-top", "2", "--no-store"]
+    status, output = cli("--db", db, *args, "--plot", db)
+    assert status == 1 and "pyeval leaves it alone" in one_line_error(output)
+    assert digest(db) == before
+    status, output = cli("--db", db, *args, "--plot", tmp_path / "mem.svg")
+    assert status == 0, output
+    assert (tmp_path / "mem.svg").read_bytes().startswith(b"<?xml")
+
+
+def test_curves_never_overwrite_the_warehouse_or_a_foreign_csv(tmp_path, scored):
+    from .helpers import digest
+
+    db = tmp_path / "w.duckdb"
+    db.write_bytes(scored.read_bytes())
+    theirs = tmp_path / "theirs.csv"
+    theirs.write_text("a,b\n1,2\n")
+    for target in (db, theirs):
+        before = digest(target)
+        status, output = cli("--db", db, *PLOTTING["discpower"], "--curves", target)
+        assert status == 1 and str(target) in one_line_error(output)
+        assert digest(target) == before
+    ours = tmp_path / "asl.csv"
+    for _ in range(2):  # created, then replaced (it is the curves CSV pyeval wrote)
+        status, output = cli("--db", db, *PLOTTING["discpower"], "--curves", ours)
+        assert status == 0, output
+        assert ours.read_text().startswith("measure,rank,asl\n")
