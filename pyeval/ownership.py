@@ -35,6 +35,10 @@ from .errors import NotAWarehouseError, NotOwnedError
 WAREHOUSE_MARKER = "pyeval warehouse"
 #: The marker of a warehouse ``pyeval demo`` built (which ``pyeval demo`` may rebuild).
 DEMO_MARKER = "pyeval warehouse (demo)"
+#: The marker of a copy ``pyeval snapshot`` wrote (which a later snapshot may replace; a working
+#: warehouse never is). A snapshot opened read-write becomes a working warehouse (marker
+#: :data:`WAREHOUSE_MARKER`).
+SNAPSHOT_MARKER = "pyeval warehouse (snapshot)"
 
 #: Bytes 8-11 of every DuckDB database file (its header's magic).
 _DUCKDB_MAGIC = b"DUCK"
@@ -181,12 +185,15 @@ def require_warehouse(
     )
 
 
-def mark(con: duckdb.DuckDBPyConnection, text: str = WAREHOUSE_MARKER) -> None:
-    """Write the marker (``text``: :data:`WAREHOUSE_MARKER` or :data:`DEMO_MARKER`)."""
+def mark(con: duckdb.DuckDBPyConnection, text: str = WAREHOUSE_MARKER, *,
+         table: str = "schema_migrations") -> None:
+    """Write the marker (``text``: :data:`WAREHOUSE_MARKER`, :data:`DEMO_MARKER` or
+    :data:`SNAPSHOT_MARKER`) on ``table`` (pyeval's own name of that table, qualified by an
+    attached database of pyeval's naming for a snapshot)."""
     # text is one of this module's constants: no user input reaches this SQL text
-    if text not in (WAREHOUSE_MARKER, DEMO_MARKER):
+    if text not in (WAREHOUSE_MARKER, DEMO_MARKER, SNAPSHOT_MARKER):
         raise ValueError(f"not a pyeval marker: {text!r}")
-    con.execute(f"comment on table schema_migrations is '{text}'")
+    con.execute(f"comment on table {table} is '{text}'")
 
 
 def probe_warehouse_file(path: str | os.PathLike[str]) -> tuple[Ownership, str | None]:

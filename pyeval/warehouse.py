@@ -181,8 +181,11 @@ def migrate(con: duckdb.DuckDBPyConnection, migrations=None, path: str = "") -> 
         with transaction(con):
             con.execute(sqlfiles.table_sql("schema_migrations"))
             ownership.mark(con)
-    elif not ownership.marker(con).startswith(ownership.WAREHOUSE_MARKER):
-        with transaction(con):  # made by a pyeval that wrote no marker
+    elif (not ownership.marker(con).startswith(ownership.WAREHOUSE_MARKER)
+          or ownership.marker(con) == ownership.SNAPSHOT_MARKER):
+        # made by a pyeval that wrote no marker, or a snapshot opened to be written: from now on
+        # a working warehouse, which no later snapshot replaces
+        with transaction(con):
             ownership.mark(con)
     pending = _check(con, files, path)
     by_version = {version: (name, file) for version, name, file in files}
