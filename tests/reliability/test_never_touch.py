@@ -210,3 +210,60 @@ def test_curves_never_overwrite_the_warehouse_or_a_foreign_csv(tmp_path, scored)
         status, output = cli("--db", db, *PLOTTING["discpower"], "--curves", ours)
         assert status == 0, output
         assert ours.read_text().startswith("measure,rank,asl\n")
+
+
+# ---------------------------------------------------------------------------------- killed exports
+
+#: A process id no process has (above Linux's largest pid_max): the export that left it was killed.
+DEAD = 4194304 + 12345
+
+
+def _exported(tmp_path, name: str, campaign_run: str):
+    """An export of a small warehouse whose run is named ``campaign_run``, at tmp_path/name."""
+    import pyeval
+    from pyeval import sharing
+
+    from .helpers import RUN
+
+    db = tmp_path / f"{name}.duckdb"
+    con = pyeval.connect(db)
+    pyeval.load_qrels(con, "c", QRELS)
+    pyeval.load_run(con, "c", RUN, name=campaign_run)
+    sharing.export_parquet(con, tmp_path / name)
+    con.close()
+    return tmp_path / name
+
+
+def _runs(folder):
+    status, output = cli("attach", folder, "select run_id from runs", "--format", "csv")
+    assert status == 0, output
+    return output.split()[1:]
+
+
+def test_an_export_killed_between_its_renames_is_finished_by_attach(tmp_path):
+    target = _exported(tmp_path, "export", "old_run")
+    built = _exported(tmp_path, "new", "new_run")
+    target.rename(tmp_path / f".export.old.{DEAD}.0badc0de")
+    built.rename(tmp_path / f".export.build.{DEAD}.0ddba11a")
+    assert _runs(target) == ["new_run"]  # the finished build took its place
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["export"]
+
+
+def test_an_export_killed_while_building_is_undone_by_the_next_export(tmp_path):
+    target = _exported(tmp_path, "export", "old_run")
+    target.rename(tmp_path / f".export.old.{DEAD}.0badc0de")
+    half = tmp_path / f".export.build.{DEAD}.0ddba11a"
+    (half / "runs").mkdir(parents=True)  # no manifest: unfinished
+    (half / "runs" / "data.parquet").write_bytes(b"half")
+    assert _runs(target) == ["old_run"]  # the export it was replacing is back
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["export"]
+    # a build folder left by a killed export is removed by the next export; a running one's is not
+    (tmp_path / f".export.build.{DEAD}.feedface").mkdir()
+    running = tmp_path / f".export.build.{os.getpid()}.cafebabe"
+    running.mkdir()
+    mine = tmp_path / ".export.build.notes"
+    mine.mkdir()
+    db = tmp_path / "export.duckdb"
+    status, output = cli("--db", db, "export", "--parquet", target, "--replace")
+    assert status == 0, output
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == sorted(["export", running.name, mine.name])
