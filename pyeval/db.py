@@ -80,6 +80,22 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
         _IN_TRANSACTION.discard(id(con))
 
 
+def stores_in_one_transaction(function):
+    """Run ``function(con, ...)`` in one :func:`transaction` of ``con`` when it stores (keyword
+    ``store``, default True): everything it writes (replicate sets, tests, experiments) is
+    committed together or not at all, so a failure (a full disk) leaves no rows behind."""
+    import functools
+
+    @functools.wraps(function)
+    def wrapper(con, *args, **kwargs):
+        if con is None or not kwargs.get("store", True):
+            return function(con, *args, **kwargs)
+        with transaction(con):
+            return function(con, *args, **kwargs)
+
+    return wrapper
+
+
 def unknown_campaign(con: duckdb.DuckDBPyConnection, campaign_id: str, *, label: str | None = None,
                      hint: str = "", cli_hint: str | None = None) -> PyevalError:
     """The error for a campaign the warehouse does not hold: "did you mean" the closest stored

@@ -23,6 +23,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from ..db import stores_in_one_transaction
 from ..errors import PyevalError
 from .stats import TOLERANCE, differences
 from .store import (
@@ -130,6 +131,7 @@ class Concordance:
         return square
 
 
+@stores_in_one_transaction
 def concordance(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,

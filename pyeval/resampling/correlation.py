@@ -16,6 +16,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from ..db import stores_in_one_transaction
 from ..errors import PyevalError
 from .significance import DEFAULT_SEED, TESTS
 from .stats import pair_indices
@@ -188,6 +189,7 @@ class Correlations:
         return path
 
 
+@stores_in_one_transaction
 def correlate(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,

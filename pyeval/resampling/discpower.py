@@ -16,7 +16,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from ..db import first_row, rollback_quietly
+from ..db import first_row, transaction, stores_in_one_transaction
 from ..errors import PyevalError
 from .matrix import canonical_measure
 from .store import announce, few_runs
@@ -78,6 +78,7 @@ def asl_curve(result: SignificanceResult) -> np.ndarray:
     return np.sort(result.pvalue)
 
 
+@stores_in_one_transaction
 def discriminative_power(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
@@ -137,8 +138,7 @@ def finish(
 
 
 def _store(con: duckdb.DuckDBPyConnection, power: DiscriminativePower) -> int:
-    con.begin()
-    try:
+    with transaction(con):  # part of the command's transaction, if any (pyeval.db)
         discpower_id = first_row(con, "select coalesce(max(discpower_id), 0) + 1 from discriminative_power")[0]
         for row in power.table.itertuples(index=False):
             result = power.results[row.measure]
@@ -151,10 +151,6 @@ def _store(con: duckdb.DuckDBPyConnection, power: DiscriminativePower) -> int:
                  "delta": result.delta, "b": result.replicates, "seed": result.seed,
                  "curve": asl_curve(result).tolist(), "warnings": row.warnings},
             )
-        con.commit()
-    except BaseException:
-        rollback_quietly(con)
-        raise
     return discpower_id
 
 

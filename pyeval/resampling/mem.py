@@ -51,6 +51,7 @@ import numpy as np
 import pandas as pd
 
 from .. import sqlfiles
+from ..db import stores_in_one_transaction
 from ..errors import PyevalError
 from .matrix import campaign_runs
 from .store import insert_experiment
@@ -561,6 +562,7 @@ def informativeness_of(lists: Lists, targets: Sequence[str], settings: Settings,
     return pd.concat(solutions, ignore_index=True), pd.DataFrame(predictions), probabilities, run_means
 
 
+@stores_in_one_transaction
 def informativeness(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,

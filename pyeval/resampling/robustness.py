@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import duckdb
 import pandas as pd
 
+from ..db import stores_in_one_transaction
 from ..errors import MeasureParamError, PyevalError
 from .correlation import correlate_means
 from .matrix import campaign_runs, scored_runs
@@ -77,6 +78,7 @@ def _means(con, campaign_id: str, variants: dict[str, str], runs: list[str], sto
     return pd.DataFrame(columns, index=runs), evaluation_ids, topics
 
 
+@stores_in_one_transaction
 def gain_robustness(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,

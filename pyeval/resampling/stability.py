@@ -23,6 +23,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from ..db import stores_in_one_transaction
 from ..errors import PyevalError
 from . import replicates as rep
 from .significance import DEFAULT_SEED
@@ -130,6 +131,7 @@ class Stability:
         return path
 
 
+@stores_in_one_transaction
 def stability(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
+from ..db import stores_in_one_transaction
 from ..errors import PyevalError
 from . import replicates as rep
 from .significance import DEFAULT_SEED
@@ -150,6 +151,7 @@ def subset_size_iv(subset_size: int | None, n: int, per_trial: int) -> int:
     return c
 
 
+@stores_in_one_transaction
 def swap_rate(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
