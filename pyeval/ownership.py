@@ -222,10 +222,13 @@ def probe_warehouse_file(path: str | os.PathLike[str]) -> tuple[Ownership, str |
 _NO_EXTENSIONS: dict[str, Any] = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
 
 #: DuckDB settings of a read-only query (``pyeval sql``, the read-only URL, ``pyeval attach``):
-#: no file but the database itself, no extension installed or loaded, settings locked.
+#: no file but the database itself, no extension installed or loaded, no temporary files,
+#: settings locked.
+#: ``temp_directory`` empty: nothing is spilled to ``<warehouse>.tmp/`` (or ``./.tmp/``).
 LOCKED_DOWN: dict[str, Any] = {
     "enable_external_access": False,
     **_NO_EXTENSIONS,
+    "temp_directory": "",
     "lock_configuration": True,
 }
 
