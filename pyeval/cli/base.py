@@ -68,6 +68,15 @@ def _non_empty(ctx, param, value):
     return value
 
 
+def run_names(runs) -> list[str] | None:
+    """The runs of --runs (repeatable, comma-separated); None: every run. A --runs that names
+    no run (``--runs ',,,'``) is refused rather than taken for every run."""
+    names = [name.strip() for value in runs for name in value.split(",") if name.strip()]
+    if runs and not names:
+        raise click.BadParameter("names no run", param_hint="'--runs'")
+    return names or None
+
+
 def output_option(command):
     return click.option(
         "--format",
@@ -114,3 +123,48 @@ def run_metadata_options(command):
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
+
+
+# ---------------------------------------------------------------------------------- option domains
+
+
+class FiniteFloat(click.ParamType):
+    """A finite number (never nan or inf) in ``[min, max]``; ``min_open``/``max_open`` exclude an
+    end. Checked when the command line is read, before any work."""
+
+    name = "number"
+
+    def __init__(self, min: float | None = None, max: float | None = None, *, min_open: bool = False,
+                 max_open: bool = False):
+        self.min, self.max, self.min_open, self.max_open = min, max, min_open, max_open
+
+    def convert(self, value, param, ctx):
+        import math
+
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        low_ok = self.min is None or (number > self.min if self.min_open else number >= self.min)
+        high_ok = self.max is None or (number < self.max if self.max_open else number <= self.max)
+        if not (low_ok and high_ok):
+            low = "" if self.min is None else f"{self.min:g} {'<' if self.min_open else '<='} "
+            high = "" if self.max is None else f" {'<' if self.max_open else '<='} {self.max:g}"
+            self.fail(f"{value} is not in the range {low}x{high}", param, ctx)
+        return number
+
+
+#: The domain of every option of the same meaning, declared once for every command.
+#: A seed of NumPy's PCG64 (non-negative).
+SEED = click.IntRange(min=0, max=2**63 - 1)
+#: Resamples of a test (-B): at most a million (the replicates are held in memory).
+REPLICATES = click.IntRange(min=1, max=1_000_000)
+#: Trials of a subset experiment (--trials): at most a million.
+TRIALS = click.IntRange(min=1, max=1_000_000)
+#: A significance level or a rate: strictly between 0 and 1.
+PROBABILITY = FiniteFloat(0.0, 1.0, min_open=True, max_open=True)
+#: A width, a tie band or a margin: a finite number > 0 (``NON_NEGATIVE``: >= 0).
+POSITIVE = FiniteFloat(0.0, min_open=True)
+NON_NEGATIVE = FiniteFloat(0.0)

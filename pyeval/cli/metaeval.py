@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import click
 
-from .base import campaign_option, fail_cleanly, main, open_warehouse, output_option
+from .base import (NON_NEGATIVE, POSITIVE, PROBABILITY, REPLICATES, SEED, TRIALS, campaign_option, fail_cleanly, main,
+                   open_warehouse, output_option, run_names)
 
 
 _RESAMPLING_TESTS = ["bootstrap", "tukey", "randomization", "t", "sign", "wilcoxon"]
@@ -16,11 +17,11 @@ def _resampling_options(command):
     for option in reversed([
         click.option("--runs", "runs", multiple=True,
                      help="Runs to compare (repeatable or comma-separated); default every run with stored scores."),
-        click.option("-B", "--replicates", type=click.IntRange(min=1),
+        click.option("-B", "--replicates", type=REPLICATES,
                      help="Resamples: default 1000 (bootstrap), 5000 (tukey), 100000 (randomization; exact if 2^n <= B)."),
-        click.option("--seed", type=int, default=0, show_default=True,
+        click.option("--seed", type=SEED, default=0, show_default=True,
                      help="Seed of the replicates and of --runs-sample (NumPy PCG64)."),
-        click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level."),
+        click.option("--alpha", type=PROBABILITY, default=0.05, show_default=True, help="Significance level."),
         click.option("--correction", type=click.Choice(["none", "holm", "bh"]), default="none", show_default=True,
                      help="Multiple-comparison correction of pairwise p-values (not for tukey)."),
         click.option("--compare", "comparison", type=click.Choice(["ge", "gt"]), default="ge", show_default=True,
@@ -77,9 +78,7 @@ def _is_curves_csv(path) -> bool:
     return ownership.starts_with_line(path, _CURVES_HEADER)
 
 
-def _run_names(runs) -> list[str] | None:
-    names = [name for value in runs for name in value.split(",") if name]
-    return names or None
+_run_names = run_names
 
 
 @main.command("significance")
@@ -91,7 +90,7 @@ def _run_names(runs) -> list[str] | None:
 @click.option("--runs-sample", type=click.IntRange(min=2), help="Test a seeded random sample of K runs.")
 @click.option("--p-value", "p_convention", type=click.Choice(["count", "plus-one"]), default="count",
               show_default=True, help="Resampled p-value: count/B, or (count+1)/(B+1).")
-@click.option("--tau", type=float, default=0.0, show_default=True, help="Sign test: tie band (|z| <= tau dropped).")
+@click.option("--tau", type=NON_NEGATIVE, default=0.0, show_default=True, help="Sign test: tie band (|z| <= tau dropped).")
 @output_option
 @click.pass_context
 @fail_cleanly
@@ -207,9 +206,9 @@ def _subset_options(command):
     for option in reversed([
         click.option("-c", "--subset-size", type=click.IntRange(min=1),
                      help="Topics per subset c (default: half of the topics)."),
-        click.option("--trials", type=click.IntRange(min=1), default=1000, show_default=True,
+        click.option("--trials", type=TRIALS, default=1000, show_default=True,
                      help="Subsets (swaprate: subset pairs) drawn; shared by every run pair and measure."),
-        click.option("--seed", type=int, default=0, show_default=True, help="Seed of the subsets (NumPy PCG64)."),
+        click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the subsets (NumPy PCG64)."),
     ]):
         command = option(command)
     return command
@@ -228,10 +227,10 @@ def _stored_note(kind: str, identifier) -> None:
               show_default=True, help="Disjoint subset pairs (Voorhees-Buckley) or bootstrap samples (Soboroff).")
 @click.option("--rule", type=click.Choice(["strict", "original"]), default="strict", show_default=True,
               help="strict: exactly one zero difference is a swap too (Sakai 2005).")
-@click.option("--bin-width", type=float, default=0.01, show_default=True, help="Width of the difference bins.")
+@click.option("--bin-width", type=POSITIVE, default=0.01, show_default=True, help="Width of the difference bins.")
 @click.option("--bins", type=click.IntRange(min=2), default=21, show_default=True,
               help="Number of bins; the last one is open (>= (bins-1) x width).")
-@click.option("--max-swap-rate", type=float, default=0.05, show_default=True,
+@click.option("--max-swap-rate", type=PROBABILITY, default=0.05, show_default=True,
               help="Swap rate for the read-off (5 %: 95 % confidence).")
 @click.option("--per-bin", is_flag=True, help="Print the swap rate of every bin (bin x measure).")
 @_plot_options("Save swap rate against bin as a figure")
@@ -265,10 +264,7 @@ def swaprate_command(ctx, campaign, measures, subset_size, trials, seed, samplin
 def _floats(text: str | None) -> list[float] | None:
     if text is None:
         return None
-    try:
-        return [float(v) for v in text.split(",") if v.strip()]
-    except ValueError:
-        raise click.BadParameter(f"expected comma-separated numbers, got {text!r}") from None
+    return [NON_NEGATIVE.convert(v.strip(), None, None) for v in text.split(",") if v.strip()]
 
 
 @main.command("stability")
@@ -310,9 +306,9 @@ def stability_command(ctx, campaign, measures, subset_size, trials, seed, fuzzin
               help="Measure (repeatable, at least 2; the first of a pair is tau_ap's reference).")
 @click.option("--test", type=click.Choice([*_RESAMPLING_TESTS, "none"]), default="bootstrap", show_default=True,
               help="Test behind the agreement of significant pairs (stored tests are reused); none: skip it.")
-@click.option("-B", "--replicates", type=click.IntRange(min=1), help="Resamples of the test (its default).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the test's replicates.")
-@click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
+@click.option("-B", "--replicates", type=REPLICATES, help="Resamples of the test (its default).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the test's replicates.")
+@click.option("--alpha", type=PROBABILITY, default=0.05, show_default=True, help="Significance level.")
 @click.option("--matrix", "matrix_column", type=click.Choice(["tau", "tau_b", "tau_ap", "tau_ap_symmetric", "agreement"]),
               help="Print a measure x measure matrix of this column instead of the pair table.")
 @_plot_options("Save the runs' means (sorted by the first measure) as a figure")
@@ -405,8 +401,8 @@ def robustness_command(ctx, campaign, measures, profiles, runs, no_store, fmt):
 @click.option("-m", "--measure", "measures", multiple=True, required=True,
               help="MEM target (repeatable): ERR, RBP, DCG, AP, ERR-IA, NRBP, alpha-DCG, AP-IA.")
 @click.option("--depth", type=click.IntRange(min=1), default=10, show_default=True, help="List depth N.")
-@click.option("--alpha", "alpha", type=float, default=0.5, show_default=True, help="Cascade alpha.")
-@click.option("--beta", type=float, default=0.8, show_default=True, help="RBP/NRBP persistence beta.")
+@click.option("--alpha", "alpha", type=PROBABILITY, default=0.5, show_default=True, help="Cascade alpha.")
+@click.option("--beta", type=PROBABILITY, default=0.8, show_default=True, help="RBP/NRBP persistence beta.")
 @click.option("--expectation", type=click.Choice(["exact", "paper"]), default="exact", show_default=True,
               help="E[measure] by the exact DP, or the paper's printed recursion.")
 @click.option("--solver", type=click.Choice(["SLSQP", "trust-constr"]), default="SLSQP", show_default=True,
