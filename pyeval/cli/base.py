@@ -29,7 +29,7 @@ def fail_cleanly(command):
         try:
             return command(*args, **kwargs)
         except PyevalError as exc:
-            raise click.ClickException(exc.command_line or str(exc)) from exc
+            raise click.ClickException(one_line(exc.command_line or str(exc))) from exc
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             raise click.ClickException(f"{where}{exc.strerror or exc}") from exc
@@ -41,6 +41,15 @@ def fail_cleanly(command):
             raise click.ClickException(f"{_current_db()}: {str(exc).splitlines()[0]}") from exc
 
     return wrapper
+
+
+#: Control characters (a newline in a name) shown escaped, so an error stays one line.
+_ESCAPED = {code: repr(chr(code))[1:-1] for code in (*range(0x20), 0x7f)}
+
+
+def one_line(message: str) -> str:
+    """``message`` with its control characters escaped (``\\n`` for a newline): one line."""
+    return message.translate(_ESCAPED)
 
 
 def _current_db() -> str:

@@ -267,3 +267,29 @@ def test_an_export_killed_while_building_is_undone_by_the_next_export(tmp_path):
     status, output = cli("--db", db, "export", "--parquet", target, "--replace")
     assert status == 0, output
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == sorted(["export", running.name, mine.name])
+
+
+# ---------------------------------------------------------------------------------- messages
+
+
+def test_a_name_with_a_newline_is_shown_escaped_on_one_line(tmp_path):
+    db = warehouse(tmp_path / "w.duckdb")
+    status, output = cli("--db", db, "evaluate", "-C", "no\nsuch", "-m", "AP")
+    assert status == 1 and output.count("\n") == 1, output
+    assert "'no\\nsuch'" in one_line_error(output)
+
+
+def test_a_warehouse_open_elsewhere_is_its_own_error(tmp_path):
+    import duckdb
+
+    import pyeval
+    from pyeval.errors import SchemaVersionError, WarehouseLockedError
+
+    db = warehouse(tmp_path / "w.duckdb", evaluate=False)
+    holder = duckdb.connect(str(db), config={"threads": 1})  # the same file open with other settings
+    try:
+        with pytest.raises(WarehouseLockedError, match="cannot open the warehouse") as caught:
+            pyeval.connect(db, read_only=True)
+        assert not isinstance(caught.value, SchemaVersionError)
+    finally:
+        holder.close()
