@@ -293,3 +293,18 @@ def test_a_warehouse_open_elsewhere_is_its_own_error(tmp_path):
         assert not isinstance(caught.value, SchemaVersionError)
     finally:
         holder.close()
+
+
+def test_an_over_long_line_is_named_before_it_is_read(tmp_path, monkeypatch):
+    """A 2.2 GB line gave pyarrow's OverflowError after 87 s; the limit is lowered here so the
+    test writes 18 MiB, not gigabytes."""
+    from pyeval.loaders import source
+
+    monkeypatch.setattr(source, "LONGEST_LINE", 17 * 2**20)
+    path = tmp_path / "run.txt"
+    with open(path, "wb") as handle:
+        handle.write(b"1 Q0 d1 1 2.0 t\n1 Q0 d2 2 1.0 t\n1 Q0 " + b"x" * (18 * 2**20) + b" 3 0.5 t\n")
+    db = warehouse(tmp_path / "w.duckdb", evaluate=False)
+    status, output = cli("--db", db, "load", "run", "-C", "c", "--name", "long", path)
+    line = one_line_error(output)
+    assert status == 1 and f"{path}:3: a line longer than 17 MiB" in line, line
