@@ -33,7 +33,7 @@ def fail_cleanly(command):
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             raise click.ClickException(f"{where}{exc.strerror or exc}") from exc
-        except (duckdb.IOException, duckdb.OutOfMemoryException) as exc:
+        except (duckdb.IOException, duckdb.OutOfMemoryException, duckdb.FatalException) as exc:
             raise click.ClickException(f"{_current_db()}: {str(exc).splitlines()[0]}") from exc
         except duckdb.TransactionException as exc:
             if "Failed to commit" not in str(exc):  # a write conflict or the like: a bug

@@ -152,3 +152,41 @@ def test_a_load_that_fails_part_way_reports_its_own_error_not_the_clean_up(tmp_p
     con = pyeval.connect(path, read_only=True)
     assert con.execute("select count(*) from runs").fetchall() == [(1,)]
     con.close()
+
+
+class InvalidatedOnRollback:
+    """A connection whose statement fails as a full disk makes it fail, after which DuckDB has
+    invalidated the database: the rollback raises a second, fatal error."""
+
+    def __init__(self, con):
+        self._con = con
+
+    def __getattr__(self, name):
+        return getattr(self._con, name)
+
+    def rollback(self):
+        raise duckdb.FatalException("FATAL Error: database has been invalidated because of a previous fatal error")
+
+
+def test_an_invalidated_database_on_rollback_does_not_hide_the_error_that_caused_it():
+    from pyeval.db import transaction
+
+    con = InvalidatedOnRollback(pyeval.connect())
+    with pytest.raises(duckdb.IOException, match=NO_SPACE):
+        with transaction(con):
+            raise duckdb.IOException(f'IO Error: Could not write file "w.duckdb.wal": {NO_SPACE}')
+    con._con.close()
+
+
+def test_a_fatal_error_is_one_line(tmp_path, monkeypatch):
+    from pyeval.cli import loading
+
+    path = warehouse(tmp_path / "w.duckdb", evaluate=False)
+
+    def fatal(*args, **kwargs):
+        raise duckdb.FatalException("FATAL Error: database has been invalidated because of a previous fatal error")
+
+    monkeypatch.setattr(pyeval.loaders, "load_runs", fatal)
+    monkeypatch.setattr(loading, "load_runs", fatal, raising=False)
+    status, output = cli("--db", path, "load", "run", "-C", "c", "--name", "b", RUN_FILE)
+    assert status == 1 and "invalidated" in one_line_error(output)
