@@ -41,11 +41,13 @@ def rollback_quietly(con: duckdb.DuckDBPyConnection) -> None:
     """Roll back the open transaction, if there still is one.
 
     A failed ``commit()`` (disk full, a write conflict) has rolled back already; calling
-    ``rollback()`` then raises "no transaction is active", which would hide the real error.
+    ``rollback()`` then raises "no transaction is active", which would hide the real error. A
+    database invalidated by the failure (a write that found the disk full) raises again on
+    rollback: that second error is not reported either (DuckDB discards the transaction).
     """
     try:
         con.rollback()
-    except duckdb.TransactionException:
+    except duckdb.Error:
         pass
 
 
@@ -78,6 +80,22 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
             raise
     finally:
         _IN_TRANSACTION.discard(id(con))
+
+
+def stores_in_one_transaction(function):
+    """Run ``function(con, ...)`` in one :func:`transaction` of ``con`` when it stores (keyword
+    ``store``, default True): everything it writes (replicate sets, tests, experiments) is
+    committed together or not at all, so a failure (a full disk) leaves no rows behind."""
+    import functools
+
+    @functools.wraps(function)
+    def wrapper(con, *args, **kwargs):
+        if con is None or not kwargs.get("store", True):
+            return function(con, *args, **kwargs)
+        with transaction(con):
+            return function(con, *args, **kwargs)
+
+    return wrapper
 
 
 def unknown_campaign(con: duckdb.DuckDBPyConnection, campaign_id: str, *, label: str | None = None,

@@ -192,9 +192,9 @@ def demo_diversity(path: str | Path, plot: Path) -> Evaluation:
                    "dotted: D#-nDCG@10 = (I-rec + D-nDCG)/2 (Sakai & Song, SIGIR 2011)", fontsize=9)
     axes.legend(loc="lower right", fontsize=8)
     axes.grid(alpha=0.2)
-    figure.tight_layout()
-    figure.savefig(plot, dpi=120)
-    plt.close(figure)
+    from .resampling.store import save_figure
+
+    save_figure(figure, plot, 120)  # a new file, or one pyeval saved: never another
     return evaluation
 
 

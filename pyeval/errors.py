@@ -50,6 +50,11 @@ class SchemaVersionError(PyevalError):
     """The warehouse's recorded migrations do not match the code's migrations/."""
 
 
+class WarehouseLockedError(PyevalError):
+    """The warehouse file is open in another process (DuckDB lets one process write a file and
+    no other open it meanwhile), or open in this one with other settings: try again later."""
+
+
 class NotOwnedError(PyevalError):
     """A file or folder pyeval did not make: it is left exactly as it was (docs/reliability.md)."""
 

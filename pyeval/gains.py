@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import duckdb
 
-from .db import first_row, rollback_quietly, unknown_campaign
+from .db import first_row, transaction, unknown_campaign
 from .errors import MeasureParamError, already_stored
 from .measures.common import (
     BUILTIN_GAIN_PROFILES,
@@ -85,8 +85,7 @@ def define_gain_profile(
         raise unknown_campaign(con, campaign_id)
     parsed = parse_gains(gains)
     keys = {"campaign_id": campaign_id, "profile": name, "topic_id": topic_id or ""}
-    con.begin()
-    try:
+    with transaction(con):  # part of the command's transaction, if any (pyeval.db)
         exists = first_row(
             con,
             "select count(*) from gain_profiles where campaign_id = $campaign_id and profile = $profile "
@@ -108,8 +107,4 @@ def define_gain_profile(
             "select $campaign_id, $profile, $topic_id, unnest($levels), unnest($gains)",
             {**keys, "levels": list(parsed), "gains": list(parsed.values())},
         )
-        con.commit()
-    except BaseException:
-        rollback_quietly(con)
-        raise
     return parsed

@@ -22,6 +22,7 @@ import enum
 import hashlib
 import json
 import os
+import stat
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -34,6 +35,10 @@ from .errors import NotAWarehouseError, NotOwnedError, with_command_line
 WAREHOUSE_MARKER = "pyeval warehouse"
 #: The marker of a warehouse ``pyeval demo`` built (which ``pyeval demo`` may rebuild).
 DEMO_MARKER = "pyeval warehouse (demo)"
+#: The marker of a copy ``pyeval snapshot`` wrote (which a later snapshot may replace; a working
+#: warehouse never is). A snapshot opened read-write becomes a working warehouse (marker
+#: :data:`WAREHOUSE_MARKER`).
+SNAPSHOT_MARKER = "pyeval warehouse (snapshot)"
 
 #: Bytes 8-11 of every DuckDB database file (its header's magic).
 _DUCKDB_MAGIC = b"DUCK"
@@ -50,13 +55,35 @@ class Ownership(enum.Enum):
 # ---------------------------------------------------------------------------------- files
 
 
+def special_kind(path: str | os.PathLike[str]) -> str | None:
+    """What ``path`` is when it exists and is not a regular file (after symbolic links): ``'a
+    directory'``, ``'a character device'``, ``'a block device'``, ``'a FIFO'``, ``'a socket'``;
+    None for a regular file or a missing path. Reads the file's status only: it opens nothing, so
+    a FIFO cannot block and a device is never read."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise NotAWarehouseError(f"{path}: cannot read it: {exc.strerror}") from exc
+    if stat.S_ISREG(mode):
+        return None
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
 def file_kind(path: str | os.PathLike[str]) -> str:
-    """``'missing'``, ``'empty'`` (0 bytes), ``'duckdb'``, or ``'other'``, from the header alone."""
+    """``'missing'``, ``'empty'`` (0 bytes), ``'duckdb'``, ``'other'`` (a regular file of another
+    format) or ``'special'`` (a directory, device, FIFO or socket: :func:`special_kind`), from the
+    file's status and header alone."""
     path = Path(path)
+    if special_kind(path) is not None:
+        return "special"
     if not path.exists():
         return "missing"
-    if path.is_dir():
-        return "other"
     try:
         with open(path, "rb") as handle:
             head = handle.read(12)
@@ -68,10 +95,11 @@ def file_kind(path: str | os.PathLike[str]) -> str:
 
 
 def require_duckdb_file(path: str | os.PathLike[str]) -> None:
-    """Refuse a file that exists and is not a DuckDB database (before DuckDB opens it)."""
+    """Refuse a path that exists and is not a DuckDB database file (before DuckDB opens it): a
+    regular file of another format, or a directory, device, FIFO or socket."""
     kind = file_kind(path)
-    if kind == "other":
-        what = "a directory" if Path(path).is_dir() else "not a DuckDB database file"
+    if kind in ("other", "special"):
+        what = special_kind(path) or "not a DuckDB database file"
         raise with_command_line(NotAWarehouseError(f"{path}: {what}; pyeval leaves it alone (choose another path)"),
                                 f"{path}: {what}; pyeval leaves it alone (choose another --db)")
 
@@ -158,12 +186,15 @@ def require_warehouse(
     )
 
 
-def mark(con: duckdb.DuckDBPyConnection, text: str = WAREHOUSE_MARKER) -> None:
-    """Write the marker (``text``: :data:`WAREHOUSE_MARKER` or :data:`DEMO_MARKER`)."""
+def mark(con: duckdb.DuckDBPyConnection, text: str = WAREHOUSE_MARKER, *,
+         table: str = "schema_migrations") -> None:
+    """Write the marker (``text``: :data:`WAREHOUSE_MARKER`, :data:`DEMO_MARKER` or
+    :data:`SNAPSHOT_MARKER`) on ``table`` (pyeval's own name of that table, qualified by an
+    attached database of pyeval's naming for a snapshot)."""
     # text is one of this module's constants: no user input reaches this SQL text
-    if text not in (WAREHOUSE_MARKER, DEMO_MARKER):
+    if text not in (WAREHOUSE_MARKER, DEMO_MARKER, SNAPSHOT_MARKER):
         raise ValueError(f"not a pyeval marker: {text!r}")
-    con.execute(f"comment on table schema_migrations is '{text}'")
+    con.execute(f"comment on table {table} is '{text}'")
 
 
 def probe_warehouse_file(path: str | os.PathLike[str]) -> tuple[Ownership, str | None]:
@@ -176,7 +207,8 @@ def probe_warehouse_file(path: str | os.PathLike[str]) -> tuple[Ownership, str |
     if kind == "missing":
         raise NotAWarehouseError(f"{path}: no such file")
     if kind != "duckdb":
-        raise NotAWarehouseError(f"{path}: not a DuckDB database file; pyeval leaves it alone")
+        what = special_kind(path) or "not a DuckDB database file"
+        raise NotAWarehouseError(f"{path}: {what}; pyeval leaves it alone")
     try:
         probe = duckdb.connect(str(path), read_only=True, config=_NO_EXTENSIONS)
     except duckdb.Error as exc:
@@ -191,10 +223,13 @@ def probe_warehouse_file(path: str | os.PathLike[str]) -> tuple[Ownership, str |
 _NO_EXTENSIONS: dict[str, Any] = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
 
 #: DuckDB settings of a read-only query (``pyeval sql``, the read-only URL, ``pyeval attach``):
-#: no file but the database itself, no extension installed or loaded, settings locked.
+#: no file but the database itself, no extension installed or loaded, no temporary files,
+#: settings locked.
+#: ``temp_directory`` empty: nothing is spilled to ``<warehouse>.tmp/`` (or ``./.tmp/``).
 LOCKED_DOWN: dict[str, Any] = {
     "enable_external_access": False,
     **_NO_EXTENSIONS,
+    "temp_directory": "",
     "lock_configuration": True,
 }
 
@@ -282,3 +317,98 @@ def require_export(root: Path, manifest_name: str, export_format: str, file_sha2
             path = root / relative
             if not path.is_file() or file_sha256(path) != entry.get("sha256"):
                 raise NotOwnedError(f"{root}: {relative} is not the file the export wrote; pyeval leaves it alone")
+
+
+# ---------------------------------------------------------------------------------- figures and curves
+
+#: The mark pyeval writes into every figure it saves (PNG ``Software`` text chunk, PDF and SVG
+#: ``Creator``): a figure file holding it may be replaced by a later ``--plot``.
+FIGURE_MARKER = "pyeval figure"
+#: Figure formats ``--plot`` writes, by suffix, with the bytes each file starts with.
+FIGURE_FORMATS: dict[str, tuple[str, tuple[bytes, ...]]] = {
+    ".png": ("png", (b"\x89PNG\r\n\x1a\n",)),
+    ".pdf": ("pdf", (b"%PDF-",)),
+    ".svg": ("svg", (b"<?xml", b"<svg")),
+}
+#: Figure metadata carrying :data:`FIGURE_MARKER`, by format (matplotlib's ``savefig(metadata=)``).
+FIGURE_METADATA = {"png": {"Software": FIGURE_MARKER}, "pdf": {"Creator": FIGURE_MARKER},
+                   "svg": {"Creator": FIGURE_MARKER}}
+#: A figure larger than this is not read to look for the marker (pyeval's are a few hundred KiB).
+_LARGEST_FIGURE = 64 * 2**20
+
+
+def figure_format(path: str | os.PathLike[str]) -> str:
+    """The format a figure path's suffix names (``png``, ``pdf``, ``svg``); PyevalError otherwise."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in FIGURE_FORMATS:
+        from .errors import PyevalError
+
+        raise PyevalError(f"{path}: unknown figure suffix {suffix or '(none)'!r}; use .png, .pdf or .svg")
+    return FIGURE_FORMATS[suffix][0]
+
+
+def is_pyeval_figure(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a regular file in the format its suffix names that carries
+    :data:`FIGURE_MARKER` (a figure pyeval saved)."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in FIGURE_FORMATS or special_kind(path) is not None or Path(path).is_symlink():
+        return False
+    try:
+        if os.path.getsize(path) > _LARGEST_FIGURE:
+            return False
+        data = Path(path).read_bytes()
+    except OSError:
+        return False
+    _, magics = FIGURE_FORMATS[suffix]
+    marker_bytes = FIGURE_MARKER.encode("ascii")
+    return data.lstrip().startswith(magics) and marker_bytes in data
+
+
+def starts_with_line(path: str | os.PathLike[str], line: str) -> bool:
+    """Whether the regular file ``path`` begins with the text line ``line`` (a CSV pyeval wrote:
+    its header)."""
+    if special_kind(path) is not None or Path(path).is_symlink():
+        return False
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(len(line) + 2)
+    except OSError:
+        return False
+    return head.rstrip(b"\r\n") == line.encode("utf-8") or head.startswith((line + "\n").encode("utf-8"))
+
+
+def require_replaceable_output(path: str | os.PathLike[str], what: str, is_ours) -> Path:
+    """Check, before any work, that an output file ``path`` may be written: it is missing (its
+    folder exists), or a regular file that ``is_ours(path)`` proves pyeval wrote. A warehouse,
+    any other file, a symbolic link, a directory, device, FIFO or socket raise NotOwnedError."""
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise NotOwnedError(f"{path.parent}: no such directory ({what})")
+    if path.is_symlink():
+        raise NotOwnedError(f"{path}: a symbolic link; pyeval leaves it alone (choose another {what} file)")
+    kind = special_kind(path)
+    if kind is not None:
+        raise NotOwnedError(f"{path}: {kind}; pyeval leaves it alone (choose another {what} file)")
+    if path.exists() and not is_ours(path):
+        raise NotOwnedError(f"{path}: exists and is not a {what} file pyeval wrote; pyeval leaves it alone "
+                            "(choose another file)")
+    return path
+
+
+def replace_file(path: str | os.PathLike[str], write) -> Path:
+    """``write(temporary_path)`` next to ``path``, then rename it over ``path``: a failed or
+    killed write leaves ``path`` as it was (and removes its half-written copy)."""
+    import secrets
+
+    path = Path(path)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp{path.suffix}")
+    try:
+        write(temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            temporary.unlink(missing_ok=True)
+        except OSError:
+            pass
+        raise
+    return path

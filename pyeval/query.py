@@ -7,6 +7,7 @@ overviews give DataFrames to the Python API.
 from __future__ import annotations
 
 import decimal
+import re
 from typing import TYPE_CHECKING, NamedTuple
 
 import duckdb
@@ -31,6 +32,15 @@ FILE_STATEMENTS: dict[duckdb.StatementType, str] = {
 }
 
 _READ_ONLY_HINT = "read-only query: --external-access lets it use files and extensions, --write also changes the warehouse"
+
+
+#: The statement kinds a read-only query may run: queries (SELECT, DESCRIBE, SHOW, SUMMARIZE,
+#: VALUES parse as SELECT), PRAGMA and CALL of table functions (the connection's settings are
+#: locked, so neither can switch on a file), and EXPLAIN of one of these. Everything else (COPY,
+#: EXPORT, ATTACH, INSTALL, LOAD, PREPARE, EXECUTE, SET, CREATE, INSERT, ...) is refused before
+#: it runs: an allow-list, so a statement kind DuckDB adds later is refused too.
+READ_ONLY_STATEMENTS = frozenset({duckdb.StatementType.SELECT, duckdb.StatementType.PRAGMA,
+                                  duckdb.StatementType.CALL})
 
 
 class Rows(NamedTuple):
@@ -60,28 +70,62 @@ def query_rows(con: duckdb.DuckDBPyConnection, sql: str, *, files: bool = True) 
 def run_sql(con: duckdb.DuckDBPyConnection, sql: str, *, files: bool = True) -> pd.DataFrame:
     """Run one user statement; a query's rows come back as a DataFrame.
 
-    ``files=False``: a read-only query, which may not read or write files or install or load
-    extensions (docs/cli.md, ``pyeval sql``).
+#: What EXPLAIN and its options look like before the statement it explains.
+_EXPLAIN_PREFIX = re.compile(r"^\s*(?:(?:--[^\n]*\n|/\*.*?\*/)\s*)*explain\s*(?:\([^)]*\)\s*)?(?:analy[sz]e\b)?",
+                             re.IGNORECASE | re.DOTALL)
+
+
+def _refusal(con: duckdb.DuckDBPyConnection, statement) -> str | None:
+    """Why a read-only query may not run ``statement`` (None: it may)."""
+    kind = statement.type
+    if kind in READ_ONLY_STATEMENTS:
+        return None
+    if kind is duckdb.StatementType.EXPLAIN:
+        prefix = _EXPLAIN_PREFIX.match(statement.query)
+        try:
+            inner = con.extract_statements(statement.query[prefix.end():]) if prefix else []
+        except (duckdb.Error, ValueError):
+            inner = []
+        if len(inner) == 1 and inner[0].type in READ_ONLY_STATEMENTS:
+            return None
+        return "EXPLAIN of a statement that is not a query is refused"
+    return f"{FILE_STATEMENTS.get(kind, kind.name.replace('_', ' '))} statements are refused"
+
+
+def run_sql(con: duckdb.DuckDBPyConnection, sql: str, *, files: bool = True) -> pd.DataFrame:
+    """Run the user's statements; the last one's rows come back as a DataFrame.
+
+    ``files=False``: a read-only query, which runs only :data:`READ_ONLY_STATEMENTS` (and
+    EXPLAIN of them): it writes nothing, and reads no file or extension (docs/cli.md,
+    ``pyeval sql``).
 
     Raises
     ------
     QueryError
-        DuckDB refused the statement (syntax, unknown table, ...): a user mistake.
+        No statement, a refused one, or one DuckDB refused (syntax, unknown table, ...).
     """
-    return _run(con, sql, files, lambda result: result.df())
+    import pandas as pd
+
+    return _run(con, sql, files, lambda result: pd.DataFrame() if result.description is None else result.df())
 
 
 def _run(con: duckdb.DuckDBPyConnection, sql: str, files: bool, fetch):
     """Check and execute one user statement (:func:`run_sql`'s rules) and ``fetch`` its result."""
     try:
+        try:
+            statements = con.extract_statements(sql)
+            for statement in statements:
+                statement.type  # noqa: B018 - raises ValueError for a kind the binding does not name
+        except ValueError:  # a statement type the Python binding does not name (UPDATE EXTENSIONS)
+            raise QueryError(f"this statement is refused ({_READ_ONLY_HINT})" if not files
+                             else "a statement pyeval cannot run (run it in DuckDB itself)") from None
+        if not statements:
+            raise QueryError("no SQL statement given")
         if not files:
-            try:
-                kinds = [statement.type for statement in con.extract_statements(sql)]
-            except ValueError:  # a statement type the Python binding does not name (UPDATE EXTENSIONS)
-                raise QueryError(f"this statement is refused ({_READ_ONLY_HINT})") from None
-            for kind in kinds:
-                if kind in FILE_STATEMENTS:
-                    raise QueryError(f"{FILE_STATEMENTS[kind]} statements are refused ({_READ_ONLY_HINT})")
+            for statement in statements:
+                reason = _refusal(con, statement)
+                if reason:
+                    raise QueryError(f"{reason} ({_READ_ONLY_HINT})")
         return fetch(con.execute(sql))
     except (duckdb.PermissionException, duckdb.InvalidInputException) as exc:
         message = str(exc).splitlines()[0]

@@ -27,7 +27,7 @@ import duckdb
 from . import ownership, sqlfiles
 from .sqlfiles import migration_checksum
 from .db import first_row, transaction
-from .errors import NotAWarehouseError, PyevalWarning, SchemaVersionError
+from .errors import NotAWarehouseError, PyevalWarning, SchemaVersionError, WarehouseLockedError
 
 #: The CLI's warehouse when neither --db nor $PYEVAL_DB is given.
 DEFAULT_PATH = "pyeval.duckdb"
@@ -84,7 +84,7 @@ def connect(
     try:
         con = _connect(path, read_only, config)
     except (duckdb.IOException, duckdb.ConnectionException) as exc:  # locked, or open with other settings
-        raise SchemaVersionError(f"{path}: cannot open the warehouse: {str(exc).splitlines()[0]}") from exc
+        raise WarehouseLockedError(f"{path}: cannot open the warehouse: {_one_line(exc)}") from exc
     except duckdb.Error as exc:  # e.g. a damaged DuckDB file
         raise SchemaVersionError(f"{path}: not a DuckDB warehouse: {str(exc).splitlines()[0]}") from exc
     try:
@@ -106,6 +106,10 @@ def connect(
         con.close()
         raise
     return con
+
+
+def _one_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
 
 _PATH_LOCKS: dict[str, threading.Lock] = {}
@@ -181,8 +185,11 @@ def migrate(con: duckdb.DuckDBPyConnection, migrations=None, path: str = "") -> 
         with transaction(con):
             con.execute(sqlfiles.table_sql("schema_migrations"))
             ownership.mark(con)
-    elif not ownership.marker(con).startswith(ownership.WAREHOUSE_MARKER):
-        with transaction(con):  # made by a pyeval that wrote no marker
+    elif (not ownership.marker(con).startswith(ownership.WAREHOUSE_MARKER)
+          or ownership.marker(con) == ownership.SNAPSHOT_MARKER):
+        # made by a pyeval that wrote no marker, or a snapshot opened to be written: from now on
+        # a working warehouse, which no later snapshot replaces
+        with transaction(con):
             ownership.mark(con)
     pending = _check(con, files, path)
     by_version = {version: (name, file) for version, name, file in files}

@@ -17,10 +17,10 @@ def figures(monkeypatch):
     saved = []
     original = store.save_figure
 
-    def keep(figure, path):
+    def keep(figure, path, dpi=None):
         saved.append(figure)
         figure.canvas.draw()
-        original(figure, path)
+        original(figure, path, dpi)
 
     monkeypatch.setattr(store, "save_figure", keep)
     return saved

@@ -101,7 +101,7 @@ def test_snapshot_is_an_equal_warehouse_that_opens_read_only(built, tmp_path):
     other = tmp_path / "notes.txt"
     other.write_text("keep me\n")
     refused = CliRunner().invoke(main, ["--db", str(built), "snapshot", str(other)])
-    assert refused.exit_code == 1 and "is not a pyeval warehouse" in refused.output
+    assert refused.exit_code == 1 and "is not a pyeval snapshot" in refused.output
     assert other.read_text() == "keep me\n"
     same = CliRunner().invoke(main, ["--db", str(built), "snapshot", str(built)])
     assert same.exit_code == 1 and "cannot overwrite the warehouse" in same.output

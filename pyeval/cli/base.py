@@ -41,11 +41,11 @@ def fail_cleanly(command):
         try:
             return wrapper(*args, **kwargs)
         except PyevalError as exc:
-            raise click.ClickException(exc.command_line or str(exc)) from exc
+            raise click.ClickException(one_line(exc.command_line or str(exc))) from exc
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             raise click.ClickException(f"{where}{exc.strerror or exc}") from exc
-        except (duckdb.IOException, duckdb.OutOfMemoryException) as exc:
+        except (duckdb.IOException, duckdb.OutOfMemoryException, duckdb.FatalException) as exc:
             raise click.ClickException(f"{_current_db()}: {str(exc).splitlines()[0]}") from exc
         except duckdb.TransactionException as exc:
             if "Failed to commit" not in str(exc):  # a write conflict or the like: a bug
@@ -71,6 +71,15 @@ def _remove_created_warehouse() -> None:
             os.remove(name)
         except FileNotFoundError:
             pass
+
+
+#: Control characters (a newline in a name) shown escaped, so an error stays one line.
+_ESCAPED = {code: repr(chr(code))[1:-1] for code in (*range(0x20), 0x7f)}
+
+
+def one_line(message: str) -> str:
+    """``message`` with its control characters escaped (``\\n`` for a newline): one line."""
+    return message.translate(_ESCAPED)
 
 
 def _current_db() -> str:
@@ -104,6 +113,15 @@ def _non_empty(ctx, param, value):
     return value
 
 
+def run_names(runs) -> list[str] | None:
+    """The runs of --runs (repeatable, comma-separated); None: every run. A --runs that names
+    no run (``--runs ',,,'``) is refused rather than taken for every run."""
+    names = [name.strip() for value in runs for name in value.split(",") if name.strip()]
+    if runs and not names:
+        raise click.BadParameter("names no run", param_hint="'--runs'")
+    return names or None
+
+
 def output_option(command):
     return click.option(
         "--format",
@@ -122,6 +140,7 @@ def output_option(command):
     default=warehouse.DEFAULT_PATH,
     show_default=True,
     metavar="PATH",
+    callback=_non_empty,
     help="Warehouse file: loads and evaluate create or upgrade it; sql and list read an existing one. "
     "Environment variable PYEVAL_DB.",
 )
@@ -149,3 +168,48 @@ def run_metadata_options(command):
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
+
+
+# ---------------------------------------------------------------------------------- option domains
+
+
+class FiniteFloat(click.ParamType):
+    """A finite number (never nan or inf) in ``[min, max]``; ``min_open``/``max_open`` exclude an
+    end. Checked when the command line is read, before any work."""
+
+    name = "number"
+
+    def __init__(self, min: float | None = None, max: float | None = None, *, min_open: bool = False,
+                 max_open: bool = False):
+        self.min, self.max, self.min_open, self.max_open = min, max, min_open, max_open
+
+    def convert(self, value, param, ctx):
+        import math
+
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        low_ok = self.min is None or (number > self.min if self.min_open else number >= self.min)
+        high_ok = self.max is None or (number < self.max if self.max_open else number <= self.max)
+        if not (low_ok and high_ok):
+            low = "" if self.min is None else f"{self.min:g} {'<' if self.min_open else '<='} "
+            high = "" if self.max is None else f" {'<' if self.max_open else '<='} {self.max:g}"
+            self.fail(f"{value} is not in the range {low}x{high}", param, ctx)
+        return number
+
+
+#: The domain of every option of the same meaning, declared once for every command.
+#: A seed of NumPy's PCG64 (non-negative).
+SEED = click.IntRange(min=0, max=2**63 - 1)
+#: Resamples of a test (-B): at most a million (the replicates are held in memory).
+REPLICATES = click.IntRange(min=1, max=1_000_000)
+#: Trials of a subset experiment (--trials): at most a million.
+TRIALS = click.IntRange(min=1, max=1_000_000)
+#: A significance level or a rate: strictly between 0 and 1.
+PROBABILITY = FiniteFloat(0.0, 1.0, min_open=True, max_open=True)
+#: A width, a tie band or a margin: a finite number > 0 (``NON_NEGATIVE``: >= 0).
+POSITIVE = FiniteFloat(0.0, min_open=True)
+NON_NEGATIVE = FiniteFloat(0.0)

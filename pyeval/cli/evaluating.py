@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from ..errors import PyevalError
-from .base import campaign_option, fail_cleanly, main, open_warehouse, output_option
+from .base import campaign_option, fail_cleanly, main, open_warehouse, output_option, run_names
 
 
 @main.command("sql")
@@ -126,8 +126,7 @@ def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_
     chosen = with_default_gain(list(measures), gains) if gains else list(measures)
     if probs:
         chosen = with_default_probs(chosen, probs)
-    run_names = [name for value in runs for name in value.split(",") if name]
-    settings = dict(runs=run_names or None, ordering=ordering, max_depth=max_depth, judged_only=judged_only,
+    settings = dict(runs=run_names(runs), ordering=ordering, max_depth=max_depth, judged_only=judged_only,
                     topics=topics, store=not no_store)
     if export_dir and engine != "spark":
         raise PyevalError("--export needs --engine spark")

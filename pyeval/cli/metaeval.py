@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import click
 
-from .base import campaign_option, fail_cleanly, main, open_warehouse, output_option
+from .base import (NON_NEGATIVE, POSITIVE, PROBABILITY, REPLICATES, SEED, TRIALS, campaign_option, fail_cleanly, main,
+                   open_warehouse, output_option, run_names)
 
 
 _RESAMPLING_TESTS = ["bootstrap", "tukey", "randomization", "t", "sign", "wilcoxon"]
@@ -16,11 +17,11 @@ def _resampling_options(command):
     for option in reversed([
         click.option("--runs", "runs", multiple=True,
                      help="Runs to compare (repeatable or comma-separated); default every run with stored scores."),
-        click.option("-B", "--replicates", type=click.IntRange(min=1),
+        click.option("-B", "--replicates", type=REPLICATES,
                      help="Resamples: default 1000 (bootstrap), 5000 (tukey), 100000 (randomization; exact if 2^n <= B)."),
-        click.option("--seed", type=int, default=0, show_default=True,
+        click.option("--seed", type=SEED, default=0, show_default=True,
                      help="Seed of the replicates and of --runs-sample (NumPy PCG64)."),
-        click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level."),
+        click.option("--alpha", type=PROBABILITY, default=0.05, show_default=True, help="Significance level."),
         click.option("--correction", type=click.Choice(["none", "holm", "bh"]), default="none", show_default=True,
                      help="Multiple-comparison correction of pairwise p-values (not for tukey)."),
         click.option("--compare", "comparison", type=click.Choice(["ge", "gt"]), default="ge", show_default=True,
@@ -31,9 +32,53 @@ def _resampling_options(command):
     return command
 
 
-def _run_names(runs) -> list[str] | None:
-    names = [name for value in runs for name in value.split(",") if name]
-    return names or None
+def _checked_output(what: str, is_ours):
+    """A click callback: refuse, before any work, an output path pyeval may not write
+    (:func:`pyeval.ownership.require_replaceable_output`)."""
+    def check(ctx, param, value):
+        if value is None:
+            return None
+        from .. import ownership
+        from ..errors import PyevalError
+
+        try:
+            if what == "figure":
+                ownership.figure_format(value)
+            ownership.require_replaceable_output(value, what, is_ours)
+        except PyevalError as exc:
+            raise click.ClickException(str(exc)) from exc
+        return value
+    return check
+
+
+def _is_pyeval_figure(path) -> bool:
+    from .. import ownership
+
+    return ownership.is_pyeval_figure(path)
+
+
+def _plot_options(help_text: str):
+    """--plot PATH (PNG, PDF or SVG by its suffix; a new file or a figure pyeval saved) and --dpi."""
+    def decorate(command):
+        command = click.option("--dpi", type=click.IntRange(min=10, max=2400),
+                               help="Resolution of --plot in dots per inch (default the figure's, 110-120).")(command)
+        return click.option("--plot", type=click.Path(dir_okay=False), callback=_checked_output("figure", _is_pyeval_figure),
+                            help=help_text + " (.png, .pdf or .svg by the suffix; created, or replacing only a "
+                            "figure pyeval saved).")(command)
+    return decorate
+
+
+#: The header of the CSV ``discpower --curves`` writes (what proves an existing file is one).
+_CURVES_HEADER = "measure,rank,asl"
+
+
+def _is_curves_csv(path) -> bool:
+    from .. import ownership
+
+    return ownership.starts_with_line(path, _CURVES_HEADER)
+
+
+_run_names = run_names
 
 
 @main.command("significance")
@@ -45,7 +90,7 @@ def _run_names(runs) -> list[str] | None:
 @click.option("--runs-sample", type=click.IntRange(min=2), help="Test a seeded random sample of K runs.")
 @click.option("--p-value", "p_convention", type=click.Choice(["count", "plus-one"]), default="count",
               show_default=True, help="Resampled p-value: count/B, or (count+1)/(B+1).")
-@click.option("--tau", type=float, default=0.0, show_default=True, help="Sign test: tie band (|z| <= tau dropped).")
+@click.option("--tau", type=NON_NEGATIVE, default=0.0, show_default=True, help="Sign test: tie band (|z| <= tau dropped).")
 @output_option
 @click.pass_context
 @fail_cleanly
@@ -77,8 +122,9 @@ def significance_command(ctx, campaign, measure, test, runs, replicates, seed, a
               help="The test applied to every run pair of every measure.")
 @_resampling_options
 @click.option("--runs-sample", type=click.IntRange(min=2), help="Use a seeded random sample of K runs.")
-@click.option("--plot", type=click.Path(dir_okay=False), help="Save the ASL curves as a PNG file.")
-@click.option("--curves", type=click.Path(dir_okay=False), help="Write the ASL curves as CSV (measure,rank,asl).")
+@_plot_options("Save the ASL curves as a figure")
+@click.option("--curves", type=click.Path(dir_okay=False), callback=_checked_output("curves CSV", _is_curves_csv),
+              help="Write the ASL curves as CSV (measure,rank,asl; created, or replacing only such a CSV).")
 @click.option("--engine", type=click.Choice(["numpy", "ray"]), default="numpy", show_default=True,
               help="ray: one Ray task per shard of measures, bit-identical results (pip install 'pyeval[ray]').")
 @click.option("--workers", type=click.IntRange(min=1), help="--engine ray: shards (default the cluster's CPUs).")
@@ -87,7 +133,7 @@ def significance_command(ctx, campaign, measure, test, runs, replicates, seed, a
 @click.pass_context
 @fail_cleanly
 def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alpha, correction, comparison,
-                      no_store, runs_sample, plot, curves, engine, workers, ray_address, fmt):
+                      no_store, runs_sample, plot, dpi, curves, engine, workers, ray_address, fmt):
     """Discriminative power of measures: significant run pairs at alpha, delta, ASL curves."""
     from ..output import render
     from ..resampling import discriminative_power
@@ -110,10 +156,13 @@ def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alp
     click.echo(f"{campaign}: {len(first.matrix.run_ids)} runs ({', '.join(first.matrix.run_ids)}), "
                f"{len(first.matrix.topic_ids)} topics", err=True)
     if curves:
-        power.curves.to_csv(curves, index=False)
+        from .. import ownership
+
+        ownership.require_replaceable_output(curves, "curves CSV", _is_curves_csv)
+        ownership.replace_file(curves, lambda temporary: power.curves.to_csv(temporary, index=False))
         click.echo(f"ASL curves written to {curves}", err=True)
     if plot:
-        power.plot(plot)
+        power.plot(plot, dpi=dpi)
         click.echo(f"ASL curves plotted to {plot}", err=True)
     if power.discpower_id is not None:
         click.echo(f"stored as discriminative power {power.discpower_id}", err=True)
@@ -160,9 +209,9 @@ def _subset_options(command):
     for option in reversed([
         click.option("-c", "--subset-size", type=click.IntRange(min=1),
                      help="Topics per subset c (default: half of the topics)."),
-        click.option("--trials", type=click.IntRange(min=1), default=1000, show_default=True,
+        click.option("--trials", type=TRIALS, default=1000, show_default=True,
                      help="Subsets (swaprate: subset pairs) drawn; shared by every run pair and measure."),
-        click.option("--seed", type=int, default=0, show_default=True, help="Seed of the subsets (NumPy PCG64)."),
+        click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the subsets (NumPy PCG64)."),
     ]):
         command = option(command)
     return command
@@ -181,18 +230,18 @@ def _stored_note(kind: str, identifier) -> None:
               show_default=True, help="Disjoint subset pairs (Voorhees-Buckley) or bootstrap samples (Soboroff).")
 @click.option("--rule", type=click.Choice(["strict", "original"]), default="strict", show_default=True,
               help="strict: exactly one zero difference is a swap too (Sakai 2005).")
-@click.option("--bin-width", type=float, default=0.01, show_default=True, help="Width of the difference bins.")
+@click.option("--bin-width", type=POSITIVE, default=0.01, show_default=True, help="Width of the difference bins.")
 @click.option("--bins", type=click.IntRange(min=2), default=21, show_default=True,
               help="Number of bins; the last one is open (>= (bins-1) x width).")
-@click.option("--max-swap-rate", type=float, default=0.05, show_default=True,
+@click.option("--max-swap-rate", type=PROBABILITY, default=0.05, show_default=True,
               help="Swap rate for the read-off (5 %: 95 % confidence).")
 @click.option("--per-bin", is_flag=True, help="Print the swap rate of every bin (bin x measure).")
-@click.option("--plot", type=click.Path(dir_okay=False), help="Save swap rate against bin as a PNG file.")
+@_plot_options("Save swap rate against bin as a figure")
 @_stage2_options
 @click.pass_context
 @fail_cleanly
 def swaprate_command(ctx, campaign, measures, subset_size, trials, seed, sampling, rule, bin_width, bins,
-                     max_swap_rate, per_bin, plot, runs, no_store, fmt):
+                     max_swap_rate, per_bin, plot, dpi, runs, no_store, fmt):
     """Swap rates per difference bin and the difference needed for 95 % confidence."""
     from ..output import render
     from ..resampling import swap_rate
@@ -210,7 +259,7 @@ def swaprate_command(ctx, campaign, measures, subset_size, trials, seed, samplin
     click.echo(f"{campaign}: {s['runs']} runs ({s['pairs']} pairs), {s['topic_count']} topics, c = {s['subset_size']}, "
                f"{trials} trials ({sampling}, {rule} swaps), seed {seed}", err=True)
     if plot:
-        result.plot(plot)
+        result.plot(plot, dpi=dpi)
         click.echo(f"swap rates plotted to {plot}", err=True)
     _stored_note("swap-rate experiment", result.swaprate_id)
 
@@ -218,10 +267,7 @@ def swaprate_command(ctx, campaign, measures, subset_size, trials, seed, samplin
 def _floats(text: str | None) -> list[float] | None:
     if text is None:
         return None
-    try:
-        return [float(v) for v in text.split(",") if v.strip()]
-    except ValueError:
-        raise click.BadParameter(f"expected comma-separated numbers, got {text!r}") from None
+    return [NON_NEGATIVE.convert(v.strip(), None, None) for v in text.split(",") if v.strip()]
 
 
 @main.command("stability")
@@ -233,11 +279,11 @@ def _floats(text: str | None) -> list[float] | None:
 @click.option("--fuzz", type=click.Choice(["relative", "absolute"]), default="relative", show_default=True,
               help="Margin f x max(a, b) (Buckley-Voorhees) or f.")
 @click.option("--strict-bv-rule", is_flag=True, help="Equal means with a zero margin count as GT(y, x) (literal rule).")
-@click.option("--plot", type=click.Path(dir_okay=False), help="Save the MR/PT curves as a PNG file.")
+@_plot_options("Save the MR/PT curves as a figure")
 @_stage2_options
 @click.pass_context
 @fail_cleanly
-def stability_command(ctx, campaign, measures, subset_size, trials, seed, fuzziness, fuzz, strict_bv_rule, plot,
+def stability_command(ctx, campaign, measures, subset_size, trials, seed, fuzziness, fuzz, strict_bv_rule, plot, dpi,
                       runs, no_store, fmt):
     """Minority rate and proportion of ties over topic subsets, for each fuzziness."""
     from ..output import render
@@ -252,7 +298,7 @@ def stability_command(ctx, campaign, measures, subset_size, trials, seed, fuzzin
     click.echo(render(result.table[["measure", "fuzziness", "minority_rate", "proportion_of_ties"]], fmt))
     click.echo(result.summary(0.05), err=True)
     if plot:
-        result.plot(plot)
+        result.plot(plot, dpi=dpi)
         click.echo(f"MR/PT curves plotted to {plot}", err=True)
     _stored_note("stability experiment", result.stability_id)
 
@@ -263,16 +309,16 @@ def stability_command(ctx, campaign, measures, subset_size, trials, seed, fuzzin
               help="Measure (repeatable, at least 2; the first of a pair is tau_ap's reference).")
 @click.option("--test", type=click.Choice([*_RESAMPLING_TESTS, "none"]), default="bootstrap", show_default=True,
               help="Test behind the agreement of significant pairs (stored tests are reused); none: skip it.")
-@click.option("-B", "--replicates", type=click.IntRange(min=1), help="Resamples of the test (its default).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the test's replicates.")
-@click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
+@click.option("-B", "--replicates", type=REPLICATES, help="Resamples of the test (its default).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the test's replicates.")
+@click.option("--alpha", type=PROBABILITY, default=0.05, show_default=True, help="Significance level.")
 @click.option("--matrix", "matrix_column", type=click.Choice(["tau", "tau_b", "tau_ap", "tau_ap_symmetric", "agreement"]),
               help="Print a measure x measure matrix of this column instead of the pair table.")
-@click.option("--plot", type=click.Path(dir_okay=False), help="Save the runs' means (sorted by the first measure) as PNG.")
+@_plot_options("Save the runs' means (sorted by the first measure) as a figure")
 @_stage2_options
 @click.pass_context
 @fail_cleanly
-def correlate_command(ctx, campaign, measures, test, replicates, seed, alpha, matrix_column, plot, runs, no_store,
+def correlate_command(ctx, campaign, measures, test, replicates, seed, alpha, matrix_column, plot, dpi, runs, no_store,
                       fmt):
     """Kendall's tau, tau_ap and the agreement of significant pairs between measures' rankings."""
     from ..output import render
@@ -293,7 +339,7 @@ def correlate_command(ctx, campaign, measures, test, replicates, seed, alpha, ma
     if result.table["tied_means"].any():
         click.echo("warning: tied means; tau_ap broke the ties by run id", err=True)
     if plot:
-        result.plot(plot)
+        result.plot(plot, dpi=dpi)
         click.echo(f"rankings plotted to {plot}", err=True)
     _stored_note("correlation experiment", result.correlation_id)
 
@@ -361,19 +407,19 @@ def robustness_command(ctx, campaign, measures, profiles, runs, no_store, fmt):
 @click.option("-m", "--measure", "measures", multiple=True, required=True,
               help="MEM target (repeatable): ERR, RBP, DCG, AP, ERR-IA, NRBP, alpha-DCG, AP-IA.")
 @click.option("--depth", type=click.IntRange(min=1), default=10, show_default=True, help="List depth N.")
-@click.option("--alpha", "alpha", type=float, default=0.5, show_default=True, help="Cascade alpha.")
-@click.option("--beta", type=float, default=0.8, show_default=True, help="RBP/NRBP persistence beta.")
+@click.option("--alpha", "alpha", type=PROBABILITY, default=0.5, show_default=True, help="Cascade alpha.")
+@click.option("--beta", type=PROBABILITY, default=0.8, show_default=True, help="RBP/NRBP persistence beta.")
 @click.option("--expectation", type=click.Choice(["exact", "paper"]), default="exact", show_default=True,
               help="E[measure] by the exact DP, or the paper's printed recursion.")
 @click.option("--solver", type=click.Choice(["SLSQP", "trust-constr"]), default="SLSQP", show_default=True,
               help="scipy.optimize method.")
 @click.option("--runs-top", type=click.IntRange(min=2), help="Only the K runs retrieving most relevant documents.")
 @click.option("--topics-top", type=click.IntRange(min=1), help="Only the K topics with most relevant documents.")
-@click.option("--plot", type=click.Path(dir_okay=False), help="Save predicted against actual run means as PNG.")
+@_plot_options("Save predicted against actual run means as a figure")
 @_stage2_options
 @click.pass_context
 @fail_cleanly
-def mem_command(ctx, campaign, measures, depth, alpha, beta, expectation, solver, runs_top, topics_top, plot, runs,
+def mem_command(ctx, campaign, measures, depth, alpha, beta, expectation, solver, runs_top, topics_top, plot, dpi, runs,
                 no_store, fmt):
     """Informativeness by the maximum entropy method: PR-curve errors and predicted measures."""
     from ..output import render
@@ -389,6 +435,6 @@ def mem_command(ctx, campaign, measures, depth, alpha, beta, expectation, solver
     click.echo(f"{campaign}: {result.predictions['runs'].iloc[0]} runs x {result.predictions['topics'].iloc[0]} "
                f"topics, depth {depth}; {len(result.solutions)} problems, {failed} not converged", err=True)
     if plot:
-        result.plot(plot)
+        result.plot(plot, dpi=dpi)
         click.echo(f"predictions plotted to {plot}", err=True)
     _stored_note("MEM experiment", result.mem_id)

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 import duckdb
 
 from ..errors import PyevalError, with_command_line
+from ..db import stores_in_one_transaction
 from ..resampling import replicates as rep
 from ..resampling.discpower import DiscriminativePower, finish
 from ..resampling.matrix import ScoreMatrix, canonical_measure, score_matrix
@@ -103,6 +104,7 @@ def shards(items: Sequence, count: int) -> list[list[int]]:
     return [list(range(i, len(items), count)) for i in range(count)]
 
 
+@stores_in_one_transaction
 def discriminative_power(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,

@@ -373,4 +373,14 @@ def _store(con, campaign_id: str, inputs: list, run_ids: list[str], summaries: d
         for first, last in _slices([summaries[index][4] for index in range(len(inputs))]):
             con.execute(sqlfiles.read("loaders/run_insert.sql"), {**keys, "first_file": first, "last_file": last})
     finally:
-        con.execute("drop table if exists batch_runs")
+        _drop_quietly(con, "batch_runs")
+
+
+def _drop_quietly(con: duckdb.DuckDBPyConnection, table: str) -> None:
+    """Drop pyeval's temporary ``table`` on the way out; when the transaction was aborted (a full
+    disk), leave it to the rollback, so the error that stopped the load is the one reported and
+    not DuckDB's "Current transaction is aborted"."""
+    try:
+        con.execute(f"drop table if exists {table}")  # table: pyeval's own constant name
+    except duckdb.TransactionException:
+        pass

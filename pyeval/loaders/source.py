@@ -107,14 +107,25 @@ def _first_bad_utf8_line(path: Path) -> int:
 _BLOCK_SIZE = 16 << 20
 
 
+#: The longest line read (bytes): pyarrow's block size, twice the longest line, must fit in 32
+#: bits, and no qrels, run, intents or lengths line comes near it.
+LONGEST_LINE = 512 * 2**20
+
+
 def _longest_line(path: Path) -> int:
-    # Rare path only (a line of more than 16 MiB): the length in bytes of the longest line.
+    """The length in bytes of the longest line (rare path only: a line of more than 16 MiB);
+    InputFormatError naming the first line longer than :data:`LONGEST_LINE`, as soon as it is met."""
     longest = length = 0
+    number = 1
     with _open(path) as handle:
         while chunk := handle.readline(_BLOCK_SIZE):
             length += len(chunk)
+            if length > LONGEST_LINE:
+                raise InputFormatError(str(path), number, f"a line longer than {LONGEST_LINE // 2**20} MiB; "
+                                       "no qrels, run, intents or lengths file has one (a damaged file?)")
             if chunk.endswith(b"\n"):
                 longest, length = max(longest, length), 0
+                number += 1
     return max(longest, length)
 
 
@@ -179,6 +190,8 @@ def read_lines(path: str | os.PathLike[str]) -> Lines:
         raise InputFormatError(label, None, f"cannot read the file: {exc}") from exc
     if first in (b"", b"\xef\xbb\xbf"):
         raise InputFormatError(label, None, "the file is empty")
+    if path.stat().st_size > LONGEST_LINE and not is_gzip(path):
+        _longest_line(path)  # a file that may hold an over-long line: named before pyarrow reads it
     try:
         try:
             table = _read_csv(path, {"line": pa.string()}, _NO_DELIMITER)

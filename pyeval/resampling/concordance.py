@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PyevalError, with_command_line
+from ..db import stores_in_one_transaction
 from .stats import TOLERANCE, differences
 from .store import (
     MeasureMatrices,
@@ -136,6 +137,7 @@ class Concordance:
         return square
 
 
+@stores_in_one_transaction
 def concordance(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,

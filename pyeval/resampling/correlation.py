@@ -16,6 +16,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from ..db import stores_in_one_transaction
 from ..errors import PyevalError
 from .significance import DEFAULT_SEED, TESTS
 from .stats import pair_indices
@@ -160,7 +161,7 @@ class Correlations:
             square.loc[name, name] = 1.0 if column.startswith("tau") else square.loc[name, name]
         return square
 
-    def plot(self, path, title: str | None = None):
+    def plot(self, path, title: str | None = None, dpi: float | None = None):
         """Scatter the runs' ranks by the first measure against each other measure (Sakai, AIRS 2005 Fig. 5 style)."""
         from .store import pyplot, save_figure
 
@@ -187,10 +188,11 @@ class Correlations:
         axes.set_title(textwrap.fill(text, 80), fontsize=9)  # wrapped: a long title is not cut at the edges
         axes.legend(fontsize=8)
         axes.grid(alpha=0.3)
-        save_figure(figure, path)
+        save_figure(figure, path, dpi)
         return path
 
 
+@stores_in_one_transaction
 def correlate(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,

@@ -16,7 +16,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from ..db import first_row, rollback_quietly
+from ..db import first_row, rollback_quietly, stores_in_one_transaction, transaction
 from ..errors import PyevalError, with_command_line
 from .matrix import canonical_measure
 from .store import announce, few_runs
@@ -38,14 +38,13 @@ class DiscriminativePower:
     results: dict[str, SignificanceResult] = field(repr=False)
     discpower_id: int | None = None
 
-    def plot(self, path: str | Path, title: str | None = None) -> Path:
-        """Save the ASL curves as a PNG (matplotlib, Agg backend): ASL against pair rank, one
-        line per measure, the α level dashed."""
-        import matplotlib
+    def plot(self, path: str | Path, title: str | None = None, dpi: float | None = None) -> Path:
+        """Save the ASL curves (matplotlib, Agg backend; PNG, PDF or SVG by ``path``'s suffix,
+        :func:`pyeval.resampling.store.save_figure`): ASL against pair rank, one line per
+        measure, the α level dashed."""
+        from .store import pyplot, save_figure
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
+        plt = pyplot()
         path = Path(path)
         figure, axes = plt.subplots(figsize=(6.4, 4.4), dpi=120)
         try:
@@ -67,10 +66,10 @@ class DiscriminativePower:
                            fontsize=9)
             axes.legend(fontsize=8, title=f"significant at {self.alpha:g}", title_fontsize=8)
             axes.grid(alpha=0.3)
-            figure.tight_layout()
-            figure.savefig(path, format="png")
-        finally:
+        except BaseException:
             plt.close(figure)
+            raise
+        save_figure(figure, path, dpi)
         return path
 
 
@@ -79,6 +78,7 @@ def asl_curve(result: SignificanceResult) -> np.ndarray:
     return np.sort(result.pvalue)
 
 
+@stores_in_one_transaction
 def discriminative_power(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
@@ -139,8 +139,7 @@ def finish(
 
 
 def _store(con: duckdb.DuckDBPyConnection, power: DiscriminativePower) -> int:
-    con.begin()
-    try:
+    with transaction(con):  # part of the command's transaction, if any (pyeval.db)
         discpower_id = first_row(con, "select coalesce(max(discpower_id), 0) + 1 from discriminative_power")[0]
         for row in power.table.itertuples(index=False):
             result = power.results[row.measure]
@@ -153,10 +152,6 @@ def _store(con: duckdb.DuckDBPyConnection, power: DiscriminativePower) -> int:
                  "delta": result.delta, "b": result.replicates, "seed": result.seed,
                  "curve": asl_curve(result).tolist(), "warnings": row.warnings},
             )
-        con.commit()
-    except BaseException:
-        rollback_quietly(con)
-        raise
     return discpower_id
 
 

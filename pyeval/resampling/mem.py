@@ -51,6 +51,7 @@ import numpy as np
 import pandas as pd
 
 from .. import sqlfiles
+from ..db import stores_in_one_transaction
 from ..errors import PyevalError
 from .matrix import campaign_runs
 from .store import insert_experiment
@@ -458,7 +459,7 @@ class Informativeness:
     settings: dict = field(default_factory=dict)
     mem_id: int | None = None
 
-    def plot(self, path, title: str | None = None):
+    def plot(self, path, title: str | None = None, dpi: float | None = None):
         """Predicted against actual run means, one panel per target (Ashkan & Clarke, WWW 2011 Figs 6-10)."""
         from .store import pyplot, save_figure
 
@@ -489,7 +490,7 @@ class Informativeness:
             axis.legend(fontsize=7)
             axis.grid(alpha=0.3)
         figure.suptitle(title or f"MEM predictions: {self.campaign_id}", fontsize=9)
-        save_figure(figure, path)
+        save_figure(figure, path, dpi)
         return path
 
 
@@ -574,6 +575,7 @@ def _informativeness_of(lists: Lists, targets: Sequence[str], settings: Settings
     return pd.concat(solutions, ignore_index=True), pd.DataFrame(predictions), probabilities, run_means
 
 
+@stores_in_one_transaction
 def informativeness(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,

@@ -16,7 +16,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from ..db import first_row
+from ..db import first_row, stores_in_one_transaction
 from ..errors import PyevalError, with_command_line
 from .matrix import canonical_measure, score_matrix
 from .significance import (
@@ -160,6 +160,7 @@ def _escape(text: str, fmt: str) -> str:
     return str(text).replace("|", "\\|")
 
 
+@stores_in_one_transaction
 def compare(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,

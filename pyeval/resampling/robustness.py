@@ -16,6 +16,7 @@ import duckdb
 import pandas as pd
 
 from ..errors import MeasureParamError, PyevalError, with_command_line
+from ..db import stores_in_one_transaction
 from .correlation import correlate_means
 from .matrix import campaign_runs, scored_runs
 from .store import announce, few_runs, insert_experiment
@@ -77,6 +78,7 @@ def _means(con, campaign_id: str, variants: dict[str, str], runs: list[str], sto
     return pd.DataFrame(columns, index=runs), evaluation_ids, topics
 
 
+@stores_in_one_transaction
 def gain_robustness(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,

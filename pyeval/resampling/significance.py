@@ -13,7 +13,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from ..db import first_row, rollback_quietly
+from ..db import first_row, rollback_quietly, stores_in_one_transaction, transaction
 from ..errors import PyevalError, with_command_line
 from . import replicates as rep
 from . import stats
@@ -194,6 +194,7 @@ def test_matrix(
     return SignificanceResult(matrix, test, pairs, alpha, applied, B, used_seed, delta, hsd, settings, set_id)
 
 
+@stores_in_one_transaction
 def significance(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
@@ -240,8 +241,7 @@ def store_result(con: duckdb.DuckDBPyConnection, result: SignificanceResult) -> 
     from .. import __version__
 
     m = result.matrix
-    con.begin()
-    try:
+    with transaction(con):  # part of the command's transaction, if any (pyeval.db)
         test_id = first_row(con, "select coalesce(max(test_id), 0) + 1 from significance_tests")[0]
         con.execute(
             "insert into significance_tests (test_id, campaign_id, measure, test, run_ids, topic_count, "
@@ -282,8 +282,4 @@ def store_result(con: duckdb.DuckDBPyConnection, result: SignificanceResult) -> 
             )
         finally:
             con.unregister("new_pairs")
-        con.commit()
-    except BaseException:
-        rollback_quietly(con)
-        raise
     return test_id

@@ -23,6 +23,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from ..db import stores_in_one_transaction
 from ..errors import PyevalError
 from . import replicates as rep
 from .significance import DEFAULT_SEED
@@ -112,7 +113,7 @@ class Stability:
                 f"{s.get('trials')} subsets, seed {s.get('seed')}; proportion of ties at {level:.0%} minority rate: "
                 + "; ".join(parts))
 
-    def plot(self, path, title: str | None = None):
+    def plot(self, path, title: str | None = None, dpi: float | None = None):
         """Minority rate against proportion of ties over f, one curve per measure (Sakai, AIRS 2005 Figs 3-4)."""
         plt = pyplot()
         figure, axes = plt.subplots(figsize=(6.4, 4.4), dpi=120)
@@ -126,10 +127,11 @@ class Stability:
                                 f"{s.get('trials')} subsets", fontsize=9)
         axes.legend(fontsize=8)
         axes.grid(alpha=0.3)
-        save_figure(figure, path)
+        save_figure(figure, path, dpi)
         return path
 
 
+@stores_in_one_transaction
 def stability(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,

@@ -14,7 +14,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from ..db import first_row, rollback_quietly
+from ..db import first_row, transaction
 from ..errors import PyevalError, PyevalWarning
 from .matrix import ScoreMatrix, canonical_measure, score_matrix
 from .stats import TOLERANCE
@@ -128,8 +128,7 @@ def insert_experiment(con: duckdb.DuckDBPyConnection, table: str, id_column: str
     """Insert ``frame`` into ``table`` (and each ``more`` frame into the table of its keyword),
     all under one new experiment id in one transaction; returns the id. Table and column names
     are module constants and our own frame columns, never user input."""
-    con.begin()
-    try:
+    with transaction(con):  # part of the command's transaction, if any (pyeval.db)
         new_id = first_row(con, f"select coalesce(max({id_column}), 0) + 1 from {table}")[0]
         for target, rows in {table: frame, **more}.items():
             rows = rows.copy()
@@ -140,20 +139,24 @@ def insert_experiment(con: duckdb.DuckDBPyConnection, table: str, id_column: str
                 con.execute(f"insert into {target} ({columns}) select {columns} from new_metaeval_rows")
             finally:
                 con.unregister("new_metaeval_rows")
-        con.commit()
-    except BaseException:
-        rollback_quietly(con)
-        raise
     return int(new_id)
 
 
-def save_figure(figure, path) -> None:
-    """Save and close a matplotlib figure (Agg backend) as PNG."""
+def save_figure(figure, path, dpi: float | None = None) -> None:
+    """Save and close a matplotlib figure (Agg backend) in the format ``path``'s suffix names
+    (.png, .pdf, .svg), at ``dpi`` (None: the figure's). ``path`` is created, or replaced only
+    when it is a figure pyeval saved (:func:`pyeval.ownership.is_pyeval_figure`), never another
+    file; the figure is written beside it and renamed over it."""
     import matplotlib.pyplot as plt
 
+    from .. import ownership
+
     try:
+        fmt = ownership.figure_format(path)
+        ownership.require_replaceable_output(path, "figure", ownership.is_pyeval_figure)
         figure.tight_layout()
-        figure.savefig(path, format="png")
+        ownership.replace_file(path, lambda temporary: figure.savefig(
+            temporary, format=fmt, dpi=dpi or "figure", metadata=ownership.FIGURE_METADATA[fmt]))
     finally:
         plt.close(figure)
 

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
+from ..db import stores_in_one_transaction
 from ..errors import PyevalError
 from . import replicates as rep
 from .significance import DEFAULT_SEED
@@ -110,7 +111,7 @@ class SwapRates:
     settings: dict = field(default_factory=dict)
     swaprate_id: int | None = None
 
-    def plot(self, path, title: str | None = None):
+    def plot(self, path, title: str | None = None, dpi: float | None = None):
         """Swap rate against the performance-difference bin, one line per measure, 5 % dashed."""
         plt = pyplot()
         figure, axes = plt.subplots(figsize=(6.4, 4.4), dpi=120)
@@ -124,7 +125,7 @@ class SwapRates:
                                 f"{s.get('trials')} trials, {s.get('runs')} runs", fontsize=9)
         axes.legend(fontsize=8)
         axes.grid(alpha=0.3)
-        save_figure(figure, path)
+        save_figure(figure, path, dpi)
         return path
 
 
@@ -150,6 +151,7 @@ def subset_size_iv(subset_size: int | None, n: int, per_trial: int) -> int:
     return c
 
 
+@stores_in_one_transaction
 def swap_rate(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,

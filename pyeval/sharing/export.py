@@ -7,7 +7,6 @@ import json
 import os
 import secrets
 import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -61,6 +60,7 @@ def export_parquet(
     if target.is_symlink():
         raise NotOwnedError(f"{target}: is a symbolic link; pyeval leaves it alone (choose another directory)")
     target = target.resolve()
+    recover_export(target)
     if target.exists() and not target.is_dir():
         raise NotOwnedError(f"{target}: exists and is not a directory; pyeval leaves it alone")
     if target.is_dir() and any(target.iterdir()):
@@ -70,10 +70,8 @@ def export_parquet(
     if not target.parent.is_dir():
         raise PyevalError(f"{target.parent}: no such directory")
     try:
-        building = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-        umask = os.umask(0)
-        os.umask(umask)
-        building.chmod(0o777 & ~umask)  # mkdtemp makes it private; an export is for sharing
+        building = _sibling(target, "build")
+        building.mkdir()  # with the umask's permissions: an export is for sharing
     except OSError as exc:
         raise PyevalError(f"{target.parent}: cannot write the export there: {exc.strerror or exc}") from exc
     try:
@@ -147,7 +145,7 @@ def _write_export(con: duckdb.DuckDBPyConnection, target: Path, building: Path) 
     try:
         (building / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
         if target.exists():
-            old = target.with_name(f".{target.name}.old.{os.getpid()}.{secrets.token_hex(4)}")
+            old = _sibling(target, "old")
             target.rename(old)
         building.rename(target)
     except OSError as exc:
@@ -157,6 +155,70 @@ def _write_export(con: duckdb.DuckDBPyConnection, target: Path, building: Path) 
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
     return ExportReport(str(target), {t: info["rows"] for t, info in tables.items()}, last)
+
+
+def _sibling(target: Path, kind: str) -> Path:
+    """A folder beside ``target`` for an export under way: ``.<name>.build.<pid>.<token>`` (being
+    written) or ``.<name>.old.<pid>.<token>`` (the export it replaces, between the two renames)."""
+    return target.with_name(f".{target.name}.{kind}.{os.getpid()}.{secrets.token_hex(4)}")
+
+
+def _abandoned(target: Path) -> dict[str, list[Path]]:
+    """The build and old folders beside ``target`` (named by :func:`_sibling`) whose export is no
+    longer running, newest first."""
+    import re
+
+    from .snapshot import _process_is_running
+
+    pattern = re.compile(re.escape(f".{target.name}.") + r"(build|old)\.(\d+)\.[0-9a-f]{8}")
+    found: dict[str, list[Path]] = {"build": [], "old": []}
+    try:
+        entries = list(os.scandir(target.parent))
+    except OSError:
+        return found
+    for entry in entries:
+        match = pattern.fullmatch(entry.name)
+        if match and entry.is_dir(follow_symlinks=False) and not _process_is_running(int(match.group(2))):
+            found[match.group(1)].append(Path(entry.path))
+    for paths in found.values():
+        paths.sort(key=lambda path: path.stat().st_mtime, reverse=True)
+    return found
+
+
+def _is_export(folder: Path) -> bool:
+    try:
+        require_export(folder, MANIFEST, EXPORT_FORMAT, _file_sha256)
+    except NotOwnedError:
+        return False
+    return True
+
+
+def recover_export(directory: str | os.PathLike[str]) -> None:
+    """Finish or undo what a killed export left beside ``directory`` (docs/bi.md): when the
+    export is missing because one was killed between its two renames, its finished build (a
+    sealed manifest written last) takes its place, else the export it was replacing goes back;
+    then the abandoned build folders and replaced exports are removed. Folders of an export still
+    running, and anything that is not an export pyeval wrote, are left alone."""
+    target = Path(directory).absolute()
+    if target.is_symlink() or not target.parent.is_dir():
+        return
+    found = _abandoned(target)
+    if not found["build"] and not found["old"]:
+        return
+    try:
+        if not target.exists() and found["old"]:  # killed between the renames
+            finished = [folder for folder in found["build"] if _is_export(folder)]
+            source = finished[0] if finished else next((f for f in found["old"] if _is_export(f)), None)
+            if source is not None:
+                source.rename(target)
+        for folder in found["build"]:
+            if folder.exists():
+                shutil.rmtree(folder, ignore_errors=True)
+        for folder in found["old"]:
+            if folder.exists() and _is_export(folder):
+                shutil.rmtree(folder, ignore_errors=True)
+    except OSError as exc:
+        raise PyevalError(f"{target}: cannot recover what a killed export left: {exc.strerror or exc}") from exc
 
 
 #: Longest folder name written (most file systems allow 255 bytes per name).
@@ -221,6 +283,7 @@ def read_manifest(directory: str | os.PathLike[str], *, verify: bool = True) -> 
     ``verify``, has its recorded sha256)."""
     root = Path(directory)
     path = root / MANIFEST
+    recover_export(root)
     if not root.is_dir():
         raise PyevalError(f"{root}: no such directory")
     if not path.is_file():

@@ -235,6 +235,9 @@ def _pg_views(pg) -> set[str]:
 def _publish(con, pg, report: PublishReport, grant_select: tuple[str, ...] = ()) -> None:
     import sqlalchemy as sa
 
+    # one publication at a time per database: concurrent first publications would race to create
+    # the same tables (the second waits, then finds them and publishes incrementally)
+    pg.exec_driver_sql("select pg_advisory_xact_lock(hashtext('pyeval publish'))")
     inspector = sa.inspect(pg)
     existing = set(inspector.get_table_names())
     _require_publication_target(existing | set(inspector.get_view_names()), report.url)
@@ -243,7 +246,7 @@ def _publish(con, pg, report: PublishReport, grant_select: tuple[str, ...] = ())
     present = _pg_views(pg)
     for view in reversed(PORTABLE_VIEWS):  # only views whose SQL changed (and what reads them)
         if view in present and recorded.get(view) != _view_sha256(view):
-            pg.exec_driver_sql(f"drop view if exists {quote_identifier(view)} cascade")
+            _drop_own(pg, view, "view", report.url)
     metadata = sa.MetaData()
     sa.Table(
         PUBLICATIONS_TABLE, metadata,
@@ -262,7 +265,7 @@ def _publish(con, pg, report: PublishReport, grant_select: tuple[str, ...] = ())
             published = [c["name"] for c in inspector.get_columns(name)]
             if published == [c for c, _ in cols]:
                 continue
-            pg.exec_driver_sql(f"drop table {quote_identifier(name)} cascade")
+            _drop_own(pg, name, "table", report.url)
         table.create(pg)
         fresh.add(name)
     sa.Table(PUBLISHED_VIEWS_TABLE, metadata, sa.Column("view_name", sa.Text, primary_key=True),
@@ -335,23 +338,78 @@ def _describe(pg, columns: dict) -> None:
 
 
 def _grant(pg, roles: tuple[str, ...]) -> None:
-    """Record ``roles`` and grant every recorded role SELECT on every published relation and
-    USAGE on the schema; an unknown role is an error (nothing is published)."""
+    """Record ``roles`` (exactly as given) and grant every recorded role SELECT on every published
+    relation and USAGE on the schema, role names quoted as identifiers. A role given now that
+    PostgreSQL does not know is an error (nothing is published); a recorded role dropped since is
+    skipped with a warning (and granted again should it come back)."""
+    import warnings
+
     import sqlalchemy as sa
+    from psycopg import sql
+
+    from ..errors import PyevalWarning
+
+    def exists(role: str) -> bool:
+        return bool(pg.execute(sa.text("select count(*) from pg_roles where rolname = :r"), {"r": role}).scalar_one())
 
     for role in roles:
-        known = pg.execute(sa.text("select count(*) from pg_roles where rolname = :r"), {"r": role}).scalar_one()
-        if not known:
+        if not exists(role):
             raise with_command_line(PyevalError(f"grant_select: PostgreSQL has no role {role!r}; create it first"),
-                                        f"--grant-select: PostgreSQL has no role {role!r}; create it first")
+                                    f"--grant-select: PostgreSQL has no role {role!r}; create it first")
         pg.execute(sa.text(f"insert into {GRANTS_TABLE} (role_name) values (:r) on conflict do nothing"), {"r": role})
-    relations = (*PUBLIC_TABLES, *MATERIALIZED_VIEWS, *PORTABLE_VIEWS, PUBLICATIONS_TABLE)
+    relations = sql.SQL(", ").join(
+        sql.Identifier(name) for name in (*PUBLIC_TABLES, *MATERIALIZED_VIEWS, *PORTABLE_VIEWS, PUBLICATIONS_TABLE))
     schema = pg.exec_driver_sql("select current_schema()").scalar_one()
+    raw = pg.connection.driver_connection
     for role, in pg.exec_driver_sql(f"select role_name from {GRANTS_TABLE} order by role_name").fetchall():
-        # role and schema names are quoted identifiers; relation names are pyeval's constants
-        pg.exec_driver_sql(f"grant usage on schema {quote_identifier(schema)} to {quote_identifier(role)}")
-        pg.exec_driver_sql(f"grant select on {', '.join(quote_identifier(r) for r in relations)} "
-                           f"to {quote_identifier(role)}")
+        if not exists(role):
+            warnings.warn(f"--grant-select: the recorded role {role!r} no longer exists in PostgreSQL; "
+                          "skipped (delete it from pyeval_grants to stop this warning)", PyevalWarning, stacklevel=2)
+            continue
+        # psycopg composes the identifiers (no format string sees the role's name)
+        raw.execute(sql.SQL("grant usage on schema {} to {}").format(sql.Identifier(schema), sql.Identifier(role)))
+        raw.execute(sql.SQL("grant select on {} to {}").format(relations, sql.Identifier(role)))
+
+
+def _dependants(pg, relation: str) -> list[tuple[str | None, str]]:
+    """What PostgreSQL would drop with ``relation`` (of the current schema) under CASCADE beyond
+    the relation itself: ``(name of a view of the current schema or None, description)`` of each
+    object with a normal dependency on it (views reading it, other tables' foreign keys, ...)."""
+    import sqlalchemy as sa
+
+    rows = pg.execute(sa.text(
+        "select case when n.nspname = current_schema() then v.relname end, "
+        "case when v.oid is not null then 'view ' || v.oid::regclass::text "
+        "else pg_describe_object(d.classid, d.objid, d.objsubid) end "
+        "from pg_depend d left join pg_rewrite r on d.classid = 'pg_rewrite'::regclass and r.oid = d.objid "
+        "left join pg_class v on v.oid = r.ev_class left join pg_namespace n on n.oid = v.relnamespace "
+        "where d.refclassid = 'pg_class'::regclass and d.refobjid = to_regclass(:relation) "
+        "and d.deptype = 'n' and (v.oid is null or v.oid <> d.refobjid)"
+    ), {"relation": quote_identifier(relation)}).fetchall()
+    return sorted({(name, what) for name, what in rows}, key=lambda row: row[1])
+
+
+def _drop_own(pg, relation: str, kind: str, shown_url: str) -> None:
+    """Drop pyeval's ``relation`` (and pyeval's views that read it, which are recreated), never
+    an object pyeval did not create: when a view, foreign key or anything else of someone else
+    depends on it, directly or through pyeval's views, nothing is dropped and the error lists them."""
+    own_views = set(PORTABLE_VIEWS)
+    foreign, queue, seen = [], [relation], {relation}
+    while queue:
+        for name, what in _dependants(pg, queue.pop()):
+            if name in own_views:
+                if name not in seen:
+                    seen.add(name)
+                    queue.append(name)
+            elif what not in foreign:
+                foreign.append(what)
+    if foreign:
+        shown = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
+        raise NotOwnedError(
+            f"{shown_url}: pyeval must recreate its {kind} {relation} (its columns changed), but {shown} "
+            "depend on it, which pyeval did not create; pyeval drops nothing of yours (drop or change them first)")
+    # every dependant is one of pyeval's views (recreated below): CASCADE reaches nothing else
+    pg.exec_driver_sql(f"drop {kind} if exists {quote_identifier(relation)} cascade")
 
 
 def _require_publication_target(relations: set[str], shown_url: str) -> None:

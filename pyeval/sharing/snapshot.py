@@ -16,7 +16,7 @@ import duckdb
 
 from ..db import first_row, rollback_quietly
 from ..errors import NotOwnedError, PyevalError
-from ..ownership import LOCKED_DOWN, Ownership, probe_warehouse_file
+from ..ownership import LOCKED_DOWN, SNAPSHOT_MARKER, Ownership, mark, probe_warehouse_file
 from .common import database_path, error_reason, quote_identifier
 
 _STORAGE_VERSION = re.compile(r"^v\d+\.\d+\.\d+$")
@@ -48,14 +48,14 @@ class SnapshotReport:
 
 
 def _replaceable_snapshot_target(path: Path) -> bool:
-    """Whether ``path`` may be replaced by a snapshot: a pyeval warehouse or snapshot (not the
-    demo's, which ``pyeval demo`` owns); a file that is no DuckDB database or holds someone
-    else's tables is not."""
+    """Whether ``path`` may be replaced by a snapshot: a copy a snapshot wrote (marker
+    :data:`pyeval.ownership.SNAPSHOT_MARKER`). A working warehouse, the demo's, a file that is
+    no DuckDB database or holds someone else's tables is not."""
     try:
-        found, _ = probe_warehouse_file(path)
+        found, marker = probe_warehouse_file(path)
     except NotOwnedError:
         return False
-    return found is Ownership.PYEVAL
+    return found is Ownership.PYEVAL and marker == SNAPSHOT_MARKER
 
 
 
@@ -70,7 +70,8 @@ def snapshot(
     The copy is read in one transaction of a cursor of ``con``: an evaluation or load running
     on ``con`` meanwhile is in it whole or not at all. It is written next to ``out`` and renamed
     over it, so a reader never sees a half-written file (a reader holding the old file keeps
-    reading it). ``out`` may exist only as an earlier pyeval warehouse or snapshot.
+    reading it). ``out`` may exist only as an earlier snapshot (marked as one, see
+    :data:`pyeval.ownership.SNAPSHOT_MARKER`), never as a working warehouse.
 
     Parameters
     ----------
@@ -86,8 +87,8 @@ def snapshot(
     if out.is_dir():
         raise PyevalError(f"{out}: is a directory")
     if out.is_symlink() or (out.exists() and not _replaceable_snapshot_target(out)):
-        raise NotOwnedError(f"{out}: exists and is not a pyeval warehouse or snapshot; pyeval leaves it alone "
-                            "(choose another file)")
+        raise NotOwnedError(f"{out}: exists and is not a pyeval snapshot (a working warehouse or another "
+                            "file); pyeval leaves it alone (choose another file)")
     if not out.parent.is_dir():
         raise PyevalError(f"{out.parent}: no such directory")
     _remove_abandoned_snapshot_files(out)
@@ -105,6 +106,7 @@ def snapshot(
             cursor.begin()
             # source_name is DuckDB's name of the open database, quoted
             cursor.execute(f"copy from database {quote_identifier(source_name)} to pyeval_snapshot")
+            mark(cursor, SNAPSHOT_MARKER, table="pyeval_snapshot.main.schema_migrations")
             last = first_row(cursor, "select max(evaluation_id) from evaluations")[0]
             cursor.commit()
         except BaseException:

@@ -18,7 +18,7 @@ import pytest
 import pyeval
 from pyeval import warehouse as pyeval_warehouse
 
-from .helpers import cli, one_line_error, warehouse
+from .helpers import RUN as RUN_FILE, cli, one_line_error, warehouse
 
 NO_SPACE = "No space left on device"
 
@@ -127,3 +127,66 @@ def test_evaluate_and_load_on_a_full_disk_fail_in_one_line_and_keep_the_warehous
         assert con.execute("select count(*) from evaluations").fetchall() == [(0,)]
         assert con.execute("select count(*) from runs").fetchall() == [(1,)]
         con.close()
+
+
+def test_a_load_that_fails_part_way_reports_its_own_error_not_the_clean_up(tmp_path, monkeypatch):
+    """The clean-up (drop the batch's temporary table) of an aborted transaction used to raise
+    "Current transaction is aborted", hiding the disk-full error that stopped the load."""
+    from pyeval import sqlfiles
+    from pyeval.loaders import runs as run_loader
+
+    path = warehouse(tmp_path / "w.duckdb", evaluate=False)
+    real = sqlfiles.read
+
+    def failing(name):
+        if name == "loaders/run_insert.sql":  # the insert fails with an IO error, as on a full disk
+            return ("copy (select $campaign_id, $first_file, $last_file) "
+                    f"to '{tmp_path}/no-such-folder/x.csv'")
+        return real(name)
+
+    monkeypatch.setattr(run_loader.sqlfiles, "read", failing)
+    status, output = cli("--db", path, "load", "run", "-C", "c", "--name", "b", RUN_FILE)
+    line = one_line_error(output)
+    assert status == 1 and "no-such-folder" in line and "aborted" not in line, line
+    monkeypatch.undo()
+    con = pyeval.connect(path, read_only=True)
+    assert con.execute("select count(*) from runs").fetchall() == [(1,)]
+    con.close()
+
+
+class InvalidatedOnRollback:
+    """A connection whose statement fails as a full disk makes it fail, after which DuckDB has
+    invalidated the database: the rollback raises a second, fatal error."""
+
+    def __init__(self, con):
+        self._con = con
+
+    def __getattr__(self, name):
+        return getattr(self._con, name)
+
+    def rollback(self):
+        raise duckdb.FatalException("FATAL Error: database has been invalidated because of a previous fatal error")
+
+
+def test_an_invalidated_database_on_rollback_does_not_hide_the_error_that_caused_it():
+    from pyeval.db import transaction
+
+    con = InvalidatedOnRollback(pyeval.connect())
+    with pytest.raises(duckdb.IOException, match=NO_SPACE):
+        with transaction(con):
+            raise duckdb.IOException(f'IO Error: Could not write file "w.duckdb.wal": {NO_SPACE}')
+    con._con.close()
+
+
+def test_a_fatal_error_is_one_line(tmp_path, monkeypatch):
+    from pyeval.cli import loading
+
+    path = warehouse(tmp_path / "w.duckdb", evaluate=False)
+
+    def fatal(*args, **kwargs):
+        raise duckdb.FatalException("FATAL Error: database has been invalidated because of a previous fatal error")
+
+    monkeypatch.setattr(pyeval.loaders, "load_runs", fatal)
+    monkeypatch.setattr(loading, "load_runs", fatal, raising=False)
+    status, output = cli("--db", path, "load", "run", "-C", "c", "--name", "b", RUN_FILE)
+    assert status == 1 and "invalidated" in one_line_error(output)

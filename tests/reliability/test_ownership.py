@@ -140,7 +140,7 @@ def test_snapshot_refuses_a_foreign_duckdb_file_even_with_a_schema_migrations_ta
     con.close()
     before = digest(out)
     status, output = cli("--db", source, "snapshot", out)
-    assert status == 1 and "not a pyeval warehouse or snapshot" in one_line_error(output)
+    assert status == 1 and "not a pyeval snapshot" in one_line_error(output)
     assert digest(out) == before
     (tmp_path / "notes.txt").write_text("mine\n")
     status, output = cli("--db", source, "snapshot", tmp_path / "notes.txt")
@@ -154,8 +154,25 @@ def test_snapshot_replaces_an_earlier_snapshot(tmp_path):
     assert cli("--db", source, "snapshot", out)[0] == 0
     assert cli("--db", source, "snapshot", out)[0] == 0  # its own earlier copy: replaced
     con = duckdb.connect(str(out), read_only=True)
-    assert ownership.marker(con) == ownership.WAREHOUSE_MARKER  # the marker travels with the copy
+    assert ownership.marker(con) == ownership.SNAPSHOT_MARKER  # marked as a snapshot, read-only
     con.close()
+
+
+def test_snapshot_never_replaces_a_working_warehouse(tmp_path):
+    source = make_warehouse(tmp_path / "w.duckdb")
+    other = make_warehouse(tmp_path / "other.duckdb")
+    before = digest(other)
+    status, output = cli("--db", source, "snapshot", other)
+    assert status == 1 and "a working warehouse" in one_line_error(output)
+    assert digest(other) == before
+    # a snapshot someone opened to write into becomes a working warehouse: no longer replaced
+    out = tmp_path / "snap.duckdb"
+    assert cli("--db", source, "snapshot", out)[0] == 0
+    assert cli("--db", out, "gains", "-C", "c", "g", "1:2")[0] == 0
+    before = digest(out)
+    status, output = cli("--db", source, "snapshot", out)
+    assert status == 1 and "a working warehouse" in one_line_error(output)
+    assert digest(out) == before
 
 
 # ---------------------------------------------------------------------------------- exports

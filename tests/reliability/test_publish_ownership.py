@@ -40,3 +40,88 @@ def test_publish_refuses_a_database_with_foreign_tables_of_pyevals_names(tmp_pat
     fresh = _database(postgres_url)
     assert cli("--db", db, "publish", fresh)[0] == 0
     assert cli("--db", db, "publish", fresh)[0] == 0
+
+
+def _engine(url: str):
+    return sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+
+
+def test_publish_never_cascades_into_objects_pyeval_did_not_create(tmp_path, postgres_url):
+    """A column change makes pyeval recreate a published table; the user's views and foreign keys
+    on it (directly or through pyeval's views) are listed and kept, nothing is dropped."""
+    db = warehouse(tmp_path / "w.duckdb")
+    url = _database(postgres_url)
+    assert cli("--db", db, "publish", url)[0] == 0
+    engine = _engine(url)
+    with engine.begin() as pg:
+        pg.exec_driver_sql("alter table runs add column extra text")  # columns differ from the warehouse's
+        pg.exec_driver_sql("create view my_runs as select run_id from runs")
+        pg.exec_driver_sql("create view my_board as select * from leaderboard")  # through pyeval's views
+        pg.exec_driver_sql("create table my_notes (campaign_id text, run_id text, note text, "
+                           "foreign key (campaign_id, run_id) references runs (campaign_id, run_id))")
+        pg.exec_driver_sql("insert into my_notes values ('c', 'a', 'keep me')")
+    status, output = cli("--db", db, "publish", url)
+    line = one_line_error(output)
+    assert status == 1 and "my_runs" in line and "my_notes" in line and "pyeval drops nothing of yours" in line, line
+    with engine.connect() as pg:
+        views = {name for name, in pg.exec_driver_sql("select viewname from pg_views where schemaname = 'public'")}
+        assert {"my_runs", "my_board", "leaderboard"} <= views
+        assert pg.exec_driver_sql("select note from my_notes").fetchall() == [("keep me",)]
+        assert "extra" in [c["name"] for c in sa.inspect(pg).get_columns("runs")]
+    with engine.begin() as pg:  # without them, pyeval recreates its table (and its own views)
+        pg.exec_driver_sql("drop view my_runs")
+        pg.exec_driver_sql("drop view my_board")
+        pg.exec_driver_sql("drop table my_notes")
+    status, output = cli("--db", db, "publish", url)
+    assert status == 0, output
+    with engine.connect() as pg:
+        assert "extra" not in [c["name"] for c in sa.inspect(pg).get_columns("runs")]
+        assert pg.exec_driver_sql("select count(*) from leaderboard").scalar_one() >= 1
+    engine.dispose()
+
+
+def test_publish_grants_to_the_role_named_and_skips_a_dropped_role(tmp_path, postgres_url):
+    db = warehouse(tmp_path / "w.duckdb")
+    url = _database(postgres_url)
+    engine = _engine(url)
+    with engine.begin() as pg:
+        for role in ("a%%b", "a%b", "gone"):
+            pg.exec_driver_sql(f'drop role if exists "{role.replace("%", "%%")}"')
+            pg.exec_driver_sql(f'create role "{role.replace("%", "%%")}"')
+    status, output = cli("--db", db, "publish", "--grant-select", "a%%b", "--grant-select", "gone", url)
+    assert status == 0, output
+    privilege = "select has_table_privilege(%(role)s, 'scores', 'select')"
+    with engine.connect() as pg:
+        assert pg.exec_driver_sql(privilege, {"role": "a%%b"}).scalar_one() is True
+        assert pg.exec_driver_sql(privilege, {"role": "a%b"}).scalar_one() is False
+        assert pg.exec_driver_sql("select role_name from pyeval_grants order by 1").fetchall() == [("a%%b",), ("gone",)]
+    with engine.begin() as pg:
+        pg.exec_driver_sql("revoke all on all tables in schema public from gone")
+        pg.exec_driver_sql("revoke all on schema public from gone")
+        pg.exec_driver_sql("drop role gone")
+    status, output = cli("--db", db, "publish", url)
+    assert status == 0, output
+    assert "warning: --grant-select: the recorded role 'gone' no longer exists" in output
+    engine.dispose()
+
+
+def test_concurrent_first_publications_to_a_new_database_all_succeed(tmp_path, postgres_url):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    db = warehouse(tmp_path / "w.duckdb")
+    url = _database(postgres_url)
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    children = [subprocess.Popen([sys.executable, "-m", "pyeval.cli", "--db", str(db), "publish", url],
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+                for _ in range(3)]
+    results = [(child.wait(timeout=300), child.stdout.read()) for child in children]
+    assert [status for status, _ in results] == [0, 0, 0], results
+    engine = _engine(url)
+    with engine.connect() as pg:
+        assert pg.exec_driver_sql("select count(*) from pyeval_publications").scalar_one() == 3
+        assert pg.exec_driver_sql("select count(*) from evaluations").scalar_one() == 1
+    engine.dispose()

@@ -90,3 +90,83 @@ def test_attach_refuses_files_and_extensions_and_keeps_the_export_intact(tmp_pat
     assert digest(export) == before and not files["out"].exists()
     status, output = cli("attach", "--external-access", export, f"select * from read_csv('{files['secret']}')")
     assert status == 0 and "2" in output
+
+
+# ---------------------------------------------------------------------------------- every statement kind
+
+#: One statement of every kind DuckDB's parser knows (duckdb.StatementType), with whether a
+#: read-only query may run it. ``{out}`` is a file of the export (attach) or beside the warehouse.
+STATEMENT_KINDS = {
+    "SELECT": ("select count(*) from runs", True),
+    "INSERT": ("insert into runs (campaign_id, run_id) values ('x', 'y')", False),
+    "UPDATE": ("update runs set run_tag = 'x'", False),
+    "CREATE": ("create temp table t as select 1", False),
+    "DELETE": ("delete from runs", False),
+    "PREPARE": ("prepare p as copy (select 1 as x) to '{out}' (format parquet)", False),
+    "EXECUTE": ("execute p", False),
+    "ALTER": ("alter table runs add column x integer", False),
+    "TRANSACTION": ("begin", False),
+    "COPY": ("copy (select 1 as x) to '{out}' (format parquet)", False),
+    "ANALYZE": ("analyze", False),
+    "VARIABLE_SET": ("set variable x = 1", False),
+    "CREATE_FUNC": ("create macro m(a) as a", False),
+    "EXPLAIN": ("explain analyze copy (select 1 as x) to '{out}' (format parquet)", False),
+    "DROP": ("drop view scores", False),
+    "EXPORT": ("export database '{folder}'", False),
+    "PRAGMA": ("pragma version", True),
+    "VACUUM": ("vacuum", False),
+    "CALL": ("call pragma_version()", True),
+    "SET": ("set threads = 1", False),
+    "LOAD": ("load sqlite", False),
+    "EXTENSION": ("update extensions", False),
+    "ATTACH": ("attach '{out}.db' as other", False),
+    "DETACH": ("detach other", False),
+    "COPY_DATABASE": ("copy from database memory to other", False),
+    "MERGE_INTO": ("merge into runs using (select 1 as x) s on false when not matched then do nothing", False),
+}
+#: Kinds no SQL text parses to (plans and relations of the Python API, multi-statement wrappers).
+NOT_FROM_TEXT = {"INVALID", "RELATION", "LOGICAL_PLAN", "MULTI"}
+
+
+def test_every_statement_kind_is_listed():
+    import duckdb
+
+    assert set(duckdb.StatementType.__members__) - NOT_FROM_TEXT == set(STATEMENT_KINDS)
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    """A warehouse with its spill folder (which must stay empty) and an export of it."""
+    folder = tmp_path_factory.mktemp("kinds")
+    db = warehouse(folder / "w.duckdb")
+    (folder / "w.duckdb.tmp").mkdir()
+    assert cli("--db", db, "export", "--parquet", folder / "export")[0] == 0
+    return folder
+
+
+@pytest.mark.parametrize("kind", sorted(STATEMENT_KINDS))
+def test_read_only_sql_and_attach_write_nothing_whatever_the_statement(exported, kind):
+    tmp_path = exported
+    db, export = tmp_path / "w.duckdb", tmp_path / "export"
+    parquet = next(export.glob("runs/**/*.parquet"))
+    before = {"db": digest(db), "export": digest(export)}
+    statement, allowed = STATEMENT_KINDS[kind]
+    for args in (["--db", db, "sql"], ["attach", export]):
+        target = parquet if args[0] == "attach" else tmp_path / "out.parquet"
+        text = statement.format(out=target, folder=tmp_path / "dump")
+        status, output = cli(*args, text)
+        if allowed:
+            assert status == 0, (args, output)
+        else:
+            line = one_line_error(output)  # refused, or (COPY FROM DATABASE) failing to bind
+            assert status == 1 and ("refused" in line or "Binder Error" in line), (args, text, output)
+    assert {"db": digest(db), "export": digest(export)} == before
+    assert not (tmp_path / "out.parquet").exists() and not (tmp_path / "dump").exists()
+    assert list((tmp_path / "w.duckdb.tmp").iterdir()) == []
+
+
+@pytest.mark.parametrize("text", ["", ";", " ; ; "])
+def test_an_empty_query_is_one_line(tmp_path, text):
+    db = warehouse(tmp_path / "w.duckdb", evaluate=False)
+    status, output = cli("--db", db, "sql", text)
+    assert status == 1 and "no SQL statement given" in one_line_error(output)
