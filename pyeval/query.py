@@ -67,9 +67,6 @@ def query_rows(con: duckdb.DuckDBPyConnection, sql: str, *, files: bool = True) 
     return _run(con, sql, files, _plain)
 
 
-def run_sql(con: duckdb.DuckDBPyConnection, sql: str, *, files: bool = True) -> pd.DataFrame:
-    """Run one user statement; a query's rows come back as a DataFrame.
-
 #: What EXPLAIN and its options look like before the statement it explains.
 _EXPLAIN_PREFIX = re.compile(r"^\s*(?:(?:--[^\n]*\n|/\*.*?\*/)\s*)*explain\s*(?:\([^)]*\)\s*)?(?:analy[sz]e\b)?",
                              re.IGNORECASE | re.DOTALL)
