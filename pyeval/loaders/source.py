@@ -55,6 +55,9 @@ class Lines:
     sha256: str  # of the decompressed bytes (files) or of the canonical CSV (frames)
     table: pa.Table
     typed: ClassVar[bool] = False  # raw lines (general path), not a StagedFile
+    #: whether a line can be a '#' comment: files yes (docs/input-files.md), frames and
+    #: iterables no (every row is data, a topic id starting with '#' included)
+    comments: bool = True
 
 
 @dataclass(frozen=True)
@@ -306,7 +309,7 @@ def frame_lines(frame: pd.DataFrame, columns: list[pd.Series | str]) -> Lines:
         }
     )
     _refuse_nul(table, "<DataFrame>")
-    return Lines("<DataFrame>", "<DataFrame>", frame_sha256(frame), table)
+    return Lines("<DataFrame>", "<DataFrame>", frame_sha256(frame), table, comments=False)
 
 
 def is_frame(source: object) -> bool:

@@ -116,3 +116,20 @@ def test_diversity_qrels_with_iteration(fixtures):
     measures = [ir_measures.ERR_IA @ 20, ir_measures.alpha_nDCG @ 20, ir_measures.StRecall @ 20]
     ours = pyeval.calc_aggregate(measures, qrels, run, ordering="trec-asc")  # pyndeval's tie order
     assert ours == pytest.approx(ir_measures.calc_aggregate(measures, qrels, run), abs=1e-12)
+
+
+def test_a_topic_id_starting_with_hash_is_data_in_frames_and_iterables(tmp_path):
+    """Frames and iterables have no comments (issue 32: a topic '#1' was dropped as one, NumQ 1
+    instead of 2, AP 1.0 instead of 0.5); ir_measures is the oracle. In a file a line whose first
+    field starts with '#' stays a comment (docs/input-files.md)."""
+    qrels = [Qrel("#1", "a", 1), Qrel("#1", "b", 1), Qrel("2", "c", 1)]
+    run = [ScoredDoc("#1", "x", 3.0), ScoredDoc("#1", "a", 2.0), ScoredDoc("2", "c", 1.0)]
+    expected = ir_measures.calc_aggregate([AP, NumQ], qrels, run)
+    assert expected == {AP: pytest.approx(0.625), NumQ: 2}
+    frames = (pd.DataFrame(qrels), pd.DataFrame(run))
+    dicts = ({"#1": {"a": 1, "b": 1}, "2": {"c": 1}}, {"#1": {"x": 3.0, "a": 2.0}, "2": {"c": 1.0}})
+    for qrels_form, run_form in ((qrels, run), frames, dicts):
+        assert pyeval.calc_aggregate([AP, NumQ], qrels_form, run_form) == pytest.approx(expected)
+    (tmp_path / "qrels").write_text("#1 0 a 1\n2 0 c 1\n")
+    (tmp_path / "run").write_text("#1 Q0 a 1 2.0 r\n2 Q0 c 1 1.0 r\n")
+    assert pyeval.calc_aggregate([NumQ], str(tmp_path / "qrels"), str(tmp_path / "run")) == {NumQ: 1}
