@@ -93,7 +93,7 @@ def _frame(source: Any, value: str) -> Any:
     return frame
 
 
-def _evaluate(measures, qrels, run, ordering: str) -> tuple[list[tuple[Any, Measure]], pd.DataFrame, pd.DataFrame]:
+def _evaluate(measures, qrels, run, ordering: str | None) -> tuple[list[tuple[Any, Measure]], pd.DataFrame, pd.DataFrame]:
     pairs = _measures(measures)
     con = warehouse.scratch(RELATIONS)
     try:
@@ -108,7 +108,7 @@ def _evaluate(measures, qrels, run, ordering: str) -> tuple[list[tuple[Any, Meas
     return pairs, result.per_topic, result.means
 
 
-def iter_calc(measures, qrels, run, *, ordering: str = "trec") -> Iterator[Metric]:
+def iter_calc(measures, qrels, run, *, ordering: str | None = None) -> Iterator[Metric]:
     """Per-topic values (ir_measures.iter_calc): one :class:`Metric` per measure and topic."""
     pairs, per_topic, _ = _evaluate(measures, qrels, run, ordering)
     by_name = {str(m): given for given, m in pairs}
@@ -116,7 +116,7 @@ def iter_calc(measures, qrels, run, *, ordering: str = "trec") -> Iterator[Metri
         yield Metric(row.topic_id, by_name[row.measure], float(row.value))
 
 
-def calc_aggregate(measures, qrels, run, *, ordering: str = "trec") -> dict[Any, float]:
+def calc_aggregate(measures, qrels, run, *, ordering: str | None = None) -> dict[Any, float]:
     """Each measure's value over the topics (ir_measures.calc_aggregate: its mean, or its sum
     for counts), keyed by the objects given."""
     pairs, _, means = _evaluate(measures, qrels, run, ordering)
@@ -124,7 +124,7 @@ def calc_aggregate(measures, qrels, run, *, ordering: str = "trec") -> dict[Any,
     return {given: float(values[str(m)]) for given, m in pairs}
 
 
-def calc(measures, qrels, run, *, ordering: str = "trec") -> CalcResults:
+def calc(measures, qrels, run, *, ordering: str | None = None) -> CalcResults:
     """Aggregates and per-topic values of one evaluation (ir_measures.calc)."""
     pairs, per_topic, means = _evaluate(measures, qrels, run, ordering)
     by_name = {str(m): given for given, m in pairs}
@@ -136,7 +136,7 @@ def calc(measures, qrels, run, *, ordering: str = "trec") -> CalcResults:
 class Evaluator:
     """ir_measures.evaluator(measures, qrels): the measures and qrels, evaluated per run."""
 
-    def __init__(self, measures, qrels, *, ordering: str = "trec"):
+    def __init__(self, measures, qrels, *, ordering: str | None = None):
         self.measures = list(measures) if isinstance(measures, Iterable) and not isinstance(measures, str) else [measures]
         self.qrels = qrels if isinstance(qrels, (str, os.PathLike, Mapping)) or hasattr(qrels, "columns") else list(qrels)
         self.ordering = ordering
@@ -151,6 +151,6 @@ class Evaluator:
         return calc(self.measures, self.qrels, run, ordering=self.ordering)
 
 
-def evaluator(measures, qrels, *, ordering: str = "trec") -> Evaluator:
+def evaluator(measures, qrels, *, ordering: str | None = None) -> Evaluator:
     """An :class:`Evaluator` (ir_measures.evaluator)."""
     return Evaluator(measures, qrels, ordering=ordering)
