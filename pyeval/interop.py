@@ -15,6 +15,7 @@ ir_measures' evaluators fill 0); topics only the run has are ignored.
 """
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -95,17 +96,28 @@ def _frame(source: Any, value: str) -> Any:
 
 def _evaluate(measures, qrels, run, ordering: str | None) -> tuple[list[tuple[Any, Measure]], pd.DataFrame, pd.DataFrame]:
     pairs = _measures(measures)
+    judgments = _frame(qrels, "relevance")
+    if getattr(judgments, "empty", False):
+        return pairs, *_no_topics(pairs)
     con = warehouse.scratch(RELATIONS)
     try:
-        load_qrels(con, CAMPAIGN, _frame(qrels, "relevance"))
-        runs = _frame(run, "score")
-        if hasattr(runs, "empty") and runs.empty:
-            raise PyevalError("the run has no rows")
-        load_run(con, CAMPAIGN, runs, name=RUN)
+        load_qrels(con, CAMPAIGN, judgments)
+        load_run(con, CAMPAIGN, _frame(run, "score"), name=RUN)  # an empty run retrieved nothing
         result = evaluate(con, CAMPAIGN, [m for _, m in pairs], ordering=ordering, store=False)
     finally:
         con.close()
     return pairs, result.per_topic, result.means
+
+
+def _no_topics(pairs: list[tuple[Any, Measure]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per-topic values and means with empty qrels (no judged topic, so no value per topic, as
+    ir_measures and trec_eval have it): a sum over no topics is 0, a mean NaN."""
+    import pandas as pd
+
+    per_topic = pd.DataFrame(columns=["run_id", "topic_id", "measure", "value"])
+    means = pd.DataFrame([(RUN, str(m), 0.0 if m.definition.aggregate == "sum" else math.nan, 0) for _, m in pairs],
+                         columns=["run_id", "measure", "value", "topics"])
+    return per_topic, means
 
 
 def iter_calc(measures, qrels, run, *, ordering: str | None = None) -> Iterator[Metric]:

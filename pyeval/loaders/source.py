@@ -159,14 +159,15 @@ def _read_csv(path: Path, columns: dict[str, pa.DataType], delimiter: str, block
     )
 
 
-def read_lines(path: str | os.PathLike[str]) -> Lines:
-    """Read a text file (optionally ``.gz``) into :class:`Lines`.
+def read_lines(path: str | os.PathLike[str], *, empty_ok: bool = False) -> Lines:
+    """Read a text file (optionally ``.gz``) into :class:`Lines`; ``empty_ok``: an empty file
+    is no lines (a run that retrieved nothing), not an error.
 
     Raises
     ------
     InputFormatError
-        The file is missing, empty, not UTF-8, or holds a 0x1F control character or a NUL
-        byte (its line named). Lines of any length are read.
+        The file is missing, empty (unless ``empty_ok``), not UTF-8, or holds a 0x1F control
+        character or a NUL byte (its line named). Lines of any length are read.
     """
     import numpy as np
     import pyarrow as pa
@@ -181,6 +182,8 @@ def read_lines(path: str | os.PathLike[str]) -> Lines:
     except (OSError, EOFError, zlib.error) as exc:
         raise InputFormatError(label, None, f"cannot read the file: {exc}") from exc
     if first in (b"", b"\xef\xbb\xbf"):
+        if empty_ok:
+            return Lines(label, str(path.resolve()), content_sha256(path), _no_lines())
         raise InputFormatError(label, None, "the file is empty")
     try:
         try:
@@ -273,18 +276,27 @@ def pick_column(frame: pd.DataFrame, names: tuple[str, ...], what: str, required
     return None
 
 
-def frame_lines(frame: pd.DataFrame, columns: list[pd.Series | str]) -> Lines:
+def _no_lines() -> pa.Table:
+    """The lines of an empty input."""
+    import pyarrow as pa
+
+    return pa.table({"line_number": pa.array([], type=pa.int64()), "line": pa.array([], type=pa.string())})
+
+
+def frame_lines(frame: pd.DataFrame, columns: list[pd.Series | str], *, empty_ok: bool = False) -> Lines:
     """Render the chosen columns of ``frame`` as whitespace-separated lines.
 
     The frame then goes through exactly the checks a file does, and errors name
     ``<DataFrame>:ROW`` (1-based). A value holding whitespace is refused, as it would be in
-    a file.
+    a file. An empty frame is refused unless ``empty_ok`` (a run that retrieved nothing).
     """
     import numpy as np
     import pandas as pd
     import pyarrow as pa
 
     if len(frame) == 0:
+        if empty_ok:
+            return Lines("<DataFrame>", "<DataFrame>", frame_sha256(frame), _no_lines(), comments=False)
         raise InputFormatError("<DataFrame>", None, "the DataFrame is empty")
     parts = []
     for column in columns:

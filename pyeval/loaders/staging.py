@@ -87,11 +87,14 @@ class TemporaryRelations:
         sources: Sequence[Source],
         frame_to_lines: Callable[[pd.DataFrame], Lines],
         fast_path: tuple[tuple[str, ...], str, str] | None = None,
+        *,
+        empty_ok: bool = False,
     ) -> list[Lines | StagedFile]:
         """Sources read before the transaction, in order: a DataFrame through the loader's
         adapter; the files staged together by DuckDB when the loader has a fast path
         (``fast_path``: the fields, the typing query and the staged table of
-        :func:`source.stage_files`), each file that does not fit it read by the general path."""
+        :func:`source.stage_files`), each file that does not fit it read by the general path
+        (``empty_ok``: an empty file is no lines, not an error)."""
         staged: dict[int, StagedFile] = {}
         files = {index: source for index, source in enumerate(sources) if not is_frame(source)}
         if fast_path is not None and files:
@@ -101,7 +104,7 @@ class TemporaryRelations:
         return [
             staged[index] if index in staged
             else frame_to_lines(source) if is_frame(source)
-            else read_lines(source)
+            else read_lines(source, empty_ok=empty_ok)
             for index, source in enumerate(sources)
         ]
 
@@ -286,11 +289,13 @@ def stage_lines(
     separator: str = WHITESPACE,
     comments: bool,
     skip_blank: bool,
+    empty_ok: bool = False,
 ) -> None:
-    """Expose the data lines of ``lines`` as the relation ``input_fields`` (see split_fields)."""
+    """Expose the data lines of ``lines`` as the relation ``input_fields`` (see split_fields);
+    InputFormatError when there are none, unless ``empty_ok``."""
     fields = split_fields(lines, separator=separator, comments=comments, skip_blank=skip_blank)
     con.register("input_fields", fields)
-    if not first_row(con, "select count(*) from input_fields where not is_blank")[0]:
+    if not empty_ok and not first_row(con, "select count(*) from input_fields where not is_blank")[0]:
         raise InputFormatError(lines.label, None, "no data lines (only comments or blank lines)")
 
 
