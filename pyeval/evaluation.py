@@ -278,8 +278,8 @@ def evaluate(
     ordering
         ``trec`` (score desc, docno desc), ``trec-asc`` (score desc, docno asc), ``rank``
         (rank column) or ``file``, for every measure; default None: each measure's own, the
-        order its name's tool reads (``trec`` but for ndeval's and cwl_eval's names, ``rank``;
-        docs/measures.md).
+        order its name's tool reads (``trec``; ``rank`` for ndeval's names, ``file`` for
+        NTCIREVAL's and cwl_eval's; docs/measures.md).
     max_depth
         Keep only the first ``max_depth`` documents of each list after ordering (trec_eval -M).
     judged_only

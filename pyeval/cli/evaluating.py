@@ -89,7 +89,7 @@ def sample_command(directory):
 @click.option("--ordering", type=click.Choice(["trec", "trec-asc", "rank", "file"]), default=None,
               help="trec: score desc, docno desc; trec-asc: score desc, docno asc; rank: the rank column; "
                    "file: file order. Default: the order of the tool each measure is named after (trec; "
-                   "rank for ndeval's and cwl_eval's measures).")
+                   "rank for ndeval's measures, file for NTCIREVAL's and cwl_eval's).")
 @click.option("--max-depth", type=click.IntRange(min=1), help="Keep the first N documents of each list.")
 @click.option("--judged-only", is_flag=True, help="Drop unjudged documents first (trec_eval -J).")
 @click.option("--topics", type=click.Choice(["qrels", "intersection"]), default="qrels", show_default=True,
