@@ -39,7 +39,7 @@ _LAZY = {
     "load_run": ("loaders", "load_run"),
     "load_runs": ("loaders", "load_runs"),
     "load_topics": ("loaders", "load_topics"),
-    "parse_measure": ("measures", "parse"),
+    "parse_measure": ("measures", "parse_measure"),
     "connect": ("warehouse", "connect"),
     "significance": ("resampling", "significance"),
     "discriminative_power": ("resampling", "discriminative_power"),

@@ -103,15 +103,32 @@ def parse_requested(measures: Iterable[str | Measure]) -> list[Measure]:
 
 
 def with_default_probs(measures: Iterable[str | Measure], variant: str) -> list[Measure]:
-    """Give ``probs=variant`` to every measure that has a probs parameter left at 'given'."""
+    """Give ``probs=variant`` to every measure that has a probs parameter left at its declared
+    default (``ndeval`` for ndeval's names, ``given`` for the others)."""
     chosen = []
     for measure in parse_requested(measures):
         params = dict(measure.values)
-        if params.get("probs") == "given":
+        if "probs" in params and params["probs"] == measure.definition.param("probs").default:
             params["probs"] = variant
             measure = make(measure.definition, **params)
         chosen.append(measure)
     return chosen
+
+
+def orderings(measures: Sequence[Measure], ordering: str | None) -> dict[str, list[str]]:
+    """Which ordering ranks each measure's lists: ``ordering`` for all when given, else each
+    measure's declared one (MeasureDef.ordering: the order its name's tool reads a run in), as
+    ``{ordering: [measure names]}``; stored with an evaluation's settings."""
+    chosen: dict[str, list[str]] = {}
+    for measure in measures:
+        chosen.setdefault(ordering or measure.definition.ordering, []).append(str(measure))
+    return chosen
+
+
+def ordering_column(used: dict[str, list[str]]) -> str:
+    """``evaluations.ordering`` of an evaluation that used ``used`` (:func:`orderings`): the
+    one ordering, or ``per-measure`` (the settings' ``orderings`` say which)."""
+    return next(iter(used)) if len(used) == 1 else "per-measure"
 
 
 def compute(
@@ -120,7 +137,7 @@ def compute(
     measures: Sequence[Measure],
     *,
     runs: Sequence[str],
-    ordering: str = "trec",
+    ordering: str | None = None,
     max_depth: int | None = None,
     judged_only: bool = False,
     topics: str = "qrels",
@@ -139,7 +156,7 @@ def compute_into(
     measures: Sequence[Measure],
     *,
     runs: Sequence[str],
-    ordering: str = "trec",
+    ordering: str | None = None,
     max_depth: int | None = None,
     judged_only: bool = False,
     topics: str = "qrels",
@@ -147,7 +164,15 @@ def compute_into(
     """Compute ``measures`` into the temporary table ``evaluation_values`` (``run_id, topic_id,
     measure, value, value_text``; unordered): diversity measures (D-, DIN-, IA-measures, I-rec,
     ...) through pyeval.diversity, the others on the ad hoc staging
-    (:func:`pyeval.stages.compute_into`)."""
+    (:func:`pyeval.stages.compute_into`). ``ordering`` None: each measure ranked as its
+    declaration says (:func:`orderings`), one pass per ordering."""
+    used = orderings(measures, ordering)
+    if len(used) > 1:
+        groups = {chosen: [m for m in measures if str(m) in names] for chosen, names in used.items()}
+        _compute_apart(con, campaign_id, groups, runs=runs, max_depth=max_depth, judged_only=judged_only,
+                       topics=topics)
+        return
+    ordering = next(iter(used), ordering or "trec")
     own_judged_only = [m for m in measures if m.has("judged_only") and m["judged_only"]]
     if own_judged_only and not judged_only:  # measures with judged_only=True: their own pass
         _compute_judged_only_apart(con, campaign_id, measures, own_judged_only, runs=runs, ordering=ordering,
@@ -159,6 +184,20 @@ def compute_into(
         values_from_frame(con, diversity.compute(con, campaign_id, measures, **settings))
     else:
         compute_staged_into(con, campaign_id, measures, **settings)
+
+
+def _compute_apart(con, campaign_id: str, groups: dict[str, list[Measure]], **settings) -> None:
+    """:func:`compute_into` of each group of measures under its ordering (the key), into one
+    ``evaluation_values``."""
+    create_values(con)
+    con.execute(f"create or replace temp table evaluation_ordered_values as select * from {VALUES_TABLE}")
+    try:
+        for chosen, group in groups.items():
+            compute_into(con, campaign_id, group, ordering=chosen, **settings)
+            con.execute(f"insert into evaluation_ordered_values select * from {VALUES_TABLE}")
+        con.execute(f"create or replace temp table {VALUES_TABLE} as select * from evaluation_ordered_values")
+    finally:
+        con.execute("drop table if exists evaluation_ordered_values")
 
 
 def _compute_judged_only_apart(con, campaign_id, measures, judged, **settings) -> None:
@@ -189,9 +228,10 @@ def means_into(con: duckdb.DuckDBPyConnection, measures: Sequence[Measure], tabl
         con.execute("drop table requested_aggregates")
 
 
-def check_settings(ordering: str, topics: str, max_depth: int | None) -> None:
-    """PyevalError for an unknown ordering or topic policy, or a depth below 1."""
-    if ordering not in ORDERINGS:
+def check_settings(ordering: str | None, topics: str, max_depth: int | None) -> None:
+    """PyevalError for an unknown ordering (None: each measure's own) or topic policy, or a
+    depth below 1."""
+    if ordering is not None and ordering not in ORDERINGS:
         raise PyevalError(f"ordering must be one of {', '.join(ORDERINGS)}; got {ordering!r}")
     if topics not in TOPIC_POLICIES:
         raise PyevalError(f"topics must be one of {', '.join(TOPIC_POLICIES)}; got {topics!r}")
@@ -232,7 +272,7 @@ def evaluate(
     measures: Iterable[str | Measure],
     *,
     runs: Sequence[str] | None = None,
-    ordering: str = "trec",
+    ordering: str | None = None,
     max_depth: int | None = None,
     judged_only: bool = False,
     topics: str = "qrels",
@@ -248,8 +288,10 @@ def evaluate(
     runs
         Run names; default every run of the campaign.
     ordering
-        ``trec`` (score desc, docno desc; default), ``trec-asc`` (score desc, docno asc),
-        ``rank`` (rank column) or ``file``.
+        ``trec`` (score desc, docno desc), ``trec-asc`` (score desc, docno asc), ``rank``
+        (rank column) or ``file``, for every measure; default None: each measure's own, the
+        order its name's tool reads (``trec``; ``rank`` for ndeval's names, ``file`` for
+        NTCIREVAL's and cwl_eval's; docs/measures.md).
     max_depth
         Keep only the first ``max_depth`` documents of each list after ordering (trec_eval -M).
     judged_only
@@ -299,7 +341,7 @@ MEANS_TABLE = "evaluation_run_means"
 
 def _evaluate_into(
     con: duckdb.DuckDBPyConnection, campaign_id: str, measures: Iterable[str | Measure], *, store: bool = True,
-    runs: Sequence[str] | None = None, ordering: str = "trec", max_depth: int | None = None,
+    runs: Sequence[str] | None = None, ordering: str | None = None, max_depth: int | None = None,
     judged_only: bool = False, topics: str = "qrels",
 ) -> tuple[list[Measure], int | None]:
     """:func:`evaluate`'s work (its keywords): validate, compute into ``evaluation_values``,
@@ -319,8 +361,10 @@ def _evaluate_into(
     try:
         compute_into(con, campaign_id, parsed, runs=run_ids, ordering=ordering, max_depth=max_depth,
                      judged_only=judged_only, topics=topics)
-        settings = {"runs": run_ids, "max_depth": max_depth, "judged_only": judged_only, "topics": topics}
-        evaluation_id = finish_into(con, campaign_id, parsed, ordering, settings, store)
+        used = orderings(parsed, ordering)
+        settings = {"runs": run_ids, "max_depth": max_depth, "judged_only": judged_only, "topics": topics,
+                    "orderings": used}
+        evaluation_id = finish_into(con, campaign_id, parsed, ordering_column(used), settings, store)
         kept = evaluation_id is not None
     finally:
         if inline and not kept:  # an inline profile stays only with the evaluation that used it

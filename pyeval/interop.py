@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 import operator
 import os
 import threading
@@ -149,7 +150,7 @@ def run_table(run: Any) -> pa.Table | None:
     rank = None
     if is_frame(run):
         if len(run) == 0:
-            raise PyevalError("the run has no rows")
+            return _empty_run()
         topics = _text_array(pick_column(run, ("query_id", "qid", "topic_id"), "topic"))
         docs = _text_array(pick_column(run, ("doc_id", "docno"), "document"))
         try:
@@ -165,7 +166,7 @@ def run_table(run: Any) -> pa.Table | None:
         lists = list(run.values())
         counts = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
         if counts.sum() == 0:
-            raise PyevalError("the run has no rows")
+            return _empty_run()
         topics = pc.take(_text_array(names), pa.array(np.repeat(np.arange(len(names)), counts)))
         docs = _text_array(list(itertools.chain.from_iterable(map(Mapping.keys, lists))))
         scores = np.fromiter(itertools.chain.from_iterable(map(Mapping.values, lists)), dtype=np.float64,
@@ -174,7 +175,7 @@ def run_table(run: Any) -> pa.Table | None:
     else:
         records = list(run)
         if not records:
-            raise PyevalError("the run has no rows")
+            return _empty_run()
         first = records[0]
         if not all(hasattr(first, f) for f in ("query_id", "doc_id", "score")):
             raise PyevalError(f"cannot read {type(first).__name__} as a run entry: it needs query_id, doc_id and score")
@@ -196,6 +197,16 @@ def run_table(run: Any) -> pa.Table | None:
     table = table.append_column("rank_given", pa.array(rank) if rank is not None else pa.nulls(len(table), pa.int64()))
     table = table.replace_schema_metadata({"checked": "1" if checked else "0"})
     return table
+
+
+def _empty_run() -> pa.Table:
+    """A run that retrieved nothing, as :func:`run_table`'s columns (ir_measures and trec_eval
+    score it 0 on every judged topic; docs/loading.md)."""
+    import pyarrow as pa
+
+    return pa.table({"topic_id": pa.array([], pa.string()), "doc_id": pa.array([], pa.string()),
+                     "score": pa.array([], pa.float64()), "line_number": pa.array([], pa.int64()),
+                     "rank_given": pa.array([], pa.int64())}, metadata={"checked": "1"})
 
 
 #: The run loaded from Arrow (:meth:`Engine.load`): the view run_insert.sql reads as its batch.
@@ -252,7 +263,7 @@ class Engine:
             con.execute("drop table if exists batch_runs")
             con.unregister("resident_run")
 
-    def evaluate(self, measures: list[Measure], run: Any, ordering: str):
+    def evaluate(self, measures: list[Measure], run: Any, ordering: str | None):
         """Load ``run`` and evaluate ``measures`` on it (not stored): a
         :class:`pyeval.evaluation.Evaluation`."""
         with self._lock:
@@ -323,9 +334,11 @@ def engine_for(qrels: Any) -> tuple[Engine, bool]:
     return engine, True
 
 
-def _evaluate(measures, qrels, run, ordering: str, engine: Engine | None = None
+def _evaluate(measures, qrels, run, ordering: str | None, engine: Engine | None = None
               ) -> tuple[list[tuple[Any, Measure]], pd.DataFrame, pd.DataFrame]:
     pairs = _measures(measures)
+    if engine is None and _has_no_rows(qrels):  # no judged topic: no value per topic
+        return pairs, *_no_topics(pairs)
     kept = engine is not None
     if engine is None:
         engine, kept = engine_for(qrels)
@@ -335,6 +348,29 @@ def _evaluate(measures, qrels, run, ordering: str, engine: Engine | None = None
         if not kept:
             engine.close()
     return pairs, result.per_topic, result.means
+
+
+def _has_no_rows(source: Any) -> bool:
+    """Whether qrels or a run given as a DataFrame, a mapping or a sequence has no rows (a path
+    is read by the loader, which refuses an empty qrels file)."""
+    if isinstance(source, (str, os.PathLike)):
+        return False
+    if is_frame(source) or isinstance(source, (list, tuple)):
+        return len(source) == 0
+    if isinstance(source, Mapping):
+        return all(len(docs) == 0 for docs in source.values())
+    return False
+
+
+def _no_topics(pairs: list[tuple[Any, Measure]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per-topic values and means with empty qrels (no judged topic, so no value per topic, as
+    ir_measures and trec_eval have it): a sum over no topics is 0, a mean NaN."""
+    import pandas as pd
+
+    per_topic = pd.DataFrame(columns=["run_id", "topic_id", "measure", "value"])
+    means = pd.DataFrame([(RUN, str(m), 0.0 if m.definition.aggregate == "sum" else math.nan, 0) for _, m in pairs],
+                         columns=["run_id", "measure", "value", "topics"])
+    return per_topic, means
 
 
 def _metrics(pairs, per_topic) -> Iterator[Metric]:
@@ -349,20 +385,20 @@ def _aggregates(pairs, means) -> dict[Any, float]:
     return {given: float(values[str(m)]) for given, m in pairs}
 
 
-def iter_calc(measures, qrels, run, *, ordering: str = "trec") -> Iterator[Metric]:
+def iter_calc(measures, qrels, run, *, ordering: str | None = None) -> Iterator[Metric]:
     """Per-topic values (ir_measures.iter_calc): one :class:`Metric` per measure and topic."""
     pairs, per_topic, _ = _evaluate(measures, qrels, run, ordering)
     return _metrics(pairs, per_topic)
 
 
-def calc_aggregate(measures, qrels, run, *, ordering: str = "trec") -> dict[Any, float]:
+def calc_aggregate(measures, qrels, run, *, ordering: str | None = None) -> dict[Any, float]:
     """Each measure's value over the topics (ir_measures.calc_aggregate: its mean, or its sum
     for counts), keyed by the objects given."""
     pairs, _, means = _evaluate(measures, qrels, run, ordering)
     return _aggregates(pairs, means)
 
 
-def calc(measures, qrels, run, *, ordering: str = "trec") -> CalcResults:
+def calc(measures, qrels, run, *, ordering: str | None = None) -> CalcResults:
     """Aggregates and per-topic values of one evaluation (ir_measures.calc)."""
     pairs, per_topic, means = _evaluate(measures, qrels, run, ordering)
     return CalcResults(_aggregates(pairs, means), list(_metrics(pairs, per_topic)))
@@ -372,7 +408,7 @@ class Evaluator:
     """ir_measures.evaluator(measures, qrels): the measures and qrels, evaluated per run. The
     qrels are loaded once into a resident :class:`Engine`."""
 
-    def __init__(self, measures, qrels, *, ordering: str = "trec"):
+    def __init__(self, measures, qrels, *, ordering: str | None = None):
         self.measures = list(measures) if isinstance(measures, Iterable) and not isinstance(measures, str) else [measures]
         self.ordering = ordering
         self.engine = Engine(qrels)
@@ -394,6 +430,6 @@ class Evaluator:
         self.engine.close()
 
 
-def evaluator(measures, qrels, *, ordering: str = "trec") -> Evaluator:
+def evaluator(measures, qrels, *, ordering: str | None = None) -> Evaluator:
     """An :class:`Evaluator` (ir_measures.evaluator)."""
     return Evaluator(measures, qrels, ordering=ordering)

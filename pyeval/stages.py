@@ -35,6 +35,7 @@ NO_DEPTH_LIMIT = 2**62
 #: and a composite measure's components (empty for an ad hoc campaign).
 ADHOC_STAGING = (
     "evaluation_levels",
+    "evaluation_relevant_documents",
     "evaluation_entries",
     "evaluation_ranks",
     "evaluation_lists",

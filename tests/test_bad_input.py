@@ -39,7 +39,7 @@ BAD_INPUTS = [
     ("run", "301 Q0 d1 1 nan r\n", "1: score 'nan' is not a finite number"),
     ("run", "301 Q0 d1 one 2.0 r\n", "1: rank 'one' is not an integer"),
     ("run", "301 Q0 d1 1 2.0 r\n301 Q0 d2 2 1.0 r\n301 Q0 d1 3 0.5 r\n", "3: document 'd1' retrieved twice for topic '301' (first on line 1)"),
-    ("run", "", " the file is empty"),
+    ("run", "", " no run lines, so no run tag to name the run by: give it a name (name=, --name)"),
     ("intents", "0001 1 abc\n", "1: probability 'abc' is not a number"),
     ("intents", "0001 1 0.5\n0001 2 1.5\n", "2: probability 1.5 is outside [0, 1]"),
     ("intents", "0001 1\n", "1: expected 3 or 4 fields (topic intent probability [inf|nav]), found 2"),

@@ -35,6 +35,32 @@ def test_orderings(campaign):
     assert file_p1 == {"1": 0.0, "2": 0.0, "3": 0.0}
 
 
+def test_each_measure_is_ranked_as_its_tool_ranks_and_the_store_says_so(campaign):
+    """Issue 31/32: with no ordering named, a C/W/L measure reads the run in file order as
+    cwl_eval does while a trec_eval measure keeps trec_eval's order, in one evaluation; the
+    stored evaluation records which ordering ranked each measure. A named ordering ranks all."""
+    import json
+
+    both = ["RR(rel=2)", "SDCG(max_rel=2)@1"]  # topic 1: trec order a, c, b; file order b, a, c
+    result = evaluate(campaign, "c", both)
+    assert per_topic(result, "RR(rel=2)")["1"] == 0.5  # c second under trec_eval's order
+    assert per_topic(result, "SDCG(max_rel=2)@1")["1"] == 0.0  # b (level 0) first in the file
+    ordering, settings = campaign.execute(
+        "select ordering, settings from evaluations where evaluation_id = $id", {"id": result.evaluation_id}
+    ).fetchone()
+    assert ordering == "per-measure"
+    assert json.loads(settings)["orderings"] == {"trec": ["RR(rel=2)"], "file": ["SDCG(max_rel=2)@1"]}
+    named = evaluate(campaign, "c", both, ordering="trec")
+    assert per_topic(named, "SDCG(max_rel=2)@1")["1"] == 0.5
+    ordering, settings = campaign.execute(
+        "select ordering, settings from evaluations where evaluation_id = $id", {"id": named.evaluation_id}
+    ).fetchone()
+    assert ordering == "trec" and json.loads(settings)["orderings"] == {"trec": both}
+    alone = evaluate(campaign, "c", ["SDCG(max_rel=2)@1"])
+    assert campaign.execute("select ordering from evaluations where evaluation_id = $id",
+                            {"id": alone.evaluation_id}).fetchone() == ("file",)
+
+
 def test_topic_policies(campaign):
     full = evaluate(campaign, "c", ["P@2", "NumQ"], store=False)
     assert per_topic(full, "P@2") == {"1": 1.0, "2": 0.5, "3": 0.0}  # topic 3: not retrieved

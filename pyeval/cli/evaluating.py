@@ -98,9 +98,10 @@ def sample_command(directory):
 @click.option("-m", "--measure", "measures", multiple=True, required=True,
               help="Measure (AP, nDCG@10, P(rel=2)@5, or a trec_eval name such as map, P.5,10); repeatable.")
 @click.option("--runs", "runs", multiple=True, help="Runs to evaluate (repeatable or comma-separated); default all.")
-@click.option("--ordering", type=click.Choice(["trec", "trec-asc", "rank", "file"]), default="trec", show_default=True,
+@click.option("--ordering", type=click.Choice(["trec", "trec-asc", "rank", "file"]), default=None,
               help="trec: score desc, docno desc; trec-asc: score desc, docno asc; rank: the rank column; "
-                   "file: file order.")
+                   "file: file order. Default: the order of the tool each measure is named after (trec; "
+                   "rank for ndeval's measures, file for NTCIREVAL's and cwl_eval's).")
 @click.option("--max-depth", type=click.IntRange(min=1), help="Keep the first N documents of each list.")
 @click.option("--judged-only", is_flag=True, help="Drop unjudged documents first (trec_eval -J).")
 @click.option("--topics", type=click.Choice(["qrels", "intersection"]), default="qrels", show_default=True,

@@ -298,7 +298,7 @@ def evaluate(
     measures: Iterable[str | Measure],
     *,
     runs: Sequence[str] | None = None,
-    ordering: str = "trec",
+    ordering: str | None = None,
     max_depth: int | None = None,
     judged_only: bool = False,
     topics: str = "qrels",
@@ -313,11 +313,15 @@ def evaluate(
     ``pyeval export --parquet`` tree instead of exporting the campaign's rows now."""
     ev.check_settings(ordering, topics, max_depth)
     parsed = ev.parse_requested(measures)
+    used = ev.orderings(parsed, ordering)  # one pass per ordering the measures rank by
     run_ids = ev.campaign_runs(con, campaign_id, runs)
     spark = spark or session(cores)
     files = export_files(export) if export is not None else None
-    frame = compute(spark, con, campaign_id, parsed, runs=run_ids, ordering=ordering, max_depth=max_depth,
-                    judged_only=judged_only, topics=topics, files=files)
+    frame = pd.concat([
+        compute(spark, con, campaign_id, [m for m in parsed if str(m) in names], runs=run_ids, ordering=chosen,
+                max_depth=max_depth, judged_only=judged_only, topics=topics, files=files)
+        for chosen, names in used.items()
+    ], ignore_index=True)
     settings = {"runs": run_ids, "max_depth": max_depth, "judged_only": judged_only, "topics": topics,
-                "engine": "spark"}
-    return ev.finish(con, campaign_id, parsed, frame, ordering, settings, store)
+                "orderings": used, "engine": "spark"}
+    return ev.finish(con, campaign_id, parsed, frame, ev.ordering_column(used), settings, store)

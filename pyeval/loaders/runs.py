@@ -36,7 +36,7 @@ _FAST_PATH = (RUN_FIELDS, "run_fast_rows", "staged_run_files")
 def _read_runs(sources: Sequence[staging.Source], relations: staging.TemporaryRelations) -> list[Lines | StagedFile]:
     """Runs' rows: the files that fit the fast path staged by DuckDB together, the others (and
     DataFrames) as raw lines."""
-    return relations.read_all(sources, _frame_lines, _FAST_PATH)
+    return relations.read_all(sources, _frame_lines, _FAST_PATH, empty_ok=True)  # a run may retrieve nothing
 
 
 def _read_run(source: staging.Source, relations: staging.TemporaryRelations) -> Lines | StagedFile:
@@ -54,7 +54,7 @@ def _frame_lines(frame: pd.DataFrame) -> Lines:
     if rank is None:
         rank = topic.groupby(topic, sort=False).cumcount().add(1).rename("rank")
     tag = pick_column(frame, ("run_id", "name"), "run id", required=False)
-    return frame_lines(frame, [topic, "Q0", doc, rank, score, "frame" if tag is None else tag])
+    return frame_lines(frame, [topic, "Q0", doc, rank, score, "frame" if tag is None else tag], empty_ok=True)
 
 
 @dataclass(frozen=True)
@@ -220,6 +220,11 @@ def _store_runs(
         row[0]: row[1:]
         for row in con.execute(sqlfiles.read("loaders/run_summary.sql"), {"campaign_id": campaign_id}).fetchall()
     }
+    if len(summaries) < len(inputs):  # a run without lines retrieved nothing: every judged topic is missing
+        judged = first_row(con, "select count(distinct topic_id) from qrels where campaign_id = $c",
+                           {"c": campaign_id})[0]
+        for index in range(len(inputs)):
+            summaries.setdefault(index, (False, 0, 0, judged, 0, 0, None))
     runs = _run_names(con, campaign_id, inputs, names, summaries, problems, replace)
     _store(con, campaign_id, inputs, runs, summaries)
     if metadata is not None:
@@ -263,7 +268,7 @@ def _stage_batch(
         create_rows(con, "run_file_starts", {"file_index": "integer", "first_row": "bigint"},
                     [(lines.file_index, lines.first_row) for lines in inputs if lines.typed])
     for index in general:
-        staging.stage_lines(con, inputs[index], comments=True, skip_blank=True)
+        staging.stage_lines(con, inputs[index], comments=True, skip_blank=True, empty_ok=True)
         staging.stage_rows(con, "run_input", "run_rows", {})
         problem = staging.first_problem(con, "run_problems")
         if problem is not None:
@@ -298,6 +303,9 @@ def _run_names(
             if problem is not None:  # else two docnos' hashes collided: no duplicate
                 staging.raise_problem(lines.label, problem)
         run_id = name if name is not None else first_tag
+        if run_id is None:
+            raise InputFormatError(lines.label, None, "no run lines, so no run tag to name the run by: "
+                                                      "give it a name (name=, --name)")
         if not run_id:
             raise InputFormatError(lines.label, None, "the run name is empty")
         if run_id in run_ids:
@@ -306,11 +314,11 @@ def _run_names(
                 "load such files one at a time with --name (pyeval load campaign: --run-names file)"
             )
         run_ids.append(run_id)
-    derived = con.execute(  # a fused run is replaced or deleted only with its derivation (pyeval fuse)
+    derived = replace and con.execute(  # a fused run is replaced or deleted only with its derivation (pyeval fuse)
         "select run_id from run_derivations where campaign_id = $campaign_id and list_contains($run_ids, run_id)",
         {"campaign_id": campaign_id, "run_ids": run_ids},
     ).fetchall()
-    if derived and replace:
+    if derived:
         raise DataIntegrityError(
             f"run '{derived[0][0]}' of campaign '{campaign_id}' is a fused run: replace it with pyeval fuse "
             "--replace, or delete it with pyeval delete-run first")

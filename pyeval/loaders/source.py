@@ -55,6 +55,9 @@ class Lines:
     sha256: str  # of the decompressed bytes (files) or of the canonical CSV (frames)
     table: pa.Table
     typed: ClassVar[bool] = False  # raw lines (general path), not a StagedFile
+    #: whether a line can be a '#' comment: files yes (docs/input-files.md), frames and
+    #: iterables no (every row is data, a topic id starting with '#' included)
+    comments: bool = True
 
 
 @dataclass(frozen=True)
@@ -167,14 +170,15 @@ def _read_csv(path: Path, columns: dict[str, pa.DataType], delimiter: str, block
     )
 
 
-def read_lines(path: str | os.PathLike[str]) -> Lines:
-    """Read a text file (optionally ``.gz``) into :class:`Lines`.
+def read_lines(path: str | os.PathLike[str], *, empty_ok: bool = False) -> Lines:
+    """Read a text file (optionally ``.gz``) into :class:`Lines`; ``empty_ok``: an empty file
+    is no lines (a run that retrieved nothing), not an error.
 
     Raises
     ------
     InputFormatError
-        The file is missing, empty, not UTF-8, or holds a 0x1F control character or a NUL
-        byte (its line named). Lines of any length are read.
+        The file is missing, empty (unless ``empty_ok``), not UTF-8, or holds a 0x1F control
+        character or a NUL byte (its line named). Lines of any length are read.
     """
     import numpy as np
     import pyarrow as pa
@@ -189,6 +193,8 @@ def read_lines(path: str | os.PathLike[str]) -> Lines:
     except (OSError, EOFError, zlib.error) as exc:
         raise InputFormatError(label, None, f"cannot read the file: {exc}") from exc
     if first in (b"", b"\xef\xbb\xbf"):
+        if empty_ok:
+            return Lines(label, str(path.resolve()), content_sha256(path), _no_lines())
         raise InputFormatError(label, None, "the file is empty")
     if path.stat().st_size > LONGEST_LINE and not is_gzip(path):
         _longest_line(path)  # a file that may hold an over-long line: named before pyarrow reads it
@@ -283,18 +289,27 @@ def pick_column(frame: pd.DataFrame, names: tuple[str, ...], what: str, required
     return None
 
 
-def frame_lines(frame: pd.DataFrame, columns: list[pd.Series | str]) -> Lines:
+def _no_lines() -> pa.Table:
+    """The lines of an empty input."""
+    import pyarrow as pa
+
+    return pa.table({"line_number": pa.array([], type=pa.int64()), "line": pa.array([], type=pa.string())})
+
+
+def frame_lines(frame: pd.DataFrame, columns: list[pd.Series | str], *, empty_ok: bool = False) -> Lines:
     """Render the chosen columns of ``frame`` as whitespace-separated lines.
 
     The frame then goes through exactly the checks a file does, and errors name
     ``<DataFrame>:ROW`` (1-based). A value holding whitespace is refused, as it would be in
-    a file.
+    a file. An empty frame is refused unless ``empty_ok`` (a run that retrieved nothing).
     """
     import numpy as np
     import pandas as pd
     import pyarrow as pa
 
     if len(frame) == 0:
+        if empty_ok:
+            return Lines("<DataFrame>", "<DataFrame>", frame_sha256(frame), _no_lines(), comments=False)
         raise InputFormatError("<DataFrame>", None, "the DataFrame is empty")
     parts = []
     for column in columns:
@@ -319,7 +334,7 @@ def frame_lines(frame: pd.DataFrame, columns: list[pd.Series | str]) -> Lines:
         }
     )
     _refuse_nul(table, "<DataFrame>")
-    return Lines("<DataFrame>", "<DataFrame>", frame_sha256(frame), table)
+    return Lines("<DataFrame>", "<DataFrame>", frame_sha256(frame), table, comments=False)
 
 
 def is_frame(source: object) -> bool:

@@ -87,11 +87,14 @@ class TemporaryRelations:
         sources: Sequence[Source],
         frame_to_lines: Callable[[pd.DataFrame], Lines],
         fast_path: tuple[tuple[str, ...], str, str] | None = None,
+        *,
+        empty_ok: bool = False,
     ) -> list[Lines | StagedFile]:
         """Sources read before the transaction, in order: a DataFrame through the loader's
         adapter; the files staged together by DuckDB when the loader has a fast path
         (``fast_path``: the fields, the typing query and the staged table of
-        :func:`source.stage_files`), each file that does not fit it read by the general path."""
+        :func:`source.stage_files`), each file that does not fit it read by the general path
+        (``empty_ok``: an empty file is no lines, not an error)."""
         staged: dict[int, StagedFile] = {}
         files = {index: source for index, source in enumerate(sources) if not is_frame(source)}
         if fast_path is not None and files:
@@ -101,7 +104,7 @@ class TemporaryRelations:
         return [
             staged[index] if index in staged
             else frame_to_lines(source) if is_frame(source)
-            else read_lines(source)
+            else read_lines(source, empty_ok=empty_ok)
             for index, source in enumerate(sources)
         ]
 
@@ -254,7 +257,8 @@ def split_fields(lines: Lines, *, separator: str, comments: bool, skip_blank: bo
 
     Fields are separated by runs of ASCII whitespace (TREC; a TAB too) or by ';' (NTCIR
     files that use it; runs of ';' collapse, as strtok does). A line whose first non-blank
-    character is '#' is a comment when ``comments``; blank lines are dropped when
+    character is '#' is a comment when ``comments`` and the input has comments (a file, not a
+    DataFrame or iterable: Lines.comments); blank lines are dropped when
     ``skip_blank``, else kept (flagged) for the caller to report. Vectorised in Arrow: 8x
     faster than DuckDB's string_split_regex on a 1M-line run.
     """
@@ -264,7 +268,7 @@ def split_fields(lines: Lines, *, separator: str, comments: bool, skip_blank: bo
     line = pc.ascii_trim_whitespace(lines.table.column("line"))
     is_blank = pc.equal(line, "")
     keep = None
-    if comments:
+    if comments and lines.comments:
         keep = pc.invert(pc.starts_with(line, "#"))
     if skip_blank:
         keep = pc.invert(is_blank) if keep is None else pc.and_(keep, pc.invert(is_blank))
@@ -285,11 +289,13 @@ def stage_lines(
     separator: str = WHITESPACE,
     comments: bool,
     skip_blank: bool,
+    empty_ok: bool = False,
 ) -> None:
-    """Expose the data lines of ``lines`` as the relation ``input_fields`` (see split_fields)."""
+    """Expose the data lines of ``lines`` as the relation ``input_fields`` (see split_fields);
+    InputFormatError when there are none, unless ``empty_ok``."""
     fields = split_fields(lines, separator=separator, comments=comments, skip_blank=skip_blank)
     con.register("input_fields", fields)
-    if not first_row(con, "select count(*) from input_fields where not is_blank")[0]:
+    if not empty_ok and not first_row(con, "select count(*) from input_fields where not is_blank")[0]:
         raise InputFormatError(lines.label, None, "no data lines (only comments or blank lines)")
 
 
@@ -351,7 +357,9 @@ def detect_separator(lines: Lines) -> str:
     import pyarrow.compute as pc
 
     line = pc.ascii_trim_whitespace(lines.table.column("line"))
-    data = line.filter(pc.and_(pc.not_equal(line, ""), pc.invert(pc.starts_with(line, "#"))))
+    data = line.filter(pc.not_equal(line, ""))
+    if lines.comments:
+        data = data.filter(pc.invert(pc.starts_with(data, "#")))
     first = data[0].as_py() if len(data) else ""
     if ";" in first and len(first.split()) == 1:
         return SEMICOLON

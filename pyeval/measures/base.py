@@ -16,6 +16,9 @@ BIGINT_RANGE = (-(2**63), 2**63 - 1)
 #: The integer type of stored relevance levels (``qrels.level``, ``gain_profiles.level``:
 #: INTEGER), and a bound for counts that a family multiplies (characters, levels as exponents).
 INTEGER_MAX = 2**31 - 1
+#: The order NTCIREVAL reads a run in: its lines' order in the file (MeasureDef.ordering of the
+#: measures named after NTCIREVAL's).
+NTCIREVAL_ORDERING = "file"
 #: The largest rank cutoff: the drivers index ranks by ``list * (cutoff + 1) + rank`` in int64.
 MAX_RANK = INTEGER_MAX
 
@@ -106,6 +109,11 @@ class MeasureDef:
         for one where lower is better, None for a count or diagnostic that ranks no run (NumRel,
         Judged): the ``measures`` table of the warehouse (docs/schema.md)
     minimum, maximum : the range of a per-topic value with non-negative gains (None: unbounded)
+    ordering : the order of a run's documents the tool the measure is named after reads
+        (pyeval.evaluation.ORDERINGS): ``trec`` (trec_eval's), ``rank`` (ndeval's: the rank
+        column) or ``file`` (NTCIREVAL's, cwl_eval's: the file's line order); an evaluation
+        that names no ordering ranks each measure's lists this way (docs/measures.md, "Whose
+        conventions a name follows")
     """
 
     name: str
@@ -126,6 +134,7 @@ class MeasureDef:
     higher_is_better: bool | None = True
     minimum: float | None = 0.0
     maximum: float | None = 1.0
+    ordering: str = "trec"
 
     def param(self, name: str) -> Param:
         for param in self.params:

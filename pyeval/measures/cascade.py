@@ -10,7 +10,7 @@ RBP) is in dcg.py.
 """
 from __future__ import annotations
 
-from .base import MeasureDef, Param
+from .base import NTCIREVAL_ORDERING, MeasureDef, Param
 from .common import CUTOFF, GAIN
 from .registry import register
 
@@ -37,26 +37,29 @@ register(
                params=(GAIN, STOP, CUTOFF), at="cutoff"),
     MeasureDef("nERR", "cascade", "ERR@l over the ideal list's ERR@l (same stop rule)",
                "Sakai & Song, SIGIR 2011; NTCIREVAL nERR@l (stop=ntcir)",
-               params=(GAIN, STOP, CUTOFF), at="cutoff"),
+               params=(GAIN, STOP, CUTOFF), at="cutoff", ordering=NTCIREVAL_ORDERING),
     MeasureDef("EBR", "cascade",
                "expected blended ratio: sum over r of BR(r) pi(r) times the probability of reaching "
                "r, pi = g/(gmax + 1)",
-               NTCIREVAL.format("EBR and EBR@l (2018)"), params=(GAIN, BETA, CUTOFF), at="cutoff"),
+               NTCIREVAL.format("EBR and EBR@l (2018)"), params=(GAIN, BETA, CUTOFF), at="cutoff",
+               ordering=NTCIREVAL_ORDERING),
     MeasureDef("nEBR", "cascade",
                "EBR@l over the ideal list's sum of pi*(r) times its probability of reaching r",
-               NTCIREVAL.format("nEBR@l (2020)"), params=(GAIN, BETA, CUTOFF), at="cutoff"),
+               NTCIREVAL.format("nEBR@l (2020)"), params=(GAIN, BETA, CUTOFF), at="cutoff",
+               ordering=NTCIREVAL_ORDERING),
     MeasureDef("iRBU", "cascade",
                "rank-biased utility of one intent: sum over r of u^r pi(r) times the probability "
                "of reaching r, pi = g/(gmax + 1)",
                NTCIREVAL.format("iRBU and iRBU@l (2019); Amigo, Spina & Carrillo-de-Albornoz, "
                                 "SIGIR 2018 (RBU)"),
-               params=(GAIN, PERSISTENCE, CUTOFF), at="cutoff"),
+               params=(GAIN, PERSISTENCE, CUTOFF), at="cutoff", ordering=NTCIREVAL_ORDERING),
     MeasureDef("niRBU", "cascade", "iRBU@l over the ideal list's iRBU@l",
-               NTCIREVAL.format("niRBU@l (2020)"), params=(GAIN, PERSISTENCE, CUTOFF), at="cutoff"),
+               NTCIREVAL.format("niRBU@l (2020)"), params=(GAIN, PERSISTENCE, CUTOFF), at="cutoff",
+               ordering=NTCIREVAL_ORDERING),
     MeasureDef("nRBP", "cascade",
                "normalised RBP: sum over r <= l of g(r) p^(r-1) over the same sum on the ideal list",
                NTCIREVAL.format("nRBP@l (2020)"),
                params=(GAIN, Param("p", float, 0.95, "persistence (NTCIREVAL -rbp)", minimum=0,
                                         maximum=1, open_minimum=True, open_maximum=True), CUTOFF),
-               at="cutoff"),
+               at="cutoff", ordering=NTCIREVAL_ORDERING),
 )

@@ -6,6 +6,9 @@ scaled from ``min_rel``..``max_rel`` to 0..1; ``cutoff`` is BPM's cost bound K a
 SDCG, NERR8 and NERR9. ``expected`` chooses which of cwl_eval's five printed quantities is the
 value: expected utility per item (the default, ir_measures' value), expected total utility,
 expected cost per item, expected total cost, or the expected number of items examined.
+The run is read in file order, as cwl_eval reads it (cwl_eval.py adds each line's document to
+its topic's ranking and ignores the rank and score columns: ``ordering='file'`` of the
+declarations; an evaluation's explicit ordering overrides it).
 """
 from __future__ import annotations
 
@@ -36,7 +39,7 @@ def _levels(values) -> str | None:
 
 def _cwl(name, description, reference, params, *, at=None):
     return MeasureDef(name, "cwl", description, reference, params=(*params, MIN_REL, MAX_REL, EXPECTED),
-                      at=at, check=_levels)
+                      at=at, check=_levels, ordering="file")  # cwl_eval reads the run's lines in file order
 
 
 register(

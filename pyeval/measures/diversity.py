@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import average_precision, cascade, dcg, gap, ncu, ntcir_dcg, precision, qmeasure  # noqa: F401
-from .base import Measure, MeasureDef, Param
+from .base import NTCIREVAL_ORDERING, Measure, MeasureDef, Param
 from .common import GAIN, REQUIRED_CUTOFF, STAGING_PARAMS
 from .names import make
 from .registry import lookup, register
@@ -88,7 +88,7 @@ def _wrapped(prefix: str, base: MeasureDef, staging: str, what: str, reference: 
         params=(*params, PROBS), at=base.at, kind=base.kind or base.name, staging=staging,
         family_params=tuple(p.name for p in params), check=_no_levels(base),
         aliases=(f"{prefix}-{base.name}",), higher_is_better=base.higher_is_better,
-        minimum=base.minimum, maximum=base.maximum,
+        minimum=base.minimum, maximum=base.maximum, ordering=NTCIREVAL_ORDERING,
     )
 
 
@@ -134,23 +134,23 @@ def _declare() -> list[MeasureDef]:
                    "Zhai, Cohen & Lafferty, SIGIR 2003 (subtopic recall); NTCIREVAL (T. Sakai) irec "
                    "(I-rec@l)", params=(IREC_DENOM, REQUIRED_CUTOFF), at="cutoff",
                    staging="intents", components=_irec_components, family_params=("irec_denom",),
-                   aliases=("I-rec",)),
+                   aliases=("I-rec",), ordering=NTCIREVAL_ORDERING),
         MeasureDef("PplusQ", "intent_average",
                    "P+Q: sum over informational intents of Pr(i|q) Q_i@l plus sum over navigational "
                    "intents of Pr(j|q) P+_j, P+ on the list truncated at l, each on the intent's own "
                    "levels and ideal list", "Sakai, IPSJ JIP 2013 (P+Q); NTCIREVAL DIN-NTCIR-PQeval",
                    params=(GAIN, BETA, PROBS, ROUNDING, REQUIRED_CUTOFF), at="cutoff",
                    staging="intents", components=_pplusq_components,
-                   family_params=("probs", "ntcireval")),
+                   family_params=("probs", "ntcireval"), ordering=NTCIREVAL_ORDERING),
         MeasureDef("EfP", "effective_precision",
                    "effective precision: documents in the top l relevant to an informational intent, "
                    "or the first one relevant to a navigational intent, over l",
                    "Sakai, IPSJ JIP 2013 (Ef-P)", params=(REQUIRED_CUTOFF,), at="cutoff",
-                   staging="intents"),
+                   staging="intents", ordering=NTCIREVAL_ORDERING),
         MeasureDef("PAny", "effective_precision",
                    "precision with a document relevant to at least one intent counted relevant: C(l)/l",
                    "Sakai & Dou, SIGIR 2013 (precision of the U-measure study)",
-                   params=(REQUIRED_CUTOFF,), at="cutoff", staging="intents"),
+                   params=(REQUIRED_CUTOFF,), at="cutoff", staging="intents", ordering=NTCIREVAL_ORDERING),
     ]
     for name in D_BASES:
         base = lookup(name)
@@ -165,14 +165,14 @@ def _declare() -> list[MeasureDef]:
                 f"{prefix}#-{name}: gamma I-rec@l + (1 - gamma) {prefix}_{name}@l",
                 reference, params=(*params, PROBS, GAMMA, IREC_DENOM, ROUNDING, REQUIRED_CUTOFF),
                 at="cutoff", staging="intents", components=_sharp_components(part.name),
-                family_params=("gamma", "ntcireval"),
+                family_params=("gamma", "ntcireval"), ordering=NTCIREVAL_ORDERING,
             ))
     definitions.append(MeasureDef(
         "PplusQsharp", "sharp", "P+Q#: gamma I-rec@l + (1 - gamma) P+Q@l",
         "Sakai, IPSJ JIP 2013 (P+Q#); NTCIREVAL NEVIAPQ2sharpnev",
         params=(GAIN, BETA, PROBS, GAMMA, IREC_DENOM, ROUNDING, REQUIRED_CUTOFF), at="cutoff",
         staging="intents", components=_sharp_components("PplusQ"),
-        family_params=("gamma", "ntcireval"),
+        family_params=("gamma", "ntcireval"), ordering=NTCIREVAL_ORDERING,
     ))
     for name in IA_BASES:
         base = lookup(name)
@@ -183,7 +183,7 @@ def _declare() -> list[MeasureDef]:
             "levels, gains and ideal list (0 for an intent without relevant documents)",
             IA_SEED, params=(*params, PROBS, ROUNDING), at=base.at, staging="intents",
             components=_ia_components(base), family_params=("probs", "ntcireval"),
-            check=base.check,
+            check=base.check, ordering=NTCIREVAL_ORDERING,
         ))
     return definitions
 

@@ -7,7 +7,7 @@ l and is pyeval's ``nGAP@l``.
 """
 from __future__ import annotations
 
-from .base import MeasureDef
+from .base import NTCIREVAL_ORDERING, MeasureDef
 from .common import CUTOFF, GAIN
 from .registry import register
 
@@ -18,10 +18,10 @@ register(
                "same denominator",
                "Robertson, Kanoulas & Yilmaz, SIGIR 2010; NTCIREVAL (T. Sakai) -gap; Sakai & Song, "
                "SIGIR 2011 (GAP@l)",
-               params=(GAIN, CUTOFF), at="cutoff"),
+               params=(GAIN, CUTOFF), at="cutoff", ordering=NTCIREVAL_ORDERING),
     MeasureDef("nGAP", "gap",
                "GAP@l over the ideal list's value at l: the denominator sums g*(g* + 1) over the top "
                "min(l, R) ideal documents",
                "Sakai & Song, SIGIR 2011 (nGAP@l); NTCIREVAL (T. Sakai) GAP@l",
-               params=(GAIN, CUTOFF), at="cutoff"),
+               params=(GAIN, CUTOFF), at="cutoff", ordering=NTCIREVAL_ORDERING),
 )

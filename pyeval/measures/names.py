@@ -202,7 +202,5 @@ def parse(text: str) -> Measure:
     if at_value is not None:
         if definition.at is None:
             raise MeasureNameError(f"{definition.name} takes no @ parameter: {text!r}")
-        if definition.at in keywords:
-            raise MeasureNameError(f"{definition.at} given twice in {text!r}")
-        keywords[definition.at] = at_value
+        keywords[definition.at] = at_value  # @ wins over the same parameter in (...), as in ir_measures
     return make(definition, **keywords)

@@ -7,7 +7,7 @@ NCU(stop='gu')@l do not exist in NTCIREVAL and are refused when the name is read
 """
 from __future__ import annotations
 
-from .base import MeasureDef, Param
+from .base import NTCIREVAL_ORDERING, MeasureDef, Param
 from .common import CUTOFF, GAIN
 from .qmeasure import BETA, NTCIREVAL
 from .registry import register, register_alias
@@ -41,7 +41,7 @@ register(
                    Param("u", float, 0.99, "utility decay of util=IE (NTCIREVAL -rbup)", minimum=0,
                          maximum=1),
                    BETA, GAIN, CUTOFF),
-               at="cutoff", check=_ntcireval_variant),
+               at="cutoff", check=_ntcireval_variant, ordering=NTCIREVAL_ORDERING),
 )
 
 # pyNTCIREVAL's class names (NTCIREVAL prints NCUgu,P ..., not identifiers)

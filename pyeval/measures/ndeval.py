@@ -5,8 +5,10 @@ per-intent judgments) rather than a SQL file: alpha-nDCG's ideal list is ndeval'
 approximation, which is a loop. Definitions: docs/diversity-measures.md section 7
 and docs/ndeval.md. Canonical names are ir_measures'; ndeval's CSV spellings are aliases.
 
-Every measure binarises per-intent judgments at ``rel`` (ndeval: judgment > 0). ``probs``
-chooses the intent weights: ``given`` uses the campaign's Pr(i|q) for a topic that has rows in
+A name of ndeval's gives ndeval's number by default: ``probs=ndeval`` and the run read in its rank
+column's order (``ordering='rank'`` of the declaration; an evaluation's explicit ordering
+overrides it). Every measure binarises per-intent judgments at ``rel`` (ndeval: judgment > 0).
+``probs`` chooses the intent weights: ``given`` uses the campaign's Pr(i|q) for a topic that has rows in
 ``intents`` and ndeval's uniform 1/N otherwise; a stored variant's name (view intent_weights)
 likewise; ``ndeval`` always uses 1/N (N = intents with a relevant document), which is ndeval's
 computation on any campaign. ``ndeval_quirks`` keeps
@@ -26,10 +28,10 @@ ALPHA = Param("alpha", float, 0.5, "redundancy penalty: each earlier document re
               "multiplies its gain by 1 - alpha (ndeval -alpha)", minimum=0, maximum=1)
 BETA = Param("beta", float, 0.5, "patience of NRBP: rank r weighs beta^(r-1) (ndeval -beta)", minimum=0,
              maximum=1)
-PROBS = Param("probs", str, "given",
-              "intent weights: given (the campaign's Pr(i|q) for a topic that has intents, else 1/N as "
-              "ndeval), the name of a stored probability variant (pyeval intents generate|load), or "
-              "ndeval (always 1/N over the N intents with a relevant document: ndeval's own values)",
+PROBS = Param("probs", str, "ndeval",
+              "intent weights: ndeval (always 1/N over the N intents with a relevant document: ndeval's "
+              "own values, the default), given (the campaign's Pr(i|q) for a topic that has intents, else "
+              "1/N as ndeval) or the name of a stored probability variant (pyeval intents generate|load)",
               normalise=lambda value: _identifier(value))
 QUIRKS = Param("ndeval_quirks", bool, False,
                "True: ndeval's own values where it deviates (@1 not normalised; nNRBP NaN on a "
@@ -49,7 +51,7 @@ def _ndeval(name, description, reference, params, *, at=True, aliases=()):
     return MeasureDef(
         name, "ndeval", description, NDEVAL.format(reference),
         params=(*params, CUTOFF) if at else params, at="cutoff" if at else None,
-        aliases=aliases,
+        aliases=aliases, ordering="rank",  # ndeval reads the run by its rank column
     )
 
 

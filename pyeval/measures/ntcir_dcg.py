@@ -8,7 +8,7 @@ cut at l, values carried forward past the list) and ``PDoc`` is ``P`` (precision
 from __future__ import annotations
 
 from . import precision  # noqa: F401  (P must be registered before its alias PDoc)
-from .base import MeasureDef, Param
+from .base import NTCIREVAL_ORDERING, MeasureDef, Param
 from .common import CUTOFF, GAIN, REQUIRED_CUTOFF
 from .registry import register, register_alias
 
@@ -34,15 +34,17 @@ register(
                "normalised DCG with Jarvelin and Kekalainen's discount (1 up to rank b, log_b(r) "
                "after), ideal list cut at l (Jarvelin & Kekalainen, TOIS 2002)",
                NTCIREVAL.format("nDCG@l; AIRS 2005 nDCG_l"), params=(GAIN, LOG_BASE, CUTOFF),
-               at="cutoff"),
+               at="cutoff", ordering=NTCIREVAL_ORDERING),
     MeasureDef("nCG", "ntcir_dcg", "normalised cumulative gain: cg(l)/cg*(l)",
-               AIRS_2005.format("nCG_l"), params=(GAIN, REQUIRED_CUTOFF), at="cutoff"),
+               AIRS_2005.format("nCG_l"), params=(GAIN, REQUIRED_CUTOFF), at="cutoff",
+               ordering=NTCIREVAL_ORDERING),
     MeasureDef("AnCG", "ntcir_dcg", "average normalised cumulative gain: (1/l) sum over r <= l of "
                "cg(r)/cg*(r)", AIRS_2005.format("AnCG_l"), params=(GAIN, REQUIRED_CUTOFF),
-               at="cutoff"),
+               at="cutoff", ordering=NTCIREVAL_ORDERING),
     MeasureDef("AnDCG", "ntcir_dcg", "average normalised DCG: (1/l) sum over r <= l of "
                "dcg(r)/dcg*(r), Jarvelin and Kekalainen's discount",
-               AIRS_2005.format("AnDCG_l"), params=(GAIN, LOG_BASE, REQUIRED_CUTOFF), at="cutoff"),
+               AIRS_2005.format("AnDCG_l"), params=(GAIN, LOG_BASE, REQUIRED_CUTOFF), at="cutoff",
+               ordering=NTCIREVAL_ORDERING),
 )
 
 register_alias("PDoc", "P")

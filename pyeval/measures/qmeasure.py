@@ -6,7 +6,7 @@ Definitions: docs/adhoc-measures.md sections 3.1, 3.2 and 4.1 (docs/measures.md,
 """
 from __future__ import annotations
 
-from .base import MAX_RANK, MeasureDef, Param
+from .base import MAX_RANK, NTCIREVAL_ORDERING, MeasureDef, Param
 from .common import CUTOFF, GAIN, REQUIRED_CUTOFF
 from .registry import register
 
@@ -24,24 +24,26 @@ register(
                "Q-measure: (1/R) sum of BR(r) over retrieved documents with gain > 0, "
                "BR(r) = (beta cg(r) + C(r))/(beta cg*(r) + r); Q@l sums to l and divides by min(l, R)",
                NTCIREVAL + " (Q-measure, Q@l); Sakai, AIRS 2005",
-               params=(GAIN, BETA, TRUNCATE, CUTOFF), at="cutoff", aliases=("QMeasure",)),
+               params=(GAIN, BETA, TRUNCATE, CUTOFF), at="cutoff", aliases=("QMeasure",),
+               ordering=NTCIREVAL_ORDERING),
     MeasureDef("OMeasure", "qmeasure", "O-measure: BR(r1), r1 the first rank with level >= 1",
                NTCIREVAL + " (O-measure); Sakai, IPSJ TOD 2007",
-               params=(GAIN, BETA, TRUNCATE)),
+               params=(GAIN, BETA, TRUNCATE), ordering=NTCIREVAL_ORDERING),
     MeasureDef("PMeasure", "qmeasure",
                "P-measure: BR(rp), rp the first rank of the highest level present in the "
                "(possibly truncated) list",
                NTCIREVAL + " (P-measure); Sakai, IPSJ TOD 2007",
-               params=(GAIN, BETA, TRUNCATE)),
+               params=(GAIN, BETA, TRUNCATE), ordering=NTCIREVAL_ORDERING),
     MeasureDef("PPlus", "qmeasure",
                "P-plus: sum of BR(r) over ranks r <= rp with gain > 0, divided by C(rp)",
                NTCIREVAL + " (P-plus); Sakai, IPSJ TOD 2007",
-               params=(GAIN, BETA, TRUNCATE), aliases=("PPlusMeasure",)),
+               params=(GAIN, BETA, TRUNCATE), aliases=("PPlusMeasure",), ordering=NTCIREVAL_ORDERING),
     MeasureDef("RMeasure", "qmeasure",
                "R-measure: BR(R) = (beta cg(R) + C(R))/(beta cg*(R) + R)",
-               "Sakai, AIRS 2005 (R-measure)", params=(GAIN, BETA, TRUNCATE)),
+               "Sakai, AIRS 2005 (R-measure)", params=(GAIN, BETA, TRUNCATE), ordering=NTCIREVAL_ORDERING),
     MeasureDef("APntcir", "qmeasure",
                "NTCIREVAL AP@l: sum of C(r)/r over ranks r <= l with gain > 0, divided by min(l, R) "
                "(AP@l divides by R)",
-               NTCIREVAL + " (AP@l)", params=(GAIN, REQUIRED_CUTOFF), at="cutoff"),
+               NTCIREVAL + " (AP@l)", params=(GAIN, REQUIRED_CUTOFF), at="cutoff",
+               ordering=NTCIREVAL_ORDERING),
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..errors import MeasureNameError, MeasureParamError, TrecEvalError
+from ..errors import MeasureNameError, MeasureParamError, TrecEvalError, UnknownMeasureError
 from .base import Measure
 from .common import GAIN
 from .names import make, parse
@@ -42,8 +42,24 @@ def _prefs(name: str, pyeval_name: str, pairs: str = "all", integer: bool = Fals
                        all_trec=False, preferences=True)
 
 
+def _floats(name: str, text: str, count: int) -> list[float]:
+    """The ``count`` comma-separated numbers of a measure's parameter text (TrecEvalError, one
+    line, for any other count or a value that is no number)."""
+    values = text.split(",")
+    if len(values) != count:
+        raise TrecEvalError(f"trec_eval: measure '{name}' takes {count} parameter value"
+                            f"{'s' if count > 1 else ''}; got '{text}'")
+    return [_c_float(value) for value in values]
+
+
+def _c_floats(text: str) -> list[float]:
+    """A float parameter list (get_float_params): every value a number; trec_eval's set_F
+    reads the first (m_set_F.c: x = params[0])."""
+    return [_c_float(value) for value in text.split(",")]
+
+
 def _utility(text: str, options: "TrecEvalOptions") -> Measure:
-    p1, p2, p3, p4 = (float(v) for v in text.split(","))
+    p1, p2, p3, p4 = _floats("utility", text, 4)
     return _m("Utility", p1=p1, p2=p2, p3=p3, p4=p4, rel=options.relevance_level,
               collection_size=options.collection_size)
 
@@ -91,7 +107,7 @@ TREC_MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("set_relative_P", "single", None, lambda o: _m("SetRelP", rel=o.relevance_level)),
     TrecMeasure("set_recall", "single", None, lambda o: _m("SetR", rel=o.relevance_level)),
     TrecMeasure("set_map", "single", None, lambda o: _m("SetAP", rel=o.relevance_level)),
-    TrecMeasure("set_F", "string", "1.0", lambda o, s: _m("SetF", rel=o.relevance_level, beta=float(s))),
+    TrecMeasure("set_F", "string", "1.0", lambda o, s: _m("SetF", rel=o.relevance_level, beta=_c_floats(s)[0])),
     TrecMeasure("num_nonrel_judged_ret", "single", None,
                 lambda o: _m("NumNonRelJudgedRet", rel=o.relevance_level), integer=True),
     _prefs("prefs_num_prefs_poss", "PrefsPossible", integer=True),
@@ -143,7 +159,7 @@ def _rbp_p(text: str) -> float:
     key, _, value = text.partition("=")
     if key != "p" or not value:
         raise TrecEvalError(f"trec_eval: illegal parameter for rbp: '{text}'")
-    return float(value)
+    return _c_float(value)
 
 
 @dataclass
@@ -258,6 +274,9 @@ def measures_from_trec_name(text: str, relevance_level: int = 1) -> list[Measure
         if text.startswith(base + "_") and TREC_MEASURE_BY_NAME[base].kind != "single" and len(text) > len(base) + 1:
             name, dot, params = base, ".", text[len(base) + 1:]
             break
+    if name == "set_F" and dot and "," in params:
+        # ir_measures' parse_trec_measure: one SetF per value (trec_eval itself reads the first)
+        return [_m("SetF", rel=relevance_level, beta=beta) for beta in _c_floats(params)]
     options.measures = [f"{name}.{params}" if dot else name]
     found = []
     for trec_name, trec_params in selected_measures(options):
@@ -268,11 +287,57 @@ def measures_from_trec_name(text: str, relevance_level: int = 1) -> list[Measure
 
 def parse_measures(text: str) -> list[Measure]:
     """A measure in any spelling :func:`~pyeval.measures.names.parse` accepts, or a trec_eval
-    spelling, which may stand for several (``ndcg_cut.5,10``)."""
+    spelling, which may stand for several (``ndcg_cut.5,10``).
+
+    Raises
+    ------
+    MeasureNameError, MeasureParamError
+        ``text`` is neither; TrecEvalError where it is no pyeval name but a trec_eval measure's
+        with parameters that measure does not take (``utility.1,2``).
+    """
     try:
         return [parse(text)]
     except (MeasureNameError, MeasureParamError) as first:
-        try:
-            return measures_from_trec_name(text)
-        except TrecEvalError:
+        return _trec_measures(text, first)
+
+
+def parse_measure(text: str) -> Measure:
+    """One measure in any spelling :func:`parse_measures` accepts (``'nDCG@10'``, ``'P_10'``,
+    ``'map'``): the Python API's ``pyeval.parse_measure``. A trec_eval spelling that stands for
+    several measures (``P.5,10``, ``official``) is refused: :func:`parse_measures` takes it.
+
+    Raises
+    ------
+    MeasureNameError, MeasureParamError, TrecEvalError
+    """
+    try:
+        return parse(text)
+    except (MeasureNameError, MeasureParamError) as first:
+        found = _trec_measures(text, first)
+        if len(found) == 1:
+            return found[0]
+        if not isinstance(first, UnknownMeasureError):  # a pyeval name, wrongly used: 'P' (no cutoff)
             raise first from None
+        raise MeasureNameError(
+            f"{text!r} stands for {len(found)} measures ({', '.join(map(str, found[:4]))}"
+            f"{', ...' if len(found) > 4 else ''}); name one, or use pyeval.measures.parse_measures"
+        ) from None
+
+
+def _trec_measures(text: str, first: MeasureNameError | MeasureParamError) -> list[Measure]:
+    """The measures of the trec_eval spelling ``text``, else ``first`` (what pyeval's own parser
+    said) or, for no pyeval name but a trec_eval measure's, trec_eval's complaint."""
+    try:
+        return measures_from_trec_name(text)
+    except TrecEvalError:
+        if isinstance(first, UnknownMeasureError) and _names_trec_measure(text):
+            raise
+        raise first from None
+
+
+def _names_trec_measure(text: str) -> bool:
+    """Whether ``text`` starts with a trec_eval measure's name and a parameter separator."""
+    name, dot, _ = text.partition(".")
+    return bool(dot and name in TREC_MEASURE_BY_NAME) or any(
+        text.startswith(base + "_") and TREC_MEASURE_BY_NAME[base].kind != "single" for base in TREC_MEASURE_BY_NAME
+    )

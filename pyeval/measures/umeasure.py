@@ -9,7 +9,7 @@ docs/measures.md ("U-measure family").
 """
 from __future__ import annotations
 
-from .base import INTEGER_MAX, MAX_RANK, MeasureDef, Param
+from .base import INTEGER_MAX, MAX_RANK, NTCIREVAL_ORDERING, MeasureDef, Param
 from .registry import register, register_driver
 
 SEED = "Sakai & Dou, SIGIR 2013 (U-measure); Sakai, AIRS 2013 (D-U, U-IA)"
@@ -61,15 +61,17 @@ register(
                "U-measure of an ad hoc ranked list: sum over relevant d_r, r <= l, of gv(x) "
                "max(0, 1 - pos(r)/L), pos(r) = snippet*r + F * (lengths of the relevant documents "
                "in the top r); needs ad hoc qrels", SEED, params=(*COMMON, CUTOFF), at="cutoff",
-               maximum=None),
+               maximum=None, ordering=NTCIREVAL_ORDERING),
     MeasureDef("D_U", "umeasure",
                "D-U: one trailtext reading every document relevant to some intent; the gain at its "
                "end is the global gain sum over i of Pr(i|q) gv(x_i)", SEED,
-               params=(*COMMON, PROBS, CUTOFF), at="cutoff", aliases=("D-U",), maximum=None),
+               params=(*COMMON, PROBS, CUTOFF), at="cutoff", aliases=("D-U",), maximum=None,
+               ordering=NTCIREVAL_ORDERING),
     MeasureDef("U_IA", "umeasure",
                "U-IA: sum over intents of Pr(i|q) U_i, U_i on intent i's own trailtext (only "
                "documents relevant to i are read)", SEED,
-               params=(*COMMON, PROBS, CUTOFF), at="cutoff", aliases=("U-IA",), maximum=None),
+               params=(*COMMON, PROBS, CUTOFF), at="cutoff", aliases=("U-IA",), maximum=None,
+               ordering=NTCIREVAL_ORDERING),
 )
 
 register_driver("umeasure", "pyeval.drivers.umeasure:compute")

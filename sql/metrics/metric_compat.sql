@@ -1,17 +1,20 @@
--- reads: evaluation_levels, evaluation_pairs, evaluation_ranks, requested_measures
+-- reads: evaluation_levels, evaluation_pairs, evaluation_ranks, evaluation_relevant_documents,
+--        requested_measures
 -- produces: metric_compat (run_id, topic_id, measure, value)
 -- grain: run_id, topic_id, measure
 -- params: none
 -- metric_compat: Compat(p, normalize) per (run_id, topic_id, measure): the rank-biased overlap
 -- of the ranking with an ideal ranking of the relevant documents.
--- Reads: evaluation_pairs, evaluation_ranks, evaluation_levels, requested_measures(measure, kind,
---        p, normalize).
+-- Reads: evaluation_pairs, evaluation_ranks, evaluation_levels, evaluation_relevant_documents,
+--        requested_measures(measure, kind, p, normalize).
 -- Reference: Clarke, Vtyurina & Smucker, "Assessing top-k preferences", TOIS 39(3) 2021
 -- (compatibility); ir_measures compat_provider.py (the definition followed here, value for value).
 -- Notation: L list length, R relevant documents of the topic (level > 0), D = max(L, R); the
 -- ideal ranking holds the R relevant documents by level descending, then the run's score
 -- descending (an unretrieved document counts as score 0), ties by docno ascending (ir_measures
 -- keeps qrels order there); it differs only for two relevant documents of one level and one score.
+-- A retrieved relevant document of score exactly 0 ties with the unretrieved ones of its level and
+-- goes among them in docno order; one of negative score goes after all of them.
 --   RBO = sum over depths i <= D of p^(i-1) |run top i  intersect  ideal top i| / i
 --   Compat = RBO / (the same sum of the ideal ranking with itself)    (normalize = true;
 --            0 when R = 0)
@@ -67,6 +70,7 @@ retrieved_relevant as (
         evaluation_ranks.run_id,
         evaluation_ranks.topic_id,
         evaluation_ranks.rank,
+        evaluation_ranks.doc_id,
         evaluation_ranks.score,
         evaluation_ranks.level,
         row_number() over (
@@ -78,6 +82,33 @@ retrieved_relevant as (
         ) as level_retrieved
     from evaluation_ranks
     where evaluation_ranks.level > 0
+),
+
+-- for a retrieved relevant document of score 0: the unretrieved relevant documents of its level
+-- with a smaller docno (score 0 too, so ahead of it in the ideal ranking)
+unretrieved_before as (
+    select
+        zero.run_id,
+        zero.topic_id,
+        zero.rank,
+        count(*) as documents
+    from retrieved_relevant as zero
+    inner join evaluation_relevant_documents as relevant
+        on
+            relevant.topic_id = zero.topic_id
+            and relevant.level = zero.level
+            and relevant.doc_id < zero.doc_id
+    where
+        zero.score = 0
+        and not exists (
+            select 1
+            from evaluation_ranks as retrieved
+            where
+                retrieved.run_id = zero.run_id
+                and retrieved.topic_id = zero.topic_id
+                and retrieved.doc_id = relevant.doc_id
+        )
+    group by zero.run_id, zero.topic_id, zero.rank
 ),
 
 ideal_ranked as (
@@ -96,12 +127,19 @@ ideal_ranked as (
             + case
                 when retrieved_relevant.score < 0
                     then same.judgments - retrieved_relevant.level_retrieved
+                when retrieved_relevant.score = 0
+                    then coalesce(unretrieved_before.documents, 0)
                 else 0
             end
         ) as both_from
     from retrieved_relevant
     inner join topic_levels_relevant as same
         on same.topic_id = retrieved_relevant.topic_id and same.level = retrieved_relevant.level
+    left join unretrieved_before
+        on
+            unretrieved_before.run_id = retrieved_relevant.run_id
+            and unretrieved_before.topic_id = retrieved_relevant.topic_id
+            and unretrieved_before.rank = retrieved_relevant.rank
 ),
 
 shared_prefixes as (

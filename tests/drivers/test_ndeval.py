@@ -111,6 +111,43 @@ def test_web2012_real_runs_equal_pyndeval(web2012, ordering):
     assert checked == 2 * 50 * 123
 
 
+def test_web2012_ndevals_names_give_ndevals_numbers_by_default(web2012):
+    """Issue 31: a name of ndeval's, with no probs and no ordering given, is ndeval's number
+    (probs=ndeval, the rank column's order: the declarations' defaults); ERR_IA@20 of indri-ql
+    was 0.2824 (campaign probabilities, trec_eval's order) where ndeval gives 0.2904. The other
+    choice stays one parameter away."""
+    con, qrels = web2012
+    names = {"ERR-IA@20": "ERR_IA@20", "nERR-IA@20": "nERR_IA@20", "alpha-nDCG@20": "alpha_nDCG@20",
+             "alpha-DCG@20": "alpha_DCG@20", "P-IA@20": "P_IA@20", "strec@20": "StRecall@20",
+             "NRBP": "NRBP", "nNRBP": "nNRBP", "MAP-IA": "AP_IA"}
+    result = evaluate(con, "web", list(names.values()), topics="intersection", store=False)
+    ours = _frame_values(result)
+    ranked = con.execute(
+        "select run_id, topic_id as topic, doc_id, rank from ranked_entries "
+        "where campaign_id = 'web' and ordering = 'rank'"
+    ).df()
+    checked = 0
+    for run_id, lists in ranked.groupby("run_id"):
+        oracle = pyndeval_values(qrels, lists, list(names))
+        for name, measure in names.items():
+            for topic in sorted({topic for topic, _ in oracle}):
+                assert same(ours[(run_id, topic, measure)], oracle[(topic, name)]), (run_id, topic, name)
+                checked += 1
+    assert checked == 2 * 50 * len(names)
+    means = result.means.set_index(["run_id", "measure"])["value"]
+    assert round(means[("indri-ql", "ERR_IA@20")], 4) == 0.2904
+    # the campaign's probabilities (its intents, as `pyeval demo` loads them) and trec_eval's
+    # order: one parameter each
+    own = pyeval.connect()
+    pyeval.load_qrels(own, "web", sample.path("qrels.diversity.txt.gz"))
+    pyeval.load_run(own, "web", sample.path("runs/indri-ql.txt.gz"), name="indri-ql")
+    pyeval.load_intents(own, "web", sample.path("intents.uniform.txt"))
+    default = evaluate(own, "web", ["ERR_IA@20"], store=False).means["value"].iloc[0]
+    other = evaluate(own, "web", ["ERR_IA(probs=given)@20"], ordering="trec", store=False).means["value"].iloc[0]
+    assert (round(default, 4), round(other, 4)) == (0.2904, 0.2824)
+    own.close()
+
+
 # --- pyndeval on generated campaigns --------------------------------------------------------------
 
 
@@ -245,13 +282,15 @@ def test_campaign_probabilities_weight_the_intents(two_intents):
     g = [0.8, 0, 0.8 * 0.5 + 0.2, 0.2 * 0.5]  # weighted novelty gains of a, d, c, b
     ideal = [1.0, 0.8 * 0.5, 0.2 * 0.5]  # c; then a (0.4) beats b (0.1); then b
     ii = sum(0.5 ** r * d[r] for r in range(4))  # ideal-ideal starts at 1 (probabilities sum to 1)
-    got = _values(two_intents, ["alpha_DCG@4", "alpha_nDCG@4", "P_IA@2", "AP_IA", "alpha_nDCG(probs=ndeval)@4"])
-    assert got["alpha_DCG@4"] == pytest.approx(sum(a * b for a, b in zip(g, d)) / ii)
-    assert got["alpha_nDCG@4"] == pytest.approx(sum(a * b for a, b in zip(g, d)) / sum(a * b for a, b in zip(ideal, d)))
-    assert got["P_IA@2"] == pytest.approx(0.8 / 2)
-    assert got["AP_IA"] == pytest.approx(0.8 * (1 + 2 / 3) / 2 + 0.2 * (1 / 3 + 2 / 4) / 2)
+    given = ["alpha_DCG(probs=given)@4", "alpha_nDCG(probs=given)@4", "P_IA(probs=given)@2", "AP_IA(probs=given)"]
+    got = _values(two_intents, [*given, "alpha_nDCG@4"])
+    assert got[given[0]] == pytest.approx(sum(a * b for a, b in zip(g, d)) / ii)
+    assert got[given[1]] == pytest.approx(sum(a * b for a, b in zip(g, d)) / sum(a * b for a, b in zip(ideal, d)))
+    assert got[given[2]] == pytest.approx(0.8 / 2)
+    assert got[given[3]] == pytest.approx(0.8 * (1 + 2 / 3) / 2 + 0.2 * (1 / 3 + 2 / 4) / 2)
+    # ndeval's names default to ndeval's 1/N weights (probs=ndeval)
     uniform = evaluate(two_intents, "t", ["alpha_nDCG(probs=ndeval)@4"], store=False).per_topic["value"][0]
-    assert got["alpha_nDCG(probs=ndeval)@4"] == uniform != got["alpha_nDCG@4"]
+    assert got["alpha_nDCG@4"] == uniform != got[given[1]]
 
 
 def test_evaluate_stores_ndeval_measures_in_scores(web2012):

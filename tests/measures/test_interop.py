@@ -99,8 +99,8 @@ def test_bad_inputs_are_one_line_errors():
         pyeval.calc_aggregate(["nDGC@10"], QRELS_DICT, RUN_DICT)
     with pytest.raises(PyevalError, match="needs query_id, doc_id and score"):
         pyeval.calc_aggregate([AP], QRELS_DICT, [("Q0", "D0", 1.0)])
-    with pytest.raises(PyevalError, match="the run has no rows"):
-        pyeval.calc_aggregate([AP], QRELS_DICT, [])
+    with pytest.raises(PyevalError, match="needs query_id, doc_id and relevance"):
+        pyeval.calc_aggregate([AP], [("Q0", "D0")], RUN_DICT)
 
 
 def test_diversity_qrels_with_iteration(fixtures):
@@ -177,3 +177,66 @@ def test_run_forms_checked_without_the_text_loader():
     ranked = pd.DataFrame({"query_id": ["Q0", "Q0"], "doc_id": ["D0", "D1"], "score": [2.0, 1.0], "rank": [2, 1]})
     assert pyeval.calc_aggregate([AP], QRELS_DICT, ranked, ordering="rank") == {AP: 0.5}  # Q1 missing: 0
     assert pyeval.calc_aggregate([AP], QRELS_DICT, ranked) == {AP: 0.25}
+def test_a_topic_id_starting_with_hash_is_data_in_frames_and_iterables(tmp_path):
+    """Frames and iterables have no comments (issue 32: a topic '#1' was dropped as one, NumQ 1
+    instead of 2, AP 1.0 instead of 0.5); ir_measures is the oracle. In a file a line whose first
+    field starts with '#' stays a comment (docs/input-files.md)."""
+    qrels = [Qrel("#1", "a", 1), Qrel("#1", "b", 1), Qrel("2", "c", 1)]
+    run = [ScoredDoc("#1", "x", 3.0), ScoredDoc("#1", "a", 2.0), ScoredDoc("2", "c", 1.0)]
+    expected = ir_measures.calc_aggregate([AP, NumQ], qrels, run)
+    assert expected == {AP: pytest.approx(0.625), NumQ: 2}
+    frames = (pd.DataFrame(qrels), pd.DataFrame(run))
+    dicts = ({"#1": {"a": 1, "b": 1}, "2": {"c": 1}}, {"#1": {"x": 3.0, "a": 2.0}, "2": {"c": 1.0}})
+    for qrels_form, run_form in ((qrels, run), frames, dicts):
+        assert pyeval.calc_aggregate([AP, NumQ], qrels_form, run_form) == pytest.approx(expected)
+    (tmp_path / "qrels").write_text("#1 0 a 1\n2 0 c 1\n")
+    (tmp_path / "run").write_text("#1 Q0 a 1 2.0 r\n2 Q0 c 1 1.0 r\n")
+    assert pyeval.calc_aggregate([NumQ], str(tmp_path / "qrels"), str(tmp_path / "run")) == {NumQ: 1}
+
+
+def test_empty_run_and_empty_qrels_score_as_ir_measures_providers_do():
+    """Issue 32: an empty run scores the measure's empty value (0) on every judged topic, and empty
+    qrels judge no topic (no per-topic value; a mean over none is NaN, a count 0), as
+    ir_measures' providers (pytrec_eval, gdeval, judged, msmarco, compat) give them; pyeval
+    refused both. NumQ and NumRel count a topic the run lacks (documented difference)."""
+    qrels = [Qrel("0", "D0", 0), Qrel("0", "D1", 1), Qrel("0", "D3", 2), Qrel("1", "D0", 1), Qrel("1", "D5", 2)]
+    run = [ScoredDoc("0", "D0", 0.8), ScoredDoc("0", "D1", 0.3), ScoredDoc("1", "D1", 0.8)]
+    providers = {P @ 5: ir_measures.pytrec_eval, ir_measures.ERR @ 5: ir_measures.gdeval,
+                 Judged @ 5: ir_measures.judged, RR @ 5: ir_measures.msmarco,
+                 ir_measures.Compat(p=0.8): ir_measures.compat, AP: ir_measures.pytrec_eval,
+                 nDCG @ 10: ir_measures.pytrec_eval}
+    for measure, provider in providers.items():
+        expected = {(m.query_id, m.value) for m in provider.iter_calc([measure], qrels, [])}
+        assert expected == {("0", 0.0), ("1", 0.0)}, measure
+        for empty in ([], {}, pd.DataFrame(columns=["query_id", "doc_id", "score"])):
+            assert {(m.query_id, m.value) for m in pyeval.iter_calc([measure], qrels, empty)} == expected, measure
+        assert list(provider.iter_calc([measure], [], run)) == list(pyeval.iter_calc([measure], [], run)) == []
+        assert pyeval.calc_aggregate([measure], qrels, []) == ir_measures.calc_aggregate([measure], qrels, [])
+    means = pyeval.calc_aggregate([AP, NumRet], [], run)
+    assert str(means[AP]) == str(ir_measures.calc_aggregate([AP], [], run)[AP]) == "nan"
+    assert means[NumRet] == 0
+
+
+def test_a_run_that_retrieved_nothing_is_stored(tmp_path):
+    """An empty (or comments-only) run file is a run that retrieved nothing, as trec_eval reads
+    it; without lines it has no run tag, so it needs a name. Empty qrels stay refused."""
+    from pyeval.errors import InputFormatError
+
+    (tmp_path / "qrels").write_text("1 0 a 1\n2 0 b 1\n")
+    (tmp_path / "empty").write_text("")
+    (tmp_path / "comments").write_text("# retrieved nothing\n")
+    (tmp_path / "none").write_text("")
+    con = pyeval.connect()
+    pyeval.load_qrels(con, "c", tmp_path / "qrels")
+    for name in ("empty", "comments"):
+        report = pyeval.load_run(con, "c", tmp_path / name, name=name)
+        assert (report.rows, report.notes) == (0, ["2 judged topics are missing from it (they score 0)"])
+    with pytest.raises(InputFormatError, match="no run tag to name the run by"):
+        pyeval.load_run(con, "c", tmp_path / "empty")
+    with pytest.raises(InputFormatError, match="the file is empty"):
+        pyeval.load_qrels(con, "d", tmp_path / "none")
+    means = pyeval.evaluate(con, "c", ["AP", "NumQ", "NumRet"], store=False).means
+    assert means.set_index(["run_id", "measure"])["value"].to_dict() == {
+        (run, measure): value for run in ("comments", "empty")
+        for measure, value in (("AP", 0.0), ("NumQ", 2.0), ("NumRet", 0.0))}
+    con.close()

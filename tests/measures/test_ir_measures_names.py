@@ -74,7 +74,12 @@ def campaign(tmp_path_factory):
         run += [ir_measures.ScoredDoc(str(topic), doc, score / 7) for doc, score in zip(rng.sample(docs, depth), scores)]
     folder = tmp_path_factory.mktemp("names")
     (folder / "qrels").write_text("".join(f"{q.query_id} 0 {q.doc_id} {q.relevance}\n" for q in qrels))
-    (folder / "run").write_text("".join(f"{d.query_id} Q0 {d.doc_id} 0 {d.score!r} r\n" for d in run))
+    # a run file as systems write it: each topic by score, ranks 1, 2, ... (cwl_eval and ndeval
+    # read the lines' order and the rank column, ir_measures' providers the scores: all agree)
+    ranked = sorted(run, key=lambda d: (int(d.query_id), -d.score))
+    ranks = [sum(1 for e in ranked[:i] if e.query_id == d.query_id) + 1 for i, d in enumerate(ranked)]
+    (folder / "run").write_text("".join(f"{d.query_id} Q0 {d.doc_id} {rank} {d.score!r} r\n"
+                                        for d, rank in zip(ranked, ranks)))
     con = pyeval.connect()
     pyeval.load_qrels(con, "c", folder / "qrels")
     pyeval.load_run(con, "c", folder / "run", name="r")

@@ -191,3 +191,51 @@ def test_every_column_ndeval_prints_means_its_measure():
         own = ("probs", "ndeval_quirks")
         assert parsed.name == measure.name, column
         assert [kv for kv in parsed.values if kv[0] not in own] == [kv for kv in measure.values if kv[0] not in own]
+
+
+#: every measure spelling ir_measures' own tests use (tests/fixtures/README.md)
+IR_MEASURES_TEST_SPELLINGS = [
+    tuple(line.split("\t")) for line in
+    (Path(__file__).parents[1] / "fixtures" / "ir_measures" / "test-spellings.tsv").read_text().splitlines()
+    if not line.startswith("#")
+]
+
+
+@pytest.mark.parametrize("kind,text", IR_MEASURES_TEST_SPELLINGS)
+def test_every_spelling_of_ir_measures_tests_parses_as_ir_measures_reads_it(kind, text):
+    """Issue 32: `@` overrides the same parameter in (...) as in ir_measures (``nDCG(dcg="exp-log2",
+    cutoff=20)@10`` is nDCG@10 with exp-log2), trec_eval spellings reach pyeval.parse_measure,
+    ``set_F.1.0,0.5,2.4`` is three SetF as ir_measures.parse_trec_measure makes it. A spelling
+    pyeval refuses (a required cutoff missing: ``P``, ``IPrec(rel=2)``) is one ir_measures cannot
+    compute either, and the refusal is a pyeval error."""
+    import pyeval
+    from pyeval.measures import parse_measures
+
+    ir_measures = pytest.importorskip("ir_measures")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MeasureNameWarning)
+        if kind == "trec":
+            expected = [parse(str(m)) for m in ir_measures.parse_trec_measure(text)]
+            if text != "official":  # trec_eval 10's official set also holds gm_map (docs/trec_eval.md)
+                assert parse_measures(text) == expected
+            else:
+                assert set(expected) <= set(parse_measures(text))
+            return
+        theirs = ir_measures.parse_measure(text)
+        try:
+            ours = pyeval.parse_measure(text)
+        except (MeasureNameError, MeasureParamError):
+            qrels, run = [ir_measures.Qrel("1", "a", 1)], [ir_measures.ScoredDoc("1", "a", 1.0)]
+            with pytest.raises(Exception):  # noqa: B017 (ir_measures raises several kinds)
+                ir_measures.calc_aggregate([theirs], qrels, run)
+            return
+        assert ours == parse(str(theirs))
+
+
+@pytest.mark.parametrize("text", ["set_F.x", "utility.1,2", "rbp.p=x"])
+def test_bad_trec_eval_parameters_are_pyeval_errors(text):
+    import pyeval
+    from pyeval.errors import TrecEvalError
+
+    with pytest.raises(TrecEvalError):
+        pyeval.iter_calc([text], [("1", "a", 1)], [("1", "a", 1.0)]).__next__()

@@ -164,3 +164,25 @@ def test_a_measures_own_judged_only_on_the_ndeval_driver(tmp_path):
         for topic, values in expected[which].items():
             if topic != "amean":
                 assert got[topic, measure] == pytest.approx(values[column], abs=1e-6), (measure, topic)
+
+
+def test_compat_places_a_score_of_zero_among_the_unretrieved_in_docno_order():
+    """A retrieved relevant document of score exactly 0 ties with the unretrieved relevant ones
+    (score 0 to Compat's ideal ranking), so docno order decides (issue 32); ir_measures is the
+    oracle. Qrels in docno order: ir_measures keeps qrels order for such ties."""
+    qrels = [ir_measures.Qrel("1", "a", 1), ir_measures.Qrel("1", "b", 1)]
+    run = [ir_measures.ScoredDoc("1", "b", 0.0)]
+    expected = ir_measures.calc_aggregate([ir_measures.Compat()], qrels, run)[ir_measures.Compat()]
+    assert expected == pytest.approx(0.243590, abs=1e-6)
+    assert pyeval.calc_aggregate(["Compat"], qrels, run)["Compat"] == pytest.approx(expected, abs=1e-12)
+    rng = random.Random(7)
+    qrels, run = [], []
+    for topic in map(str, range(1, 21)):
+        docs = [f"d{i:02d}" for i in range(12)]
+        qrels += [ir_measures.Qrel(topic, doc, rng.choice([0, 1, 1, 2])) for doc in docs[:8]]
+        run += [ir_measures.ScoredDoc(topic, doc, rng.choice([0.0, 0.0, 1.0, -1.0, 2.5]))
+                for doc in rng.sample(docs, rng.randint(1, 10))]
+    for measure in (ir_measures.Compat(), ir_measures.Compat(p=0.7, normalize=False)):
+        expected = {m.query_id: m.value for m in ir_measures.iter_calc([measure], qrels, run)}
+        ours = {m.query_id: m.value for m in pyeval.iter_calc([str(measure)], qrels, run, ordering="trec-asc")}
+        assert ours == pytest.approx(expected, abs=1e-12), measure
