@@ -9,6 +9,7 @@
   (their own options, their output byte for byte).
 - :mod:`.metaeval`: meta-evaluation: significance tests, discriminative power, comparisons, swap rates,
   stability, correlation, concordance, robustness and MEM.
+- :mod:`.judgments`: judgment sets: ``pyeval judgments list``, ``compare``, ``derive`` and ``holes``.
 - :mod:`.sharing`: sharing the warehouse: ``pyeval annotate``, ``url``, ``snapshot``, ``export``, ``attach``
   and ``publish``.
 
@@ -17,6 +18,7 @@ Importing the package registers every command on :func:`main`.
 from __future__ import annotations
 
 from . import dropins, evaluating, loading, metaeval, sharing  # noqa: F401 (they register their commands)
+from . import judgments  # noqa: F401 (pyeval judgments list|compare|derive|holes)
 from .base import main
 
 __all__ = ["main"]

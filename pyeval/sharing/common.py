@@ -45,6 +45,12 @@ PUBLIC_TABLES: tuple[str, ...] = (
     "gain_robustness",
     "mem_solutions",
     "mem_predictions",
+    # judgment sets and their comparisons (migration 0014; docs/judgments.md)
+    "judgment_sets",
+    "judgment_comparisons",
+    "judgment_agreement",
+    "judgment_confusion",
+    "judgment_ranking_agreement",
 )
 
 
