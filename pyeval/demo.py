@@ -318,6 +318,27 @@ def demo_fusion(path: str | Path):
         con.close()
 
 
+#: The measures whose scores the demo compares under the two judgment sets of web2012-adhoc.
+JUDGMENT_MEASURES = ["nDCG@10", "AP"]
+
+
+def demo_judgments(path: str | Path):
+    """Add the sample's simulated stricter judge to web2012-adhoc as the judgment set
+    ``stricter`` (every positive level lowered by one: pyeval/sample STRICTER_QRELS) and compare
+    it with the official NIST qrels on labels and on :data:`JUDGMENT_MEASURES` (stored)."""
+    from .judgments import compare
+    from .loaders.judgment_sets import SetProvenance
+
+    con = warehouse.connect(path)
+    try:
+        load_qrels(con, "web2012-adhoc", sample.stricter_qrels(), judgment_set="stricter",
+                   provenance=SetProvenance(kind="derived", judge="simulated: NIST levels lowered by one",
+                                            description="a simulated stricter judge (pyeval sample)"))
+        return compare(con, "web2012-adhoc", "official", ["stricter"], JUDGMENT_MEASURES, top_k=(5,))
+    finally:
+        con.close()
+
+
 def topic_count(con) -> int:
     return first_row(con, "select count(*) from topics where campaign_id = 'web2012-adhoc'")[0]
 
@@ -344,7 +365,7 @@ def run_demo(out: str | Path, echo: Callable[[str], None] = print, *, progress: 
     out = Path(out)
     _prepare(out)
     titles = ["loading the sample", "NTCIR measures", "discriminative power", "diversity measures",
-              "ndeval family", "concordance test", "run fusion"]
+              "ndeval family", "concordance test", "run fusion", "judgment sets"]
     bar = tqdm(total=len(titles), desc=titles[0], unit="step", disable=None if progress else True, leave=False)
 
     def say(text: str) -> None:
@@ -433,6 +454,14 @@ def run_demo(out: str | Path, echo: Callable[[str], None] = print, *, progress: 
         say(f"Its recipe (run_derivations.parameters): {recipe}. The demo deleted it again (pyeval delete-run) "
             f"so that the campaign keeps its 20 runs; try pyeval fuse -C web2012-adhoc --method rrf --runs "
             f"indri-ql indri-rm --name indri-rrf.")
+        judged, elapsed = timed(lambda: demo_judgments(out))
+        say(f"\nJudgment sets of web2012-adhoc ({elapsed:.1f} s; docs/judgments.md): a simulated stricter judge "
+            f"(every positive NIST level lowered by one) against the official qrels: label agreement, and "
+            f"how the 20 runs' {' and '.join(JUDGMENT_MEASURES)} agree under the two sets:")
+        summary = judged.summary().drop(columns=["candidate_set"]).set_index("measure").T
+        say(render(summary.reset_index(names="coefficient")))
+        say("Stored in the tables judgment_agreement, judgment_confusion and judgment_ranking_agreement; "
+            "the leaderboard has a row per set (judgment_set).")
         with warehouse.connect(out, read_only=True) as con:
             say("\nAn ad-hoc query over the stored scores:")
             say(EXAMPLE_QUERY)

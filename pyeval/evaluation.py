@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from . import diversity, sqlfiles
-from .db import create_rows, first_row, transaction, unknown_campaign
+from .db import check_judgment_set, create_rows, first_row, transaction, unknown_campaign
 from .errors import (
     DataIntegrityError,
     PyevalError,
@@ -141,12 +141,13 @@ def compute(
     max_depth: int | None = None,
     judged_only: bool = False,
     topics: str = "qrels",
+    judgment_set: str = "official",
 ) -> pd.DataFrame:
     """Per-topic values of ``measures``: long form ``run_id, topic_id, measure, value,
     value_text`` (text measures' values in ``value_text``), sorted by run, topic and the order
     the measures were asked in. See :func:`compute_into`."""
     compute_into(con, campaign_id, measures, runs=runs, ordering=ordering, max_depth=max_depth,
-                 judged_only=judged_only, topics=topics)
+                 judged_only=judged_only, topics=topics, judgment_set=judgment_set)
     return take_values(con, measures)
 
 
@@ -160,6 +161,7 @@ def compute_into(
     max_depth: int | None = None,
     judged_only: bool = False,
     topics: str = "qrels",
+    judgment_set: str = "official",
 ) -> None:
     """Compute ``measures`` into the temporary table ``evaluation_values`` (``run_id, topic_id,
     measure, value, value_text``; unordered): diversity measures (D-, DIN-, IA-measures, I-rec,
@@ -176,10 +178,10 @@ def compute_into(
     own_judged_only = [m for m in measures if m.has("judged_only") and m["judged_only"]]
     if own_judged_only and not judged_only:  # measures with judged_only=True: their own pass
         _compute_judged_only_apart(con, campaign_id, measures, own_judged_only, runs=runs, ordering=ordering,
-                                   max_depth=max_depth, topics=topics)
+                                   max_depth=max_depth, topics=topics, judgment_set=judgment_set)
         return
     settings = {"runs": runs, "ordering": ordering, "max_depth": max_depth, "judged_only": judged_only,
-                "topics": topics}
+                "topics": topics, "judgment_set": judgment_set}
     if any(m.definition.staging != "adhoc" for m in measures):
         values_from_frame(con, diversity.compute(con, campaign_id, measures, **settings))
     else:
@@ -277,6 +279,7 @@ def evaluate(
     judged_only: bool = False,
     topics: str = "qrels",
     store: bool = True,
+    judgment_set: str = "official",
 ) -> Evaluation:
     """Evaluate runs of a campaign and (by default) store the per-topic scores.
 
@@ -301,9 +304,13 @@ def evaluate(
         value, trec_eval -c) or ``intersection`` (topics the run has).
     store
         Record the evaluation and insert its per-topic values (the public view ``scores``).
+    judgment_set
+        The campaign's judgment set whose qrels and intents are read (``official`` by default;
+        docs/judgments.md); stored with every score and mean.
     """
     parsed, evaluation_id = _evaluate_into(con, campaign_id, measures, runs=runs, ordering=ordering,
-                                           max_depth=max_depth, judged_only=judged_only, topics=topics, store=store)
+                                           max_depth=max_depth, judged_only=judged_only, topics=topics, store=store,
+                                           judgment_set=judgment_set)
     return _evaluation_frames(con, parsed, evaluation_id)
 
 
@@ -342,7 +349,7 @@ MEANS_TABLE = "evaluation_run_means"
 def _evaluate_into(
     con: duckdb.DuckDBPyConnection, campaign_id: str, measures: Iterable[str | Measure], *, store: bool = True,
     runs: Sequence[str] | None = None, ordering: str | None = None, max_depth: int | None = None,
-    judged_only: bool = False, topics: str = "qrels",
+    judged_only: bool = False, topics: str = "qrels", judgment_set: str = "official",
 ) -> tuple[list[Measure], int | None]:
     """:func:`evaluate`'s work (its keywords): validate, compute into ``evaluation_values``,
     then :func:`finish_into`."""
@@ -355,15 +362,16 @@ def _evaluate_into(
         con, campaign_id, runs,
         any_qrels=all(registry.driver(m.family) or m.definition.staging != "adhoc" for m in parsed),
     )
+    check_judgment_set(con, campaign_id, judgment_set)
     inline = sorted({m["gain"] for m in parsed if m.has("gain") and is_inline_profile(m["gain"])}
                     - stored_profiles(con, campaign_id))
     kept = False
     try:
         compute_into(con, campaign_id, parsed, runs=run_ids, ordering=ordering, max_depth=max_depth,
-                     judged_only=judged_only, topics=topics)
+                     judged_only=judged_only, topics=topics, judgment_set=judgment_set)
         used = orderings(parsed, ordering)
         settings = {"runs": run_ids, "max_depth": max_depth, "judged_only": judged_only, "topics": topics,
-                    "orderings": used}
+                    "orderings": used, "judgment_set": judgment_set}
         evaluation_id = finish_into(con, campaign_id, parsed, ordering_column(used), settings, store)
         kept = evaluation_id is not None
     finally:
@@ -479,15 +487,17 @@ def _store(
     try:
         with transaction(con):
             evaluation_id = first_row(con, "select coalesce(max(evaluation_id), 0) + 1 from evaluations")[0]
-            keys = {"id": evaluation_id, "campaign_id": campaign_id}
+            keys = {"id": evaluation_id, "campaign_id": campaign_id,
+                    "judgment_set": settings.get("judgment_set", "official")}
             con.execute(
-                "insert into evaluations (evaluation_id, campaign_id, pyeval_version, ordering, settings) "
-                "values ($id, $campaign_id, $version, $ordering, $settings)",
+                "insert into evaluations (evaluation_id, campaign_id, pyeval_version, ordering, settings, "
+                "judgment_set) values ($id, $campaign_id, $version, $ordering, $settings, $judgment_set)",
                 {**keys, "version": __version__, "ordering": ordering, "settings": json.dumps(settings)},
             )
             con.execute(
-                "insert into topic_scores (evaluation_id, campaign_id, run_id, topic_id, measure, value) "
-                f"select $id, $campaign_id, run_id, topic_id, measure, value from {SCORES_TABLE}",
+                "insert into topic_scores (evaluation_id, campaign_id, run_id, topic_id, measure, value, "
+                f"judgment_set) select $id, $campaign_id, run_id, topic_id, measure, value, $judgment_set "
+                f"from {SCORES_TABLE}",
                 keys,
             )
             con.execute(sqlfiles.read("evaluation/record_inputs.sql"),
@@ -499,8 +509,9 @@ def _store(
                 {"id": evaluation_id},
             )
             con.execute(
-                "insert into evaluation_means (evaluation_id, campaign_id, run_id, measure, value, topics) "
-                f"select $id, $campaign_id, run_id, measure, value, topics from {MEANS_TABLE}",
+                "insert into evaluation_means (evaluation_id, campaign_id, run_id, measure, value, topics, "
+                f"judgment_set) select $id, $campaign_id, run_id, measure, value, topics, $judgment_set "
+                f"from {MEANS_TABLE}",
                 keys,
             )
     finally:

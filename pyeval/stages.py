@@ -65,6 +65,7 @@ class FamilyInputs:
     max_depth: int | None
     judged_only: bool
     topics: str
+    judgment_set: str = "official"  # the qrels and intents read (docs/judgments.md)
 
 
 class Staging(Protocol):
@@ -77,15 +78,17 @@ class Staging(Protocol):
 
 def stage_settings(
     campaign_id: str, runs: Sequence[str], measures: Sequence[Measure], *, ordering: str,
-    max_depth: int | None, judged_only: bool, topics: str,
+    max_depth: int | None, judged_only: bool, topics: str, judgment_set: str = "official",
 ) -> dict[str, object]:
     """Every parameter a staging file may declare, for one evaluation of ``measures``: the
     relevance thresholds (``rel``) and gain profiles (``gain``) they ask for, the depth cut
     (:data:`NO_DEPTH_LIMIT` for none), the probability variants read ('given') and whether a
     document with negative levels only counts as judged (not for trec_eval's reading:
-    sql/evaluation/evaluation_entries.sql)."""
+    sql/evaluation/evaluation_entries.sql), and the judgment set whose qrels and intents are
+    read (docs/judgments.md)."""
     return {
         "campaign_id": campaign_id,
+        "judgment_set": judgment_set,
         "runs": list(runs),
         "ordering": ordering,
         "max_depth": NO_DEPTH_LIMIT if max_depth is None else max_depth,
@@ -237,6 +240,7 @@ def compute_into(
     judged_only: bool = False,
     topics: str = "qrels",
     staging: Staging | None = None,
+    judgment_set: str = "official",
 ) -> None:
     """Compute ``measures`` into the temporary table ``evaluation_values`` (``run_id, topic_id,
     measure, value, value_text``; unordered) over ``staging`` (default: the ad hoc staging, only
@@ -245,7 +249,7 @@ def compute_into(
     create_values(con)
     check_gain_profiles(con, campaign_id, measures)
     settings = stage_settings(campaign_id, runs, measures, ordering=ordering, max_depth=max_depth,
-                              judged_only=judged_only, topics=topics)
+                              judged_only=judged_only, topics=topics, judgment_set=judgment_set)
     families = list(dict.fromkeys(m.family for m in measures))
     sql_families = [family for family in families if registry.driver(family) is None]
     staged: list[str] = []
@@ -264,7 +268,7 @@ def compute_into(
             family_measures = [m for m in measures if m.family == family]
             driver = registry.driver(family)
             if driver is not None:  # a family computed in Python (registry.register_driver)
-                inputs = FamilyInputs(campaign_id, tuple(runs), ordering, max_depth, judged_only, topics)
+                inputs = FamilyInputs(campaign_id, tuple(runs), ordering, max_depth, judged_only, topics, judgment_set)
                 insert_frame(con, driver(con, family_measures, inputs))
                 continue
             _create_requested(con, family, family_measures)

@@ -6,5 +6,6 @@ create table campaign_inputs (
     source_file varchar not null,
     source_sha256 varchar not null,
     row_count bigint not null,
-    loaded_at timestamp not null default current_timestamp
+    loaded_at timestamp not null default current_timestamp,
+    judgment_set varchar not null default 'official'
 );

@@ -8,5 +8,6 @@ create table evaluation_means (
     measure varchar not null,
     value double,
     topics bigint not null,
+    judgment_set varchar not null default 'official',
     primary key (evaluation_id, run_id, measure)
 );

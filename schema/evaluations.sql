@@ -5,5 +5,6 @@ create table evaluations (
     created_at timestamp not null default current_timestamp,
     pyeval_version varchar not null,
     ordering varchar not null,
-    settings varchar
+    settings varchar,
+    judgment_set varchar not null default 'official'
 );

@@ -22,5 +22,6 @@ create table pairwise_tests (
     delta_replicate integer,
     replicates integer,
     seed bigint,
-    evaluation_id bigint
+    evaluation_id bigint,
+    judgment_set varchar not null default 'official'
 );

@@ -22,5 +22,6 @@ create table significance_tests (
     hsd double,
     settings varchar,
     pyeval_version varchar not null,
-    created_at timestamp not null default current_timestamp
+    created_at timestamp not null default current_timestamp,
+    judgment_set varchar not null default 'official'
 );

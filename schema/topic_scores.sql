@@ -5,5 +5,6 @@ create table topic_scores (
     run_id varchar not null,
     topic_id varchar not null,
     measure varchar not null,
-    value double
+    value double,
+    judgment_set varchar not null default 'official'
 );

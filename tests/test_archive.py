@@ -43,7 +43,7 @@ def test_an_evaluation_records_its_inputs_measures_and_means(campaign):
         {"e": result.evaluation_id},
     ).fetchall()
     graded = campaign.execute("select source_sha256 from current_inputs where input_kind = 'gains'").fetchall()
-    assert inputs == sorted([("gains", "graded", graded[0][0]), ("qrels", "", _sha256(QRELS)), ("run", "a", _sha256(RUN))])
+    assert inputs == sorted([("gains", "graded", graded[0][0]), ("qrels", "official", _sha256(QRELS)), ("run", "a", _sha256(RUN))])
     measures = campaign.execute(
         "select measure, measure_name, family, parameters, aggregate, gain_profile from evaluation_measures "
         "order by measure"
@@ -153,6 +153,10 @@ def test_first_schema_version_file_upgrades_and_keeps_every_value(tmp_path):
     # columns added since: run_entries.trec_rank (0004), runs.system, team, run_date (0006)
     after["run_entries"] = sorted((row[:-1] for row in after["run_entries"]), key=repr)
     after["runs"] = sorted((row[:-3] for row in after["runs"]), key=repr)
+    # judgment_set, the last column of these tables, was added by 0014 (every row: 'official')
+    for table in ("qrels", "campaign_inputs", "evaluations", "topic_scores"):
+        assert {row[-1] for row in after[table]} == {"official"}, table
+        after[table] = sorted((row[:-1] for row in after[table]), key=repr)
     for table in before:
         if table != "schema_migrations":
             assert after[table] == before[table], table
@@ -162,11 +166,12 @@ def test_first_schema_version_file_upgrades_and_keeps_every_value(tmp_path):
                        ).fetchall() == [(0.25,)]
     assert con.execute("select count(*) from scores").fetchall() == [(8,)]
     assert con.execute("select count(*), count(*) filter (where is_current) from score_history").fetchall() == [(10, 10)]
-    # 0006 recorded the inputs of the old evaluations from what the warehouse held
+    # 0006 recorded the inputs of the old evaluations from what the warehouse held (0014 named the
+    # qrels by their judgment set)
     assert con.execute(
         "select evaluation_id, input_kind, input_name from evaluation_inputs order by all"
-    ).fetchall() == [(1, "qrels", ""), (1, "run", "bm25"), (1, "run", "neural; drop table runs"),
-                     (2, "qrels", ""), (2, "run", "bm25")]
+    ).fetchall() == [(1, "qrels", "official"), (1, "run", "bm25"), (1, "run", "neural; drop table runs"),
+                     (2, "qrels", "official"), (2, "run", "bm25")]
     # a new evaluation on the upgraded file, and the old values stay
     result = pyeval.evaluate(con, "news'21", ["AP"], runs=["neural; drop table runs"])
     assert result.evaluation_id == 3

@@ -10,6 +10,7 @@
 - :mod:`.metaeval`: meta-evaluation: significance tests, discriminative power, comparisons, swap rates,
   stability, correlation, concordance, robustness and MEM.
 - :mod:`.risk`: the topic x run matrix analyses: ``pyeval risk`` and ``pyeval design``.
+- :mod:`.judgments`: judgment sets: ``pyeval judgments list``, ``compare``, ``derive`` and ``holes``.
 - :mod:`.sharing`: sharing the warehouse: ``pyeval annotate``, ``url``, ``snapshot``, ``export``, ``attach``
   and ``publish``.
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 from . import dropins, evaluating, loading, metaeval, sharing  # noqa: F401 (they register their commands)
 from . import risk  # noqa: F401 (registers risk and design)
 from . import fusion  # noqa: F401 (pyeval fuse, fusions, export-run, delete-run)
+from . import judgments  # noqa: F401 (pyeval judgments list|compare|derive|holes)
 from .base import main
 
 __all__ = ["main"]

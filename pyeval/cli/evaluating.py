@@ -108,6 +108,8 @@ def sample_command(directory):
               help="qrels: every judged topic (missing ones score 0); intersection: the run's topics.")
 @click.option("--gains", help="Gain profile for gain-based measures that do not name one (e.g. exp).")
 @click.option("--probs", help="Intent probability variant for diversity measures that do not name one.")
+@click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME",
+              help="The campaign's judgment set to evaluate under (pyeval judgments list).")
 @click.option("--no-store", is_flag=True, help="Compute and print only; store nothing.")
 @click.option("--per-topic", is_flag=True, help="Print per-topic values (long form) instead of means.")
 @click.option("--engine", type=click.Choice(["duckdb", "spark"]), default="duckdb", show_default=True,
@@ -118,7 +120,7 @@ def sample_command(directory):
 @click.pass_context
 @fail_cleanly
 def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_only, topics, gains, probs,
-                     no_store, per_topic, engine, export_dir, fmt):
+                     judgment_set, no_store, per_topic, engine, export_dir, fmt):
     """Compute measures for a campaign's runs, store per-topic scores, print the means."""
     from ..evaluation import evaluate, evaluate_summary, summed_measures, with_default_gain, with_default_probs
     from ..output import fitting_rows, render, whole_counts
@@ -131,6 +133,10 @@ def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_
                     topics=topics, store=not no_store)
     if export_dir and engine != "spark":
         raise PyevalError("--export needs --engine spark")
+    if engine == "spark" and judgment_set != "official":
+        raise PyevalError("--engine spark evaluates the official judgment set only")
+    if engine == "duckdb":
+        settings["judgment_set"] = judgment_set
     if engine == "duckdb" and not per_topic:  # the means only: computed, stored and combined in SQL, no pandas
         summary = evaluate_summary(con, campaign, chosen, **settings)
         click.echo(fitting_rows(["run_id", *summary.measures], summary.rows, fmt,

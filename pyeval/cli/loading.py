@@ -26,18 +26,35 @@ _replace = click.option("--replace", is_flag=True, help="Replace what the campai
     show_default=True,
     help="Qrels layout; auto tells NTCIR by L<k> levels and TREC diversity by a varying 2nd field.",
 )
-@click.option("--description", help="A description of the campaign (stored).")
+@click.option("--description", help="A description of the campaign (stored; with --judgments: of the set).")
+@click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME",
+              help="The judgment set these qrels are (docs/judgments.md); another name adds a set to the campaign.")
+@click.option("--kind", type=click.Choice(["human", "llm", "merged", "derived"]), default="human", show_default=True,
+              help="Who made the set.")
+@click.option("--judge", metavar="WHO", help="The assessor group or the model (and version) that judged.")
+@click.option("--guideline", "guideline_file", type=click.Path(exists=True, dir_okay=False),
+              help="The prompt or assessment guidelines used: its sha256 is stored.")
+@click.option("--guideline-sha256", metavar="HEX", help="The sha256 of the prompt or guidelines, when the file is elsewhere.")
 @_replace
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.pass_context
 @fail_cleanly
-def load_qrels_command(ctx, campaign, qrels_format, description, replace, files):
+def load_qrels_command(ctx, campaign, qrels_format, description, judgment_set, kind, judge, guideline_file,
+                       guideline_sha256, replace, files):
     """Load qrels FILES (.gz accepted; several files, a folder or a quoted pattern give one set of
-    judgments together); creates the campaign if it does not exist."""
+    judgments together); creates the campaign if it does not exist. With --judgments NAME, adds the
+    judgment set NAME to a campaign that has its official qrels."""
     from ..loaders import load_qrels
+    from ..loaders.judgment_sets import SetProvenance, file_sha256
 
+    if guideline_file:
+        guideline_sha256 = file_sha256(guideline_file)
+    provenance = SetProvenance(kind=kind, judge=judge, guideline_sha256=guideline_sha256,
+                               description=None if judgment_set == "official" else description)
     con = open_warehouse(ctx)
-    report = load_qrels(con, campaign, list(files), format=qrels_format, replace=replace, description=description)
+    report = load_qrels(con, campaign, list(files), format=qrels_format, replace=replace,
+                        description=description if judgment_set == "official" else None,
+                        judgment_set=judgment_set, provenance=provenance)
     click.echo(report.summary())
 
 
@@ -152,18 +169,20 @@ def load_campaign_command(ctx, campaign, qrels_name, intents_name, description, 
 
 @load.command("intents")
 @campaign_option
+@click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME",
+              help="The judgment set these intents belong to (its qrels loaded first).")
 @_replace
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.pass_context
 @fail_cleanly
-def load_intents_command(ctx, campaign, replace, files):
+def load_intents_command(ctx, campaign, judgment_set, replace, files):
     """Load intent probabilities from FILES: Iprob (topic intent prob) or DINprob (... inf|nav).
 
     Several FILES (a folder, a quoted glob) are the campaign's intents together, all or none."""
     from ..loaders import load_intents
 
     con = open_warehouse(ctx)
-    click.echo(load_intents(con, campaign, list(files), replace=replace).summary())
+    click.echo(load_intents(con, campaign, list(files), replace=replace, judgment_set=judgment_set).summary())
 
 
 @load.command("doclengths")

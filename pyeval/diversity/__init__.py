@@ -178,13 +178,13 @@ def _computed(con, campaign_id: str, measures: list[Measure], settings: dict, st
 
 
 def compute(con, campaign_id: str, measures: Sequence[Measure], *, runs, ordering, max_depth,
-            judged_only, topics) -> pd.DataFrame:
+            judged_only, topics, judgment_set: str = "official") -> pd.DataFrame:
     """Per-topic values of ``measures`` on a diversity campaign (the long form of
     :func:`pyeval.evaluation.compute`)."""
     import pandas as pd
 
     settings = {"runs": runs, "ordering": ordering, "max_depth": max_depth,
-                "judged_only": judged_only, "topics": topics}
+                "judged_only": judged_only, "topics": topics, "judgment_set": judgment_set}
     variants = _probability_variants(measures)
     _campaign_iv(con, campaign_id, measures, variants)
     plan = _Plan(variants)

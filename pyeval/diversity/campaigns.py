@@ -24,7 +24,7 @@ from .. import sqlfiles
 from ..db import first_row, transaction, unknown_campaign
 from ..errors import DataIntegrityError, InputFormatError, PyevalError, already_stored
 from ..loaders import intents as intent_loader
-from ..loaders import staging
+from ..loaders import judgment_sets, staging
 from ..loaders.topic_intents import intent_order, intent_probabilities
 
 TRADITIONAL_METHODS = ("max", "count")
@@ -69,7 +69,7 @@ def generate_intent_variant(con: duckdb.DuckDBPyConnection, campaign_id: str, va
     intent_probabilities(pd.DataFrame({"topic_id": []}), method)  # checks the method
     with transaction(con):
         _variant_iv(con, campaign_id, variant, replace)
-        frame = con.execute("select topic_id, intent_id from intents where campaign_id = $c",
+        frame = con.execute("select topic_id, intent_id from intents where campaign_id = $c and judgment_set = 'official'",
                             {"c": campaign_id}).df()
         if frame.empty:
             raise DataIntegrityError(f"campaign '{campaign_id}' has no intents to give probabilities to")
@@ -136,6 +136,9 @@ def to_traditional(con: duckdb.DuckDBPyConnection, source: str, target: str, *, 
                         "select $t, topic_id, '', doc_id, level from converted_qrels", {"t": target})
         finally:
             con.unregister("converted_qrels")
+        judgment_sets.record_set(con, target, judgment_sets.DEFAULT_SET, judgment_sets.SetProvenance(
+            kind="derived", derivation="to_traditional", parent_sets=(judgment_sets.DEFAULT_SET,),
+            parameters={"source_campaign_id": source, "method": method, "negative_as": negative_as}))
         text = "".join(f"{t} 0 {d} {lv}\n" for t, d, lv in converted.sort_values(["topic_id", "doc_id"]).itertuples(index=False))
         con.execute(
             "insert into campaign_inputs (campaign_id, input_kind, source_file, source_sha256, row_count) "

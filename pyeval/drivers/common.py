@@ -32,7 +32,8 @@ DRIVER_STAGING = ("evaluation_entries", "drivers/driver_topics", "drivers/driver
 def staged(con, inputs: FamilyInputs) -> Iterator[pd.DataFrame]:
     """Stage the evaluated lists; yields them (``list_no, run_id, topic_id, topic_no``)."""
     settings = stage_settings(inputs.campaign_id, inputs.runs, [], ordering=inputs.ordering,
-                              max_depth=inputs.max_depth, judged_only=inputs.judged_only, topics=inputs.topics)
+                              max_depth=inputs.max_depth, judged_only=inputs.judged_only, topics=inputs.topics,
+                              judgment_set=inputs.judgment_set)
     try:
         run_stages(con, DRIVER_STAGING, settings)
         yield con.execute("select * from driver_lists order by list_no").df()

@@ -59,14 +59,15 @@ class Judgments:
         return self.weight.shape[1]
 
 
-def fetch(con, campaign_id: str, lists: pd.DataFrame, rel: int, probs: str) -> Judgments:
+def fetch(con, campaign_id: str, lists: pd.DataFrame, rel: int, probs: str, judgment_set: str = "official"
+          ) -> Judgments:
     """The arrays of one (rel, probs) setting, from the staged lists."""
     if probs not in ("given", "ndeval") and not con.execute(
         "select count(*) from intent_weights where campaign_id = $c and probs = $p", {"c": campaign_id, "p": probs}
     ).fetchone()[0]:
         raise MeasureParamError(f"campaign '{campaign_id}' has no probability variant {probs!r} (probs=given, "
                                 "ndeval, or a variant stored with pyeval intents)")
-    keys = {"campaign_id": campaign_id, "rel": rel}
+    keys = {"campaign_id": campaign_id, "rel": rel, "judgment_set": judgment_set}
     con.execute("create or replace temp table ndeval_intents as\n" + sqlfiles.read("drivers/ndeval_intents.sql"),
                 {**keys, "probs": probs})
     try:
@@ -294,7 +295,7 @@ def compute(con, measures: list[Measure], inputs) -> pd.DataFrame:
         settings = sorted({(m["rel"], m["probs"] if m.has("probs") else "ndeval") for m in measures})
         for rel, probs in settings:
             chosen = [m for m in measures if m["rel"] == rel and (m["probs"] if m.has("probs") else "ndeval") == probs]
-            judgments = fetch(con, inputs.campaign_id, lists, rel, probs)
+            judgments = fetch(con, inputs.campaign_id, lists, rel, probs, inputs.judgment_set)
             families: dict[float, Family] = {}
             for measure in chosen:
                 alpha = measure["alpha"] if measure.has("alpha") else 0.5

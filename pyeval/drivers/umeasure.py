@@ -36,7 +36,8 @@ def compute(con, measures: list[Measure], inputs) -> pd.DataFrame:
                     f"{adhoc[0]}: campaign '{campaign}' has diversity qrels; U reads ad hoc judgments "
                     "(use D_U or U_IA, which read every intent)"
                 )
-        highest = con.execute("select max(level) from qrels where campaign_id = $c", {"c": campaign}).fetchone()[0]
+        highest = con.execute("select max(level) from qrels where campaign_id = $c and judgment_set = $s",
+                              {"c": campaign, "s": inputs.judgment_set}).fetchone()[0]
         lengths = None
         reads: dict[tuple, pd.DataFrame] = {}
         for measure in measures:
@@ -46,7 +47,8 @@ def compute(con, measures: list[Measure], inputs) -> pd.DataFrame:
             if key not in reads:
                 reads[key] = con.execute(
                     sqlfiles.read("drivers/umeasure_reads.sql"),
-                    {"campaign_id": campaign, "depth": measure["cutoff"], "probs": probs, "profile": profile},
+                    {"campaign_id": campaign, "depth": measure["cutoff"], "probs": probs, "profile": profile,
+                     "judgment_set": inputs.judgment_set},
                 ).df()
             if probs != "given" and not con.execute(
                 "select count(*) from intent_weights where campaign_id = $c and probs = $p", {"c": campaign, "p": probs}

@@ -17,7 +17,7 @@ import duckdb
 from .. import sqlfiles
 from ..db import first_row, transaction
 from ..errors import InputFormatError, InputWarning
-from . import staging
+from . import judgment_sets, staging
 from .source import Lines, frame_lines, pick_column
 
 if TYPE_CHECKING:
@@ -50,13 +50,16 @@ def load_intents(
     source: staging.Source | Lines | Sequence[staging.Source | Lines],
     *,
     replace: bool = False,
+    judgment_set: str = "official",
 ) -> staging.LoadReport:
     """Load intent probabilities (and types) into an existing campaign: a file, a DataFrame,
     or the :func:`intent_lines` of one.
 
     ``source`` is a path or DataFrame, or a list of them (folders and glob patterns too), whose
     lines together are the campaign's intents: each file is checked on its own, then an intent
-    listed by two files is refused, naming both places.
+    listed by two files is refused, naming both places. ``judgment_set``: the campaign's
+    judgment set the intents belong to (docs/judgments.md; a set other than ``official`` must
+    have its qrels loaded first).
 
     Raises
     ------
@@ -69,7 +72,7 @@ def load_intents(
     """
     inputs = [staging.lines_of(one, _frame_lines) for one in staging.input_list(source, "intents")]
     with staging.TemporaryRelations(con) as relations, transaction(con):
-        report, off = _store_intents(con, relations, campaign_id, inputs, replace)
+        report, off = _store_intents(con, relations, campaign_id, inputs, replace, judgment_set)
     if off:
         topic, total = off[0]
         warnings.warn(
@@ -87,11 +90,14 @@ def _store_intents(
     campaign_id: str,
     inputs: list[Lines],
     replace: bool,
+    judgment_set: str = "official",
 ) -> tuple[staging.LoadReport, list[tuple]]:
     """Check each input, then the inputs together, and store them, inside the caller's
     transaction: the report, and the topics whose probabilities do not sum to 1."""
     label = staging.batch_label(inputs)
     staging.require_campaign(con, campaign_id, label)
+    if judgment_set != "official":
+        judgment_sets.check_judgment_set(con, campaign_id, judgment_set)
     def stage_one(lines: Lines) -> None:
         separator = staging.detect_separator(lines)
         staging.stage_lines(con, lines, separator=separator, comments=True, skip_blank=False)
@@ -105,7 +111,8 @@ def _store_intents(
         "intent listed already by",
     )
     missing = first_row(
-        con, sqlfiles.read("loaders/intents_missing_from_file.sql"), {"campaign_id": campaign_id}
+        con, sqlfiles.read("loaders/intents_missing_from_file.sql"),
+        {"campaign_id": campaign_id, "judgment_set": judgment_set}
     )
     if missing is not None:
         raise InputFormatError(
@@ -114,8 +121,8 @@ def _store_intents(
             f"intent '{missing[1]}' of topic '{missing[0]}' is judged relevant in the qrels "
             "but not listed",
         )
-    staging.clear_for_replace(con, "intents", campaign_id, label, "intents", replace)
-    keys = {"campaign_id": campaign_id}
+    staging.clear_for_replace(con, "intents", campaign_id, label, "intents", replace, judgment_set)
+    keys = {"campaign_id": campaign_id, "judgment_set": judgment_set}
     con.execute(sqlfiles.read("loaders/intent_insert.sql"), keys)
     rows, topics = first_row(
         con, "select count(*), count(distinct topic_id) from intent_input where not is_blank"
@@ -125,7 +132,8 @@ def _store_intents(
         {"tolerance": PROBABILITY_SUM_TOLERANCE},
     ).fetchall()
     provenance = staging.combined_provenance(inputs)
-    staging.record_input(con, campaign_id, "intents", provenance, rows)
-    staging.refresh_topics(con, campaign_id)
+    staging.record_input(con, campaign_id, "intents", provenance, rows, judgment_set)
+    if judgment_set == "official":
+        staging.refresh_topics(con, campaign_id)
     report = staging.LoadReport("intents", campaign_id, provenance.source_file, provenance.sha256, rows, topics)
     return report, off

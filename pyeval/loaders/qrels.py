@@ -15,7 +15,8 @@ import duckdb
 from ..db import first_row, transaction
 from .. import sqlfiles
 from ..errors import InputFormatError, already_stored
-from . import staging
+from . import judgment_sets, staging
+from .judgment_sets import DEFAULT_SET, SetProvenance
 from .source import Lines, StagedFile, frame_lines, pick_column
 
 if TYPE_CHECKING:
@@ -121,6 +122,8 @@ def load_qrels(
     format: str = "auto",
     replace: bool = False,
     description: str | None = None,
+    judgment_set: str = DEFAULT_SET,
+    provenance: SetProvenance | None = None,
 ) -> staging.LoadReport:
     """Load a qrels file (or DataFrame) into ``campaign_id``, creating the campaign if needed.
 
@@ -139,7 +142,14 @@ def load_qrels(
         ``auto`` (default: NTCIR by its ``L<k>`` levels; TREC diversity when the second
         field varies), ``trec``, ``trec-diversity``, ``ntcir`` or ``ntcir-diversity``.
     replace
-        Replace the campaign's qrels instead of refusing to load a second set.
+        Replace the campaign's qrels (of this judgment set) instead of refusing to load them twice.
+    judgment_set
+        The named judgment set the file is (docs/judgments.md): ``official`` (default) makes or
+        replaces the campaign's qrels; another name adds a set to a campaign that has its
+        official qrels, of the same kind, judging only the campaign's topics.
+    provenance
+        Who made the set (kind human, llm, merged or derived; judge; guideline or prompt sha256;
+        description); default kind ``human``.
 
     Raises
     ------
@@ -152,11 +162,15 @@ def load_qrels(
     """
     if format not in QRELS_FORMATS:
         raise ValueError(f"format must be one of {', '.join(QRELS_FORMATS)}; got {format!r}")
+    judgment_sets.check_name(judgment_set)
+    provenance = provenance or SetProvenance(description=None if judgment_set == DEFAULT_SET else description)
+    judgment_sets.check_kind(provenance.kind)
     sources = staging.input_list(source, "qrels")
     with staging.TemporaryRelations(con) as relations:
         inputs = _read_qrels_files(sources, format, relations)
         with transaction(con):
-            return _store_qrels_files(con, relations, campaign_id, inputs, format, replace, description)
+            return _store_qrels_files(con, relations, campaign_id, inputs, format, replace, description,
+                                      judgment_set, provenance)
 
 
 def _store_qrels_files(
@@ -167,6 +181,8 @@ def _store_qrels_files(
     format: str,
     replace: bool,
     description: str | None,
+    judgment_set: str = DEFAULT_SET,
+    provenance: SetProvenance | None = None,
 ) -> staging.LoadReport:
     """Check each qrels input (its own lines' problems, then judgments given by two of them) and
     store their union, inside the caller's transaction. Several inputs are gathered in
@@ -192,6 +208,7 @@ def _store_qrels_files(
                 "layout": layout.field_names,
                 "level_form": layout.level_form,
                 "campaign_id": campaign_id,
+                "judgment_set": judgment_set,
             },
         )
 
@@ -204,17 +221,38 @@ def _store_qrels_files(
     chosen = formats[0]
     layout = QRELS_LAYOUTS[chosen]
     label = staging.batch_label(inputs)
-    _store(con, campaign_id, layout.kind, chosen, replace, description, label)
-    con.execute(sqlfiles.read("loaders/qrels_insert.sql"), {"campaign_id": campaign_id})
+    if judgment_set == DEFAULT_SET:
+        _store(con, campaign_id, layout.kind, chosen, replace, description, label)
+    else:
+        _store_other_set(con, campaign_id, judgment_set, layout.kind, replace, label)
+    con.execute(sqlfiles.read("loaders/qrels_insert.sql"), {"campaign_id": campaign_id, "judgment_set": judgment_set})
     rows, topics = first_row(con,
         "select count(*), count(distinct topic_id) from qrels_input where not is_blank"
     )
-    provenance = staging.combined_provenance(inputs)
-    staging.record_input(con, campaign_id, "qrels", provenance, rows)
-    staging.refresh_topics(con, campaign_id)
+    source = staging.combined_provenance(inputs)
+    staging.record_input(con, campaign_id, "qrels", source, rows, judgment_set)
+    judgment_sets.record_set(con, campaign_id, judgment_set, provenance or SetProvenance(),
+                             source.source_file, source.sha256)
+    notes = [f"format {chosen}"]
+    if judgment_set == DEFAULT_SET:
+        staging.refresh_topics(con, campaign_id)
+    else:
+        notes.append(f"judgment set {judgment_set}")
     return staging.LoadReport(
-        "qrels", campaign_id, provenance.source_file, provenance.sha256, rows, topics, notes=[f"format {chosen}"]
+        "qrels", campaign_id, source.source_file, source.sha256, rows, topics, notes=notes
     )
+
+
+def _store_other_set(con, campaign_id: str, judgment_set: str, kind: str, replace: bool, label: str) -> None:
+    """Make room for a judgment set other than the official one (pyeval/loaders/judgment_sets.py
+    checks it belongs to the campaign)."""
+    judgment_sets.check_new_set(con, campaign_id, judgment_set, kind, label, "qrels_input")
+    keys = {"c": campaign_id, "s": judgment_set}
+    if first_row(con, "select count(*) from qrels where campaign_id = $c and judgment_set = $s", keys)[0]:
+        if not replace:
+            raise already_stored(f"{label}: campaign '{campaign_id}' already has judgment set '{judgment_set}'",
+                                 them=True)
+        con.execute("delete from qrels where campaign_id = $c and judgment_set = $s", keys)
 
 
 def _stage_general_rows(con: duckdb.DuckDBPyConnection, lines: Lines, format: str) -> str:
@@ -256,13 +294,13 @@ def _stage_fast_rows(
 
 def _store(con, campaign_id, kind, chosen, replace, description, label) -> None:
     existing = first_row(con, 
-        "select (select count(*) from qrels where campaign_id = $c), "
+        "select (select count(*) from qrels where campaign_id = $c and judgment_set = 'official'), "
         "(select count(*) from campaigns where campaign_id = $c)",
         {"c": campaign_id},
     )
     if existing[0] and not replace:
         raise already_stored(f"{label}: campaign '{campaign_id}' already has qrels", them=True)
-    con.execute("delete from qrels where campaign_id = $c", {"c": campaign_id})
+    con.execute("delete from qrels where campaign_id = $c and judgment_set = 'official'", {"c": campaign_id})
     # Scores computed against the replaced judgments stay in the archive; the view scores hides
     # them when the new qrels differ (sql/views/stale_results.sql).
     if existing[1]:

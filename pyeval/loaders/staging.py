@@ -203,16 +203,22 @@ def stage_each(
 
 
 def clear_for_replace(
-    con: duckdb.DuckDBPyConnection, table: str, campaign_id: str, label: str, what: str, replace: bool
+    con: duckdb.DuckDBPyConnection, table: str, campaign_id: str, label: str, what: str, replace: bool,
+    judgment_set: str | None = None,
 ) -> None:
-    """A campaign holds one set of ``what`` (intents, document lengths): refuse a second one
-    unless ``replace``, and with it delete the campaign's rows of ``table`` (a constant of the
-    loader)."""
+    """A campaign holds one set of ``what`` (intents, document lengths; intents per judgment
+    set when ``judgment_set`` is given): refuse a second one unless ``replace``, and with it
+    delete the campaign's rows of ``table`` (a constant of the loader)."""
     keys = {"campaign_id": campaign_id}
-    if first_row(con, f"select count(*) from {table} where campaign_id = $campaign_id", keys)[0]:
+    where = "campaign_id = $campaign_id"
+    if judgment_set is not None:
+        keys["judgment_set"] = judgment_set
+        where += " and judgment_set = $judgment_set"
+    if first_row(con, f"select count(*) from {table} where {where}", keys)[0]:
         if not replace:
-            raise already_stored(f"{label}: campaign '{campaign_id}' already has {what}", them=True)
-        con.execute(f"delete from {table} where campaign_id = $campaign_id", keys)
+            named = "" if judgment_set in (None, "official") else f" in judgment set '{judgment_set}'"
+            raise already_stored(f"{label}: campaign '{campaign_id}' already has {what}{named}", them=True)
+        con.execute(f"delete from {table} where {where}", keys)
 
 
 def raise_batch_repeat(
@@ -392,16 +398,18 @@ def combined_provenance(inputs: Sequence[Lines | StagedFile]) -> Lines | StagedF
 
 def record_input(
     con: duckdb.DuckDBPyConnection, campaign_id: str, input_kind: str, lines: Lines | StagedFile | Provenance,
-    rows: int,
+    rows: int, judgment_set: str = "official",
 ) -> None:
-    """Record the provenance of a qrels, intents or lengths input (replacing the previous one)."""
-    parameters = {"campaign_id": campaign_id, "input_kind": input_kind}
+    """Record the provenance of a qrels, intents or lengths input (replacing the previous one of
+    the same judgment set)."""
+    parameters = {"campaign_id": campaign_id, "input_kind": input_kind, "judgment_set": judgment_set}
     con.execute(
-        "delete from campaign_inputs where campaign_id = $campaign_id and input_kind = $input_kind",
+        "delete from campaign_inputs where campaign_id = $campaign_id and input_kind = $input_kind "
+        "and judgment_set = $judgment_set",
         parameters,
     )
     con.execute(
-        "insert into campaign_inputs (campaign_id, input_kind, source_file, source_sha256, row_count) "
-        "values ($campaign_id, $input_kind, $source_file, $sha256, $rows)",
+        "insert into campaign_inputs (campaign_id, input_kind, source_file, source_sha256, row_count, "
+        "judgment_set) values ($campaign_id, $input_kind, $source_file, $sha256, $rows, $judgment_set)",
         {**parameters, "source_file": lines.source_file, "sha256": lines.sha256, "rows": rows},
     )

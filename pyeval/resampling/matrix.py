@@ -31,6 +31,7 @@ class ScoreMatrix:
     values: np.ndarray
     filled: int
     evaluation_id: int | None
+    judgment_set: str = "official"  # the judgment set the scores were computed under
 
 
 def canonical_measure(text: str) -> str:
@@ -66,8 +67,10 @@ def score_matrix(
     campaign_id: str,
     measure: str,
     runs: Sequence[str] | None = None,
+    judgment_set: str = "official",
 ) -> ScoreMatrix:
-    """X for ``measure`` over ``runs`` (default: every run with stored values of the measure).
+    """X for ``measure`` over ``runs`` (default: every run with stored values of the measure),
+    from the scores stored under ``judgment_set`` (docs/judgments.md).
 
     Raises PyevalError (one line each) for an unknown campaign, an unknown measure name, a
     measure without stored scores, a run without stored scores, and fewer than 2 runs.
@@ -75,11 +78,13 @@ def score_matrix(
     known = campaign_runs(con, campaign_id)
     name = canonical_measure(measure)
     rows = con.execute(sqlfiles.read("resampling/score_matrix.sql"),
-                       {"campaign_id": campaign_id, "measure": name}).fetchall()
+                       {"campaign_id": campaign_id, "measure": name, "judgment_set": judgment_set}).fetchall()
     if not rows:
+        under = "" if judgment_set == "official" else f" under judgment set '{judgment_set}'"
+        option = "" if judgment_set == "official" else f" --judgments {judgment_set}"
         raise PyevalError(
-            f"campaign '{campaign_id}' has no stored scores for measure '{name}'; "
-            f"run `pyeval evaluate -C {campaign_id} -m '{name}'` first"
+            f"campaign '{campaign_id}' has no stored scores for measure '{name}'{under}; "
+            f"run `pyeval evaluate -C {campaign_id} -m '{name}'{option}` first"
         )
     stored = sorted({r[0] for r in rows})
     if runs:
@@ -109,4 +114,4 @@ def score_matrix(
     X = np.where(missing, 0.0, values)
     evaluations = frame["evaluation_id"].dropna()
     return ScoreMatrix(campaign_id, name, tuple(topics), tuple(wanted), X, int(missing.sum()),
-                       int(evaluations.max()) if len(evaluations) else None)
+                       int(evaluations.max()) if len(evaluations) else None, judgment_set)

@@ -213,6 +213,7 @@ def significance(
     wilcoxon_method: str = "auto",
     store: bool = True,
     progress: bool = False,
+    judgment_set: str = "official",
 ) -> SignificanceResult:
     """Test every pair of runs of ``campaign_id`` on the stored scores of ``measure``.
 
@@ -221,11 +222,12 @@ def significance(
     random sample of that many runs (seeded by ``seed``). ``correction``: none, holm or bh
     (not applied to tukey). ``comparison``: 'ge' (tie-aware >=, default) or 'gt'.
     ``p_convention``: 'count' (count/B, default) or 'plus-one' ((count+1)/(B+1)). With
-    ``store``, the replicates and the results are stored (result.test_id).
+    ``store``, the replicates and the results are stored (result.test_id). ``judgment_set``:
+    the scores tested are those stored under that judgment set (docs/judgments.md).
     """
     _options_iv(test, alpha, replicates, correction, comparison, p_convention)
     chosen = choose_runs(con, campaign_id, [measure], runs, runs_sample, seed)
-    matrix = score_matrix(con, campaign_id, measure, chosen)
+    matrix = score_matrix(con, campaign_id, measure, chosen, judgment_set)
     result = test_matrix(matrix, test, con=con, replicates=replicates, seed=seed, alpha=alpha,
                          correction=correction, comparison=comparison, p_convention=p_convention, tau=tau,
                          wilcoxon_method=wilcoxon_method, store_replicates=store, progress=progress)
@@ -246,10 +248,10 @@ def store_result(con: duckdb.DuckDBPyConnection, result: SignificanceResult) -> 
         con.execute(
             "insert into significance_tests (test_id, campaign_id, measure, test, run_ids, topic_count, "
             "filled_cells, evaluation_id, replicates, seed, replicate_set_id, alpha, correction, comparison, "
-            "p_convention, tolerance, significant_pairs, total_pairs, delta, hsd, settings, pyeval_version) "
-            "values ($id, $campaign, $measure, $test, $runs, $topics, $filled, $evaluation, $b, $seed, $set, "
-            "$alpha, $correction, $comparison, $convention, $tolerance, $significant, $total, $delta, $hsd, "
-            "$settings, $version)",
+            "p_convention, tolerance, significant_pairs, total_pairs, delta, hsd, settings, pyeval_version, "
+            "judgment_set) values ($id, $campaign, $measure, $test, $runs, $topics, $filled, $evaluation, $b, "
+            "$seed, $set, $alpha, $correction, $comparison, $convention, $tolerance, $significant, $total, "
+            "$delta, $hsd, $settings, $version, $judgment_set)",
             {"id": test_id, "campaign": m.campaign_id, "measure": m.measure, "test": result.test,
              "runs": list(m.run_ids), "topics": len(m.topic_ids), "filled": m.filled,
              "evaluation": m.evaluation_id, "b": result.replicates, "seed": result.seed,
@@ -257,7 +259,7 @@ def store_result(con: duckdb.DuckDBPyConnection, result: SignificanceResult) -> 
              "comparison": result.settings.get("comparison"), "convention": result.settings.get("p_convention"),
              "tolerance": stats.TOLERANCE, "significant": result.significant_pairs, "total": result.total_pairs,
              "delta": result.delta, "hsd": result.hsd, "settings": json.dumps(result.settings, default=str),
-             "version": __version__},
+             "version": __version__, "judgment_set": m.judgment_set},
         )
         frame = result.pairs
         rows = pd.DataFrame({
@@ -274,11 +276,13 @@ def store_result(con: duckdb.DuckDBPyConnection, result: SignificanceResult) -> 
             con.execute(
                 "insert into pairwise_tests (test_id, campaign_id, measure, test, run_a, run_b, mean_a, mean_b, "
                 "mean_diff, statistic, p, p_adjusted, significant, mc_error, effect_size, ci_low, ci_high, delta, "
-                "delta_replicate, replicates, seed, evaluation_id) select $id, $campaign, $measure, $test, run_a, run_b, mean_a, mean_b, "
-                "mean_diff, statistic, p, p_adjusted, significant, mc_error, effect_size, ci_low, ci_high, "
-                "delta, delta_replicate, $b, $seed, $evaluation from new_pairs",
+                "delta_replicate, replicates, seed, evaluation_id, judgment_set) select $id, $campaign, $measure, $test, "
+                "run_a, run_b, mean_a, mean_b, mean_diff, statistic, p, p_adjusted, significant, mc_error, "
+                "effect_size, ci_low, ci_high, delta, delta_replicate, $b, $seed, $evaluation, $judgment_set "
+                "from new_pairs",
                 {"id": test_id, "campaign": m.campaign_id, "measure": m.measure, "test": result.test,
-                 "b": result.replicates, "seed": result.seed, "evaluation": m.evaluation_id},
+                 "b": result.replicates, "seed": result.seed, "evaluation": m.evaluation_id,
+                 "judgment_set": m.judgment_set},
             )
         finally:
             con.unregister("new_pairs")

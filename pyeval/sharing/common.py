@@ -54,6 +54,12 @@ PUBLIC_TABLES: tuple[str, ...] = (
     "run_derivation_parents",
     "fusion_grids",
     "fusion_grid_points",
+    # judgment sets and their comparisons (migration 0014; docs/judgments.md)
+    "judgment_sets",
+    "judgment_comparisons",
+    "judgment_agreement",
+    "judgment_confusion",
+    "judgment_ranking_agreement",
 )
 
 

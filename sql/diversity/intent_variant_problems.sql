@@ -12,6 +12,7 @@ from new_variant
 left join intents
     on
         intents.campaign_id = $campaign_id
+        and intents.judgment_set = 'official'
         and new_variant.topic_id = intents.topic_id
         and new_variant.intent_id = intents.intent_id
 where intents.intent_id is null

@@ -19,7 +19,7 @@ with documents as (
         count(distinct intent_id) filter (where intent_id <> '' and level >= 1) as covered,
         coalesce(bool_and(level < 0) filter (where intent_id <> ''), false) as all_negative
     from qrels
-    where campaign_id = $source
+    where campaign_id = $source and judgment_set = 'official'
     group by topic_id, doc_id
 )
 

@@ -1,7 +1,7 @@
 -- reads: ndeval_intents, qrels
 -- produces: ndeval_candidates (topic_no, doc_order, intent_no)
 -- grain: topic_no, doc_order, intent_no
--- params: $campaign_id, $rel
+-- params: $campaign_id, $rel, $judgment_set
 -- ndeval_candidates: the candidates of ndeval's greedy ideal list that can score: one row per
 -- (topic, relevant document, intent), with the document's byte-order number within its topic
 -- (doc_order; the larger wins a tie, as ndeval's strcmp rule).
@@ -13,5 +13,5 @@ select
 from qrels
 inner join ndeval_intents
     on qrels.topic_id = ndeval_intents.topic_id and qrels.intent_id = ndeval_intents.intent_id
-where qrels.campaign_id = $campaign_id and qrels.level >= $rel
+where qrels.campaign_id = $campaign_id and qrels.judgment_set = $judgment_set and qrels.level >= $rel
 order by ndeval_intents.topic_no, doc_order, ndeval_intents.intent_no

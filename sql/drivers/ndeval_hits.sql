@@ -1,7 +1,7 @@
 -- reads: driver_entries, ndeval_intents, qrels
 -- produces: ndeval_hits (list_no, rank, intent_no)
 -- grain: list_no, rank, intent_no
--- params: $campaign_id, $rel
+-- params: $campaign_id, $rel, $judgment_set
 -- ndeval_hits: one row per (list, rank, intent) where the ranked document is relevant to the
 -- intent (level >= $rel), ordered by list, rank and intent number.
 -- Reads: driver_entries, qrels, ndeval_intents (a temp table of ndeval_intents.sql).
@@ -14,6 +14,7 @@ from driver_entries
 inner join qrels
     on
         qrels.campaign_id = $campaign_id
+        and qrels.judgment_set = $judgment_set
         and driver_entries.topic_id = qrels.topic_id
         and driver_entries.doc_id = qrels.doc_id
         and qrels.level >= $rel

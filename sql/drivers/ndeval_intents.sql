@@ -1,7 +1,7 @@
 -- reads: driver_topics, intent_weights, qrels
 -- produces: ndeval_intents (topic_no, topic_id, intent_id, intent_no, relevant, weight)
 -- grain: topic_no, intent_no
--- params: $campaign_id, $rel, $probs
+-- params: $campaign_id, $rel, $probs, $judgment_set
 -- ndeval_intents: the intents of each judged topic that have a relevant document (level >= $rel),
 -- numbered 0.. per topic in ndeval's order (numeric subtopic ids by value, others after them in
 -- byte order), with R_s (relevant judgments) and the weight the measures use: the campaign's
@@ -15,7 +15,7 @@ with positive as (
         intent_id,
         count(*) as relevant
     from qrels
-    where campaign_id = $campaign_id and level >= $rel
+    where campaign_id = $campaign_id and judgment_set = $judgment_set and level >= $rel
     group by topic_id, intent_id
 ),
 
@@ -25,7 +25,7 @@ given as (
         intent_id,
         probability
     from intent_weights
-    where campaign_id = $campaign_id and probs = $probs
+    where campaign_id = $campaign_id and judgment_set = $judgment_set and probs = $probs
 ),
 
 given_topics as (

@@ -1,7 +1,7 @@
 -- reads: document_lengths, driver_entries, intent_gain_values, intent_weights, qrels
 -- produces: umeasure_reads (list_no, rank, doc_id, intent_id, level, gain, weight, length)
 -- grain: list_no, rank, intent_id
--- params: $campaign_id, $probs, $depth, $profile
+-- params: $campaign_id, $probs, $depth, $profile, $judgment_set
 -- umeasure_reads: one row per (list, rank, intent) where the ranked document, within the top
 -- $depth, is relevant to the intent (level >= 1): its level, its gain for the intent under gain
 -- profile $profile (view intent_gain_values, where every profile's gains are defined), the
@@ -17,7 +17,7 @@ with listed as (
         topic_id,
         count(distinct intent_id) as intents
     from qrels
-    where campaign_id = $campaign_id
+    where campaign_id = $campaign_id and judgment_set = $judgment_set
     group by topic_id
 ),
 
@@ -27,7 +27,7 @@ given as (
         intent_id,
         probability
     from intent_weights
-    where campaign_id = $campaign_id and probs = $probs
+    where campaign_id = $campaign_id and judgment_set = $judgment_set and probs = $probs
 ),
 
 given_topics as (
@@ -52,6 +52,7 @@ from driver_entries
 inner join qrels
     on
         qrels.campaign_id = $campaign_id
+        and qrels.judgment_set = $judgment_set
         and driver_entries.topic_id = qrels.topic_id
         and driver_entries.doc_id = qrels.doc_id
         and qrels.level >= 1
@@ -59,6 +60,7 @@ inner join listed on qrels.topic_id = listed.topic_id
 inner join intent_gain_values
     on
         intent_gain_values.campaign_id = $campaign_id
+        and intent_gain_values.judgment_set = $judgment_set
         and intent_gain_values.profile = $profile
         and qrels.topic_id = intent_gain_values.topic_id
         and qrels.intent_id = intent_gain_values.intent_id

@@ -1,7 +1,7 @@
 -- reads: global_gains, qrels
 -- produces: evaluation_document_gains (topic_id, doc_id, gain)
 -- grain: topic_id, doc_id
--- params: $campaign_id, $probs, $profile
+-- params: $campaign_id, $probs, $profile, $judgment_set
 -- diversity_document_gains (temp table evaluation_document_gains): one row per (topic_id, doc_id)
 -- judged in the evaluated diversity campaign (a qrels row for any intent, NTCIR's intent-0 L0
 -- rows included): its global gain GG(d) under the staged probability variant and gain profile,
@@ -12,7 +12,7 @@ with judged as (
         topic_id,
         doc_id
     from qrels
-    where campaign_id = $campaign_id
+    where campaign_id = $campaign_id and judgment_set = $judgment_set
 )
 
 select
@@ -23,6 +23,7 @@ from judged
 left join global_gains
     on
         global_gains.campaign_id = $campaign_id
+        and global_gains.judgment_set = $judgment_set
         and global_gains.probs = $probs
         and global_gains.profile = $profile
         and judged.topic_id = global_gains.topic_id

@@ -1,7 +1,7 @@
 -- reads: din_rank_gains, evaluation_document_gains, evaluation_entries
 -- produces: evaluation_ranked_gains (run_id, topic_id, rank, doc_id, gain)
 -- grain: run_id, topic_id, rank
--- params: $campaign_id, $ordering, $runs, $din, $probs, $profile
+-- params: $campaign_id, $ordering, $runs, $din, $probs, $profile, $judgment_set
 -- diversity_ranked_gains (temp table evaluation_ranked_gains): the judged documents of every
 -- ranked list of a D- or DIN-evaluation with their rank and the gain the system earns there:
 -- GG(d) (D-measures) or the DIN global gain GG_DIN(r) (DIN-measures: a navigational intent's
@@ -19,6 +19,7 @@ with din as (
     where
         $din
         and campaign_id = $campaign_id
+        and judgment_set = $judgment_set
         and probs = $probs
         and profile = $profile
         and ordering = $ordering

@@ -1,7 +1,7 @@
 -- reads: qrels, ranked_entries
 -- produces: evaluation_entries (run_id, topic_id, rank, doc_id, score, list_rank, max_level)
 -- grain: run_id, topic_id, rank
--- params: $campaign_id, $ordering, $runs, $max_depth, $judged_only, $negative_is_judged
+-- params: $campaign_id, $ordering, $runs, $max_depth, $judged_only, $negative_is_judged, $judgment_set
 -- evaluation_entries: the one ranked-and-cut stage. The pooled documents (those with a qrels row
 -- for the topic, any intent) of every ranked list of one evaluation, in the order of $ordering
 -- (view ranked_entries), after the depth cut (trec_eval -M: ranks beyond $max_depth dropped)
@@ -20,7 +20,7 @@ with pooled as (
         doc_id,
         max(level) as max_level
     from qrels
-    where campaign_id = $campaign_id
+    where campaign_id = $campaign_id and judgment_set = $judgment_set
     group by topic_id, doc_id
 ),
 

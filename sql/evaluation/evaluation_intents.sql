@@ -1,7 +1,7 @@
 -- reads: intent_weights, qrels
 -- produces: evaluation_intents (probs, topic_id, intent_id, probability, intent_type, num_rel)
 -- grain: probs, topic_id, intent_id
--- params: $campaign_id, $variants
+-- params: $campaign_id, $variants, $judgment_set
 -- evaluation_intents: one row per (probs, topic_id, intent_id) of the evaluated campaign: the
 -- intent's probability under each probability variant the evaluation uses, its type (inf |
 -- nav) and its relevant documents (num_rel; I-rec's n+ counts the intents with num_rel > 0).
@@ -13,7 +13,7 @@ with relevant as (
         intent_id,
         count(distinct doc_id) as num_rel
     from qrels
-    where campaign_id = $campaign_id and intent_id <> '' and level >= 1
+    where campaign_id = $campaign_id and judgment_set = $judgment_set and intent_id <> '' and level >= 1
     group by topic_id, intent_id
 )
 
@@ -27,4 +27,7 @@ select
 from intent_weights
 left join relevant
     on intent_weights.topic_id = relevant.topic_id and intent_weights.intent_id = relevant.intent_id
-where intent_weights.campaign_id = $campaign_id and list_contains($variants, intent_weights.probs)
+where
+    intent_weights.campaign_id = $campaign_id
+    and intent_weights.judgment_set = $judgment_set
+    and list_contains($variants, intent_weights.probs)

@@ -1,7 +1,7 @@
 -- reads: intents, qrels
 -- produces: evaluation_intent_judgments (topic_id, source_topic_id, intent_id, doc_id, level)
 -- grain: topic_id, doc_id
--- params: $campaign_id, $separator
+-- params: $campaign_id, $separator, $judgment_set
 -- per_intent_judgments (temp table evaluation_intent_judgments): the per-intent staging of a
 -- diversity campaign, where each (topic, listed intent) is one ranked-list "topic" (its topic_id
 -- is topic || $separator || intent) judged on the intent's own levels: every document judged for
@@ -13,7 +13,7 @@ with judged as (
         topic_id,
         doc_id
     from qrels
-    where campaign_id = $campaign_id
+    where campaign_id = $campaign_id and judgment_set = $judgment_set
 ),
 
 listed as (
@@ -21,7 +21,7 @@ listed as (
         topic_id,
         intent_id
     from intents
-    where campaign_id = $campaign_id
+    where campaign_id = $campaign_id and judgment_set = $judgment_set
 ),
 
 levels as (
@@ -31,7 +31,7 @@ levels as (
         doc_id,
         max(level) as level
     from qrels
-    where campaign_id = $campaign_id and intent_id <> ''
+    where campaign_id = $campaign_id and judgment_set = $judgment_set and intent_id <> ''
     group by topic_id, intent_id, doc_id
 )
 

@@ -1,8 +1,8 @@
 -- reads: current_inputs
 -- writes: evaluation_inputs
--- params: $id, $campaign_id, $runs, $profiles
+-- params: $id, $campaign_id, $runs, $profiles, $judgment_set
 -- record_inputs: the provenance of one evaluation, written with it (evaluation_inputs): the
--- campaign's current qrels, intents and document lengths, each evaluated run, and each stored
+-- campaign's current qrels and intents of the judgment set $judgment_set, document lengths, each evaluated run, and each stored
 -- gain profile its measures name, with their sha256 now.
 -- Reads: current_inputs. Parameters: $id (evaluation_id), $campaign_id, $runs (the evaluated
 -- run names), $profiles (the gain profiles named by its measures; built-in ones have no row).
@@ -20,7 +20,8 @@ from current_inputs
 where
     campaign_id = $campaign_id
     and (
-        input_kind in ('qrels', 'intents', 'doclengths')
+        (input_kind in ('qrels', 'intents') and input_name = $judgment_set)
+        or input_kind = 'doclengths'
         or (input_kind = 'run' and list_contains($runs, input_name))
         or (input_kind = 'gains' and list_contains($profiles, input_name))
     )

@@ -1,7 +1,7 @@
 -- reads: intent_input, qrels
 -- produces: intents_missing_from_file (topic_id, intent_id)
 -- grain: topic_id, intent_id
--- params: $campaign_id
+-- params: $campaign_id, $judgment_set
 -- intents_missing_from_file: intents judged relevant in the campaign's qrels, for topics the
 -- intents file covers, that the file does not list (NTCIREVAL would write a malformed derived
 -- file for them; pyeval refuses). First topic and intent in byte order.
@@ -15,7 +15,7 @@ judged_intents as (
     select distinct qrels.topic_id, qrels.intent_id
     from qrels
     inner join covered_topics on qrels.topic_id = covered_topics.topic_id
-    where qrels.campaign_id = $campaign_id and qrels.level > 0 and qrels.intent_id <> ''
+    where qrels.campaign_id = $campaign_id and qrels.judgment_set = $judgment_set and qrels.level > 0 and qrels.intent_id <> ''
 )
 
 select judged_intents.topic_id, judged_intents.intent_id

@@ -1,7 +1,7 @@
 -- reads: intents, qrels_input
 -- produces: qrels_problems (line_number, problem, is_duplicate)
 -- grain: line_number
--- params: $field_count, $layout, $level_form, $campaign_id
+-- params: $field_count, $layout, $level_form, $campaign_id, $judgment_set
 -- qrels_problems: every bad qrels line with what is wrong, first line first; is_duplicate
 -- marks a judgment given twice (trec_eval exits 4 for it, 2 for a malformed line).
 -- Reads: qrels_input (the rows of qrels_rows.sql), intents.
@@ -56,7 +56,7 @@ duplicate_problems as (
 campaign_intents as (
     select topic_id, intent_id
     from intents
-    where campaign_id = $campaign_id
+    where campaign_id = $campaign_id and judgment_set = $judgment_set
 ),
 
 topics_with_intents as (

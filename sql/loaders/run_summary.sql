@@ -35,7 +35,7 @@ with run_topics as materialized (
 judged_topics as (
     select distinct topic_id
     from qrels
-    where campaign_id = $campaign_id
+    where campaign_id = $campaign_id and judgment_set = 'official'
 )
 
 select

@@ -6,7 +6,7 @@
 insert into topics (campaign_id, topic_id)
 select distinct $campaign_id, topic_id
 from (
-    select topic_id from qrels where campaign_id = $campaign_id
+    select topic_id from qrels where campaign_id = $campaign_id and judgment_set = 'official'
     union
-    select topic_id from intents where campaign_id = $campaign_id
+    select topic_id from intents where campaign_id = $campaign_id and judgment_set = 'official'
 )

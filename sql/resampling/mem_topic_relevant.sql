@@ -9,7 +9,7 @@
 with relevant as (
     select topic_id, intent_id, doc_id
     from qrels
-    where campaign_id = $campaign_id and level > 0
+    where campaign_id = $campaign_id and judgment_set = 'official' and level > 0
 ),
 
 per_intent as (

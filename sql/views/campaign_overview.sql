@@ -3,19 +3,22 @@
 --           intents, runs, run_entries, document_lengths, source_campaign_id, created_at)
 -- grain: campaign_id
 -- params: none
--- campaign_overview: one row per campaign with the counts of what it holds (`pyeval list`).
+-- campaign_overview: one row per campaign with the counts of what it holds (`pyeval list`);
+-- judgments and intents count the official judgment set (docs/judgments.md).
 with judgment_counts as (
     select
         campaign_id,
         count(*) as judgments,
         count(*) filter (where level > 0) as positive_judgments
     from qrels
+    where judgment_set = 'official'
     group by campaign_id
 ),
 
 intent_counts as (
     select campaign_id, count(*) as intents
     from intents
+    where judgment_set = 'official'
     group by campaign_id
 ),
 

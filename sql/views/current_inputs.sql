@@ -4,7 +4,7 @@
 -- params: none
 -- current_inputs: one row per (campaign_id, input_kind, input_name): what the warehouse holds now,
 -- with the sha256 an evaluation records for it (evaluation_inputs).
--- Reads: campaign_inputs (qrels, intents, doclengths; input_name ''), runs (input_kind 'run',
+-- Reads: campaign_inputs (qrels and intents: input_name = their judgment set; doclengths: ''), runs (input_kind 'run',
 -- input_name = run_id), gain_profiles (input_kind 'gains', input_name = profile; the sha256 of
 -- its rows as JSON, topic and level ascending; built-in profiles have no row).
 -- A fused run whose parents changed since it was made (derived_run_status.is_stale) has the
@@ -15,9 +15,12 @@ with latest_campaign_inputs as (
     select
         campaign_id,
         input_kind,
+        case when input_kind in ('qrels', 'intents') then judgment_set else '' end as input_name,
         source_file,
         source_sha256,
-        row_number() over (partition by campaign_id, input_kind order by loaded_at desc) as recency
+        row_number() over (
+            partition by campaign_id, input_kind, judgment_set order by loaded_at desc
+        ) as recency
     from campaign_inputs
 ),
 
@@ -39,7 +42,7 @@ gain_profile_digests as (
 select
     campaign_id,
     input_kind,
-    '' as input_name,
+    input_name,
     source_file,
     source_sha256
 from latest_campaign_inputs

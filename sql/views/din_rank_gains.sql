@@ -1,7 +1,7 @@
 -- reads: intent_gains, intent_weights, ranked_entries
--- produces: din_rank_gains (campaign_id, probs, profile, run_id, topic_id, ordering, rank, doc_id,
+-- produces: din_rank_gains (campaign_id, judgment_set, probs, profile, run_id, topic_id, ordering, rank, doc_id,
 --           global_gain, din_gain)
--- grain: campaign_id, probs, profile, run_id, topic_id, ordering, rank
+-- grain: campaign_id, judgment_set, probs, profile, run_id, topic_id, ordering, rank
 -- params: none
 -- din_rank_gains: one row per (campaign_id, probs, profile, run_id, topic_id, ordering, rank) of
 -- every ranked document judged for at least one listed intent: its global gain GG(r) and its
@@ -15,6 +15,7 @@
 with judged as (
     select
         intent_gains.campaign_id,
+        intent_gains.judgment_set,
         intent_weights.probs,
         intent_gains.profile,
         intent_gains.topic_id,
@@ -28,6 +29,7 @@ with judged as (
     inner join intent_weights
         on
             intent_gains.campaign_id = intent_weights.campaign_id
+            and intent_gains.judgment_set = intent_weights.judgment_set
             and intent_gains.topic_id = intent_weights.topic_id
             and intent_gains.intent_id = intent_weights.intent_id
 ),
@@ -35,6 +37,7 @@ with judged as (
 ranked as (
     select
         ranked_entries.campaign_id,
+        judged.judgment_set,
         judged.probs,
         judged.profile,
         ranked_entries.run_id,
@@ -47,7 +50,7 @@ ranked as (
         judged.intent_type,
         min(case when judged.level >= 1 then ranked_entries.rank end) over (
             partition by
-                ranked_entries.campaign_id, judged.probs, judged.profile, ranked_entries.run_id,
+                ranked_entries.campaign_id, judged.judgment_set, judged.probs, judged.profile, ranked_entries.run_id,
                 ranked_entries.topic_id, ranked_entries.ordering, judged.intent_id
         ) as first_relevant_rank
     from ranked_entries
@@ -60,6 +63,7 @@ ranked as (
 
 select
     campaign_id,
+    judgment_set,
     probs,
     profile,
     run_id,
@@ -75,4 +79,4 @@ select
         0.0
     ) as din_gain
 from ranked
-group by campaign_id, probs, profile, run_id, topic_id, ordering, rank, doc_id
+group by campaign_id, judgment_set, probs, profile, run_id, topic_id, ordering, rank, doc_id

@@ -1,6 +1,6 @@
 -- reads: profile_gains
--- produces: gain_maxima (campaign_id, profile, topic_id, max_gain)
--- grain: campaign_id, profile, topic_id
+-- produces: gain_maxima (campaign_id, judgment_set, profile, topic_id, max_gain)
+-- grain: campaign_id, judgment_set, profile, topic_id
 -- params: none
 -- gain_maxima: one row per (campaign_id, profile, topic_id): the highest gain the profile can
 -- give in the topic, gmax (NTCIREVAL: the last value of the -g list, even when no document of
@@ -15,9 +15,10 @@
 -- Stored rows under a built-in name replace that built-in for their campaign.
 select
     campaign_id,
+    judgment_set,
     profile,
     topic_id,
     max(gain) as max_gain
 from profile_gains
 where intent_id = '' and level > 0
-group by campaign_id, profile, topic_id
+group by campaign_id, judgment_set, profile, topic_id

@@ -1,6 +1,6 @@
 -- reads: intent_gains, intent_weights
--- produces: global_gains (campaign_id, probs, profile, topic_id, doc_id, global_gain)
--- grain: campaign_id, probs, profile, topic_id, doc_id
+-- produces: global_gains (campaign_id, judgment_set, probs, profile, topic_id, doc_id, global_gain)
+-- grain: campaign_id, judgment_set, probs, profile, topic_id, doc_id
 -- params: none
 -- global_gains: one row per (campaign_id, probs, profile, topic_id, doc_id) of every document
 -- judged for at least one listed intent: its global gain GG(d) = sum over the topic's intents i
@@ -12,6 +12,7 @@
 -- al., EVIA 2010; Sakai & Song, SIGIR 2011).
 select
     intent_gains.campaign_id,
+    intent_gains.judgment_set,
     intent_weights.probs,
     intent_gains.profile,
     intent_gains.topic_id,
@@ -21,10 +22,12 @@ from intent_gains
 inner join intent_weights
     on
         intent_gains.campaign_id = intent_weights.campaign_id
+        and intent_gains.judgment_set = intent_weights.judgment_set
         and intent_gains.topic_id = intent_weights.topic_id
         and intent_gains.intent_id = intent_weights.intent_id
 group by
     intent_gains.campaign_id,
+    intent_gains.judgment_set,
     intent_weights.probs,
     intent_gains.profile,
     intent_gains.topic_id,

@@ -1,7 +1,7 @@
 -- reads: global_gains
--- produces: global_ideal_gains (campaign_id, probs, profile, topic_id, ideal_rank, gain,
+-- produces: global_ideal_gains (campaign_id, judgment_set, probs, profile, topic_id, ideal_rank, gain,
 --           ideal_gain_so_far)
--- grain: campaign_id, probs, profile, topic_id, ideal_rank
+-- grain: campaign_id, judgment_set, probs, profile, topic_id, ideal_rank
 -- params: none
 -- global_ideal_gains: one row per (campaign_id, probs, profile, topic_id, ideal_rank): the
 -- globally ideal list of a topic, every document with GG(d) > 0 sorted by global gain
@@ -12,6 +12,7 @@
 -- temporary stage); tests/sql/test_one_definition.py checks that the two lists are equal.
 select
     campaign_id,
+    judgment_set,
     probs,
     profile,
     topic_id,
@@ -21,7 +22,7 @@ select
 from global_gains
 where global_gain > 0
 window running as (
-    partition by campaign_id, probs, profile, topic_id
+    partition by campaign_id, judgment_set, probs, profile, topic_id
     order by global_gain desc
     rows between unbounded preceding and current row
 )

@@ -1,6 +1,6 @@
 -- reads: profile_gains
--- produces: intent_gain_values (campaign_id, profile, topic_id, intent_id, level, gain)
--- grain: campaign_id, profile, topic_id, intent_id, level
+-- produces: intent_gain_values (campaign_id, judgment_set, profile, topic_id, intent_id, level, gain)
+-- grain: campaign_id, judgment_set, profile, topic_id, intent_id, level
 -- params: none
 -- intent_gain_values: one row per (campaign_id, profile, topic_id, intent_id, level): the gain
 -- of a judged level under each gain profile, for every level a topic's qrels use for an intent
@@ -24,6 +24,6 @@
 -- gain = level (trec_eval). Stored rows under a built-in name (only possible through raw SQL;
 -- pyeval gains refuses the names) replace that built-in for their campaign.
 -- Negative levels (pooled but unjudged) have gain 0 under every profile, built-in or explicit.
-select campaign_id, profile, topic_id, intent_id, level, gain
+select campaign_id, judgment_set, profile, topic_id, intent_id, level, gain
 from profile_gains
 where judged

@@ -1,6 +1,6 @@
 -- reads: intent_gain_values, qrels
--- produces: intent_gains (campaign_id, profile, topic_id, intent_id, doc_id, level, gain)
--- grain: campaign_id, profile, topic_id, intent_id, doc_id
+-- produces: intent_gains (campaign_id, judgment_set, profile, topic_id, intent_id, doc_id, level, gain)
+-- grain: campaign_id, judgment_set, profile, topic_id, intent_id, doc_id
 -- params: none
 -- intent_gains: one row per (campaign_id, profile, topic_id, intent_id, doc_id) of the
 -- diversity qrels: a document's level for one intent and its per-intent gain g_i(d) under each
@@ -10,6 +10,7 @@
 -- (intent_id = '') are not here.
 select
     qrels.campaign_id,
+    qrels.judgment_set,
     intent_gain_values.profile,
     qrels.topic_id,
     qrels.intent_id,
@@ -20,6 +21,7 @@ from qrels
 inner join intent_gain_values
     on
         qrels.campaign_id = intent_gain_values.campaign_id
+        and qrels.judgment_set = intent_gain_values.judgment_set
         and qrels.topic_id = intent_gain_values.topic_id
         and qrels.intent_id = intent_gain_values.intent_id
         and qrels.level = intent_gain_values.level

@@ -1,7 +1,7 @@
 -- reads: intent_gains
--- produces: intent_ideal_gains (campaign_id, profile, topic_id, intent_id, ideal_rank, gain,
+-- produces: intent_ideal_gains (campaign_id, judgment_set, profile, topic_id, intent_id, ideal_rank, gain,
 --           ideal_gain_so_far)
--- grain: campaign_id, profile, topic_id, intent_id, ideal_rank
+-- grain: campaign_id, judgment_set, profile, topic_id, intent_id, ideal_rank
 -- params: none
 -- intent_ideal_gains: one row per (campaign_id, profile, topic_id, intent_id, ideal_rank): the
 -- intent's own (local) ideal list, for the intent-aware measures: its documents at level >= 1,
@@ -13,6 +13,7 @@
 -- equal.
 select
     campaign_id,
+    judgment_set,
     profile,
     topic_id,
     intent_id,
@@ -22,7 +23,7 @@ select
 from intent_gains
 where level >= 1
 window running as (
-    partition by campaign_id, profile, topic_id, intent_id
+    partition by campaign_id, judgment_set, profile, topic_id, intent_id
     order by gain desc
     rows between unbounded preceding and current row
 )

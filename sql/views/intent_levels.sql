@@ -1,6 +1,6 @@
 -- reads: qrels
--- produces: intent_levels (campaign_id, topic_id, intent_id, level, judgments)
--- grain: campaign_id, topic_id, intent_id, level
+-- produces: intent_levels (campaign_id, judgment_set, topic_id, intent_id, level, judgments)
+-- grain: campaign_id, judgment_set, topic_id, intent_id, level
 -- params: none
 -- intent_levels: one row per (campaign_id, topic_id, intent_id, level): how many documents the
 -- qrels judge at that level for that intent. Ad hoc judgments have intent_id = '' (their rows
@@ -8,9 +8,10 @@
 -- to no intent", is stored as ''). Negative levels are kept.
 select
     campaign_id,
+    judgment_set,
     topic_id,
     intent_id,
     level,
     count(*) as judgments
 from qrels
-group by campaign_id, topic_id, intent_id, level
+group by campaign_id, judgment_set, topic_id, intent_id, level

@@ -1,6 +1,6 @@
 -- reads: intent_variants, intents
--- produces: intent_weights (campaign_id, probs, topic_id, intent_id, probability, intent_type)
--- grain: campaign_id, probs, topic_id, intent_id
+-- produces: intent_weights (campaign_id, judgment_set, probs, topic_id, intent_id, probability, intent_type)
+-- grain: campaign_id, judgment_set, probs, topic_id, intent_id
 -- params: none
 -- intent_weights: one row per (campaign_id, probs, topic_id, intent_id): the intent probability
 -- Pr(i|q) under each probability variant of the campaign, with the intent's type. probs =
@@ -11,6 +11,7 @@
 -- Reads: intents, intent_variants. Reference: docs/diversity-measures.md sections 1.1 and 1.2.
 select
     campaign_id,
+    judgment_set,
     'given' as probs,
     topic_id,
     intent_id,
@@ -22,6 +23,7 @@ union all
 
 select
     intent_variants.campaign_id,
+    intents.judgment_set,
     intent_variants.variant as probs,
     intent_variants.topic_id,
     intent_variants.intent_id,

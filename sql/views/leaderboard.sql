@@ -2,8 +2,8 @@
 -- produces: leaderboard (campaign_id, run_id, measure, value, position, ranked_runs,
 --           higher_is_better, system, team, run_date, tags, baseline_run_id, baseline_value,
 --           difference, test, p_adjusted, versus_baseline, topics, evaluation_id, evaluated_at,
---           risk_baseline, risk_alpha, urisk, trisk, trisk_p, zrisk, georisk)
--- grain: campaign_id, run_id, measure
+--           risk_baseline, risk_alpha, urisk, trisk, trisk_p, zrisk, georisk, judgment_set)
+-- grain: campaign_id, judgment_set, run_id, measure
 -- params: none
 -- leaderboard: one row per (campaign_id, run_id, measure) of run_means: the run's value, its
 -- rank among the campaign's runs (1 = best: highest value, or lowest for a measure whose
@@ -15,6 +15,9 @@
 -- risk_results): its headline rows, the first baseline and first alpha the command was given
 -- (ZRisk and GeoRisk: every run as baseline, that alpha).
 -- Long form: filter on measure (one chart per measure), or pivot in the BI tool.
+-- judgment_set: runs are ranked among the runs evaluated under the same judgment set, against
+-- the baseline's value and the tests under that set; a campaign evaluated under several sets
+-- has one leaderboard per set (filter on judgment_set = 'official'; docs/judgments.md).
 -- Portable SQL (DuckDB and PostgreSQL).
 with tag_lists as (
     select campaign_id, run_id, string_agg(tag, ', ' order by tag) as tags
@@ -32,6 +35,7 @@ baselines as (
 latest_tests as (
     select
         campaign_id,
+        judgment_set,
         measure,
         run_a,
         run_b,
@@ -39,7 +43,7 @@ latest_tests as (
         p_adjusted,
         significant,
         row_number() over (
-            partition by campaign_id, measure, run_a, run_b order by test_id desc
+            partition by campaign_id, judgment_set, measure, run_a, run_b order by test_id desc
         ) as recency
     from pairwise_tests
 ),
@@ -47,6 +51,7 @@ latest_tests as (
 latest_risk as (
     select
         campaign_id,
+        judgment_set,
         measure,
         run_id,
         max(case when risk_measure = 'URisk' then baseline end) as risk_baseline,
@@ -61,18 +66,21 @@ latest_risk as (
         and risk_id = (
             select max(r.risk_id) from risk_results as r
             where r.campaign_id = risk_results.campaign_id and r.measure = risk_results.measure
+                and r.judgment_set = risk_results.judgment_set
         )
-    group by campaign_id, measure, run_id
+    group by campaign_id, judgment_set, measure, run_id
 ),
 
 ranked as (
     select
         run_means.*,
         rank() over (
-            partition by run_means.campaign_id, run_means.measure
+            partition by run_means.campaign_id, run_means.judgment_set, run_means.measure
             order by case when run_means.higher_is_better = false then -run_means.value else run_means.value end desc nulls last
         ) as position,
-        count(*) over (partition by run_means.campaign_id, run_means.measure) as ranked_runs
+        count(*) over (
+            partition by run_means.campaign_id, run_means.judgment_set, run_means.measure
+        ) as ranked_runs
     from run_means
 )
 
@@ -109,16 +117,19 @@ select
     latest_risk.trisk,
     latest_risk.trisk_p,
     latest_risk.zrisk,
-    latest_risk.georisk
+    latest_risk.georisk,
+    ranked.judgment_set
 from ranked
 left join tag_lists on ranked.campaign_id = tag_lists.campaign_id and ranked.run_id = tag_lists.run_id
 left join baselines on ranked.campaign_id = baselines.campaign_id
 left join run_means as baseline
     on baselines.campaign_id = baseline.campaign_id
     and baselines.baseline_run_id = baseline.run_id
+    and ranked.judgment_set = baseline.judgment_set
     and ranked.measure = baseline.measure
 left join latest_tests
     on ranked.campaign_id = latest_tests.campaign_id
+    and ranked.judgment_set = latest_tests.judgment_set
     and ranked.measure = latest_tests.measure
     and latest_tests.recency = 1
     and (
@@ -127,5 +138,6 @@ left join latest_tests
     )
 left join latest_risk
     on ranked.campaign_id = latest_risk.campaign_id
+    and ranked.judgment_set = latest_risk.judgment_set
     and ranked.measure = latest_risk.measure
     and ranked.run_id = latest_risk.run_id

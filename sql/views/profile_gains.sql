@@ -1,9 +1,10 @@
 -- reads: gain_profiles, intent_levels
--- produces: profile_gains (campaign_id, profile, topic_id, intent_id, level, gain, judged)
--- grain: campaign_id, profile, topic_id, intent_id, level
+-- produces: profile_gains (campaign_id, judgment_set, profile, topic_id, intent_id, level, gain, judged)
+-- grain: campaign_id, judgment_set, profile, topic_id, intent_id, level
 -- params: none
--- profile_gains: one row per (campaign_id, profile, topic_id, intent_id, level): the gain of a
--- level under each gain profile; the one definition of every profile's gains.
+-- profile_gains: one row per (campaign_id, judgment_set, profile, topic_id, intent_id, level): the
+-- gain of a level under each gain profile; the one definition of every profile's gains. Each
+-- judgment set's levels are its own (docs/judgments.md).
 -- Levels: every level a topic's qrels use for an intent (judged = true; intent_id = '': the ad
 -- hoc judgments; a diversity intent: the per-intent gain g_i of docs/diversity-measures.md section
 -- 1.3), and, for the ad hoc judgments only, the campaign's other positive levels and the levels a
@@ -27,28 +28,37 @@
 -- pyeval gains refuses the names) replace that built-in for their campaign.
 -- Negative levels (pooled but unjudged) have gain 0 under every profile, built-in or explicit.
 with adhoc_topics as (
-    select distinct campaign_id, topic_id
+    select distinct campaign_id, judgment_set, topic_id
     from intent_levels
     where intent_id = ''
 ),
 
+campaign_sets as (
+    select distinct campaign_id, judgment_set
+    from intent_levels
+),
+
 -- positive levels gmax considers: the campaign's (every profile) and a stored profile's own
 campaign_levels as (
-    select distinct campaign_id, level, null::varchar as only_profile
+    select distinct campaign_id, judgment_set, level, null::varchar as only_profile
     from intent_levels
     where intent_id = '' and level > 0
     union
-    select distinct campaign_id, level, profile as only_profile
+    select distinct gain_profiles.campaign_id, campaign_sets.judgment_set, gain_profiles.level, gain_profiles.profile as only_profile
     from gain_profiles
-    where level > 0
+    inner join campaign_sets on gain_profiles.campaign_id = campaign_sets.campaign_id
+    where gain_profiles.level > 0
 ),
 
 levels as (
-    select campaign_id, topic_id, intent_id, level, judgments, true as judged, null::varchar as only_profile
+    select
+        campaign_id, judgment_set, topic_id, intent_id, level, judgments, true as judged,
+        null::varchar as only_profile
     from intent_levels
     union all
     select
         adhoc_topics.campaign_id,
+        adhoc_topics.judgment_set,
         adhoc_topics.topic_id,
         '' as intent_id,
         campaign_levels.level,
@@ -56,12 +66,16 @@ levels as (
         false as judged,
         campaign_levels.only_profile
     from adhoc_topics
-    inner join campaign_levels on adhoc_topics.campaign_id = campaign_levels.campaign_id
+    inner join campaign_levels
+        on
+            adhoc_topics.campaign_id = campaign_levels.campaign_id
+            and adhoc_topics.judgment_set = campaign_levels.judgment_set
     where not exists (
         select 1
         from intent_levels
         where
             intent_levels.campaign_id = adhoc_topics.campaign_id
+            and intent_levels.judgment_set = adhoc_topics.judgment_set
             and intent_levels.topic_id = adhoc_topics.topic_id
             and intent_levels.intent_id = ''
             and intent_levels.level = campaign_levels.level
@@ -69,9 +83,9 @@ levels as (
 ),
 
 topic_relevant as (
-    select campaign_id, topic_id, intent_id, sum(judgments) filter (where level > 0) as num_rel
+    select campaign_id, judgment_set, topic_id, intent_id, sum(judgments) filter (where level > 0) as num_rel
     from intent_levels
-    group by campaign_id, topic_id, intent_id
+    group by campaign_id, judgment_set, topic_id, intent_id
 ),
 
 builtin_names as (
@@ -87,6 +101,7 @@ explicit_profiles as (
 builtin as (
     select
         levels.campaign_id,
+        levels.judgment_set,
         builtin_names.profile,
         levels.topic_id,
         levels.intent_id,
@@ -110,6 +125,7 @@ builtin as (
     left join topic_relevant
         on
             levels.campaign_id = topic_relevant.campaign_id
+            and levels.judgment_set = topic_relevant.judgment_set
             and levels.topic_id = topic_relevant.topic_id
             and levels.intent_id = topic_relevant.intent_id
     where
@@ -126,6 +142,7 @@ builtin as (
 explicit as (
     select
         levels.campaign_id,
+        levels.judgment_set,
         explicit_profiles.profile,
         levels.topic_id,
         levels.intent_id,
@@ -153,6 +170,6 @@ explicit as (
     where levels.only_profile is null or levels.only_profile = explicit_profiles.profile
 )
 
-select campaign_id, profile, topic_id, intent_id, level, gain, judged from builtin
+select campaign_id, judgment_set, profile, topic_id, intent_id, level, gain, judged from builtin
 union all
-select campaign_id, profile, topic_id, intent_id, level, gain, judged from explicit
+select campaign_id, judgment_set, profile, topic_id, intent_id, level, gain, judged from explicit

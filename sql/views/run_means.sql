@@ -1,23 +1,27 @@
 -- reads: evaluation_means, evaluation_measures, evaluations, measures, runs, stale_results
 -- produces: run_means (campaign_id, run_id, system, team, run_date, measure, value, topics,
---           evaluation_id, evaluated_at, measure_name, aggregate, higher_is_better)
--- grain: campaign_id, run_id, measure
+--           evaluation_id, evaluated_at, measure_name, aggregate, higher_is_better, judgment_set)
+-- grain: campaign_id, judgment_set, run_id, measure
 -- params: none
 -- run_means: one row per (campaign_id, run_id, measure): the value `pyeval evaluate` printed for
 -- the run (the measure's declared aggregate over topics) in the latest evaluation whose inputs
--- still hold, with the run's metadata.
+-- still hold, with the run's metadata; one row per judgment set it was evaluated under
+-- (judgment_set; docs/judgments.md).
 -- Evaluations stored before migration 0006 recorded no means: re-evaluate to see them here.
 -- Portable SQL (DuckDB and PostgreSQL).
 with current_means as (
     select
         evaluation_means.evaluation_id,
         evaluation_means.campaign_id,
+        evaluation_means.judgment_set,
         evaluation_means.run_id,
         evaluation_means.measure,
         evaluation_means.value,
         evaluation_means.topics,
         row_number() over (
-            partition by evaluation_means.campaign_id, evaluation_means.run_id, evaluation_means.measure
+            partition by
+                evaluation_means.campaign_id, evaluation_means.judgment_set, evaluation_means.run_id,
+                evaluation_means.measure
             order by evaluation_means.evaluation_id desc
         ) as recency
     from evaluation_means
@@ -41,7 +45,8 @@ select
     evaluations.created_at as evaluated_at,
     evaluation_measures.measure_name,
     measures.aggregate,
-    measures.higher_is_better
+    measures.higher_is_better,
+    current_means.judgment_set
 from current_means
 inner join runs on current_means.campaign_id = runs.campaign_id and current_means.run_id = runs.run_id
 left join evaluations on current_means.evaluation_id = evaluations.evaluation_id

@@ -1,10 +1,11 @@
 -- reads: evaluations, stale_results, topic_scores
--- produces: score_history (evaluation_id, evaluated_at, campaign_id, run_id, topic_id, measure,
---           value, is_current, is_latest)
+-- produces: score_history (evaluation_id, evaluated_at, campaign_id, judgment_set, run_id, topic_id,
+--           measure, value, is_current, is_latest)
 -- grain: evaluation_id, campaign_id, run_id, topic_id, measure
 -- params: none
 -- score_history: one row per stored per-topic value (evaluation_id, campaign_id, run_id,
--- topic_id, measure): every value ever stored, never overwritten, with its evaluation's time.
+-- topic_id, measure): every value ever stored, never overwritten, with its evaluation's time and
+-- the judgment set it was computed under (judgment_set).
 -- is_current: the qrels, run and gain profile it was computed from are still the warehouse's.
 -- is_latest: the value the view scores shows (the current value of the latest evaluation).
 -- Portable SQL (DuckDB and PostgreSQL).
@@ -13,6 +14,7 @@ with flagged_scores as (
         topic_scores.evaluation_id,
         evaluations.created_at as evaluated_at,
         topic_scores.campaign_id,
+        topic_scores.judgment_set,
         topic_scores.run_id,
         topic_scores.topic_id,
         topic_scores.measure,
@@ -30,6 +32,7 @@ select
     evaluation_id,
     evaluated_at,
     campaign_id,
+    judgment_set,
     run_id,
     topic_id,
     measure,
@@ -38,7 +41,7 @@ select
     (
         is_current
         and row_number() over (
-            partition by campaign_id, run_id, topic_id, measure, is_current
+            partition by campaign_id, judgment_set, run_id, topic_id, measure, is_current
             order by evaluation_id desc
         ) = 1
     ) as is_latest

@@ -4,7 +4,8 @@
 -- grain: campaign_id, topic_id
 -- params: none
 -- topic_overview: one row per (campaign_id, topic_id) of topics: its title and description where
--- they were loaded (`pyeval load topics`, table topic_texts; else null), and its judgments.
+-- they were loaded (`pyeval load topics`, table topic_texts; else null), and its judgments (the
+-- official judgment set).
 -- Portable SQL (DuckDB and PostgreSQL).
 with judgment_counts as (
     select
@@ -13,6 +14,7 @@ with judgment_counts as (
         count(*) as judgments,
         count(*) filter (where level > 0) as positive_judgments
     from qrels
+    where judgment_set = 'official'
     group by campaign_id, topic_id
 )
 

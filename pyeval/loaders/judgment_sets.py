@@ -1,0 +1,135 @@
+"""Judgment sets: the named qrels (and intents) of a campaign and their provenance (table
+judgment_sets; docs/judgments.md). Every campaign's default set is ``official``; others are
+loaded (``pyeval load qrels --judgments NAME``) or derived from stored sets
+(pyeval/judgments/derive.py).
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import duckdb
+
+from ..db import check_judgment_set, first_row
+from ..errors import DataIntegrityError, PyevalError
+
+DEFAULT_SET = "official"
+KINDS = ("human", "llm", "merged", "derived")
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:+-]{0,99}")
+
+
+@dataclass(frozen=True)
+class SetProvenance:
+    """Who or what made a judgment set (the columns of judgment_sets a loader fills)."""
+
+    kind: str = "human"
+    judge: str | None = None
+    guideline_sha256: str | None = None
+    description: str | None = None
+    parent_sets: tuple[str, ...] = ()
+    derivation: str | None = None
+    parameters: Mapping[str, object] | None = None
+
+
+def check_name(judgment_set: str) -> None:
+    """PyevalError for a set name that is not a word of letters, digits and ``_.:+-``."""
+    if not isinstance(judgment_set, str) or not _NAME.fullmatch(judgment_set):
+        raise PyevalError(f"judgment set name {judgment_set!r}: use letters, digits and _ . : + - "
+                          "(starting with a letter or digit, at most 100 characters)")
+
+
+def check_kind(kind: str) -> None:
+    if kind not in KINDS:
+        raise PyevalError(f"judgment set kind must be one of {', '.join(KINDS)}; got {kind!r}")
+
+
+def set_names(con: duckdb.DuckDBPyConnection, campaign_id: str) -> list[str]:
+    """The campaign's judgment sets, by name."""
+    return [r[0] for r in con.execute(
+        "select judgment_set from judgment_sets where campaign_id = $c order by judgment_set", {"c": campaign_id}
+    ).fetchall()]
+
+
+def require_set(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str) -> None:
+    """PyevalError unless the campaign has the judgment set (naming the campaign a set of
+    another campaign belongs to)."""
+    if judgment_set == DEFAULT_SET and DEFAULT_SET not in set_names(con, campaign_id):
+        raise PyevalError(f"campaign '{campaign_id}' has no judgment set '{DEFAULT_SET}' (no qrels loaded)")
+    check_judgment_set(con, campaign_id, judgment_set)
+
+
+def check_new_set(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str, qrels_kind: str,
+                  label: str, topics_relation: str) -> None:
+    """A set other than ``official`` joins a campaign that has its official qrels, of the same
+    kind (ad hoc or diversity), judging only topics of the campaign's topic set: else
+    DataIntegrityError naming ``label`` (the input) and the first foreign topic.
+    ``topics_relation`` is a relation of pyeval's own with a ``topic_id`` column."""
+    row = first_row(con, "select qrels_kind from campaigns where campaign_id = $c", {"c": campaign_id})
+    if row is None or row[0] is None:
+        raise DataIntegrityError(f"{label}: campaign '{campaign_id}' has no official qrels yet; load them "
+                                 f"first (without --judgments), then judgment set '{judgment_set}'")
+    if row[0] != qrels_kind:
+        raise DataIntegrityError(f"{label}: judgment set '{judgment_set}' holds {qrels_kind} qrels, and "
+                                 f"campaign '{campaign_id}' {row[0]} qrels")
+    foreign = first_row(
+        con,
+        f"select topic_id, count(*) over () from (select distinct topic_id from {topics_relation}) as given "
+        "where topic_id not in (select topic_id from topics where campaign_id = $c) order by topic_id limit 1",
+        {"c": campaign_id},
+    )
+    if foreign is not None:
+        raise DataIntegrityError(
+            f"{label}: judges topic '{foreign[0]}' ({foreign[1]} topics in all) that campaign "
+            f"'{campaign_id}' does not have; a judgment set judges the campaign's topics")
+
+
+def record_set(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str, provenance: SetProvenance,
+               source_file: str | None = None, source_sha256: str | None = None) -> None:
+    """Insert or replace the judgment_sets row of a set (inside the caller's transaction)."""
+    check_kind(provenance.kind)
+    con.execute("delete from judgment_sets where campaign_id = $c and judgment_set = $s",
+                {"c": campaign_id, "s": judgment_set})
+    con.execute(
+        "insert into judgment_sets (campaign_id, judgment_set, kind, judge, guideline_sha256, description, "
+        "parent_sets, derivation, parameters, source_file, source_sha256) values ($c, $s, $kind, $judge, "
+        "$guideline, $description, $parents, $derivation, $parameters, $file, $sha)",
+        {"c": campaign_id, "s": judgment_set, "kind": provenance.kind, "judge": provenance.judge,
+         "guideline": provenance.guideline_sha256, "description": provenance.description,
+         "parents": list(provenance.parent_sets), "derivation": provenance.derivation,
+         "parameters": None if provenance.parameters is None else json.dumps(provenance.parameters, sort_keys=True),
+         "file": source_file, "sha": source_sha256},
+    )
+
+
+def sets_frame(con: duckdb.DuckDBPyConnection, campaign_id: str | None = None):
+    """The judgment sets (of one campaign, or all) with their judgment counts, as a DataFrame."""
+    return con.execute(
+        "select s.campaign_id, s.judgment_set, s.kind, s.judge, s.parent_sets, s.derivation, s.parameters, "
+        "(select count(*) from qrels as q where q.campaign_id = s.campaign_id and q.judgment_set = s.judgment_set) "
+        "as judgments, "
+        "(select count(distinct q.topic_id) from qrels as q where q.campaign_id = s.campaign_id "
+        "and q.judgment_set = s.judgment_set) as topics, "
+        "s.guideline_sha256, s.source_file, s.source_sha256, s.description, s.created_at "
+        "from judgment_sets as s where $c is null or s.campaign_id = $c order by s.campaign_id, s.judgment_set",
+        {"c": campaign_id},
+    ).df()
+
+
+def names_of(values: Sequence[str]) -> list[str]:
+    """The set names given, without repeats, each checked."""
+    for value in values:
+        check_name(value)
+    return list(dict.fromkeys(values))
+
+
+def file_sha256(path: str) -> str:
+    """The sha256 of a file's bytes (a prompt or guidelines file)."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
