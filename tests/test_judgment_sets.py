@@ -52,7 +52,8 @@ def test_a_warehouse_made_before_judgment_sets_upgrades_with_identical_scores(tm
     con = pyeval.connect(path)
     after = snapshot(con)
     for table in before:
-        if table in ("schema_migrations", "derived_objects", "evaluation_inputs"):
+        if table in ("schema_migrations", "derived_objects", "evaluation_inputs", "measures"):
+            # measures: the catalogue is rebuilt from this pyeval's declarations at every open
             continue
         rows = after[table]
         if table in WITH_SET_COLUMN:
@@ -68,7 +69,8 @@ def test_a_warehouse_made_before_judgment_sets_upgrades_with_identical_scores(tm
     for view, rows in views_before.items():
         columns = [c[0] for c in con.execute(f"select * from {view} limit 0").description]
         now = con.execute(f"select * exclude (judgment_set) from {view}").fetchall()
-        assert sorted(now, key=repr) == rows, view
+        width = len(rows[0]) if rows else 0  # columns later versions appended (risk, pooled) left out
+        assert sorted((row[:width] for row in now), key=repr) == rows, view
         assert "judgment_set" in columns
     assert con.execute("select campaign_id, judgment_set, kind from judgment_sets order by 1").fetchall() == [
         ("c", "official", "human"), ("d", "official", "human")]
@@ -78,7 +80,11 @@ def test_a_warehouse_made_before_judgment_sets_upgrades_with_identical_scores(tm
     again = pyeval.evaluate(con, "c", ["AP", "nDCG@10", "P@10"], store=False).means
     assert sorted(map(tuple, again[["run_id", "measure", "value"]].itertuples(index=False))) == means
     div = con.execute("select run_id, measure, value from run_means where campaign_id = 'd' order by all").fetchall()
-    again = pyeval.evaluate(con, "d", ["alpha_nDCG@10", "IRec@10", "D_nDCG@10"], store=False).means
+    # under the conventions v10 stored them with (trec_eval's order, the given intent weights), not
+    # the tool's own defaults the measures' names carry since (docs/measures.md)
+    spelled = {"alpha_nDCG(probs=given)@10": "alpha_nDCG@10", "IRec@10": "IRec@10", "D_nDCG@10": "D_nDCG@10"}
+    again = pyeval.evaluate(con, "d", list(spelled), ordering="trec", store=False).means
+    again["measure"] = again["measure"].map(lambda name: spelled.get(name, name))
     assert sorted(map(tuple, again[["run_id", "measure", "value"]].itertuples(index=False))) == div
     con.close()
 

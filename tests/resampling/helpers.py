@@ -42,7 +42,8 @@ def store_matrix(con, X: np.ndarray, measure: str = "AP", campaign: str = "c", e
     frame = pd.DataFrame({"run_id": [r for r in runs for _ in topics], "topic_id": topics * m,
                           "value": X.T.ravel()})
     con.register("new_values", frame)
-    con.execute("insert into topic_scores select $e, $c, run_id, topic_id, $m, value from new_values",
+    con.execute("insert into topic_scores (evaluation_id, campaign_id, run_id, topic_id, measure, value) "
+                "select $e, $c, run_id, topic_id, $m, value from new_values",
                 {"e": evaluation_id, "c": campaign, "m": measure})
     con.unregister("new_values")
 

@@ -126,8 +126,9 @@ def test_stored_rows_name_measure_judgments_baseline_and_parameters(scored):
 
 
 def test_leaderboard_shows_the_latest_headline_risk(scored):
-    scored.execute("insert into evaluation_means select evaluation_id, campaign_id, run_id, measure, avg(value), "
-                   "count(*) from topic_scores group by all")
+    scored.execute("insert into evaluation_means (evaluation_id, campaign_id, run_id, measure, value, topics) "
+                   "select evaluation_id, campaign_id, run_id, measure, avg(value), count(*) from topic_scores "
+                   "group by all")
     risk(scored, "c", ["AP"], ["run00"], [0])
     risk(scored, "c", ["AP"], ["run01", "mean"], [1, 5])
     rows = scored.execute("select run_id, risk_baseline, risk_alpha, urisk, trisk, trisk_p, zrisk, georisk "
