@@ -1,0 +1,90 @@
+-- reads: pool_runs, pools, qrels, ranked_entries, runs
+-- produces: pool_coverage_rows (run_id, topic_id, k, retrieved, judged, relevant,
+--           unjudged_fraction, unique_to_team)
+-- grain: run_id, topic_id, k
+-- params: $campaign_id, $pool_name, $judgment_set, $ordering, $runs
+-- pool_coverage: for each run of the campaign ($runs, or every run when empty) and topic it
+-- retrieved, at each cut-off k of 5, 10, 20, 100 and the pool's depth: the documents at rank <= k
+-- under the pool's ordering, how many of them judgment set $judgment_set judges (trectools'
+-- TrecRun.check_qrel_coverage) and finds relevant (level > 0 for any intent), the fraction
+-- unjudged (1 - judged / retrieved), and how many no pooled run of another team retrieved at
+-- rank <= k (a run without a team is a group of its own). docs/pools.md section 3.
+with cutoffs as (
+    select k from (values (5), (10), (20), (100)) as fixed (k)
+    union
+    select depth as k from pools where campaign_id = $campaign_id and pool_name = $pool_name
+),
+
+entries as (
+    select
+        ranked_entries.run_id,
+        ranked_entries.topic_id,
+        ranked_entries.doc_id,
+        ranked_entries.rank,
+        coalesce(runs.team, runs.run_id) as team_name
+    from ranked_entries
+    inner join runs on ranked_entries.campaign_id = runs.campaign_id and ranked_entries.run_id = runs.run_id
+    where
+        ranked_entries.campaign_id = $campaign_id
+        and ranked_entries.ordering = $ordering
+        and ranked_entries.rank <= (select max(k) from cutoffs)
+        and (len($runs) = 0 or list_contains($runs, ranked_entries.run_id))
+),
+
+team_ranks as (
+    select
+        ranked_entries.topic_id,
+        ranked_entries.doc_id,
+        coalesce(pool_runs.team, pool_runs.run_id) as team_name,
+        min(ranked_entries.rank) as best_rank
+    from ranked_entries
+    inner join pool_runs
+        on ranked_entries.campaign_id = pool_runs.campaign_id and ranked_entries.run_id = pool_runs.run_id
+    where
+        ranked_entries.campaign_id = $campaign_id
+        and ranked_entries.ordering = $ordering
+        and pool_runs.pool_name = $pool_name
+        and ranked_entries.rank <= (select max(k) from cutoffs)
+    group by all
+),
+
+other_teams as (
+    select
+        entries.run_id,
+        entries.topic_id,
+        entries.doc_id,
+        min(team_ranks.best_rank) as other_best_rank
+    from entries
+    inner join team_ranks
+        on entries.topic_id = team_ranks.topic_id
+        and entries.doc_id = team_ranks.doc_id
+        and entries.team_name <> team_ranks.team_name
+    group by all
+),
+
+judged as (
+    select topic_id, doc_id, max(level) as level
+    from qrels
+    where campaign_id = $campaign_id and judgment_set = $judgment_set
+    group by topic_id, doc_id
+)
+
+select
+    entries.run_id,
+    entries.topic_id,
+    cutoffs.k,
+    count(*) as retrieved,
+    count(judged.doc_id) as judged,
+    count(*) filter (where judged.level > 0) as relevant,
+    1.0 - count(judged.doc_id) / count(*) as unjudged_fraction,
+    count(*) filter (
+        where other_teams.other_best_rank is null or other_teams.other_best_rank > cutoffs.k
+    ) as unique_to_team
+from entries
+inner join cutoffs on entries.rank <= cutoffs.k
+left join judged on entries.topic_id = judged.topic_id and entries.doc_id = judged.doc_id
+left join other_teams
+    on entries.run_id = other_teams.run_id
+    and entries.topic_id = other_teams.topic_id
+    and entries.doc_id = other_teams.doc_id
+group by entries.run_id, entries.topic_id, cutoffs.k
