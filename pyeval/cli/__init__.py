@@ -10,6 +10,7 @@
 - :mod:`.metaeval`: meta-evaluation: significance tests, discriminative power, comparisons, swap rates,
   stability, correlation, concordance, robustness and MEM.
 - :mod:`.judgments`: judgment sets: ``pyeval judgments list``, ``compare``, ``derive`` and ``holes``.
+- :mod:`.pools`: pools: ``pyeval pool build``, ``list``, ``export``, ``coverage``, ``uniques`` and ``loo``.
 - :mod:`.sharing`: sharing the warehouse: ``pyeval annotate``, ``url``, ``snapshot``, ``export``, ``attach``
   and ``publish``.
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from . import dropins, evaluating, loading, metaeval, sharing  # noqa: F401 (they register their commands)
 from . import judgments  # noqa: F401 (pyeval judgments list|compare|derive|holes)
+from . import pools  # noqa: F401 (pyeval pool build|list|export|coverage|uniques|loo)
 from .base import main
 
 __all__ = ["main"]

@@ -51,11 +51,12 @@ def coverage(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: str, *
 
 
 def coverage_summary(frame: pd.DataFrame, pooled: Sequence[str] = ()) -> pd.DataFrame:
-    """One row per run: the mean over topics of judged@k (as a fraction of k) and of
-    unique_to_team at each k, with the pooled mark; columns ``judged@k``, ``unique@k``."""
+    """One row per run: the mean over topics of judged@k (judged / retrieved at rank <= k, the
+    fraction pyeval's Judged@k and ir_measures' Judged give) and of unique_to_team at each k, with
+    the pooled mark; columns ``judged@k``, ``unique@k``."""
     if frame.empty:
         return pd.DataFrame(columns=["run_id", "pooled"])
-    part = frame.assign(judged_fraction=frame["judged"] / frame["k"])
+    part = frame.assign(judged_fraction=frame["judged"] / frame["retrieved"])
     judged = part.pivot_table(index="run_id", columns="k", values="judged_fraction", aggfunc="mean")
     unique = part.pivot_table(index="run_id", columns="k", values="unique_to_team", aggfunc="mean")
     judged.columns = [f"judged@{k}" for k in judged.columns]

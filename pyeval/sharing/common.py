@@ -51,6 +51,13 @@ PUBLIC_TABLES: tuple[str, ...] = (
     "judgment_agreement",
     "judgment_confusion",
     "judgment_ranking_agreement",
+    # pools, coverage and leave-one-group-out (migration 0019; docs/pools.md)
+    "pools",
+    "pool_runs",
+    "pool_documents",
+    "pool_coverage",
+    "pool_leave_out",
+    "pool_leave_out_rankings",
 )
 
 
