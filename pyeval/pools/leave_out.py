@@ -92,12 +92,15 @@ def leave_out(
     grouping: str = "team",
     judgment_set: str = "official",
     runs: Sequence[str] | None = None,
+    teams: Sequence[str] | None = None,
     store: bool = True,
 ) -> LeaveOut:
     """Leave each group of pool ``pool_name`` out of ``judgment_set`` in turn and evaluate that
     group's runs (``runs``, default every run of the campaign) under the derived set (one set per
     group with unique judged documents, stored with its parent and parameters); runs of a group
-    that contributed no unique judged document keep their official values. Stored in
+    that contributed no unique judged document keep their official values. ``teams``: leave out
+    only these groups (teams, or runs with grouping 'run'); the other runs keep their official
+    values. Stored in
     pool_leave_out and pool_leave_out_rankings with ``store``."""
     pool = require_pool(con, campaign_id, pool_name)
     if grouping not in GROUPINGS:
@@ -108,24 +111,31 @@ def leave_out(
     keys = {"c": campaign_id, "p": pool_name}
     pooled = dict(con.execute("select run_id, team from pool_runs where campaign_id = $c and pool_name = $p", keys)
                   .fetchall())
-    teams = dict(con.execute("select run_id, team from runs where campaign_id = $c", {"c": campaign_id}).fetchall())
+    team_of = dict(con.execute("select run_id, team from runs where campaign_id = $c", {"c": campaign_id}).fetchall())
     if grouping == "team":
         teamless = sorted(r for r, t in pooled.items() if t is None)
         if teamless:
             raise PyevalError(f"pooled run {teamless[0]!r} of pool '{pool_name}' has no team; give every pooled run "
                               "a team (pyeval annotate --team) or leave runs out one by one (--by run)")
-    evaluated = list(dict.fromkeys(runs)) if runs else sorted(teams)
-    missing = [r for r in evaluated if r not in teams]
+    evaluated = list(dict.fromkeys(runs)) if runs else sorted(team_of)
+    missing = [r for r in evaluated if r not in team_of]
     if missing:
         raise PyevalError(f"campaign '{campaign_id}' has no run named {', '.join(map(repr, missing))}")
-    group_of = {r: (teams[r] if grouping == "team" else r) for r in evaluated}
+    group_of = {r: (team_of[r] if grouping == "team" else r) for r in evaluated}
+    if teams:
+        known = set(team_of.values()) if grouping == "team" else set(team_of)
+        unknown = [t for t in teams if t not in known]
+        if unknown:
+            raise PyevalError(f"campaign '{campaign_id}' has no {grouping} {unknown[0]!r}; its {grouping}s: "
+                              f"{', '.join(sorted(k for k in known if k is not None))}")
+    left_out_groups = sorted({g for g in group_of.values() if g is not None and (not teams or g in set(teams))})
     unique = unique_documents(con, campaign_id, pool_name, judgment_set=judgment_set, grouping=grouping)
     official = evaluate(con, campaign_id, list(measures), runs=evaluated, judgment_set=judgment_set,
                         ordering=pool["ordering"], store=False).means
     names = list(dict.fromkeys(official["measure"]))
     parts = []
     with transaction(con):
-        for group in sorted({g for g in group_of.values() if g is not None}):
+        for group in left_out_groups:
             members = [r for r in evaluated if group_of[r] == group]
             removed = unique[unique["group_name"] == group]
             row = {"left_out": group, "removed_documents": len(removed),
