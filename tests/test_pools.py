@@ -47,8 +47,8 @@ def perl_pool(name: str) -> pd.DataFrame:
 def pool_frame(con, name: str) -> pd.DataFrame:
     """The stored pool in pooling order (best rank, then the first run's position)."""
     return con.execute(
-        "select topic_id, doc_id, best_rank::bigint as best_rank, first_run from pool_documents join pool_runs using (campaign_id, "
-        "pool_name) where pool_name = $p and pool_runs.run_id = first_run "
+        "select topic_id, doc_id, best_rank::bigint as best_rank, first_run from pool_documents "
+        "join pool_runs using (campaign_id, pool_name) where pool_name = $p and pool_runs.run_id = first_run "
         "order by topic_id, best_rank, run_position", {"p": name}).df()
 
 

@@ -146,7 +146,8 @@ def build(
                     [(run, int(run_depths.get(run, depth)), position) for position, run in enumerate(chosen, 1)])
         con.execute("insert into pool_runs (campaign_id, pool_name, run_id, team, depth, run_position) "
                     "select $c, $p, new_pool_runs.run_id, runs.team, new_pool_runs.depth, new_pool_runs.run_position "
-                    "from new_pool_runs join runs on runs.campaign_id = $c and runs.run_id = new_pool_runs.run_id", keys)
+                    "from new_pool_runs join runs on runs.campaign_id = $c and runs.run_id = new_pool_runs.run_id",
+                    keys)
         con.execute("drop table new_pool_runs")
         create_rows(con, "pool_strata", {"stratum": "integer", "rank_from": "integer", "rank_to": "integer",
                                          "rate": "double"},

@@ -26,7 +26,8 @@ def coverage(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: str, *
     (replacing that pool's and set's rows) with ``store``."""
     pool = require_pool(con, campaign_id, pool_name)
     judgment_sets.require_set(con, campaign_id, judgment_set)
-    stored = {r[0] for r in con.execute("select run_id from runs where campaign_id = $c", {"c": campaign_id}).fetchall()}
+    stored = {r[0] for r in con.execute("select run_id from runs where campaign_id = $c",
+                                        {"c": campaign_id}).fetchall()}
     missing = [r for r in runs if r not in stored]
     if missing:
         raise PyevalError(f"campaign '{campaign_id}' has no run named {', '.join(map(repr, missing))}")

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import duckdb
-import numpy as np
 import pandas as pd
 
 from ..db import first_row, transaction
@@ -194,9 +193,8 @@ def _tables(official: pd.DataFrame, leave: pd.DataFrame, runs: list[str], pooled
         frame["removed_relevant"] = frame["run_id"].map(part["removed_relevant"]).fillna(0).astype(int)
         frame["pooled"] = frame["run_id"].isin(pooled)
         frame["difference"] = frame["leave_out"] - frame["official"]
-        frame["percent_difference"] = np.where(frame["official"] != 0,
-                                               100 * frame["difference"] / frame["official"].where(frame["official"] != 0),
-                                               np.nan)
+        nonzero = frame["official"].where(frame["official"] != 0)
+        frame["percent_difference"] = 100 * frame["difference"] / nonzero  # loo-summarize.pl's %Diff, in percent
         frame["official_rank"] = _ranks(frame["official"])
         frame["leave_out_rank"] = _ranks(frame["leave_out"])
         frame["rank_change"] = frame["leave_out_rank"] - frame["official_rank"]
