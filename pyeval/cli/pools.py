@@ -165,6 +165,8 @@ def uniques_command(ctx, campaign, pool_name, judgment_set, grouping, table_form
 @click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME",
               help="The judgment set left out of.")
 @click.option("--runs", "runs", multiple=True, metavar="RUN", help="Only these runs (repeatable).")
+@click.option("--team", "teams", multiple=True, metavar="NAME",
+              help="Leave out only this team (or run, with --by run; repeatable); the others keep official values.")
 @click.option("--rankings", is_flag=True, help="Print Kendall's tau and tau_ap per measure instead.")
 @click.option("--plot", "plot_prefix", metavar="PREFIX", help="Save PREFIX-<measure>.png: official vs leave-out, "
               "y = x, pooled runs marked.")
@@ -173,8 +175,8 @@ def uniques_command(ctx, campaign, pool_name, judgment_set, grouping, table_form
 @output_option
 @click.pass_context
 @fail_cleanly
-def loo_command(ctx, campaign, pool_name, measures, grouping, judgment_set, runs, rankings, plot_prefix, no_store,
-                table_format, fmt):
+def loo_command(ctx, campaign, pool_name, measures, grouping, judgment_set, runs, teams, rankings, plot_prefix,
+                no_store, table_format, fmt):
     """Leave-one-group-out: each run under the judgments without its team's (or run's) unique
     documents, with loo-summarize.pl's columns (pooled runs marked *) and rank changes."""
     from ..output import render
@@ -184,7 +186,7 @@ def loo_command(ctx, campaign, pool_name, measures, grouping, judgment_set, runs
     con = open_warehouse(ctx, create=False)
     name = _pool(con, campaign, pool_name)
     result = leave_out(con, campaign, name, list(measures), grouping=grouping, judgment_set=judgment_set,
-                       runs=list(runs) or None, store=not no_store)
+                       runs=list(runs) or None, teams=list(teams) or None, store=not no_store)
     frame = result.rankings if rankings else result.summary()
     if table_format:
         click.echo(paper_table(frame, table_format, caption=f"leave-one-{grouping}-out, pool {name} ({campaign})"))

@@ -90,7 +90,7 @@ def build(
     Runs: ``runs``, or the runs tagged ``tag``, or every run, in pooling order (as given, else
     by name). Each run is read to ``run_depths[run]`` or ``depth`` under ``ordering``. Without
     ``strata`` every document at rank <= the run's depth is pooled (a depth-k pool, Sparck Jones
-    & van Rijsbergen); with strata (make-pools.pl's ``-s``) and a per-topic ``budget`` (``-b``),
+    & van Rijsbergen 1975); with strata (make-pools.pl's ``-s``) and a per-topic ``budget`` (``-b``),
     documents are drawn per stratum as docs/pools.md section 1 says, seeded by ``seed``.
     """
     check_pool_name(name)

@@ -1,7 +1,8 @@
 """Leave-one-group-out (docs/pools.md section 4): for each team of a pool (or each run, with
 grouping 'run'), a derived judgment set without the judged documents only that group
-contributed (gloo-eval.pl, testcoll-tools; Zobel, SIGIR 1998; Buckley & Voorhees), that group's
-runs evaluated under it through pyeval.evaluation.evaluate, NIST's summary columns
+contributed (gloo-eval.pl, testcoll-tools; Zobel, SIGIR 1998; Buckley, Dimmick, Soboroff &
+Voorhees, IRJ 2007), that group's runs evaluated under it through pyeval.evaluation.evaluate,
+NIST's summary columns
 (loo-summarize.pl: official, leave-out, difference, % difference, pooled mark), each run's rank
 change, and Kendall's tau and tau_ap of the leave-out leaderboard against the official one.
 """
