@@ -102,3 +102,22 @@ def unknown_campaign(con: duckdb.DuckDBPyConnection, campaign_id: str, *, label:
     if cli_hint is not None:
         error.command_line = message + cli_hint
     return error
+
+
+def check_judgment_set(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str) -> None:
+    """PyevalError unless ``judgment_set`` is one of the campaign's judgment sets (table
+    judgment_sets; ``official`` is always accepted: a campaign whose qrels came in by raw SQL has
+    no row), naming the sets it has and the campaign a set of another campaign belongs to."""
+    if judgment_set == "official":
+        return
+    names = [r[0] for r in con.execute(
+        "select judgment_set from judgment_sets where campaign_id = $c order by judgment_set", {"c": campaign_id}
+    ).fetchall()]
+    if judgment_set in names:
+        return
+    others = [r[0] for r in con.execute(
+        "select campaign_id from judgment_sets where judgment_set = $s order by campaign_id", {"s": judgment_set}
+    ).fetchall()]
+    where = f" (it is a set of campaign {', '.join(map(repr, others))})" if others else ""
+    raise PyevalError(f"campaign '{campaign_id}' has no judgment set '{judgment_set}'{where}; "
+                      f"its sets: {', '.join(names) or 'official'}")

@@ -317,6 +317,27 @@ def demo_concordance(path: str | Path):
     return result, campaign, missing
 
 
+#: The measures whose scores the demo compares under the two judgment sets of web2012-adhoc.
+JUDGMENT_MEASURES = ["nDCG@10", "AP"]
+
+
+def demo_judgments(path: str | Path):
+    """Add the sample's simulated stricter judge to web2012-adhoc as the judgment set
+    ``stricter`` (every positive level lowered by one: pyeval/sample STRICTER_QRELS) and compare
+    it with the official NIST qrels on labels and on :data:`JUDGMENT_MEASURES` (stored)."""
+    from .judgments import compare
+    from .loaders.judgment_sets import SetProvenance
+
+    con = warehouse.connect(path)
+    try:
+        load_qrels(con, "web2012-adhoc", sample.stricter_qrels(), judgment_set="stricter",
+                   provenance=SetProvenance(kind="derived", judge="simulated: NIST levels lowered by one",
+                                            description="a simulated stricter judge (pyeval sample)"))
+        return compare(con, "web2012-adhoc", "official", ["stricter"], JUDGMENT_MEASURES, top_k=(5,))
+    finally:
+        con.close()
+
+
 def topic_count(con) -> int:
     return first_row(con, "select count(*) from topics where campaign_id = 'web2012-adhoc'")[0]
 
@@ -343,7 +364,7 @@ def run_demo(out: str | Path, echo: Callable[[str], None] = print, *, progress: 
     out = Path(out)
     _prepare(out)
     titles = ["loading the sample", "NTCIR measures", "discriminative power", "diversity measures",
-              "ndeval family", "concordance test", "pool and leave-one-out"]
+              "ndeval family", "concordance test", "judgment sets", "pool and leave-one-out"]
     bar = tqdm(total=len(titles), desc=titles[0], unit="step", disable=None if progress else True, leave=False)
 
     def say(text: str) -> None:
@@ -423,6 +444,15 @@ def run_demo(out: str | Path, echo: Callable[[str], None] = print, *, progress: 
             say(f"gold standard {' & '.join(gold)}:")
             say(render(agreement.matrix(gold).reset_index(names="measure")))
         say("Stored in the table concordance_tests.")
+
+        judged, elapsed = timed(lambda: demo_judgments(out))
+        say(f"\nJudgment sets of web2012-adhoc ({elapsed:.1f} s; docs/judgments.md): a simulated stricter judge "
+            f"(every positive NIST level lowered by one) against the official qrels: label agreement, and "
+            f"how the 20 runs' {' and '.join(JUDGMENT_MEASURES)} agree under the two sets:")
+        summary = judged.summary().drop(columns=["candidate_set"]).set_index("measure").T
+        say(render(summary.reset_index(names="coefficient")))
+        say("Stored in the tables judgment_agreement, judgment_confusion and judgment_ranking_agreement; "
+            "the leaderboard has a row per set (judgment_set).")
 
         (coverage, leave, pooled), elapsed = timed(lambda: demo_pools(out))
         say(f"\nPool of web2012-adhoc ({elapsed:.1f} s; docs/pools.md): the {len(pooled)} runs marked * pooled to "

@@ -15,14 +15,13 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from . import diversity, sqlfiles
-from .db import create_rows, first_row, transaction, unknown_campaign
+from .db import check_judgment_set, create_rows, first_row, transaction, unknown_campaign
 from .errors import (
     DataIntegrityError,
     PyevalError,
 )
 from .measures import Measure, make, parse_measures, registry
 from .measures.common import is_inline_profile
-from .loaders.judgment_sets import check_judgment_set
 from .stages import VALUES_TABLE, create_values, stored_profiles, take_values, values_from_frame
 from .stages import compute_into as compute_staged_into
 

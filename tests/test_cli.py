@@ -152,6 +152,9 @@ def test_demo(demo_build):
     assert "web2012 " in out and "web2012-nonuniform" in out and "web2012-adhoc" in out
     assert "Runs (60 in all" in out
     assert "seed 0" not in out.replace("seed 0,", "")  # papers are cited by author and year, never by a seed number
+    # the second judgment set (a simulated stricter judge) compared with the official qrels
+    assert "Judgment sets of web2012-adhoc" in out
+    assert "krippendorff_alpha_ordinal" in out and "kendall_tau_b" in out
 
 
 def test_demo_labels_the_runs_and_shows_the_real_ones_in_every_run_table(demo_build):

@@ -148,3 +148,52 @@ def test_bad_judgment_set_input_changes_nothing(campaign, tmp_path):
     with pytest.raises(PyevalError, match="judgment set name"):
         pyeval.load_qrels(campaign, "c", stricter(), judgment_set="bad name; drop table qrels")
     assert snapshot(campaign) == before
+
+
+def test_the_command_line_loads_compares_derives_and_refuses_in_one_line(tmp_path):
+    from click.testing import CliRunner
+
+    from pyeval.cli import main
+
+    db = str(tmp_path / "w.duckdb")
+    strict = tmp_path / "strict.qrels"
+    frame = stricter()
+    frame.insert(1, "iteration", "0")
+    frame.to_csv(strict, sep=" ", header=False, index=False)
+    guideline = tmp_path / "prompt.txt"
+    guideline.write_text("judge strictly\n")
+
+    def run(*args):
+        return CliRunner().invoke(main, ["--db", db, *map(str, args)])
+
+    assert run("load", "qrels", "-C", "c", QRELS).exit_code == 0
+    for name, path in (("a", RUN), ("b", RUN_TRUNC)):
+        assert run("load", "run", "-C", "c", "--name", name, path).exit_code == 0
+    loaded = run("load", "qrels", "-C", "c", "--judgments", "strict", "--kind", "llm", "--judge", "m-1",
+                 "--guideline", guideline, strict)
+    assert loaded.exit_code == 0 and "judgment set strict" in loaded.output
+    assert run("evaluate", "-C", "c", "-m", "AP", "--judgments", "strict").exit_code == 0
+    derived = run("judgments", "derive", "-C", "c", "bin1", "--from", "official", "--how", "binarise",
+                  "--threshold", "1")
+    assert derived.exit_code == 0, derived.output
+    listed = run("judgments", "list", "-C", "c", "--format", "csv")
+    assert listed.exit_code == 0
+    assert [line.split(",")[1] for line in listed.output.splitlines()[1:]] == ["bin1", "official", "strict"]
+    compared = run("judgments", "compare", "-C", "c", "--candidate", "strict", "--candidate", "bin1", "-m", "AP",
+                   "--format", "csv")
+    assert compared.exit_code == 0, compared.output
+    rows = [line.split(",") for line in compared.output.splitlines() if line and not line.startswith("stored")]
+    assert rows[0][:2] == ["candidate_set", "measure"] and [r[0] for r in rows[1:]] == ["strict", "bin1"]
+    import hashlib
+
+    con = pyeval.connect(db, read_only=True)
+    assert con.execute("select kind, judge, guideline_sha256 from judgment_sets where judgment_set = 'strict'"
+                       ).fetchone() == ("llm", "m-1", hashlib.sha256(b"judge strictly\n").hexdigest())
+    con.close()
+    for args, message in (
+        (("evaluate", "-C", "c", "-m", "AP", "--judgments", "nope"), "has no judgment set 'nope'"),
+        (("judgments", "compare", "-C", "c", "--candidate", "nope"), "has no judgment set 'nope'"),
+    ):
+        result = run(*args)
+        assert result.exit_code != 0 and message in result.output
+        assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1

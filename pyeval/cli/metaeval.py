@@ -46,11 +46,13 @@ def _run_names(runs) -> list[str] | None:
 @click.option("--p-value", "p_convention", type=click.Choice(["count", "plus-one"]), default="count",
               show_default=True, help="Resampled p-value: count/B, or (count+1)/(B+1).")
 @click.option("--tau", type=float, default=0.0, show_default=True, help="Sign test: tie band (|z| <= tau dropped).")
+@click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME",
+              help="Test the scores stored under this judgment set (docs/judgments.md).")
 @output_option
 @click.pass_context
 @fail_cleanly
 def significance_command(ctx, campaign, measure, test, runs, replicates, seed, alpha, correction, comparison,
-                         no_store, runs_sample, p_convention, tau, fmt):
+                         no_store, runs_sample, p_convention, tau, judgment_set, fmt):
     """Test every pair of runs on a stored measure; store and print the pairwise results."""
     from ..output import render
     from ..resampling import significance
@@ -59,7 +61,7 @@ def significance_command(ctx, campaign, measure, test, runs, replicates, seed, a
     result = significance(con, campaign, measure, test, runs=_run_names(runs), runs_sample=runs_sample,
                           replicates=replicates, seed=seed, alpha=alpha, correction=correction,
                           comparison=comparison, p_convention=p_convention, tau=tau, store=not no_store,
-                          progress=True)
+                          progress=True, judgment_set=judgment_set)
     shown = [c for c in ("run_a", "run_b", "mean_diff", "statistic", "pvalue", "p_adjusted", "significant",
                          "effect_size", "ci_low", "ci_high", "delta") if c in result.pairs]
     click.echo(render(result.pairs[shown].rename(columns={"pvalue": "p"}), fmt,

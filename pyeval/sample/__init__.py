@@ -9,6 +9,10 @@ import gzip
 import os
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SAMPLE_DIR = Path(__file__).resolve().parent
 
@@ -26,7 +30,13 @@ SAMPLE_FILES = {
 DERIVED_QRELS = {
     "ntcir/qrels.adhoc.ntcir": ("qrels.adhoc.txt.gz", "ntcir"),
     "ndeval/qrels-for-ndeval.txt": ("qrels.diversity.txt.gz", "ndeval"),
+    "qrels.adhoc.stricter.txt": ("qrels.adhoc.txt.gz", "stricter"),
 }
+
+#: The second judgment set of the sample (docs/judgments.md section 6): a simulated stricter
+#: judge, derived deterministically from NIST's ad hoc qrels by lowering every positive level by
+#: one (4 -> 3, ..., 1 -> 0); 0 and the negative levels (-2: spam) stay as they are.
+STRICTER_QRELS = "qrels.adhoc.stricter.txt"
 
 WRITTEN_README = """\
 # The pyeval sample campaign
@@ -44,6 +54,7 @@ TREC 2012 Web track (ClueWeb09 category A, topics 151-200), written by `pyeval s
 | `runs/sim01.txt` ... `runs/sim18.txt` | **simulated** runs |
 | `ntcir/qrels.adhoc.ntcir` | the ad hoc qrels in NTCIR's layout for `pyeval ntcireval` (topic docno L<k>; levels <= 0 as L0) |
 | `ndeval/qrels-for-ndeval.txt` | the diversity qrels for `pyeval ndeval`, which refuses negative levels (as 0) |
+| `qrels.adhoc.stricter.txt` | a **simulated** second judge for judgment sets (`pyeval load qrels --judgments stricter`): NIST's ad hoc qrels with every positive level lowered by one |
 
 Origins and licences: pyeval/sample/README.md in pyeval's source.
 """
@@ -88,15 +99,36 @@ def _copy(source: Path, target: Path) -> None:
         shutil.copyfileobj(inp, out, 1 << 20)
 
 
+def stricter_levels(levels: pd.Series) -> pd.Series:
+    """The simulated stricter judge's levels (:data:`STRICTER_QRELS`): every positive level
+    lowered by one; 0 and negative levels unchanged."""
+    return levels.where(levels <= 0, levels - 1)
+
+
+def stricter_qrels() -> pd.DataFrame:
+    """The sample's ad hoc qrels as the simulated stricter judge labels them (``query_id,
+    doc_id, relevance``, as :func:`pyeval.load_qrels` takes a frame)."""
+    import pandas as pd
+
+    qrels = pd.read_csv(path("qrels.adhoc.txt.gz"), sep=r"\s+", header=None,
+                        names=["query_id", "iteration", "doc_id", "relevance"],
+                        dtype={"query_id": str, "iteration": str, "doc_id": str, "relevance": int})
+    qrels["relevance"] = stricter_levels(qrels["relevance"])
+    return qrels[["query_id", "doc_id", "relevance"]]
+
+
 def _write_derived_qrels(source: Path, target: Path, layout: str) -> None:
     """TREC qrels 'topic iter docno level' in the layout a drop-in reads, levels <= 0 as 0:
     ``ntcir`` 'topic docno L<level>' (NTCIREVAL), ``ndeval`` the four fields (ndeval refuses
-    negative judgments)."""
+    negative judgments); ``stricter`` the simulated stricter judge (:func:`stricter_levels`)."""
     import pandas as pd
 
     qrels = pd.read_csv(source, sep=r"\s+", header=None, names=["topic", "iter", "docno", "level"],
                         dtype={"topic": str, "iter": str, "docno": str, "level": int})
-    qrels["level"] = qrels["level"].clip(lower=0)
+    if layout == "stricter":
+        qrels["level"] = stricter_levels(qrels["level"])
+    else:
+        qrels["level"] = qrels["level"].clip(lower=0)
     columns = ["topic", "iter", "docno", "level"]
     if layout == "ntcir":
         qrels["level"] = "L" + qrels["level"].astype(str)
