@@ -64,10 +64,19 @@ def main(argv: list[str] | None = None) -> int:
         if not (folder / "qrels.txt").exists():
             common.generate_campaign(folder, args.runs, args.topics, args.docs, SEED)
         files = sorted((folder / "runs").glob("*.txt"))[: args.runs]
-        con = warehouse.connect(Path(tmp) / "w.duckdb")
+        path = (args.keep or Path(tmp)) / "w.duckdb"
+        loaded = path.exists()
+        con = warehouse.connect(path)
         rows: list[dict] = []
-        timed("load qrels and runs", lambda: (pyeval.load_qrels(con, "c", folder / "qrels.txt"),
-                                              pyeval.load_runs(con, "c", files)), rows)
+        if loaded:  # --keep: the warehouse of an earlier call, its pool and leave-out sets dropped
+            con.execute("delete from qrels where judgment_set <> 'official'")
+            con.execute("delete from judgment_sets where judgment_set <> 'official'")
+            con.execute("delete from campaign_inputs where judgment_set <> 'official'")
+            for table in ("pool_coverage", "pool_leave_out", "pool_leave_out_rankings", "pool_documents",
+                          "pool_runs", "pools"):
+                con.execute(f"delete from {table}")
+        timed("load qrels and runs", lambda: None if loaded else (pyeval.load_qrels(con, "c", folder / "qrels.txt"),
+                                                                  pyeval.load_runs(con, "c", files)), rows)
         names = [r for r, in con.execute("select run_id from runs order by run_id").fetchall()]
         per_team = -(-len(names) // args.teams)
         for i, name in enumerate(names):

@@ -156,10 +156,14 @@ def build(
             settings = {"campaign_id": campaign_id, "pool_name": name, "ordering": ordering, "budget": budget,
                         "seed": seed}
             _stage(con, "pools/pool_candidates.sql", "pool_candidates", settings)
-            con.execute("create or replace temp table pool_selected as select * from pool_candidates limit 0")
-            for stratum in range(1, len(parsed) + 1):
-                _stage(con, "pools/pool_sample_stratum.sql", "pool_stratum_drawn", {**settings, "stratum": stratum})
-                con.execute("insert into pool_selected select * from pool_stratum_drawn")
+            if budget is None and all(s.rate == 1 for s in parsed):  # nothing is drawn: every candidate
+                con.execute("alter table pool_candidates rename to pool_selected")
+            else:
+                con.execute("create or replace temp table pool_selected as select * from pool_candidates limit 0")
+                for stratum in range(1, len(parsed) + 1):
+                    _stage(con, "pools/pool_sample_stratum.sql", "pool_stratum_drawn",
+                           {**settings, "stratum": stratum})
+                    con.execute("insert into pool_selected select * from pool_stratum_drawn")
             documents = first_row(con, "select count(*) from pool_selected")[0]
             if not documents:
                 raise PyevalError(f"pool '{name}' would hold no document (do the runs retrieve anything?); "

@@ -77,10 +77,12 @@ class LeaveOut:
         return path
 
 
-def set_name(pool_name: str, grouping: str, group: str) -> str:
-    """The derived set leaving ``group`` out: ``<pool>.without-<grouping>.<group>`` (characters a
-    set name cannot hold become ``_``)."""
-    return f"{pool_name}.without-{grouping}.{re.sub(r'[^A-Za-z0-9_.:+-]', '_', group)}"[:100]
+def set_name(pool_name: str, grouping: str, group: str, parent: str = "official") -> str:
+    """The derived set leaving ``group`` out of ``parent``: ``<pool>.without-<grouping>.<group>``
+    (``<pool>.<parent>.without-...`` for a parent other than official; characters a set name
+    cannot hold become ``_``)."""
+    stem = pool_name if parent == "official" else f"{pool_name}.{parent}"
+    return f"{stem}.without-{grouping}.{re.sub(r'[^A-Za-z0-9_.:+-]', '_', group)}"[:100]
 
 
 def leave_out(
@@ -143,7 +145,7 @@ def leave_out(
             if removed.empty:
                 means = official[official["run_id"].isin(members)].assign(judgment_set=judgment_set)
             else:
-                name = set_name(pool_name, grouping, group)
+                name = set_name(pool_name, grouping, group, judgment_set)
                 _derive(con, campaign_id, name, judgment_set, removed, pool_name, grouping, group)
                 means = evaluate(con, campaign_id, list(measures), runs=members, judgment_set=name,
                                  ordering=pool["ordering"], store=False).means.assign(judgment_set=name)

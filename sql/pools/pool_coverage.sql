@@ -8,7 +8,9 @@
 -- under the pool's ordering, how many of them judgment set $judgment_set judges (trectools'
 -- TrecRun.check_qrel_coverage) and finds relevant (level > 0 for any intent), the fraction
 -- unjudged (1 - judged / retrieved), and how many no pooled run of another team retrieved at
--- rank <= k (a run without a team is a group of its own). docs/pools.md section 3.
+-- rank <= k (a run without a team is a group of its own): the best rank of another team is the
+-- document's best team rank, or its second-best when the run's own team holds the best (two
+-- rows per document instead of a join with every team). docs/pools.md section 3.
 with cutoffs as (
     select k from (values (5), (10), (20), (100)) as fixed (k)
     union
@@ -48,18 +50,26 @@ team_ranks as (
     group by all
 ),
 
-other_teams as (
+team_order as (
     select
-        entries.run_id,
-        entries.topic_id,
-        entries.doc_id,
-        min(team_ranks.best_rank) as other_best_rank
-    from entries
-    inner join team_ranks
-        on entries.topic_id = team_ranks.topic_id
-        and entries.doc_id = team_ranks.doc_id
-        and entries.team_name <> team_ranks.team_name
-    group by all
+        topic_id,
+        doc_id,
+        team_name,
+        best_rank,
+        row_number() over (partition by topic_id, doc_id order by best_rank, team_name) as team_position
+    from team_ranks
+),
+
+best_teams as (
+    select
+        topic_id,
+        doc_id,
+        max(team_name) filter (where team_position = 1) as first_team,
+        min(best_rank) filter (where team_position = 1) as first_rank,
+        min(best_rank) filter (where team_position = 2) as second_rank
+    from team_order
+    where team_position <= 2
+    group by topic_id, doc_id
 ),
 
 judged as (
@@ -78,13 +88,13 @@ select
     count(*) filter (where judged.level > 0) as relevant,
     1.0 - count(judged.doc_id) / count(*) as unjudged_fraction,
     count(*) filter (
-        where other_teams.other_best_rank is null or other_teams.other_best_rank > cutoffs.k
+        where coalesce(
+            case when best_teams.first_team = entries.team_name then best_teams.second_rank else best_teams.first_rank end,
+            cutoffs.k + 1
+        ) > cutoffs.k
     ) as unique_to_team
 from entries
 inner join cutoffs on entries.rank <= cutoffs.k
 left join judged on entries.topic_id = judged.topic_id and entries.doc_id = judged.doc_id
-left join other_teams
-    on entries.run_id = other_teams.run_id
-    and entries.topic_id = other_teams.topic_id
-    and entries.doc_id = other_teams.doc_id
+left join best_teams on entries.topic_id = best_teams.topic_id and entries.doc_id = best_teams.doc_id
 group by entries.run_id, entries.topic_id, cutoffs.k

@@ -38,7 +38,9 @@ drawn as (
         ) as drawn_position
     from members
     inner join pool_strata on pool_strata.stratum = members.stratum
-    where members.draw <= coalesce(pool_strata.rate, members.budget_left / members.stratum_documents)
+    where
+        coalesce(pool_strata.rate, members.budget_left / members.stratum_documents) >= 1
+        or members.draw <= coalesce(pool_strata.rate, members.budget_left / members.stratum_documents)
 )
 
 select
