@@ -35,8 +35,8 @@ documents as (
         min(rank) as best_rank,
         min(rank * 1000000 + run_position) % 1000000 as first_position,
         arg_min(run_id, rank * 1000000 + run_position) as first_run,
-        list(distinct run_id order by run_id) as runs,
-        list(distinct team_name order by team_name) as teams
+        list_sort(list(run_id)) as runs,
+        list_sort(list_distinct(list(team_name))) as teams
     from pooled_entries
     group by topic_id, doc_id
 )

@@ -77,24 +77,33 @@ judged as (
     from qrels
     where campaign_id = $campaign_id and judgment_set = $judgment_set
     group by topic_id, doc_id
+),
+
+entry_facts as materialized (
+    select
+        entries.run_id,
+        entries.topic_id,
+        entries.rank,
+        judged.doc_id is not null as is_judged,
+        coalesce(judged.level > 0, false) as is_relevant,
+        case
+            when best_teams.first_team = entries.team_name then best_teams.second_rank
+            else best_teams.first_rank
+        end as other_team_rank
+    from entries
+    left join judged on entries.topic_id = judged.topic_id and entries.doc_id = judged.doc_id
+    left join best_teams on entries.topic_id = best_teams.topic_id and entries.doc_id = best_teams.doc_id
 )
 
 select
-    entries.run_id,
-    entries.topic_id,
+    entry_facts.run_id,
+    entry_facts.topic_id,
     cutoffs.k,
     count(*) as retrieved,
-    count(judged.doc_id) as judged,
-    count(*) filter (where judged.level > 0) as relevant,
-    1.0 - count(judged.doc_id) / count(*) as unjudged_fraction,
-    count(*) filter (
-        where coalesce(
-            case when best_teams.first_team = entries.team_name then best_teams.second_rank else best_teams.first_rank end,
-            cutoffs.k + 1
-        ) > cutoffs.k
-    ) as unique_to_team
-from entries
-inner join cutoffs on entries.rank <= cutoffs.k
-left join judged on entries.topic_id = judged.topic_id and entries.doc_id = judged.doc_id
-left join best_teams on entries.topic_id = best_teams.topic_id and entries.doc_id = best_teams.doc_id
-group by entries.run_id, entries.topic_id, cutoffs.k
+    count(*) filter (where entry_facts.is_judged) as judged,
+    count(*) filter (where entry_facts.is_relevant) as relevant,
+    1.0 - count(*) filter (where entry_facts.is_judged) / count(*) as unjudged_fraction,
+    count(*) filter (where coalesce(entry_facts.other_team_rank, cutoffs.k + 1) > cutoffs.k) as unique_to_team
+from entry_facts
+inner join cutoffs on entry_facts.rank <= cutoffs.k
+group by entry_facts.run_id, entry_facts.topic_id, cutoffs.k
