@@ -260,6 +260,28 @@ def registered(spellings) -> str | None:
     return None
 
 
+#: The demo's pool: the real runs and the first eight simulated ones, depth 20 (docs/pools.md).
+POOL_RUNS = 10
+POOL_DEPTH = 20
+
+
+def demo_pools(path: str | Path):
+    """Pool web2012-adhoc's first runs at depth 20, store the coverage of every run by the NIST
+    qrels, and leave each real run out of the pool in turn (leave-one-run-out, AP and P@10):
+    (coverage summary, leave-out result, pooled run ids)."""
+    from . import pools
+
+    with warehouse.connect(path) as con:
+        names = [r for r, in con.execute("select run_id from runs where campaign_id = 'web2012-adhoc' "
+                                          "order by run_id").fetchall()]
+        pooled = [*sample.REAL_RUNS, *[r for r in names if not sample.is_real_run(r)][:POOL_RUNS - 2]]
+        pools.build(con, "web2012-adhoc", "demo", depth=POOL_DEPTH, runs=pooled)
+        summary = pools.coverage_summary(pools.coverage(con, "web2012-adhoc", "demo"), pooled)
+        result = pools.leave_out(con, "web2012-adhoc", "demo", ["AP", "P@10"], grouping="run",
+                                 teams=list(sample.REAL_RUNS))
+    return summary, result, pooled
+
+
 def demo_concordance(path: str | Path):
     """Concordance matrix of :data:`CONCORDANCE_MEASURES` against I-rec, Ef-P and both on
     web2012 (measures evaluated and stored if needed), with whatever of them the registry has;
@@ -365,7 +387,7 @@ def run_demo(out: str | Path, echo: Callable[[str], None] = print, *, progress: 
     out = Path(out)
     _prepare(out)
     titles = ["loading the sample", "NTCIR measures", "discriminative power", "diversity measures",
-              "ndeval family", "concordance test", "run fusion", "judgment sets"]
+              "ndeval family", "concordance test", "run fusion", "judgment sets", "pool and leave-one-out"]
     bar = tqdm(total=len(titles), desc=titles[0], unit="step", disable=None if progress else True, leave=False)
 
     def say(text: str) -> None:
@@ -462,6 +484,19 @@ def run_demo(out: str | Path, echo: Callable[[str], None] = print, *, progress: 
         say(render(summary.reset_index(names="coefficient")))
         say("Stored in the tables judgment_agreement, judgment_confusion and judgment_ranking_agreement; "
             "the leaderboard has a row per set (judgment_set).")
+
+        (coverage, leave, pooled), elapsed = timed(lambda: demo_pools(out))
+        say(f"\nPool of web2012-adhoc ({elapsed:.1f} s; docs/pools.md): the {len(pooled)} runs marked * pooled to "
+            f"depth {POOL_DEPTH}; judged@k = the fraction of a run's top k the NIST qrels judge, unique@k = its "
+            f"top-k documents no other pooled run retrieved (each run is its own team here):")
+        coverage["run_id"] = coverage["run_id"] + coverage["pooled"].map({True: "*", False: ""})
+        say(render(coverage[["run_id", "judged@10", "judged@20", "judged@100", "unique@10", "unique@20"]]))
+        say("Leave-one-run-out (gloo-eval.pl's rule, one run at a time): each real run under the qrels without the "
+            "judged documents only it contributed; the other runs keep their official values:")
+        table = leave.summary()
+        say(render(table[table["run"].str.rstrip("*").isin(sample.REAL_RUNS)],
+                   integer_columns=("official_rank", "leave_out_rank", "rank_change")))
+        say("Stored in the tables pools, pool_documents, pool_coverage and pool_leave_out.")
         with warehouse.connect(out, read_only=True) as con:
             say("\nAn ad-hoc query over the stored scores:")
             say(EXAMPLE_QUERY)

@@ -1,4 +1,4 @@
--- fusion_grid_points: One row per point of a fusion grid (migration 0018): the parameters that
+-- fusion_grid_points: One row per point of a fusion grid (migration 0013): the parameters that
 -- vary (JSON) and the measure's mean over the training and the test topics.
 create table fusion_grid_points (
     grid_id bigint not null,

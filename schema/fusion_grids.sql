@@ -1,5 +1,5 @@
 -- fusion_grids: One row per fusion parameter grid evaluated by pyeval fuse --grid (migration
--- 0018): the fixed recipe with its parents (parameters, JSON), the measure, the judgment set,
+-- 0013): the fixed recipe with its parents (parameters, JSON), the measure, the judgment set,
 -- the topic split, the best point (chosen on the training topics) and the run kept for it.
 create table fusion_grids (
     grid_id bigint primary key,

@@ -1,5 +1,5 @@
 -- intents: One row per (campaign, judgment set, topic, intent): Pr(i|q) as given, and the intent
--- type (inf | nav). judgment_set: the set these intents belong to (migration 0014; 'official').
+-- type (inf | nav). judgment_set: the set these intents belong to (migration 0011; 'official').
 create table intents (
     campaign_id varchar not null,
     topic_id varchar not null,

@@ -1,4 +1,4 @@
--- run_derivation_parents: One row per input of a fused run (migration 0018), in input order,
+-- run_derivation_parents: One row per input of a fused run (migration 0013), in input order,
 -- with the sha256 the parent run had when the fused run was made.
 create table run_derivation_parents (
     campaign_id varchar not null,

@@ -1,4 +1,4 @@
--- run_derivations: One row per fused run (migration 0018): the method and the whole recipe
+-- run_derivations: One row per fused run (migration 0013): the method and the whole recipe
 -- (parameters, JSON) it was made with; its entries are in runs and run_entries like any run's.
 create table run_derivations (
     campaign_id varchar not null,

@@ -153,7 +153,7 @@ def test_first_schema_version_file_upgrades_and_keeps_every_value(tmp_path):
     # columns added since: run_entries.trec_rank (0004), runs.system, team, run_date (0006)
     after["run_entries"] = sorted((row[:-1] for row in after["run_entries"]), key=repr)
     after["runs"] = sorted((row[:-3] for row in after["runs"]), key=repr)
-    # judgment_set, the last column of these tables, was added by 0014 (every row: 'official')
+    # judgment_set, the last column of these tables, was added by 0011 (every row: 'official')
     for table in ("qrels", "campaign_inputs", "evaluations", "topic_scores"):
         assert {row[-1] for row in after[table]} == {"official"}, table
         after[table] = sorted((row[:-1] for row in after[table]), key=repr)
@@ -166,7 +166,7 @@ def test_first_schema_version_file_upgrades_and_keeps_every_value(tmp_path):
                        ).fetchall() == [(0.25,)]
     assert con.execute("select count(*) from scores").fetchall() == [(8,)]
     assert con.execute("select count(*), count(*) filter (where is_current) from score_history").fetchall() == [(10, 10)]
-    # 0006 recorded the inputs of the old evaluations from what the warehouse held (0014 named the
+    # 0006 recorded the inputs of the old evaluations from what the warehouse held (0011 named the
     # qrels by their judgment set)
     assert con.execute(
         "select evaluation_id, input_kind, input_name from evaluation_inputs order by all"

@@ -1,4 +1,4 @@
-"""Judgment sets (issue 26; migration 0014; docs/judgments.md): several qrels per campaign, the
+"""Judgment sets (issue 26; migration 0011; docs/judgments.md): several qrels per campaign, the
 upgrade of a warehouse made before them, evaluation under a set, and bad input."""
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ RUN = FIXTURES / "trec_eval" / "results.test"
 RUN_TRUNC = FIXTURES / "trec_eval" / "results.trunc"
 V10 = FIXTURES / "archive" / "v10.duckdb"
 
-#: the tables 0014 gave a judgment_set column (last), and the one it rebuilt with it (intents)
+#: the tables 0011 gave a judgment_set column (last), and the one it rebuilt with it (intents)
 WITH_SET_COLUMN = ("qrels", "campaign_inputs", "evaluations", "topic_scores", "evaluation_means",
                    "significance_tests", "pairwise_tests", "intents")
 

@@ -136,7 +136,7 @@ def test_first_version_warehouse_upgrades_and_keeps_its_data(tmp_path):
     after["run_entries"] = sorted((row[:-1] for row in after["run_entries"]), key=repr)
     # system, team and run_date, the last three columns of runs, were added by 0006
     after["runs"] = sorted((row[:-3] for row in after["runs"]), key=repr)
-    # judgment_set, the last column of qrels, was added by 0014 (every row: 'official')
+    # judgment_set, the last column of qrels, was added by 0011 (every row: 'official')
     assert {row[-1] for row in after["qrels"]} == {"official"}
     after["qrels"] = sorted((row[:-1] for row in after["qrels"]), key=repr)
     assert {t: after[t] for t in before} == before
@@ -210,11 +210,7 @@ def test_every_view_file_is_declared_once():
 
 def test_migration_files_are_numbered_without_gaps():
     versions = [v for v, _, _ in sqlfiles.migration_files()]
-    # 0011-0018 are reserved for branches merged together (0014: judgment sets); until they are,
-    # a branch holds only its own number of that range
-    reserved = set(range(11, 19))
-    assert [v for v in versions if v not in reserved] == list(range(1, 11))
-    assert versions == sorted(set(versions))
+    assert versions == list(range(1, len(versions) + 1))
 
 
 # --- the drop-ins' throw-away warehouse (warehouse.scratch) ---------------------------------

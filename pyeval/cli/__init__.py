@@ -11,6 +11,7 @@
   stability, correlation, concordance, robustness and MEM.
 - :mod:`.risk`: the topic x run matrix analyses: ``pyeval risk`` and ``pyeval design``.
 - :mod:`.judgments`: judgment sets: ``pyeval judgments list``, ``compare``, ``derive`` and ``holes``.
+- :mod:`.pools`: pools: ``pyeval pool build``, ``list``, ``export``, ``coverage``, ``uniques`` and ``loo``.
 - :mod:`.sharing`: sharing the warehouse: ``pyeval annotate``, ``url``, ``snapshot``, ``export``, ``attach``
   and ``publish``.
 
@@ -22,6 +23,7 @@ from . import dropins, evaluating, loading, metaeval, sharing  # noqa: F401 (the
 from . import risk  # noqa: F401 (registers risk and design)
 from . import fusion  # noqa: F401 (pyeval fuse, fusions, export-run, delete-run)
 from . import judgments  # noqa: F401 (pyeval judgments list|compare|derive|holes)
+from . import pools  # noqa: F401 (pyeval pool build|list|export|coverage|uniques|loo)
 from .base import main
 
 __all__ = ["main"]

@@ -45,21 +45,28 @@ PUBLIC_TABLES: tuple[str, ...] = (
     "gain_robustness",
     "mem_solutions",
     "mem_predictions",
-    # the topic x run matrix analyses (migration 0017; docs/risk.md, docs/design.md)
+    # the topic x run matrix analyses (migration 0012; docs/risk.md, docs/design.md)
     "risk_results",
     "risk_topic_values",
     "topic_set_designs",
-    # fusion (migration 0018; docs/fusion.md)
+    # fusion (migration 0013; docs/fusion.md)
     "run_derivations",
     "run_derivation_parents",
     "fusion_grids",
     "fusion_grid_points",
-    # judgment sets and their comparisons (migration 0014; docs/judgments.md)
+    # judgment sets and their comparisons (migration 0011; docs/judgments.md)
     "judgment_sets",
     "judgment_comparisons",
     "judgment_agreement",
     "judgment_confusion",
     "judgment_ranking_agreement",
+    # pools, coverage and leave-one-group-out (migration 0014; docs/pools.md)
+    "pools",
+    "pool_runs",
+    "pool_documents",
+    "pool_coverage",
+    "pool_leave_out",
+    "pool_leave_out_rankings",
 )
 
 

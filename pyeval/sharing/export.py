@@ -240,7 +240,7 @@ FOLDER_PREFIX = "campaign-"
 EXPORTED_VIEWS: tuple[str, ...] = ("scores",)
 
 
-#: Public tables added after the export format (migrations 0010, 0017): an older export lacks
+#: Public tables added after the export format (migrations 0010, 0012): an older export lacks
 #: them, and ``attach`` reads it with them empty.
 LATER_TABLES: tuple[str, ...] = ("measures", "topic_texts", "risk_results", "risk_topic_values", "topic_set_designs")
 

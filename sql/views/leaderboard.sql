@@ -1,8 +1,8 @@
--- reads: pairwise_tests, risk_results, run_means, run_tags
+-- reads: pairwise_tests, pool_runs, risk_results, run_means, run_tags
 -- produces: leaderboard (campaign_id, run_id, measure, value, position, ranked_runs,
 --           higher_is_better, system, team, run_date, tags, baseline_run_id, baseline_value,
 --           difference, test, p_adjusted, versus_baseline, topics, evaluation_id, evaluated_at,
---           risk_baseline, risk_alpha, urisk, trisk, trisk_p, zrisk, georisk, judgment_set)
+--           risk_baseline, risk_alpha, urisk, trisk, trisk_p, zrisk, georisk, judgment_set, pooled)
 -- grain: campaign_id, judgment_set, run_id, measure
 -- params: none
 -- leaderboard: one row per (campaign_id, run_id, measure) of run_means: the run's value, its
@@ -18,6 +18,7 @@
 -- judgment_set: runs are ranked among the runs evaluated under the same judgment set, against
 -- the baseline's value and the tests under that set; a campaign evaluated under several sets
 -- has one leaderboard per set (filter on judgment_set = 'official'; docs/judgments.md).
+-- pooled: whether the run contributed to a pool of the campaign (pyeval pool build; docs/pools.md).
 -- Portable SQL (DuckDB and PostgreSQL).
 with tag_lists as (
     select campaign_id, run_id, string_agg(tag, ', ' order by tag) as tags
@@ -118,7 +119,11 @@ select
     latest_risk.trisk_p,
     latest_risk.zrisk,
     latest_risk.georisk,
-    ranked.judgment_set
+    ranked.judgment_set,
+    exists (
+        select 1 from pool_runs
+        where pool_runs.campaign_id = ranked.campaign_id and pool_runs.run_id = ranked.run_id
+    ) as pooled
 from ranked
 left join tag_lists on ranked.campaign_id = tag_lists.campaign_id and ranked.run_id = tag_lists.run_id
 left join baselines on ranked.campaign_id = baselines.campaign_id

@@ -1,4 +1,4 @@
--- 0018_fusion: fused runs as stored, derived runs (issue 29; docs/fusion.md).
+-- 0013_fusion: fused runs as stored, derived runs (issue 29; docs/fusion.md).
 -- run_derivations: one row per fused run (its entries are in runs and run_entries like any
 -- run's): the method and the whole recipe as JSON, so that the run can be made again.
 -- run_derivation_parents: the runs it was fused from, in input order, each with the sha256 it

@@ -1,4 +1,4 @@
--- 0014_judgment_sets: a campaign holds any number of named judgment sets (issue 26;
+-- 0011_judgment_sets: a campaign holds any number of named judgment sets (issue 26;
 -- docs/judgments.md). judgment_sets records each set's provenance; qrels, intents and the
 -- campaign's recorded qrels/intents inputs are keyed by set; every stored evaluation, per-topic
 -- score, mean and significance test records the set it was computed under. What the warehouse

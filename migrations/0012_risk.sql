@@ -1,4 +1,4 @@
--- 0017_risk: the topic x run matrix analyses (issue 28; docs/risk.md, docs/design.md).
+-- 0012_risk: the topic x run matrix analyses (issue 28; docs/risk.md, docs/design.md).
 -- risk_results: URisk, TRisk (with p), ZRisk and GeoRisk of each run against each baseline and alpha;
 -- risk_topic_values: the per-topic risk-rewards and exploratory TRisk behind them;
 -- topic_set_designs: Sakai's topic set size designs from a campaign's (or campaigns') residual variance.

@@ -1,0 +1,198 @@
+"""Pools: ``pyeval pool build``, ``list``, ``export``, ``coverage``, ``uniques`` and ``loo``
+(pyeval.pools; docs/pools.md)."""
+from __future__ import annotations
+
+import click
+
+from .base import campaign_option, fail_cleanly, main, open_warehouse, output_option
+
+pool_option = click.option("--pool", "-P", "pool_name", metavar="NAME",
+                           help="The pool (default: the campaign's only pool).")
+table_option = click.option("--table", "table_format", type=click.Choice(["markdown", "latex"]),
+                            help="Print a table for a paper (markdown or LaTeX) instead.")
+
+
+def _pool(con, campaign: str, pool_name: str | None) -> str:
+    from ..errors import PyevalError
+    from ..pools import pools_frame
+
+    if pool_name:
+        return pool_name
+    names = list(pools_frame(con, campaign)["pool_name"])
+    if len(names) != 1:
+        raise PyevalError(f"campaign '{campaign}' has {len(names) or 'no'} pools"
+                          f"{': ' + ', '.join(names) if names else ''}; name one with --pool"
+                          if names else f"campaign '{campaign}' has no pool (pyeval pool build)")
+    return names[0]
+
+
+def _run_depth(ctx, param, values):
+    depths = {}
+    for value in values:
+        run, _, depth = value.rpartition("=")
+        if not run or not depth.isdigit():
+            raise click.BadParameter(f"{value!r}: write RUN=DEPTH")
+        depths[run] = int(depth)
+    return depths
+
+
+@main.group("pool")
+def pool_group():
+    """Pools built from stored runs, their coverage, and leave-one-group-out (docs/pools.md)."""
+
+
+@pool_group.command("build")
+@campaign_option
+@click.option("--name", required=True, help="The pool's name.")
+@click.option("--depth", type=int, default=100, show_default=True, help="Depth each run is pooled to.")
+@click.option("--runs", "runs", multiple=True, metavar="RUN", help="A run to pool, in pooling order (repeatable; "
+              "default every run by name).")
+@click.option("--pooled-tag", "tag", metavar="TAG", help="Pool the runs tagged TAG.")
+@click.option("--run-depth", "run_depths", multiple=True, callback=_run_depth, metavar="RUN=K",
+              help="This run's own depth (repeatable).")
+@click.option("--budget", type=int, help="At most this many documents per topic (make-pools.pl -b).")
+@click.option("--stratum", "strata", multiple=True, metavar="FROM:TO[:RATE]",
+              help="A rank stratum drawn at RATE, or from the budget without one (make-pools.pl -s; repeatable, "
+                   "in order).")
+@click.option("--seed", type=int, default=None, help="Seed of the sampling draws.")
+@click.option("--ordering", type=click.Choice(["trec", "trec-asc", "rank", "file"]), default="trec",
+              show_default=True, help="How each run is ranked (trec: score desc, docno desc).")
+@click.option("--replace", is_flag=True, help="Replace a pool of that name (and its coverage and leave-out results).")
+@click.pass_context
+@fail_cleanly
+def build_command(ctx, campaign, name, depth, runs, tag, run_depths, budget, strata, seed, ordering, replace):
+    """Build a pool from the campaign's stored runs and store it."""
+    from ..pools import DEFAULT_SEED, build
+
+    con = open_warehouse(ctx, create=False)
+    count = build(con, campaign, name, depth=depth, runs=list(runs), tag=tag, run_depths=run_depths, budget=budget,
+                  strata=list(strata), seed=DEFAULT_SEED if seed is None else seed, ordering=ordering,
+                  replace=replace)
+    click.echo(f"{campaign}: pool '{name}': {count} documents")
+
+
+@pool_group.command("list")
+@click.option("--campaign", "-C", help="Only this campaign's pools.")
+@output_option
+@click.pass_context
+@fail_cleanly
+def list_command(ctx, campaign, fmt):
+    """List the stored pools with their parameters."""
+    from ..output import render
+    from ..pools import pools_frame
+
+    con = open_warehouse(ctx, read_only=True, create=False)
+    click.echo(render(pools_frame(con, campaign), fmt, integer_columns=("depth", "budget", "seed", "documents",
+                                                                          "runs")))
+
+
+@pool_group.command("export")
+@campaign_option
+@click.argument("name")
+@click.argument("file", type=click.Path(dir_okay=False, writable=True))
+@click.pass_context
+@fail_cleanly
+def export_command(ctx, campaign, name, file):
+    """Write pool NAME to FILE as assessors receive it: 'topic 0 docno -1', a block per topic."""
+    from ..pools import export
+
+    con = open_warehouse(ctx, read_only=True, create=False)
+    click.echo(f"{campaign}: pool '{name}': {export(con, campaign, name, file)} lines written to {file}")
+
+
+@pool_group.command("coverage")
+@campaign_option
+@pool_option
+@click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME")
+@click.option("--runs", "runs", multiple=True, metavar="RUN", help="Only these runs (repeatable).")
+@click.option("--per-topic", is_flag=True, help="Print every run, topic and k instead of the means per run.")
+@click.option("--no-store", is_flag=True, help="Compute and print only; store nothing.")
+@table_option
+@output_option
+@click.pass_context
+@fail_cleanly
+def coverage_command(ctx, campaign, pool_name, judgment_set, runs, per_topic, no_store, table_format, fmt):
+    """Judged@k, unjudged fraction and documents no other team retrieved, per run (pooled runs
+    marked *); stored in pool_coverage."""
+    from ..output import render
+    from ..pools import coverage, coverage_summary
+    from ..pools.report import paper_table
+
+    con = open_warehouse(ctx, create=False)
+    name = _pool(con, campaign, pool_name)
+    frame = coverage(con, campaign, name, judgment_set=judgment_set, runs=list(runs), store=not no_store)
+    if per_topic:
+        click.echo(render(frame, fmt, integer_columns=("k", "retrieved", "judged", "relevant", "unique_to_team")))
+        return
+    pooled = [r[0] for r in con.execute("select run_id from pool_runs where campaign_id = $c and pool_name = $p",
+                                        {"c": campaign, "p": name}).fetchall()]
+    table = coverage_summary(frame, pooled)
+    table["run_id"] = table["run_id"] + table["pooled"].map({True: "*", False: ""})
+    table = table.drop(columns="pooled")
+    if table_format:
+        click.echo(paper_table(table, table_format, digits=3, caption=f"coverage of pool {name} ({campaign})"))
+    else:
+        click.echo(render(table, fmt))
+
+
+@pool_group.command("uniques")
+@campaign_option
+@pool_option
+@click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME")
+@click.option("--by", "grouping", type=click.Choice(["team", "run"]), default="team", show_default=True)
+@table_option
+@output_option
+@click.pass_context
+@fail_cleanly
+def uniques_command(ctx, campaign, pool_name, judgment_set, grouping, table_format, fmt):
+    """Per team (or run): the judged and relevant documents of the pool only it contributed."""
+    from ..output import render
+    from ..pools import unique_relevant
+    from ..pools.report import paper_table
+
+    con = open_warehouse(ctx, read_only=True, create=False)
+    frame = unique_relevant(con, campaign, _pool(con, campaign, pool_name), judgment_set=judgment_set,
+                            grouping=grouping)
+    click.echo(paper_table(frame, table_format) if table_format else render(frame, fmt))
+
+
+@pool_group.command("loo")
+@campaign_option
+@pool_option
+@click.option("-m", "--measure", "measures", multiple=True, required=True, help="A measure (repeatable).")
+@click.option("--by", "grouping", type=click.Choice(["team", "run"]), default="team", show_default=True,
+              help="Leave out one team (gloo-eval.pl) or one run at a time.")
+@click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME",
+              help="The judgment set left out of.")
+@click.option("--runs", "runs", multiple=True, metavar="RUN", help="Only these runs (repeatable).")
+@click.option("--team", "teams", multiple=True, metavar="NAME",
+              help="Leave out only this team (or run, with --by run; repeatable); the others keep official values.")
+@click.option("--rankings", is_flag=True, help="Print Kendall's tau and tau_ap per measure instead.")
+@click.option("--plot", "plot_prefix", metavar="PREFIX", help="Save PREFIX-<measure>.png: official vs leave-out, "
+              "y = x, pooled runs marked.")
+@click.option("--no-store", is_flag=True, help="Compute and print only; store no result (the derived sets are kept).")
+@table_option
+@output_option
+@click.pass_context
+@fail_cleanly
+def loo_command(ctx, campaign, pool_name, measures, grouping, judgment_set, runs, teams, rankings, plot_prefix,
+                no_store, table_format, fmt):
+    """Leave-one-group-out: each run under the judgments without its team's (or run's) unique
+    documents, with loo-summarize.pl's columns (pooled runs marked *) and rank changes."""
+    from ..output import render
+    from ..pools import leave_out
+    from ..pools.report import paper_table
+
+    con = open_warehouse(ctx, create=False)
+    name = _pool(con, campaign, pool_name)
+    result = leave_out(con, campaign, name, list(measures), grouping=grouping, judgment_set=judgment_set,
+                       runs=list(runs) or None, teams=list(teams) or None, store=not no_store)
+    frame = result.rankings if rankings else result.summary()
+    if table_format:
+        click.echo(paper_table(frame, table_format, caption=f"leave-one-{grouping}-out, pool {name} ({campaign})"))
+    else:
+        click.echo(render(frame, fmt, integer_columns=("official_rank", "leave_out_rank", "rank_change", "runs",
+                                                       "max_rank_change")))
+    if plot_prefix:
+        for measure in result.rankings["measure"]:
+            result.plot(f"{plot_prefix}-{measure.replace('/', '_')}.png", measure)

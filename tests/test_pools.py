@@ -1,0 +1,313 @@
+"""Pools, coverage and leave-one-group-out (issue 27; migration 0014; docs/pools.md). Oracles:
+NIST testcoll-tools' make-pools.pl and annotate-qrels.pl outputs on generated runs
+(tests/fixtures/pools/), trectools' TrecPoolMaker.make_pool (topX) and check_qrel_coverage, a
+port of make-pools.pl's sampling loop for the strata, cases worked by hand, and pyeval's own
+evaluation against a qrels file written by gloo-eval.pl's rule."""
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import pyeval
+from pyeval import pools
+from pyeval.cli import main
+from pyeval.errors import PyevalError
+from pyeval.loaders import RunMetadata
+
+from .conftest import FIXTURES, snapshot
+
+DATA = FIXTURES / "pools"
+RUNS = ["r0", "r1", "r2", "r3", "r4", "r5"]
+POOLED = ["r0", "r1", "r2", "r3", "r4"]
+
+
+def teams() -> dict[str, str]:
+    return dict(line.split() for line in (DATA / "teams.txt").read_text().splitlines())
+
+
+@pytest.fixture
+def campaign(con):
+    pyeval.load_qrels(con, "c", DATA / "qrels.txt")
+    for run, team in teams().items():
+        pyeval.load_runs(con, "c", [DATA / f"{run}.txt"], names=[run], metadata=RunMetadata(team=team))
+    return con
+
+
+def perl_pool(name: str) -> pd.DataFrame:
+    """make-pools.pl's output: topic Q0 0 terabyte docno depth score -1 run, in pooling order."""
+    rows = [line.split() for line in (DATA / name).read_text().splitlines()]
+    return pd.DataFrame({"topic_id": [r[0] for r in rows], "doc_id": [r[4] for r in rows],
+                         "best_rank": [int(r[5]) for r in rows], "first_run": [r[8] for r in rows]})
+
+
+def pool_frame(con, name: str) -> pd.DataFrame:
+    """The stored pool in pooling order (best rank, then the first run's position)."""
+    return con.execute(
+        "select topic_id, doc_id, best_rank::bigint as best_rank, first_run from pool_documents "
+        "join pool_runs using (campaign_id, pool_name) where pool_name = $p and pool_runs.run_id = first_run "
+        "order by topic_id, best_rank, run_position", {"p": name}).df()
+
+
+def test_depth_pool_matches_make_pools(campaign):
+    assert pools.build(campaign, "c", "p", depth=10, runs=POOLED) == 115
+    expected = perl_pool("make-pools.depth10.txt")
+    pd.testing.assert_frame_equal(pool_frame(campaign, "p"), expected)
+
+
+def test_budget_cuts_in_pooling_order_as_make_pools(campaign):
+    pools.build(campaign, "c", "b", depth=10, runs=POOLED, budget=25, strata=["1:10:1"])
+    pd.testing.assert_frame_equal(pool_frame(campaign, "b"), perl_pool("make-pools.budget25.txt"))
+
+
+def test_contributors_match_annotate_qrels(campaign):
+    """annotate-qrels.pl: each judged document with the number and names of the groups (teams)
+    whose pooled runs retrieved it within their depth."""
+    pools.build(campaign, "c", "p", depth=10, runs=POOLED)
+    stored = {(t, d): list(teams) for t, d, teams in campaign.execute(
+        "select topic_id, doc_id, teams from pool_documents").fetchall()}
+    for line in (DATA / "annotate-qrels.txt").read_text().splitlines():
+        topic, _, doc, _, count, *groups = line.split()
+        assert stored.get((topic, doc), []) == sorted(groups), (topic, doc)
+        assert int(count) == len(groups)
+
+
+def test_unique_documents_follow_gloo_eval(campaign):
+    """gloo-eval.pl leaves out the judged documents whose only group is the one left out."""
+    pools.build(campaign, "c", "p", depth=10, runs=POOLED)
+    expected = defaultdict(set)
+    for line in (DATA / "annotate-qrels.txt").read_text().splitlines():
+        topic, _, doc, _, count, *groups = line.split()
+        if int(count) == 1:
+            expected[groups[0]].add((topic, doc))
+    unique = pools.unique_documents(campaign, "c", "p")
+    got = {g: set(zip(part["topic_id"], part["doc_id"])) for g, part in unique.groupby("group_name")}
+    assert got == dict(expected)
+    table = pools.unique_relevant(campaign, "c", "p").set_index("team")
+    assert list(table.index) == ["alpha", "beta", "gamma"]
+    assert table.loc["alpha", "unique_judged"] == len(expected["alpha"])
+
+
+def test_trectools_top_x_pool_and_coverage(campaign):
+    trectools = pytest.importorskip("trectools")
+    runs = [trectools.TrecRun(str(DATA / f"{run}.txt")) for run in POOLED]
+    for depth in (1, 5, 10, 20):
+        pools.build(campaign, "c", f"d{depth}", depth=depth, runs=POOLED, ordering="trec-asc")
+        made = trectools.TrecPoolMaker().make_pool(runs, strategy="topX", topX=depth).pool
+        expected = {(str(t), d) for t, docs in made.items() for d in docs}
+        stored = set(campaign.execute("select topic_id, doc_id from pool_documents where pool_name = $p",
+                                      {"p": f"d{depth}"}).fetchall())
+        assert stored == expected
+    frame = pools.coverage(campaign, "c", "d10")
+    qrels = trectools.TrecQrel(str(DATA / "qrels.txt"))
+    for run in RUNS:
+        trec_run = trectools.TrecRun(str(DATA / f"{run}.txt"))
+        for k in (5, 10, 20):
+            ours = frame[(frame["run_id"] == run) & (frame["k"] == k)].sort_values("topic_id")["judged"].tolist()
+            assert ours == trec_run.check_qrel_coverage(qrels, topX=k), (run, k)
+
+
+def test_judged_fraction_is_pyevals_judged_at_k(campaign):
+    pools.build(campaign, "c", "p", depth=10, runs=POOLED)
+    frame = pools.coverage(campaign, "c", "p")
+    means = pyeval.evaluate(campaign, "c", ["Judged@5", "Judged@20"], store=False).per_topic
+    for k in (5, 20):
+        ours = frame[frame["k"] == k].assign(value=lambda f: f["judged"] / f["retrieved"])
+        theirs = means[means["measure"] == f"Judged@{k}"]
+        merged = ours.merge(theirs, on=["run_id", "topic_id"])
+        assert len(merged) == 18
+        assert (merged["value_x"] - merged["value_y"]).abs().max() < 1e-12
+        assert (merged["unjudged_fraction"] - (1 - merged["value_y"])).abs().max() < 1e-12
+
+
+def test_unique_to_team_by_hand(con, write):
+    """Team X (runs a, b) and team Y (run c), depth 2: a's top 2 {d1, d2}, b's {d3, d1}, c's {d2,
+    d4}. At k = 2, a's documents no other team has: d1 (d2 is c's) -> 1; c's: d4 -> 1."""
+    pyeval.load_qrels(con, "h", write("q.txt", "1 0 d1 1\n1 0 d2 0\n1 0 d4 1\n"))
+    for run, team, docs in (("a", "X", "d1 d2 d9"), ("b", "X", "d3 d1"), ("c", "Y", "d2 d4")):
+        lines = "".join(f"1 Q0 {d} {i} {10 - i} {run}\n" for i, d in enumerate(docs.split(), 1))
+        pyeval.load_runs(con, "h", [write(f"{run}.txt", lines)], names=[run], metadata=RunMetadata(team=team))
+    pools.build(con, "h", "p", depth=2)
+    frame = pools.coverage(con, "h", "p").set_index(["run_id", "k"])
+    assert frame.loc[("a", 5), "retrieved"] == 3
+    assert frame.loc[("a", 5), "judged"] == 2 and frame.loc[("a", 5), "relevant"] == 1
+    assert frame.loc[("c", 5), "unique_to_team"] == 1
+    assert frame.loc[("a", 5), "unique_to_team"] == 2  # d1 and d9 (c has d2 within 5)
+    unique = pools.unique_relevant(con, "h", "p").set_index("team")
+    assert unique.loc["X", "unique_judged"] == 1 and unique.loc["X", "unique_relevant"] == 1  # d1
+    assert unique.loc["Y", "unique_judged"] == 1 and unique.loc["Y", "unique_relevant"] == 1  # d4
+
+
+def _draw(seed: int, topic: str, doc: str) -> float:
+    return int(hashlib.md5(f"{seed}\t{topic}\t{doc}".encode()).hexdigest()[:13], 16) / 2 ** 52
+
+
+def make_pools_port(runs: dict[str, list[str]], strata, budget: int, seed: int, topic: str) -> list[str]:
+    """make-pools.pl's loop for one topic (round-robin reading, first stratum wins, rate = budget
+    left / the stratum's documents when it has none, budget counted down in pooling order) with
+    the md5 draw in place of rand()."""
+    first_depth, order = {}, []
+    for depth in range(1, max(s[1] for s in strata) + 1):
+        for run in runs:
+            if depth <= len(runs[run]) and runs[run][depth - 1] not in first_depth:
+                doc = runs[run][depth - 1]
+                if any(a <= depth <= b for a, b, _ in strata):
+                    first_depth[doc] = depth
+                    order.append(doc)
+    stratum_of = {d: next(i for i, (a, b, _) in enumerate(strata) if a <= first_depth[d] <= b) for d in order}
+    counts = defaultdict(int)
+    for d in order:
+        counts[stratum_of[d]] += 1
+    left, rates, chosen = budget, {}, []
+    for d in order:
+        s = stratum_of[d]
+        if s not in rates:
+            rates[s] = strata[s][2] if strata[s][2] is not None else left / counts[s]
+        if left > 0 and _draw(seed, topic, d) <= rates[s]:
+            chosen.append(d)
+            left -= 1
+    return chosen
+
+
+@pytest.mark.parametrize("budget, strata", [(30, [(1, 5, 1.0), (6, 40, None)]),
+                                            (20, [(1, 3, 1.0), (4, 10, 0.5), (11, 40, None)]),
+                                            (12, [(1, 20, None)])])
+def test_strata_sampling_as_make_pools(campaign, budget, strata):
+    text = [f"{a}:{b}" + ("" if r is None else f":{r}") for a, b, r in strata]
+    pools.build(campaign, "c", "s", depth=40, runs=POOLED, budget=budget, strata=text, seed=7)
+    ranked = {run: {} for run in POOLED}
+    for run in POOLED:
+        for line in (DATA / f"{run}.txt").read_text().splitlines():
+            topic, _, doc, rank, _, _ = line.split()
+            ranked[run].setdefault(topic, []).append(doc)
+    for topic in ("1", "2", "3"):
+        expected = make_pools_port({r: ranked[r][topic] for r in POOLED}, strata, budget, 7, topic)
+        stored = [d for d, in campaign.execute(
+            "select doc_id from pool_documents join pool_runs using (campaign_id, pool_name) where pool_name = 's' "
+            "and topic_id = $t and run_id = first_run order by best_rank, run_position", {"t": topic}).fetchall()]
+        assert stored == expected
+        assert len(stored) <= budget
+
+
+def test_strata_by_hand(con, write):
+    """One run d1..d6; -b 4 -s 1:2:1 -s 3:6: d1, d2 pooled; 2 left of budget over 4 documents:
+    rate 0.5, each of d3..d6 kept when its draw is <= 0.5, at most 2."""
+    pyeval.load_qrels(con, "h", write("q.txt", "1 0 d1 1\n"))
+    lines = "".join(f"1 Q0 d{i} {i} {10 - i} r\n" for i in range(1, 7))
+    pyeval.load_runs(con, "h", [write("r.txt", lines)], names=["r"])
+    pools.build(con, "h", "p", budget=4, strata=["1:2:1", "3:6"], seed=1)
+    kept = [d for d in ("d3", "d4", "d5", "d6") if _draw(1, "1", d) <= 0.5][:2]
+    stored = [d for d, in con.execute("select doc_id from pool_documents order by best_rank").fetchall()]
+    assert stored == ["d1", "d2", *kept]
+    assert con.execute("select seed, budget, strata from pools").fetchone() == (1, 4, "[[1, 2, 1.0], [3, 6, null]]")
+
+
+def test_export_layout(campaign, tmp_path):
+    pools.build(campaign, "c", "p", depth=10, runs=POOLED)
+    path = tmp_path / "pool.txt"
+    assert pools.export(campaign, "c", "p", str(path)) == 115
+    lines = [line.split() for line in path.read_text().splitlines()]
+    assert all(len(line) == 4 and line[1] == "0" and line[3] == "-1" for line in lines)
+    assert lines == sorted(lines, key=lambda line: (int(line[0]), line[2]))
+
+
+def test_leave_one_team_out_equals_gloo_eval_qrels(campaign, write):
+    """Each run's leave-out AP equals its AP against a qrels written by gloo-eval.pl's rule from
+    annotate-qrels.pl's output (drop lines with one group, the run's team)."""
+    pools.build(campaign, "c", "p", depth=10, runs=POOLED)
+    result = pools.leave_out(campaign, "c", "p", ["AP", "bpref"])
+    annotated = [line.split() for line in (DATA / "annotate-qrels.txt").read_text().splitlines()]
+    for team in ("alpha", "beta", "gamma", "delta"):
+        kept = "".join(f"{t} 0 {d} {rel}\n" for t, _, d, rel, count, *groups in annotated
+                       if not (count == "1" and groups[0] == team))
+        pyeval.load_qrels(campaign, f"g-{team}", write(f"q-{team}.txt", kept))
+        members = [r for r, t in teams().items() if t == team]
+        for run in members:
+            pyeval.load_runs(campaign, f"g-{team}", [DATA / f"{run}.txt"], names=[run])
+        means = pyeval.evaluate(campaign, f"g-{team}", ["AP", "bpref"], store=False).means
+        for row in means.itertuples():
+            ours = result.table[(result.table["run_id"] == row.run_id) & (result.table["measure"] == row.measure)]
+            assert ours["leave_out"].iloc[0] == pytest.approx(row.value, abs=1e-12), (team, row.run_id)
+    table = result.table.set_index(["measure", "run_id"])
+    assert table.loc[("AP", "r5"), "difference"] == 0  # delta pooled nothing
+    assert not table.loc[("AP", "r5"), "pooled"] and table.loc[("AP", "r0"), "pooled"]
+    row = table.loc[("AP", "r0")]
+    assert row["percent_difference"] == pytest.approx(100 * (row["leave_out"] - row["official"]) / row["official"])
+    sets = campaign.execute("select judgment_set, parent_sets, derivation, parameters from judgment_sets "
+                            "where judgment_set like 'p.without-team.%' order by 1").fetchall()
+    assert [s[0] for s in sets] == ["p.without-team.alpha", "p.without-team.beta", "p.without-team.gamma"]
+    assert all(s[1] == ["official"] and s[2] == "minus" and '"pool": "p"' in s[3] for s in sets)
+    stored = campaign.execute("select count(*) from pool_leave_out where pool_name = 'p'").fetchone()[0]
+    assert stored == 12
+    rankings = result.rankings.set_index("measure")
+    from pyeval.resampling.correlation import tau_ap
+
+    ap = result.table[result.table["measure"] == "AP"]
+    assert rankings.loc["AP", "tau_ap"] == pytest.approx(tau_ap(ap["official"].to_numpy(), ap["leave_out"].to_numpy(),
+                                                                list(ap["run_id"])))
+    summary = result.summary("AP")
+    assert "r0*" in set(summary["run"]) and "r5" in set(summary["run"])
+
+
+def test_leave_one_run_out(campaign):
+    pools.build(campaign, "c", "p", depth=10, runs=POOLED)
+    result = pools.leave_out(campaign, "c", "p", ["P@10"], grouping="run")
+    table = result.table.set_index("run_id")
+    assert table.loc["r0", "left_out"] == "r0"
+    unique_r0 = pools.unique_documents(campaign, "c", "p", grouping="run")
+    assert table.loc["r0", "removed_documents"] == (unique_r0["group_name"] == "r0").sum()
+
+
+def test_bad_input_changes_nothing(campaign, con):
+    pools.build(campaign, "c", "p", depth=10, runs=POOLED)
+    before = snapshot(con)
+    cases = [
+        (lambda: pools.build(con, "c", "q", depth=0), "depth must be a positive integer"),
+        (lambda: pools.build(con, "c", "p", depth=10), "already has pool 'p'"),
+        (lambda: pools.build(con, "c", "q", runs=["nope"]), "no run named 'nope'"),
+        (lambda: pools.build(con, "c", "q", strata=["3:9"]), "give --budget"),
+        (lambda: pools.build(con, "c", "q", strata=["9:3"]), "FROM <= TO"),
+        (lambda: pools.build(con, "c", "q", run_depths={"r5": 3}, runs=POOLED), "not a pooled run"),
+        (lambda: pools.coverage(con, "c", "nope"), "has no pool 'nope'"),
+        (lambda: pools.leave_out(con, "c", "p", ["AP"], teams=["omega"]), "no team 'omega'"),
+        (lambda: pools.leave_out(con, "c", "p", ["AP"], grouping="group"), "grouping must be one of"),
+    ]
+    for call, message in cases:
+        with pytest.raises(PyevalError, match=message):
+            call()
+    con.execute("update runs set team = null where run_id = 'r2'")
+    con.execute("update pool_runs set team = null where run_id = 'r2'")
+    before = snapshot(con)
+    with pytest.raises(PyevalError, match="pooled run 'r2' of pool 'p' has no team"):
+        pools.leave_out(con, "c", "p", ["AP"])
+    assert snapshot(con) == before
+
+
+def test_cli(tmp_path):
+    db = str(tmp_path / "w.duckdb")
+    runner = CliRunner()
+
+    def run(*args):
+        return runner.invoke(main, ["--db", db, *args], catch_exceptions=False)
+
+    assert run("load", "qrels", "-C", "c", str(DATA / "qrels.txt")).exit_code == 0
+    for name, team in teams().items():
+        assert run("load", "run", "-C", "c", "--name", name, "--team", team, str(DATA / f"{name}.txt")).exit_code == 0
+    args = ["pool", "build", "-C", "c", "--name", "p", "--depth", "10", *[x for r in POOLED for x in ("--runs", r)]]
+    assert "115 documents" in run(*args).output
+    bad = run("pool", "build", "-C", "c", "--name", "q", "--depth", "0")
+    assert bad.exit_code == 1 and bad.output.count("\n") == 1 and "depth must be" in bad.output
+    out = run("pool", "coverage", "-C", "c", "--table", "latex").output
+    assert "\\begin{tabular}" in out and "r0*" in out
+    out = run("pool", "loo", "-C", "c", "-m", "AP", "--format", "csv").output
+    assert out.splitlines()[0] == ("measure,run,left_out,official,leave_out,difference,percent_difference,"
+                                   "official_rank,leave_out_rank,rank_change")
+    assert run("pool", "loo", "-C", "c", "-m", "AP", "--table", "markdown").output.startswith("| measure")
+    assert "kendall_tau" in run("pool", "loo", "-C", "c", "-m", "AP", "--rankings",
+                                "--plot", str(tmp_path / "loo")).output
+    assert (tmp_path / "loo-AP.png").exists()
+    out = run("sql", "select run_id, pooled from run_overview order by run_id").output
+    assert "r5" in out
