@@ -23,11 +23,11 @@ from ..measures import Measure
 from .common import group_starts, long_form, staged
 
 
-def compute(con, measures: list[Measure], inputs) -> pd.DataFrame:
+def compute(con, measures: list[Measure], request) -> pd.DataFrame:
     """Per-topic values of U, D_U and U_IA (registry driver of family 'umeasure')."""
-    campaign = inputs.campaign_id
+    campaign = request.campaign_id
     frames = []
-    with staged(con, inputs) as lists:
+    with staged(con, request) as lists:
         kind = con.execute("select qrels_kind from campaigns where campaign_id = $c", {"c": campaign}).fetchone()[0]
         if kind == "diversity":
             adhoc = [str(m) for m in measures if m.kind == "U"]  # the declared formula, not the name
