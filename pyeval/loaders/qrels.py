@@ -30,11 +30,12 @@ TREC_QRELS_FIELDS = ("topic_id", "iter", "doc_id", "level_text")
 _FAST_FORMATS = ("auto", "trec", "trec-diversity")
 
 
-def _read_qrels_files(
+def read(
     sources: Sequence[staging.Source], format: str, relations: staging.TemporaryRelations
 ) -> list[Lines | StagedFile]:
-    """Qrels inputs: the TREC qrels files that fit the fast path staged by DuckDB in one scan,
-    the others as raw lines."""
+    """The loaders' protocol, step 1 (read -> check -> store; ``load campaign`` composes them):
+    qrels inputs, the TREC qrels files that fit the fast path staged by DuckDB in one scan, the
+    others as raw lines."""
     fast_path = (TREC_QRELS_FIELDS, "qrels_fast_rows", "staged_qrels_files") if format in _FAST_FORMATS else None
     return relations.read_all(sources, _frame_lines, fast_path)
 
@@ -42,8 +43,8 @@ def _read_qrels_files(
 def _read_qrels(
     source: staging.Source, format: str, relations: staging.TemporaryRelations
 ) -> Lines | StagedFile:
-    """One qrels input, as :func:`_read_qrels_files` reads it."""
-    return _read_qrels_files([source], format, relations)[0]
+    """One qrels input, as :func:`read` reads it."""
+    return read([source], format, relations)[0]
 
 
 def _trec_flavour(second_field_values: int) -> str:
@@ -154,23 +155,22 @@ def load_qrels(
         raise ValueError(f"format must be one of {', '.join(QRELS_FORMATS)}; got {format!r}")
     sources = staging.input_list(source, "qrels")
     with staging.TemporaryRelations(con) as relations:
-        inputs = _read_qrels_files(sources, format, relations)
+        inputs = read(sources, format, relations)
         with transaction(con):
             return _store_qrels_files(con, relations, campaign_id, inputs, format, replace, description)
 
 
-def _store_qrels_files(
+def check(
     con: duckdb.DuckDBPyConnection,
     relations: staging.TemporaryRelations,
     campaign_id: str,
     inputs: list[Lines | StagedFile],
     format: str,
-    replace: bool,
-    description: str | None,
-) -> staging.LoadReport:
-    """Check each qrels input (its own lines' problems, then judgments given by two of them) and
-    store their union, inside the caller's transaction. Several inputs are gathered in
-    ``qrels_batch`` (sql/loaders/batch_repeats.sql checks them)."""
+) -> str:
+    """The loaders' protocol, step 2: stage and check each qrels input :func:`read` gave (its
+    own lines' problems, then judgments given by two of them: InputFormatError naming file and
+    line); returns the format they are in. Several inputs are gathered in ``qrels_batch``
+    (sql/loaders/batch_repeats.sql checks them)."""
     formats: list[str] = []
 
     def stage_one(lines: Lines | StagedFile) -> None:
@@ -201,7 +201,20 @@ def _store_qrels_files(
         "from qrels_batch where not is_blank",
         "judgment given already by",
     )
-    chosen = formats[0]
+    return formats[0]
+
+
+def store(
+    con: duckdb.DuckDBPyConnection,
+    campaign_id: str,
+    inputs: list[Lines | StagedFile],
+    chosen: str,
+    replace: bool,
+    description: str | None,
+) -> staging.LoadReport:
+    """The loaders' protocol, step 3: store the checked qrels (:func:`check`, format ``chosen``)
+    inside the caller's transaction; DataIntegrityError when the campaign has qrels and not
+    ``replace``."""
     layout = QRELS_LAYOUTS[chosen]
     label = staging.batch_label(inputs)
     _store(con, campaign_id, layout.kind, chosen, replace, description, label)
@@ -215,6 +228,12 @@ def _store_qrels_files(
     return staging.LoadReport(
         "qrels", campaign_id, provenance.source_file, provenance.sha256, rows, topics, notes=[f"format {chosen}"]
     )
+
+
+def _store_qrels_files(con, relations, campaign_id, inputs, format, replace, description) -> staging.LoadReport:
+    """:func:`check`, then :func:`store`, inside the caller's transaction."""
+    chosen = check(con, relations, campaign_id, inputs, format)
+    return store(con, campaign_id, inputs, chosen, replace, description)
 
 
 def _stage_general_rows(con: duckdb.DuckDBPyConnection, lines: Lines, format: str) -> str:
