@@ -351,7 +351,7 @@ def scratch(relations: Iterable[str]) -> duckdb.DuckDBPyConnection:
     schema/, the current DDL, with no migration history (no ``schema_migrations``), views from
     sql/views/. For a command that loads its inputs, evaluates and forgets (the drop-ins)."""
     tables, views = sqlfiles.with_dependencies(relations)
-    con = duckdb.connect(":memory:")
+    con = _connect(":memory:", False, {})  # DuckDB's progress bar off: the drop-ins' output is byte-exact
     try:
         for table in tables:
             con.execute(sqlfiles.table_sql(table))  # our own DDL; table names are pyeval's
