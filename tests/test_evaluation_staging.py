@@ -55,11 +55,11 @@ def test_only_the_stages_a_family_reads_are_built():
 def test_each_stage_is_given_the_parameters_its_header_declares():
     recorder = _Recorder()
     run_stages(recorder, ADHOC_STAGING, _SETTINGS)
-    assert recorder.parameters["evaluation_levels"] == {"campaign_id": "c"}
+    assert recorder.parameters["evaluation_levels"] == {"campaign_id": "c", "judgment_set": "official"}
     assert recorder.parameters["evaluation_topics"] == {"thresholds": [1]}
     assert recorder.parameters["evaluation_components"] == {}
     assert set(recorder.parameters["evaluation_entries"]) == {
-        "campaign_id", "ordering", "runs", "max_depth", "judged_only", "negative_is_judged"}
+        "campaign_id", "ordering", "runs", "max_depth", "judged_only", "negative_is_judged", "judgment_set"}
     assert recorder.parameters["evaluation_ranks"] == {}
 
 
