@@ -62,14 +62,15 @@ def test_url_reflects_public_tables_and_views(built):
     assert result.exit_code == 0, result.output
     url = result.output.strip()
     assert url == (f"duckdb:///{built}?access_mode=read_only&autoinstall_known_extensions=false"
-                   "&autoload_known_extensions=false&enable_external_access=false&lock_configuration=true")
+                   "&autoload_known_extensions=false&enable_external_access=false&lock_configuration=true"
+                   "&temp_directory=")
     engine = sa.create_engine(url)
     inspector = sa.inspect(engine)
     assert set(sharing.PUBLIC_TABLES) <= set(inspector.get_table_names())
     assert set(sqlfiles.VIEW_ORDER) <= set(inspector.get_view_names())
     assert [c["name"] for c in inspector.get_columns("run_means")] == [
         "campaign_id", "run_id", "system", "team", "run_date", "measure", "value", "topics", "evaluation_id",
-        "evaluated_at", "measure_name", "aggregate", "higher_is_better",
+        "evaluated_at", "measure_name", "aggregate", "higher_is_better", "judgment_set",
     ]
     assert [c["name"] for c in inspector.get_columns("score_history")][-2:] == ["is_current", "is_latest"]
     with engine.connect() as connection:

@@ -26,12 +26,12 @@ def test_reflection_of_tables_views_and_columns(tmp_path):
     assert PUBLIC_TABLES <= set(inspector.get_table_names())
     assert set(sqlfiles.VIEW_ORDER) <= set(inspector.get_view_names())
     assert [c["name"] for c in inspector.get_columns("scores")] == [
-        "campaign_id", "run_id", "topic_id", "measure", "value", "evaluation_id", "evaluated_at"
+        "campaign_id", "run_id", "topic_id", "measure", "value", "evaluation_id", "evaluated_at", "judgment_set"
     ]
     qrels_columns = {c["name"]: c for c in inspector.get_columns("qrels")}
     assert isinstance(qrels_columns["level"]["type"], sa.Integer)
     assert inspector.get_pk_constraint("intents")["constrained_columns"] == [
-        "campaign_id", "topic_id", "intent_id"
+        "campaign_id", "judgment_set", "topic_id", "intent_id"
     ]
     with engine.connect() as connection:
         overview = pd.read_sql("select * from campaign_overview", connection)
