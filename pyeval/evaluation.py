@@ -1,13 +1,18 @@
-"""Evaluating runs: validate the request, compute the per-topic values, store the scores.
+"""Evaluating runs: the one orchestrator every engine goes through.
 
-This module validates, dispatches and stores; the values come from the metric engine's staging
-API (pyeval.stages: ad hoc campaigns, and the Python family drivers) or, for diversity
-measures, from pyeval.diversity, which stages a diversity campaign through the same API. Every
-formula is in sql/metrics/ (one file per family) and sql/evaluation/ (staging and topic
-aggregation), or in a registered Python driver (pyeval/drivers/).
+:func:`evaluate` (and :func:`evaluate_summary`, what ``pyeval evaluate`` prints) turns its
+arguments into one :class:`~pyeval.request.EvaluationRequest`, validated once, and
+:func:`run` owns what holds on every engine: the runs resolved against the warehouse, the
+inline gain profiles (``nDCG(gains={0:1,1:4})``: kept only with a stored evaluation that used
+them, removed when the evaluation is not stored or fails), the values computed by the request's
+engine (pyeval.vocabulary.ENGINES: DuckDB executes the plan, pyeval.stages; Spark,
+pyeval.engines.spark), their means and the stored evaluation. Every formula is in sql/metrics/
+(one file per family) and sql/evaluation/ (staging and topic aggregation), or in a registered
+Python driver (pyeval/drivers/).
 """
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -15,26 +20,27 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from . import diversity, sqlfiles
-from .db import check_judgment_set, create_rows, first_row, transaction, unknown_campaign
-from .errors import (
-    DataIntegrityError,
-    PyevalError,
-    with_command_line,
-)
-from .measures import Measure, make, parse_measures, registry
+from .db import check_judgment_set, first_row, transaction, unknown_campaign
+from .errors import DataIntegrityError, PyevalError
+from .measures import Measure, parse_measures, registry
 from .measures.common import is_inline_profile
-from .stages import VALUES_TABLE, create_values, stored_profiles, take_values, values_from_frame
-from .stages import compute_into as compute_staged_into
+from .plan import is_diversity
+from .request import EvaluationRequest, ordering_column, orderings, parse_requested, with_default_gain, with_default_probs  # noqa: F401
+from .stages import VALUES_TABLE, create_declared, create_values, stored_profiles, take_values, values_from_frame  # noqa: F401
+from .stages import compute_into as execute_into
+from .vocabulary import ENGINES, lookup, names
+from .vocabulary import ORDERINGS as _ORDERINGS
+from .vocabulary import TOPIC_POLICIES as _TOPIC_POLICIES
 
 if TYPE_CHECKING:  # pandas is imported where a DataFrame is made: `pyeval trec_eval` needs none
     import pandas as pd
 
-#: ranked_entries' ordering policies (sql/views/ranked_entries.sql): trec_eval's, the same with
-#: docno ascending on ties (pyndeval, ir_measures' judged and compat providers), the rank
-#: column, file order
-ORDERINGS = ("trec", "trec-asc", "rank", "file")
-TOPIC_POLICIES = ("qrels", "intersection")
+#: ranked_entries' ordering policies and the topic policies (pyeval.vocabulary, by name)
+ORDERINGS = names(_ORDERINGS)
+TOPIC_POLICIES = names(_TOPIC_POLICIES)
 
+__all__ = ["ORDERINGS", "TOPIC_POLICIES", "Evaluation", "Summary", "EvaluationRequest", "evaluate",
+           "evaluate_summary", "run", "compute", "compute_into"]
 
 @dataclass(frozen=True)
 class Evaluation:
@@ -58,6 +64,12 @@ class Evaluation:
         return table[order]
 
 
+def read_only(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether ``con``'s database is attached read-only (pyeval.connect(..., read_only=True))."""
+    row = first_row(con, "select readonly from duckdb_databases() where database_name = current_database()")
+    return bool(row and row[0])
+
+
 def summed_measures(names: Iterable[str]) -> list[str]:
     """The names among ``names`` of measures whose topics are summed, not averaged (counts such
     as NumRet, trec_eval's num_* lines): whole numbers, printed as integers."""
@@ -72,173 +84,37 @@ def summed_measures(names: Iterable[str]) -> list[str]:
     return summed
 
 
-def with_default_gain(measures: Iterable[str | Measure], profile: str) -> list[Measure]:
-    """Give ``gain=profile`` to every measure that has a gain parameter left at its default."""
-    chosen = []
-    for measure in parse_requested(measures):
-        params = dict(measure.values)
-        if "gain" in params and params["gain"] == measure.definition.param("gain").default:
-            params["gain"] = profile
-            measure = make(measure.definition, **params)
-        chosen.append(measure)
-    return chosen
+def compute(con: duckdb.DuckDBPyConnection, request: EvaluationRequest) -> pd.DataFrame:
+    """Per-topic values of ``request`` on DuckDB (its runs as given): long form ``run_id,
+    topic_id, measure, value, value_text`` (text measures' values in ``value_text``), sorted by
+    run, topic and the order the measures were asked in. See :func:`compute_into`."""
+    compute_into(con, request)
+    return take_values(con, request.measures)
 
 
-def read_only(con: duckdb.DuckDBPyConnection) -> bool:
-    """Whether ``con``'s database is attached read-only (pyeval.connect(..., read_only=True))."""
-    row = first_row(con, "select readonly from duckdb_databases() where database_name = current_database()")
-    return bool(row and row[0])
+def compute_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest) -> None:
+    """Compute ``request`` on DuckDB into the temporary table ``evaluation_values`` (``run_id,
+    topic_id, measure, value, value_text``; unordered): a diversity campaign checked first
+    (pyeval.diversity.check_campaign), then the plan executed (pyeval.stages.compute_into)."""
+    if is_diversity(request):
+        diversity.check_campaign(con, request)
+    execute_into(con, request)
 
 
-def parse_requested(measures: Iterable[str | Measure]) -> list[Measure]:
-    """The measures asked for (names or Measure values), parsed, without repeats, in order;
-    PyevalError when there are none."""
-    if isinstance(measures, (str, Measure)):  # evaluate(con, c, "AP"): one measure, not its letters
-        measures = [measures]
-    parsed = [m for item in measures for m in ([item] if isinstance(item, Measure) else parse_measures(item))]
-    if not parsed:
-        raise with_command_line(PyevalError("no measure requested (measures=['AP', 'nDCG@10'], say)"),
-                                "no measure requested (e.g. -m AP -m nDCG@10)")
-    return list(dict.fromkeys(parsed))
-
-
-def with_default_probs(measures: Iterable[str | Measure], variant: str) -> list[Measure]:
-    """Give ``probs=variant`` to every measure that has a probs parameter left at its declared
-    default (``ndeval`` for ndeval's names, ``given`` for the others)."""
-    chosen = []
-    for measure in parse_requested(measures):
-        params = dict(measure.values)
-        if "probs" in params and params["probs"] == measure.definition.param("probs").default:
-            params["probs"] = variant
-            measure = make(measure.definition, **params)
-        chosen.append(measure)
-    return chosen
-
-
-def orderings(measures: Sequence[Measure], ordering: str | None) -> dict[str, list[str]]:
-    """Which ordering ranks each measure's lists: ``ordering`` for all when given, else each
-    measure's declared one (MeasureDef.ordering: the order its name's tool reads a run in), as
-    ``{ordering: [measure names]}``; stored with an evaluation's settings."""
-    chosen: dict[str, list[str]] = {}
-    for measure in measures:
-        chosen.setdefault(ordering or measure.definition.ordering, []).append(str(measure))
-    return chosen
-
-
-def ordering_column(used: dict[str, list[str]]) -> str:
-    """``evaluations.ordering`` of an evaluation that used ``used`` (:func:`orderings`): the
-    one ordering, or ``per-measure`` (the settings' ``orderings`` say which)."""
-    return next(iter(used)) if len(used) == 1 else "per-measure"
-
-
-def compute(
-    con: duckdb.DuckDBPyConnection,
-    campaign_id: str,
-    measures: Sequence[Measure],
-    *,
-    runs: Sequence[str],
-    ordering: str | None = None,
-    max_depth: int | None = None,
-    judged_only: bool = False,
-    topics: str = "qrels",
-    judgment_set: str = "official",
-) -> pd.DataFrame:
-    """Per-topic values of ``measures``: long form ``run_id, topic_id, measure, value,
-    value_text`` (text measures' values in ``value_text``), sorted by run, topic and the order
-    the measures were asked in. See :func:`compute_into`."""
-    compute_into(con, campaign_id, measures, runs=runs, ordering=ordering, max_depth=max_depth,
-                 judged_only=judged_only, topics=topics, judgment_set=judgment_set)
-    return take_values(con, measures)
-
-
-def compute_into(
-    con: duckdb.DuckDBPyConnection,
-    campaign_id: str,
-    measures: Sequence[Measure],
-    *,
-    runs: Sequence[str],
-    ordering: str | None = None,
-    max_depth: int | None = None,
-    judged_only: bool = False,
-    topics: str = "qrels",
-    judgment_set: str = "official",
-) -> None:
-    """Compute ``measures`` into the temporary table ``evaluation_values`` (``run_id, topic_id,
-    measure, value, value_text``; unordered): diversity measures (D-, DIN-, IA-measures, I-rec,
-    ...) through pyeval.diversity, the others on the ad hoc staging
-    (:func:`pyeval.stages.compute_into`). ``ordering`` None: each measure ranked as its
-    declaration says (:func:`orderings`), one pass per ordering."""
-    used = orderings(measures, ordering)
-    if len(used) > 1:
-        groups = {chosen: [m for m in measures if str(m) in names] for chosen, names in used.items()}
-        _compute_apart(con, campaign_id, groups, runs=runs, max_depth=max_depth, judged_only=judged_only,
-                       topics=topics)
-        return
-    ordering = next(iter(used), ordering or "trec")
-    own_judged_only = [m for m in measures if m.has("judged_only") and m["judged_only"]]
-    if own_judged_only and not judged_only:  # measures with judged_only=True: their own pass
-        _compute_judged_only_apart(con, campaign_id, measures, own_judged_only, runs=runs, ordering=ordering,
-                                   max_depth=max_depth, topics=topics, judgment_set=judgment_set)
-        return
-    settings = {"runs": runs, "ordering": ordering, "max_depth": max_depth, "judged_only": judged_only,
-                "topics": topics, "judgment_set": judgment_set}
-    if any(m.definition.staging != "adhoc" for m in measures):
-        values_from_frame(con, diversity.compute(con, campaign_id, measures, **settings))
-    else:
-        compute_staged_into(con, campaign_id, measures, **settings)
-
-
-def _compute_apart(con, campaign_id: str, groups: dict[str, list[Measure]], **settings) -> None:
-    """:func:`compute_into` of each group of measures under its ordering (the key), into one
-    ``evaluation_values``."""
-    create_values(con)
-    con.execute(f"create or replace temp table evaluation_ordered_values as select * from {VALUES_TABLE}")
-    try:
-        for chosen, group in groups.items():
-            compute_into(con, campaign_id, group, ordering=chosen, **settings)
-            con.execute(f"insert into evaluation_ordered_values select * from {VALUES_TABLE}")
-        con.execute(f"create or replace temp table {VALUES_TABLE} as select * from evaluation_ordered_values")
-    finally:
-        con.execute("drop table if exists evaluation_ordered_values")
-
-
-def _compute_judged_only_apart(con, campaign_id, measures, judged, **settings) -> None:
-    """:func:`compute_into` of the measures with ``judged_only=True`` (staged with the
-    unjudged documents dropped, as the evaluation's ``judged_only`` does), then of the others."""
-    compute_into(con, campaign_id, judged, judged_only=True, **settings)
-    con.execute(f"create or replace temp table evaluation_judged_values as select * from {VALUES_TABLE}")
-    try:
-        rest = [m for m in measures if m not in judged]
-        if rest:
-            compute_into(con, campaign_id, rest, judged_only=False, **settings)
-        else:
-            create_values(con)
-        con.execute(f"insert into {VALUES_TABLE} select * from evaluation_judged_values")
-    finally:
-        con.execute("drop table if exists evaluation_judged_values")
-
-
-def means_into(con: duckdb.DuckDBPyConnection, measures: Sequence[Measure], table: str) -> None:
+def means_into(con: duckdb.DuckDBPyConnection, measures: Sequence[Measure], table: str,
+               scores: str = "evaluation_scores") -> None:
     """The temporary table ``table`` (``run_id, measure, value, topics``) of
-    sql/evaluation/means.sql over the relation ``evaluation_scores`` the caller provides."""
-    create_rows(con, "requested_aggregates", {"measure": "varchar", "aggregate": "varchar"},
-                [(str(m), m.definition.aggregate) for m in measures])
+    sql/evaluation/means.sql over the per-topic values of the relation ``scores`` (columns
+    ``run_id, topic_id, measure, value``; default the evaluation's, sql/evaluation/evaluation_scores.sql)."""
+    create_declared(con, "requested_aggregates", [(str(m), m.definition.aggregate) for m in measures])
     try:
-        # table is a name chosen by pyeval, never user input
-        con.execute(f"create or replace temp table {table} as\n" + sqlfiles.read("evaluation/means.sql"))
+        text = sqlfiles.read("evaluation/means.sql")
+        if scores != "evaluation_scores":  # means.sql reads evaluation_scores: given as a CTE over scores
+            text = f"with evaluation_scores as (select run_id, topic_id, measure, value from {scores})\n" + text
+        # table and scores are names chosen by pyeval, never user input
+        con.execute(f"create or replace temp table {table} as\n" + text)
     finally:
         con.execute("drop table requested_aggregates")
-
-
-def check_settings(ordering: str | None, topics: str, max_depth: int | None) -> None:
-    """PyevalError for an unknown ordering (None: each measure's own) or topic policy, or a
-    depth below 1."""
-    if ordering is not None and ordering not in ORDERINGS:
-        raise PyevalError(f"ordering must be one of {', '.join(ORDERINGS)}; got {ordering!r}")
-    if topics not in TOPIC_POLICIES:
-        raise PyevalError(f"topics must be one of {', '.join(TOPIC_POLICIES)}; got {topics!r}")
-    if max_depth is not None and max_depth < 1:
-        raise PyevalError(f"max_depth must be a positive integer; got {max_depth}")
 
 
 def campaign_runs(con, campaign_id: str, runs: Sequence[str] | None, any_qrels: bool = False) -> list[str]:
@@ -280,6 +156,8 @@ def evaluate(
     topics: str = "qrels",
     store: bool = True,
     judgment_set: str = "official",
+    engine: str = "duckdb",
+    **engine_options,
 ) -> Evaluation:
     """Evaluate runs of a campaign and (by default) store the per-topic scores.
 
@@ -307,11 +185,22 @@ def evaluate(
     judgment_set
         The campaign's judgment set whose qrels and intents are read (``official`` by default;
         docs/judgments.md); stored with every score and mean.
+    engine
+        ``duckdb`` (default) or ``spark`` (pyeval.engines.spark; ``engine_options``: its
+        ``spark``, ``export`` and ``cores``).
     """
-    parsed, evaluation_id = _evaluate_into(con, campaign_id, measures, runs=runs, ordering=ordering,
-                                           max_depth=max_depth, judged_only=judged_only, topics=topics, store=store,
-                                           judgment_set=judgment_set)
-    return _evaluation_frames(con, parsed, evaluation_id)
+    request = EvaluationRequest.build(campaign_id, measures, runs=runs, ordering=ordering, max_depth=max_depth,
+                                      judged_only=judged_only, topics=topics, engine=engine,
+                                      judgment_set=judgment_set)
+    return run(con, request, store=store, **engine_options)
+
+
+def run(con: duckdb.DuckDBPyConnection, request: EvaluationRequest, *, store: bool = True,
+        **engine_options) -> Evaluation:
+    """:func:`evaluate` of a request (every engine): the per-topic values, texts and means,
+    stored unless ``store`` is False."""
+    request, evaluation_id = _evaluate_into(con, request, store, engine_options)
+    return _evaluation_frames(con, request.measures, evaluation_id)
 
 
 @dataclass(frozen=True)
@@ -324,13 +213,20 @@ class Summary:
 
 
 def evaluate_summary(
-    con: duckdb.DuckDBPyConnection, campaign_id: str, measures: Iterable[str | Measure], **settings
+    con: duckdb.DuckDBPyConnection, campaign_id: str | EvaluationRequest,
+    measures: Iterable[str | Measure] | None = None, *, store: bool = True, **settings
 ) -> Summary:
-    """:func:`evaluate` (same keywords) returning only the means, run by measure, computed,
-    stored and combined in SQL: what ``pyeval evaluate`` prints, without pandas."""
-    parsed, evaluation_id = _evaluate_into(con, campaign_id, measures, **settings)
+    """:func:`evaluate` (same keywords, or a request in place of the campaign and measures)
+    returning only the means, run by measure, computed, stored and combined in SQL: what
+    ``pyeval evaluate`` prints, without pandas."""
+    if isinstance(campaign_id, EvaluationRequest):
+        request, engine_options = campaign_id, settings
+    else:
+        engine_options = {k: settings.pop(k) for k in list(settings) if k not in _REQUEST_KEYWORDS}
+        request = EvaluationRequest.build(campaign_id, measures, **settings)
+    request, evaluation_id = _evaluate_into(con, request, store, engine_options)
     try:
-        names = [str(m) for m in parsed if m.definition.storable]
+        names = [str(m) for m in request.numeric]
         means: dict[str, dict[str, float]] = {}
         for run_id, measure, value in con.execute(f"select run_id, measure, value from {MEANS_TABLE}").fetchall():
             means.setdefault(run_id, {})[measure] = value
@@ -340,87 +236,68 @@ def evaluate_summary(
     return Summary(names, rows, evaluation_id)
 
 
+_REQUEST_KEYWORDS = ("runs", "ordering", "max_depth", "judged_only", "topics", "gain_profile", "probs", "engine",
+                     "judgment_set")
+
 #: The temporary tables an evaluation leaves for its caller (:func:`finish_into`): the numeric
-#: per-topic values (what is stored) and their means by run.
+#: per-topic values (what is stored, sql/evaluation/evaluation_scores.sql) and their means by run.
 SCORES_TABLE = "evaluation_scores"
 MEANS_TABLE = "evaluation_run_means"
 
 
-def _evaluate_into(
-    con: duckdb.DuckDBPyConnection, campaign_id: str, measures: Iterable[str | Measure], *, store: bool = True,
-    runs: Sequence[str] | None = None, ordering: str | None = None, max_depth: int | None = None,
-    judged_only: bool = False, topics: str = "qrels", judgment_set: str = "official",
-) -> tuple[list[Measure], int | None]:
-    """:func:`evaluate`'s work (its keywords): validate, compute into ``evaluation_values``,
-    then :func:`finish_into`."""
-    check_settings(ordering, topics, max_depth)
+def resolve(con: duckdb.DuckDBPyConnection, request: EvaluationRequest) -> EvaluationRequest:
+    """``request`` with its runs resolved against the warehouse (default: every run of the
+    campaign); PyevalError naming a missing campaign, run or kind of qrels."""
+    # the Python families (ndeval, umeasure) read per-intent judgments and check their own qrels
+    any_qrels = all(registry.driver(m.family) or m.definition.staging != "adhoc" for m in request.measures)
+    runs = campaign_runs(con, request.campaign_id, request.runs, any_qrels=any_qrels)
+    check_judgment_set(con, request.campaign_id, request.judgment_set)
+    return request.replace(runs=tuple(runs))
+
+
+def compute_values(con: duckdb.DuckDBPyConnection, request: EvaluationRequest, **engine_options) -> None:
+    """``evaluation_values`` of ``request`` computed by its engine (pyeval.vocabulary.ENGINES:
+    ``module:function`` called as ``function(con, request, **engine_options)``)."""
+    module, _, function = lookup(ENGINES, request.engine).compute.partition(":")
+    getattr(importlib.import_module(module), function)(con, request, **engine_options)
+
+
+def _evaluate_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest, store: bool,
+                   engine_options: dict) -> tuple[EvaluationRequest, int | None]:
+    """The invariants of every evaluation, on every engine: runs resolved, values computed into
+    ``evaluation_values``, :func:`finish_into`; an inline gain profile the evaluation defined
+    stays only when the evaluation is stored (removed when it is not, or fails)."""
     if store and read_only(con):
         raise PyevalError("the warehouse is open read-only: evaluate with store=False, or open it for writing")
-    parsed = parse_requested(measures)
-    # the Python families (ndeval, umeasure) read per-intent judgments and check their own qrels
-    run_ids = campaign_runs(
-        con, campaign_id, runs,
-        any_qrels=all(registry.driver(m.family) or m.definition.staging != "adhoc" for m in parsed),
-    )
-    check_judgment_set(con, campaign_id, judgment_set)
-    inline = sorted({m["gain"] for m in parsed if m.has("gain") and is_inline_profile(m["gain"])}
-                    - stored_profiles(con, campaign_id))
+    request = resolve(con, request)
+    inline = sorted({m["gain"] for m in request.measures if m.has("gain") and is_inline_profile(m["gain"])}
+                    - stored_profiles(con, request.campaign_id))
+    if is_diversity(request):
+        diversity.check_campaign(con, request)
     kept = False
     try:
-        compute_into(con, campaign_id, parsed, runs=run_ids, ordering=ordering, max_depth=max_depth,
-                     judged_only=judged_only, topics=topics, judgment_set=judgment_set)
-        used = orderings(parsed, ordering)
-        settings = {"runs": run_ids, "max_depth": max_depth, "judged_only": judged_only, "topics": topics,
-                    "orderings": used, "judgment_set": judgment_set}
-        evaluation_id = finish_into(con, campaign_id, parsed, ordering_column(used), settings, store)
+        compute_values(con, request, **engine_options)
+        evaluation_id = finish_into(con, request, store)
         kept = evaluation_id is not None
     finally:
         if inline and not kept:  # an inline profile stays only with the evaluation that used it
             con.execute("delete from gain_profiles where campaign_id = $c and list_contains($p, profile)",
-                        {"c": campaign_id, "p": inline})
-    return parsed, evaluation_id
+                        {"c": request.campaign_id, "p": inline})
+    return request, evaluation_id
 
 
-def finish(
-    con: duckdb.DuckDBPyConnection,
-    campaign_id: str,
-    parsed: Sequence[Measure],
-    frame: pd.DataFrame,
-    ordering: str,
-    settings: dict,
-    store: bool,
-) -> Evaluation:
-    """:func:`finish_into` for values another engine computed (a frame ``run_id, topic_id,
-    measure, value[, value_text]``), as an :class:`Evaluation`."""
-    values_from_frame(con, frame)
-    evaluation_id = finish_into(con, campaign_id, parsed, ordering, settings, store)
-    return _evaluation_frames(con, parsed, evaluation_id)
-
-
-def finish_into(
-    con: duckdb.DuckDBPyConnection,
-    campaign_id: str,
-    parsed: Sequence[Measure],
-    ordering: str,
-    settings: dict,
-    store: bool,
-) -> int | None:
+def finish_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest, store: bool) -> int | None:
     """From ``evaluation_values`` (whatever engine filled it): the numeric measures' values as
     :data:`SCORES_TABLE`, their means (each measure's declared aggregate,
     sql/evaluation/means.sql) as :data:`MEANS_TABLE`, and (``store``, when there are values)
-    the stored evaluation with ``settings``, whose id is returned."""
-    numeric = [m for m in parsed if m.definition.storable]
-    create_rows(con, "requested_order", {"measure": "varchar", "position": "integer", "storable": "boolean"},
-                [(str(m), position, m.definition.storable) for position, m in enumerate(parsed)])
-    con.execute(
-        f"create or replace temp table {SCORES_TABLE} as select values.run_id, values.topic_id, "
-        f"values.measure, values.value from {VALUES_TABLE} as values "
-        "inner join requested_order on values.measure = requested_order.measure where requested_order.storable"
-    )
-    means_into(con, numeric, MEANS_TABLE)
+    the stored evaluation with the request's settings, whose id is returned."""
+    create_declared(con, "requested_order",
+                    [(str(m), position, m.definition.storable) for position, m in enumerate(request.measures)])
+    con.execute(f"create or replace temp table {SCORES_TABLE} as\n" + sqlfiles.read("evaluation/evaluation_scores.sql"))
+    means_into(con, request.numeric, MEANS_TABLE)
     if not store or not first_row(con, f"select count(*) from {SCORES_TABLE}")[0]:
         return None
-    return _store(con, campaign_id, ordering, {"measures": [str(m) for m in numeric], **settings}, numeric)
+    return _store(con, request)
 
 
 def _evaluation_frames(con: duckdb.DuckDBPyConnection, parsed: Sequence[Measure], evaluation_id: int | None
@@ -465,13 +342,7 @@ def _measure_rows(measures: Sequence[Measure]) -> list[tuple]:
     ]
 
 
-def _store(
-    con,
-    campaign_id: str,
-    ordering: str,
-    settings: dict,
-    measures: Sequence[Measure],
-) -> int:
+def _store(con, request: EvaluationRequest) -> int:
     """Record one evaluation, all or nothing: its settings, inputs (sha256), measures, and the
     per-topic values and means of :data:`SCORES_TABLE` and :data:`MEANS_TABLE`. Nothing stored
     is ever updated or deleted afterwards."""
@@ -479,16 +350,15 @@ def _store(
 
     from . import __version__
 
-    records = _measure_rows(measures)
+    campaign_id, settings = request.campaign_id, request.stored_settings()
+    ordering = ordering_column(orderings(request.measures, request.ordering))
+    records = _measure_rows(request.numeric)
     profiles = sorted({record[-1] for record in records if record[-1] is not None})
-    create_rows(con, "new_measures", {"measure": "varchar", "measure_name": "varchar", "family": "varchar",
-                                      "parameters": "varchar", "aggregate": "varchar", "gain_profile": "varchar"},
-                records)
+    create_declared(con, "new_measures", records)
     try:
         with transaction(con):
             evaluation_id = first_row(con, "select coalesce(max(evaluation_id), 0) + 1 from evaluations")[0]
-            keys = {"id": evaluation_id, "campaign_id": campaign_id,
-                    "judgment_set": settings.get("judgment_set", "official")}
+            keys = {"id": evaluation_id, "campaign_id": campaign_id, "judgment_set": request.judgment_set}
             con.execute(
                 "insert into evaluations (evaluation_id, campaign_id, pyeval_version, ordering, settings, "
                 "judgment_set) values ($id, $campaign_id, $version, $ordering, $settings, $judgment_set)",

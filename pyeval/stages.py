@@ -1,142 +1,49 @@
-"""The metric engine's staging API: stage the ranked lists once, run each metric family on them.
+"""The DuckDB engine: execute an evaluation's plan on a connection, and what the stages share.
 
-A *staging* is a set of sql/evaluation/ files; each makes the temporary table its header
-declares (``produces``), from the relations it declares (``reads``), with the parameters it
-declares (``params``) taken from one settings mapping (:func:`stage_settings`). The order they
-are created in and the stages a family needs are derived from those headers
-(:func:`run_stages`). The ad hoc staging is :data:`ADHOC_STAGING`; pyeval/diversity stages a
-diversity campaign with its own files and the same functions. Every formula is in sql/metrics/
-(one file per family), except for the families registered with a Python driver
-(registry.register_driver: pyeval/drivers/), which read their own SQL and return the same long
-form. pyeval.evaluation (evaluate, store) and the Spark engine build on this module.
+An evaluation's steps come from its plan (:func:`pyeval.plan.plan`, derived from the headers of
+sql/); :class:`DuckDBExecutor` runs each step on a DuckDB connection: a stage as the temporary
+table its header declares, given the parameters its header declares, a metric family's SQL
+appended to ``evaluation_values`` (sql/evaluation/evaluation_values.sql) with its
+``requested_measures`` (sql/evaluation/requested_measures.sql), a Python family driver
+(registry.register_driver: pyeval/drivers/) given its measures and the request. Every formula
+is in sql/metrics/ (one file per family) or in a driver. pyeval.evaluation (the orchestrator)
+builds on this module.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 import duckdb
 
 from . import sqlfiles
-from .db import create_rows, first_row
+from .db import create_rows
 from .errors import MeasureParamError
 from .gains import define_gain_profile
 from .measures import Measure, registry
 from .measures.common import BUILTIN_GAIN_PROFILES, STAGING_PARAMS, is_inline_profile
+from .plan import ADHOC_STAGING, Step, execute, plan, stage_steps, staged_tables, stages_read  # noqa: F401
+from .request import EvaluationRequest
 
 if TYPE_CHECKING:  # pandas is imported where a DataFrame is made: `pyeval trec_eval` needs none
     import pandas as pd
 
-NO_DEPTH_LIMIT = 2**62
-
-#: The ad hoc staging: files of sql/evaluation/ (creation order comes from their headers). The
-#: last three hold a diversity campaign's intents, per-intent judgments of the ranked documents
-#: and a composite measure's components (empty for an ad hoc campaign).
-ADHOC_STAGING = (
-    "evaluation_levels",
-    "evaluation_relevant_documents",
-    "evaluation_entries",
-    "evaluation_ranks",
-    "evaluation_lists",
-    "evaluation_pairs",
-    "topic_judgments",
-    "evaluation_gains",
-    "evaluation_gain_maxima",
-    "evaluation_ideal_gains",
-    "evaluation_relevant_ranks",
-    "evaluation_intents",
-    "evaluation_intent_ranks",
-    "evaluation_components",
-)
-
-#: The temporary table :func:`compute_into` fills.
+#: The temporary table the executor fills (sql/evaluation/evaluation_values.sql declares it).
 VALUES_TABLE = "evaluation_values"
 
 
-@dataclass(frozen=True)
-class FamilyInputs:
-    """What a Python family driver (registry.register_driver) is given besides its measures:
-    the campaign and the evaluation's settings, as :func:`compute_into` received them."""
-
-    campaign_id: str
-    runs: tuple[str, ...]
-    ordering: str
-    max_depth: int | None
-    judged_only: bool
-    topics: str
-    judgment_set: str = "official"  # the qrels and intents read (docs/judgments.md)
-
-
-class Staging(Protocol):
-    """A staging other than the ad hoc one (pyeval.diversity.Staging)."""
-
-    def stage(self, con, settings: Mapping[str, object]) -> list[str]:
-        """Create the staged tables from ``settings`` (:func:`stage_settings`); their names."""
-
-
-
-def stage_settings(
-    campaign_id: str, runs: Sequence[str], measures: Sequence[Measure], *, ordering: str,
-    max_depth: int | None, judged_only: bool, topics: str, judgment_set: str = "official",
-) -> dict[str, object]:
-    """Every parameter a staging file may declare, for one evaluation of ``measures``: the
-    relevance thresholds (``rel``) and gain profiles (``gain``) they ask for, the depth cut
-    (:data:`NO_DEPTH_LIMIT` for none), the probability variants read ('given') and whether a
-    document with negative levels only counts as judged (not for trec_eval's reading:
-    sql/evaluation/evaluation_entries.sql), and the judgment set whose qrels and intents are
-    read (docs/judgments.md)."""
-    return {
-        "campaign_id": campaign_id,
-        "judgment_set": judgment_set,
-        "runs": list(runs),
-        "ordering": ordering,
-        "max_depth": NO_DEPTH_LIMIT if max_depth is None else max_depth,
-        "judged_only": judged_only,
-        "negative_is_judged": False,
-        "topic_policy": topics,
-        "thresholds": sorted({1} | {m["rel"] for m in measures if m.has("rel") and m["rel"] is not None}),
-        "profiles": sorted({m["gain"] for m in measures if m.has("gain")}),
-        "variants": ["given"],
-    }
-
-
-def stages_read(files: Iterable[str], staging: Iterable[str] = ADHOC_STAGING) -> set[str]:
-    """The tables of ``staging`` (files of sql/evaluation/) that the SQL files ``files`` (paths
-    under sql/) declare they read."""
-    tables = set(staged_tables(staging))
-    return {name for file in files for name in sqlfiles.model(file).reads if name in tables}
-
-
-def run_stages(con, files: Iterable[str], settings: Mapping[str, object], needed: set[str] | None = None
+def run_stages(con, files: Iterable[str], parameters: Mapping[str, object], needed: set[str] | None = None
                ) -> list[str]:
-    """Create the table each of ``files`` (sql/evaluation/<file>.sql, or sql/<file>.sql for a
-    name with a directory) produces, in the order their headers' ``reads`` require, after the
-    evaluation macros, each given the parameters it declares from ``settings``. With ``needed``
-    (the tables the metric families read), only those and the stages they are built from are
-    created. Returns the tables created."""
-    models = sqlfiles.creation_order(_model(file) for file in files)
-    if needed is not None:
-        wanted = set(needed)
-        for model in reversed(models):
-            if model.produces in wanted:
-                wanted |= set(model.reads)
-        models = [model for model in models if model.produces in wanted]
-    con.execute(sqlfiles.read("evaluation/macros.sql"))
-    for model in models:
-        # table names come from pyeval's own headers, never user input
-        con.execute(f"create or replace temp table {model.produces} as\n" + sqlfiles.read(model.path),
-                    model.bind(settings))
-    return [model.produces for model in models]
-
-
-def _model(file: str) -> sqlfiles.Model:
-    return sqlfiles.model(f"{file}.sql" if "/" in file else f"evaluation/{file}.sql")
-
-
-def staged_tables(files: Iterable[str]) -> list[str]:
-    """The tables the staging ``files`` (as :func:`run_stages` takes them) produce."""
-    return [_model(file).produces for file in files]
+    """Create the relation each of ``files`` (sql/evaluation/<file>.sql, or sql/<file>.sql for
+    a name with a directory) produces, in the order their headers' ``reads`` require, after the
+    evaluation macros, each given the parameters it declares from ``parameters``
+    (:func:`pyeval.plan.stage_steps`). With ``needed``, only those and the stages they are built
+    from. Returns the relations created."""
+    executor = DuckDBExecutor(con)
+    steps = stage_steps(files, parameters, needed)
+    for step in steps:
+        executor.macros(step) if step.kind == "macros" else executor.stage(step)
+    return [step.produces for step in steps if step.kind == "stage"]
 
 
 def drop_tables(con, tables: Iterable[str]) -> None:
@@ -188,7 +95,8 @@ def requested_frame(family: str, family_measures: list[Measure]) -> pd.DataFrame
 def _create_requested(con, family: str, family_measures: list[Measure]) -> None:
     """The family's ``requested_measures`` relation (sql/metrics/ headers)."""
     params = _requested_params(family)
-    columns = {"measure": "varchar", "kind": "varchar", **{n: _SQL_TYPES[t] for n, t in params.items()}}
+    declared = sqlfiles.model("evaluation/requested_measures.sql").columns[:2]  # measure, kind
+    columns = {**dict.fromkeys(declared, "varchar"), **{n: _SQL_TYPES[t] for n, t in params.items()}}
     create_rows(con, "requested_measures", columns, _requested_rows(family, family_measures))
 
 
@@ -229,74 +137,88 @@ def take_values(con, measures: Sequence[Measure]) -> pd.DataFrame:
     return in_request_order(frame, measures)
 
 
-def compute_into(
-    con: duckdb.DuckDBPyConnection,
-    campaign_id: str,
-    measures: Sequence[Measure],
-    *,
-    runs: Sequence[str],
-    ordering: str = "trec",
-    max_depth: int | None = None,
-    judged_only: bool = False,
-    topics: str = "qrels",
-    staging: Staging | None = None,
-    judgment_set: str = "official",
-) -> None:
-    """Compute ``measures`` into the temporary table ``evaluation_values`` (``run_id, topic_id,
-    measure, value, value_text``; unordered) over ``staging`` (default: the ad hoc staging, only
-    the stages the requested SQL families read). pandas is imported only when a Python family
-    computes."""
-    create_values(con)
-    check_gain_profiles(con, campaign_id, measures)
-    settings = stage_settings(campaign_id, runs, measures, ordering=ordering, max_depth=max_depth,
-                              judged_only=judged_only, topics=topics, judgment_set=judgment_set)
-    families = list(dict.fromkeys(m.family for m in measures))
-    sql_families = [family for family in families if registry.driver(family) is None]
-    staged: list[str] = []
-    try:
-        if sql_families:  # Python families stage their own
-            if staging is not None:
-                staged = staging.stage(con, settings)
-            else:
-                needed = stages_read(f"metrics/metric_{family}.sql" for family in sql_families)
-                staged = run_stages(con, ADHOC_STAGING, settings, needed)
-        if "preferences" in families and first_row(
-            con, "select count(*) from duckdb_tables() where table_name = 'evaluation_preferences'"
-        )[0] == 0:  # the campaign's qrels as preferences, unless the caller staged some (trec_eval -R)
-            staged += run_stages(con, ("evaluation_preferences", "preference_closure"), settings)
-        for family in families:
-            family_measures = [m for m in measures if m.family == family]
-            driver = registry.driver(family)
-            if driver is not None:  # a family computed in Python (registry.register_driver)
-                inputs = FamilyInputs(campaign_id, tuple(runs), ordering, max_depth, judged_only, topics, judgment_set)
-                insert_frame(con, driver(con, family_measures, inputs))
-                continue
-            _create_requested(con, family, family_measures)
-            try:
-                con.execute(
-                    f"insert into {VALUES_TABLE} by name select * from (\n"
-                    + sqlfiles.read(f"metrics/metric_{family}.sql") + "\n)"
-                )
-            except duckdb.InvalidInputException as exc:
-                # a family's own error('metric_<family>: ...'): a measure that does not apply
-                # to these data (e.g. gdeval's ERR with a gain above 4), not a crash
-                text = str(exc)
-                marker = f"metric_{family}:"
-                if marker not in text:
-                    raise
-                raise MeasureParamError(text[text.index(marker):]) from None
-            finally:
-                con.execute("drop table if exists requested_measures")
-    finally:
-        drop_tables(con, staged)
+def compute_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest) -> None:
+    """Compute ``request``'s measures into the temporary table ``evaluation_values``
+    (``run_id, topic_id, measure, value, value_text``; unordered): its inline gain profiles
+    defined (:func:`check_gain_profiles`), then its plan (:func:`pyeval.plan.plan`) executed on
+    DuckDB. pandas is imported only when a Python family or a diversity plan computes."""
+    check_gain_profiles(con, request.campaign_id, request.measures)
+    execute(plan(request), DuckDBExecutor(con))
+
+
+class DuckDBExecutor:
+    """Executes a plan's steps on a DuckDB connection (pyeval.plan.Executor)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection):
+        self.con = con
+
+    def open_values(self) -> None:
+        create_values(self.con)
+
+    def macros(self, step: Step) -> None:
+        self.con.execute(sqlfiles.read(step.model))
+
+    def stage(self, step: Step) -> None:
+        # relation names come from pyeval's own headers, never user input
+        self.con.execute(f"create or replace temp table {step.produces} as\n" + sqlfiles.read(step.model),
+                         dict(step.params))
+
+    def components(self, step: Step, frame: pd.DataFrame) -> None:
+        """Append a composite family's component values to the staged evaluation_components."""
+        insert_rows(self.con, "evaluation_components", frame)
+
+    def family(self, step: Step) -> None:
+        family = step.family
+        _create_requested(self.con, family, list(step.measures))
+        try:
+            self.con.execute(
+                f"insert into {VALUES_TABLE} by name select * from (\n" + sqlfiles.read(step.model) + "\n)"
+            )
+        except duckdb.InvalidInputException as exc:
+            # a family's own error('metric_<family>: ...'): a measure that does not apply to
+            # these data (e.g. gdeval's ERR with a gain above 4), not a crash
+            text = str(exc)
+            marker = f"metric_{family}:"
+            if marker not in text:
+                raise
+            raise MeasureParamError(text[text.index(marker):]) from None
+        finally:
+            self.con.execute("drop table if exists requested_measures")
+
+    def driver(self, step: Step, request: EvaluationRequest) -> None:
+        """A family computed in Python (registry.register_driver), given its measures and the
+        pass's request."""
+        function = registry.driver(step.family)
+        insert_frame(self.con, function(self.con, list(step.measures), request))
+
+    def drop(self, tables: list[str]) -> None:
+        drop_tables(self.con, tables)
+
+    def take_values(self) -> pd.DataFrame:
+        try:
+            return self.con.execute(f"select * from {VALUES_TABLE}").df()
+        finally:
+            self.con.execute(f"drop table {VALUES_TABLE}")
+
+    def put_values(self, frame: pd.DataFrame) -> None:
+        values_from_frame(self.con, frame)
+
+
+def create_declared(con, relation: str, rows: Sequence[tuple] = ()) -> None:
+    """The temporary table ``relation`` as its declaration (sql/evaluation/<relation>.sql, a
+    typed empty select) makes it, holding ``rows`` (bound as parameters)."""
+    model = sqlfiles.model(f"evaluation/{relation}.sql")
+    # names come from pyeval's own declarations, never user input
+    con.execute(f"create or replace temp table {relation} as\n" + sqlfiles.read(model.path))
+    if rows:
+        row = "(" + ", ".join(["?"] * len(model.columns)) + ")"
+        con.execute(f"insert into {relation} values " + ", ".join([row] * len(rows)),
+                    [value for values in rows for value in values])
 
 
 def create_values(con) -> None:
     """An empty ``evaluation_values``."""
-    con.execute(
-        f"create or replace temp table {VALUES_TABLE} (run_id varchar, topic_id varchar, "
-        "measure varchar, value double, value_text varchar)"
-    )
+    con.execute(f"create or replace temp table {VALUES_TABLE} as\n" + sqlfiles.read("evaluation/evaluation_values.sql"))
 
 
 def values_from_frame(con, frame: pd.DataFrame) -> None:
@@ -308,12 +230,16 @@ def values_from_frame(con, frame: pd.DataFrame) -> None:
 
 def insert_frame(con, frame: pd.DataFrame) -> None:
     """Append a long form (``value_text`` optional) to evaluation_values."""
-    con.register("computed_frame", frame)
-    try:
-        columns = [c for c in ("run_id", "topic_id", "measure", "value", "value_text") if c in frame.columns]
-        con.execute(f"insert into {VALUES_TABLE} by name select {', '.join(columns)} from computed_frame")
-    finally:
-        con.unregister("computed_frame")
+    insert_rows(con, VALUES_TABLE, frame)
+
+
+def insert_rows(con, table: str, frame: pd.DataFrame) -> None:
+    """Append the rows of ``frame`` to ``table`` (a relation declared in sql/evaluation/), the
+    columns by name; ``frame`` is read through DuckDB's replacement scan under a local name."""
+    columns = [name for name in sqlfiles.model(f"evaluation/{table}.sql").columns if name in frame.columns]
+    rows = frame  # noqa: F841  (read by name by the statement below: DuckDB's replacement scan)
+    # table and column names are pyeval's own declarations, never user input
+    con.execute(f"insert into {table} by name select {', '.join(columns)} from rows")
 
 
 def in_request_order(frame: pd.DataFrame, measures: Sequence[Measure]) -> pd.DataFrame:

@@ -151,3 +151,46 @@ def test_python_errors_name_arguments_and_the_cli_names_options(campaign):
         evaluate(campaign, "c", [], store=False)
     assert "-m" not in str(raised.value) and "measures=" in str(raised.value)
     assert raised.value.command_line == "no measure requested (e.g. -m AP -m nDCG@10)"
+
+
+INLINE = "nDCG(gains={0:1,1:4})@10"
+#: gdeval's ERR takes gains up to 4: this inline profile fails in its family, after the check
+FAILING = "ERR(gain='0=0,1=1,2=9')@10"
+
+
+def check_inline_profile_rule(con, campaign_id: str, **engine) -> None:
+    """An inline gain profile stays in gain_profiles only with a stored evaluation that used it:
+    not stored, failed after the profile check, stored (the same rule on every engine)."""
+    profiles = "select distinct profile from gain_profiles where campaign_id = $c and profile like '%=%' order by 1"
+    before = con.execute(profiles, {"c": campaign_id}).fetchall()
+    evaluate(con, campaign_id, [INLINE], store=False, **engine)
+    assert con.execute(profiles, {"c": campaign_id}).fetchall() == before
+    with pytest.raises(PyevalError, match="metric_cascade"):
+        evaluate(con, campaign_id, [INLINE, FAILING], **engine)
+    assert con.execute(profiles, {"c": campaign_id}).fetchall() == before
+    stored = evaluate(con, campaign_id, [INLINE], **engine)
+    assert stored.evaluation_id is not None
+    assert con.execute(profiles, {"c": campaign_id}).fetchall() == sorted(before + [("0=1,1=4",)])
+
+
+def test_the_inline_profile_rule_on_duckdb(campaign):
+    check_inline_profile_rule(campaign, "c")
+
+
+def test_evaluate_takes_a_request_and_stores_its_settings(campaign):
+    import json
+
+    from pyeval.evaluation import run
+    from pyeval.request import EvaluationRequest
+
+    request = EvaluationRequest.build("c", ["P@2", "RelString@2"], runs=["r"], max_depth=5)
+    result = run(campaign, request)
+    settings = campaign.execute("select settings from evaluations where evaluation_id = $e",
+                                {"e": result.evaluation_id}).fetchone()[0]
+    assert json.loads(settings) == {"measures": ["P@2"], "runs": ["r"], "max_depth": 5, "judged_only": False,
+                                    "topics": "qrels", "orderings": {"trec": ["P@2", "RelString@2"]},
+                                    "judgment_set": "official"}
+    with pytest.raises(PyevalError, match="ordering must be one of"):
+        request.replace(ordering="score")
+    with pytest.raises(PyevalError, match="max_depth must be a positive integer"):
+        EvaluationRequest.build("c", ["AP"], max_depth=0)

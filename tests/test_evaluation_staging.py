@@ -1,4 +1,5 @@
-"""How an evaluation stages (pyeval/evaluation.py): only the stages its families read, and the
+"""How an evaluation stages (pyeval/plan.py, pyeval/evaluation.py): the plan is pure and holds
+only the stages its families read, each with the parameters its header declares; the
 pandas-free evaluation_values table behind compute()."""
 from __future__ import annotations
 
@@ -9,58 +10,95 @@ import pytest
 from pyeval import sqlfiles
 from pyeval.evaluation import VALUES_TABLE, compute_into, means_into
 from pyeval.measures import parse, registry
-from pyeval.stages import ADHOC_STAGING, run_stages, stage_settings, stages_read
+from pyeval.plan import ADHOC_STAGING, plan, stage_steps, stages_read
+from pyeval.request import EvaluationRequest
 
 from .test_evaluation import campaign  # noqa: F401  (the fixture: test_evaluation's small campaign)
 
-_SETTINGS = stage_settings("c", ["r"], [], ordering="trec", max_depth=None, judged_only=False, topics="qrels")
 _TABLES = [sqlfiles.model(f"evaluation/{file}.sql").produces for file in ADHOC_STAGING]
 
 
-class _Recorder:
-    """Stands in for a connection: records the tables run_stages creates and their parameters."""
+def _request(*names: str, **settings) -> EvaluationRequest:
+    return EvaluationRequest.build("c", list(names), runs=["r"], **settings)
 
-    def __init__(self):
-        self.created: list[str] = []
-        self.parameters: dict[str, dict] = {}
 
-    def execute(self, sql, parameters=None):
-        if sql.startswith("create or replace temp table "):
-            self.created.append(sql.split()[5])
-            self.parameters[sql.split()[5]] = parameters
-        return self
+def _staged(request: EvaluationRequest) -> dict[str, dict]:
+    """relation -> bound parameters of the plan's stage steps, in plan order."""
+    return {step.produces: dict(step.params) for step in plan(request).steps if step.kind == "stage"}
 
 
 def test_only_the_stages_a_family_reads_are_built():
-    recorder = _Recorder()
-    run_stages(recorder, ADHOC_STAGING, _SETTINGS, stages_read(["metrics/metric_precision.sql"]))
+    created = list(_staged(_request("P@10")))
     # precision reads pairs, ranks and topics; pairs is built from levels and lists, ranks from
     # the ranked-and-cut entries
-    assert sorted(recorder.created) == sorted([
+    assert sorted(created) == sorted([
         "evaluation_levels", "evaluation_entries", "evaluation_ranks", "evaluation_lists", "evaluation_pairs",
         "evaluation_topics",
     ])
-    assert recorder.created.index("evaluation_entries") < recorder.created.index("evaluation_ranks")
-    assert recorder.created.index("evaluation_ranks") < recorder.created.index("evaluation_lists")
-    assert recorder.created.index("evaluation_lists") < recorder.created.index("evaluation_pairs")
-    recorder = _Recorder()
-    run_stages(recorder, ADHOC_STAGING, _SETTINGS, stages_read(["metrics/metric_qmeasure.sql"]))
-    assert "evaluation_relevant_ranks" in recorder.created and "evaluation_gains" in recorder.created
-    assert "evaluation_gain_maxima" not in recorder.created and "evaluation_intents" not in recorder.created
-    recorder = _Recorder()
-    run_stages(recorder, ADHOC_STAGING, _SETTINGS)  # no selection: every stage
-    assert sorted(recorder.created) == sorted(_TABLES)
+    assert created.index("evaluation_entries") < created.index("evaluation_ranks")
+    assert created.index("evaluation_ranks") < created.index("evaluation_lists")
+    assert created.index("evaluation_lists") < created.index("evaluation_pairs")
+    created = list(_staged(_request("Q")))
+    assert "evaluation_relevant_ranks" in created and "evaluation_gains" in created
+    assert "evaluation_gain_maxima" not in created and "evaluation_intents" not in created
+    every = [s.produces for s in stage_steps(ADHOC_STAGING, _request("AP").stage_parameters()) if s.kind == "stage"]
+    assert sorted(every) == sorted(_TABLES)  # no selection: every stage
 
 
 def test_each_stage_is_given_the_parameters_its_header_declares():
-    recorder = _Recorder()
-    run_stages(recorder, ADHOC_STAGING, _SETTINGS)
-    assert recorder.parameters["evaluation_levels"] == {"campaign_id": "c", "judgment_set": "official"}
-    assert recorder.parameters["evaluation_topics"] == {"thresholds": [1]}
-    assert recorder.parameters["evaluation_components"] == {}
-    assert set(recorder.parameters["evaluation_entries"]) == {
+    steps = {s.produces: dict(s.params) for s in stage_steps(ADHOC_STAGING, _request("AP").stage_parameters())
+             if s.kind == "stage"}
+    assert steps["evaluation_levels"] == {"campaign_id": "c", "judgment_set": "official"}
+    assert steps["evaluation_topics"] == {"thresholds": [1]}
+    assert steps["evaluation_components"] == {}
+    assert set(steps["evaluation_entries"]) == {
         "campaign_id", "ordering", "runs", "max_depth", "judged_only", "negative_is_judged", "judgment_set"}
-    assert recorder.parameters["evaluation_ranks"] == {}
+    assert steps["evaluation_ranks"] == {}
+
+
+def test_the_plan_binds_the_request_and_lists_each_family_once():
+    request = _request("P(rel=2)@5", "Q(gain=exp)", "AP", "NumQ", max_depth=50, judged_only=True)
+    steps = plan(request).steps
+    assert steps[0].kind == "macros"
+    families = [(s.kind, s.model, [str(m) for m in s.measures]) for s in steps if s.kind in ("family", "driver")]
+    assert families == [("family", "metrics/metric_precision.sql", ["P(rel=2)@5"]),
+                        ("family", "metrics/metric_qmeasure.sql", ["Q(gain=exp)"]),
+                        ("family", "metrics/metric_average_precision.sql", ["AP"]),
+                        ("family", "metrics/metric_counts.sql", ["NumQ"])]
+    staged = _staged(request)
+    assert staged["evaluation_entries"]["max_depth"] == 50 and staged["evaluation_entries"]["judged_only"] is True
+    assert staged["evaluation_entries"]["runs"] == ["r"]
+    assert staged["evaluation_topics"]["thresholds"] == [1, 2]
+    profiles = [p["profiles"] for p in staged.values() if "profiles" in p]
+    assert profiles and all(given == ["exp"] for given in profiles)
+    for step in steps:  # every step is given exactly what its header declares
+        if step.kind == "stage":
+            assert set(step.params) == set(sqlfiles.model(step.model).params)
+
+
+def test_a_measure_with_its_own_judged_only_is_a_pass_of_its_own():
+    passes = plan(_request("AP", "P(judged_only=True)@5")).passes
+    assert [p.request.judged_only for p in passes] == [True, False]
+    assert [[str(m) for m in p.request.measures] for p in passes] == [["P(judged_only=True)@5"], ["AP"]]
+
+
+def test_preferences_from_a_file_are_not_staged_from_the_qrels():
+    from_qrels = _staged(_request("PrefsSimp"))
+    from_file = _staged(_request("PrefsSimp").replace(preferences="file"))
+    assert "evaluation_preferences" in from_qrels and "preference_closure" in from_qrels
+    assert "evaluation_preferences" not in from_file
+
+
+def test_a_diversity_plan_runs_composites_after_their_parts():
+    request = EvaluationRequest.build("t", ["D#-nDCG@10", "IA_nDCG@10"], runs=["r"])
+    result = plan(request)
+    kinds = [p.staging.kind for p in result.passes]
+    assert "per_intent" in kinds and "global" in kinds
+    for index, current in enumerate(result.passes):
+        for step in current.steps:
+            for _, _, source, _ in step.sources:
+                assert source < index
+    assert {name for name, _ in result.outputs} == {str(m) for m in request.measures}
 
 
 def test_every_stage_a_family_reads_is_a_stage():
@@ -98,7 +136,7 @@ def test_compute_into_stages_the_values_the_oracles_give(campaign):
     trec_eval measures, pyNTCIREVAL for Q, trec_eval's relstring labels by hand; topic 3, which
     the run lacks, is an empty list (docs/tool-rules.md section 2)."""
     measures = [parse(name) for name in ("AP", "P@2", "nDCG@3", "Q", "RelString@3", "NumRet")]
-    compute_into(campaign, "c", measures, runs=["r"], ordering="trec")  # the oracles' order, for Q too
+    compute_into(campaign, EvaluationRequest("c", tuple(measures), runs=("r",), ordering="trec"))  # the oracles' order, for Q too
     rows = campaign.execute(
         f"select run_id, topic_id, measure, value, value_text from {VALUES_TABLE}"
     ).fetchall()
@@ -125,11 +163,9 @@ def test_means_into(campaign):
     (3 + 2 + 0), GMAP trec_eval's geometric mean with each AP floored at 1e-5, the APs from
     pytrec_eval."""
     measures = [parse("P@2"), parse("NumRet"), parse("GMAP")]
-    compute_into(campaign, "c", measures, runs=["r"])
-    campaign.execute(f"create temp view evaluation_scores as select * from {VALUES_TABLE}")
-    means_into(campaign, measures, "summary")
+    compute_into(campaign, EvaluationRequest("c", tuple(measures), runs=("r",)))
+    means_into(campaign, measures, "summary", scores=VALUES_TABLE)
     got = dict(campaign.execute("select measure, value from summary").fetchall())
-    campaign.execute("drop view evaluation_scores")
     assert got["P@2"] == pytest.approx(0.5) and got["NumRet"] == 5.0
     ap = [value["map"] for value in _trec_eval_9({"map"}).values()] + [0.0]
     assert got["GMAP"] == pytest.approx(math.exp(sum(math.log(max(v, 1e-5)) for v in ap) / 3), abs=1e-12)

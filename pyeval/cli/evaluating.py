@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from ..errors import PyevalError
+from ..vocabulary import ENGINES, ORDERINGS, TOPIC_POLICIES, names
 from .base import campaign_option, fail_cleanly, main, open_warehouse, output_option, run_names
 
 
@@ -98,13 +99,13 @@ def sample_command(directory):
 @click.option("-m", "--measure", "measures", multiple=True, required=True,
               help="Measure (AP, nDCG@10, P(rel=2)@5, or a trec_eval name such as map, P.5,10); repeatable.")
 @click.option("--runs", "runs", multiple=True, help="Runs to evaluate (repeatable or comma-separated); default all.")
-@click.option("--ordering", type=click.Choice(["trec", "trec-asc", "rank", "file"]), default=None,
+@click.option("--ordering", type=click.Choice(names(ORDERINGS)), default=None,
               help="trec: score desc, docno desc; trec-asc: score desc, docno asc; rank: the rank column; "
                    "file: file order. Default: the order of the tool each measure is named after (trec; "
                    "rank for ndeval's measures, file for NTCIREVAL's and cwl_eval's).")
 @click.option("--max-depth", type=click.IntRange(min=1), help="Keep the first N documents of each list.")
 @click.option("--judged-only", is_flag=True, help="Drop unjudged documents first (trec_eval -J).")
-@click.option("--topics", type=click.Choice(["qrels", "intersection"]), default="qrels", show_default=True,
+@click.option("--topics", type=click.Choice(names(TOPIC_POLICIES)), default="qrels", show_default=True,
               help="qrels: every judged topic (missing ones score 0); intersection: the run's topics.")
 @click.option("--gains", help="Gain profile for gain-based measures that do not name one (e.g. exp).")
 @click.option("--probs", help="Intent probability variant for diversity measures that do not name one.")
@@ -112,7 +113,7 @@ def sample_command(directory):
               help="The campaign's judgment set to evaluate under (pyeval judgments list).")
 @click.option("--no-store", is_flag=True, help="Compute and print only; store nothing.")
 @click.option("--per-topic", is_flag=True, help="Print per-topic values (long form) instead of means.")
-@click.option("--engine", type=click.Choice(["duckdb", "spark"]), default="duckdb", show_default=True,
+@click.option("--engine", type=click.Choice(names(ENGINES)), default="duckdb", show_default=True,
               help="spark: run the metric SQL on a local Spark session (pip install 'pyeval[spark]').")
 @click.option("--export", "export_dir", type=click.Path(file_okay=False),
               help="--engine spark: read the tables from this `pyeval export --parquet` tree.")
@@ -122,42 +123,29 @@ def sample_command(directory):
 def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_only, topics, gains, probs,
                      judgment_set, no_store, per_topic, engine, export_dir, fmt):
     """Compute measures for a campaign's runs, store per-topic scores, print the means."""
-    from ..evaluation import evaluate, evaluate_summary, summed_measures, with_default_gain, with_default_probs
+    from ..evaluation import evaluate_summary, run, summed_measures
     from ..output import fitting_rows, render, whole_counts
+    from ..request import EvaluationRequest
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
-    chosen = with_default_gain(list(measures), gains) if gains else list(measures)
-    if probs:
-        chosen = with_default_probs(chosen, probs)
-    settings = dict(runs=run_names(runs), ordering=ordering, max_depth=max_depth, judged_only=judged_only,
-                    topics=topics, store=not no_store)
     if export_dir and engine != "spark":
         raise PyevalError("--export needs --engine spark")
-    if engine == "spark" and judgment_set != "official":
-        raise PyevalError("--engine spark evaluates the official judgment set only")
-    if engine == "duckdb":
-        settings["judgment_set"] = judgment_set
-    if engine == "duckdb" and not per_topic:  # the means only: computed, stored and combined in SQL, no pandas
-        summary = evaluate_summary(con, campaign, chosen, **settings)
+    request = EvaluationRequest.build(campaign, list(measures), runs=run_names(runs), ordering=ordering,
+                                      max_depth=max_depth, judged_only=judged_only, topics=topics,
+                                      gain_profile=gains, probs=probs, engine=engine, judgment_set=judgment_set)
+    engine_options = {"export": export_dir} if engine == "spark" else {}
+    if not per_topic:  # the means only: computed, stored and combined in SQL, no pandas
+        summary = evaluate_summary(con, request, store=not no_store, **engine_options)
         click.echo(fitting_rows(["run_id", *summary.measures], summary.rows, fmt,
                                 integer_columns=summed_measures(summary.measures)))
         if summary.evaluation_id is not None:
             click.echo(f"stored as evaluation {summary.evaluation_id}", err=True)
         return
-    if engine == "spark":
-        from ..engines import spark
-
-        result = spark.evaluate(con, campaign, chosen, export=export_dir, **settings)
-    else:
-        result = evaluate(con, campaign, chosen, **settings)
-    if per_topic:
-        per_topic_values = result.per_topic
-        click.echo(render(whole_counts(per_topic_values, summed_measures(per_topic_values["measure"].unique())), fmt))
-        if len(result.texts):
-            click.echo()
-            click.echo(render(result.texts[["run_id", "topic_id", "measure", "value_text"]], fmt))
-    else:
-        wide = result.wide()
-        click.echo(render(wide.reset_index(), fmt, integer_columns=summed_measures(wide.columns)))
+    result = run(con, request, store=not no_store, **engine_options)
+    per_topic_values = result.per_topic
+    click.echo(render(whole_counts(per_topic_values, summed_measures(per_topic_values["measure"].unique())), fmt))
+    if len(result.texts):
+        click.echo()
+        click.echo(render(result.texts[["run_id", "topic_id", "measure", "value_text"]], fmt))
     if result.evaluation_id is not None:
         click.echo(f"stored as evaluation {result.evaluation_id}", err=True)

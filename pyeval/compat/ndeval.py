@@ -27,6 +27,7 @@ import pandas as pd
 from .. import warehouse
 from ..errors import PyevalError
 from ..evaluation import compute
+from ..request import EvaluationRequest
 from ..loaders import load_qrels, load_run
 from ..loaders.source import is_gzip
 from ..measures import Measure, lookup, make
@@ -217,7 +218,8 @@ def run(qrels: str | Path, results: str | Path, options: NdevalOptions) -> str:
             load_run(con, CAMPAIGN, base_frame[["query_id", "doc_id", "score", "rank"]], name="baseline")
             names.append("baseline")
         measures = list(dict.fromkeys(m for _, m in printed))
-        frame = compute(con, CAMPAIGN, measures, runs=names, ordering="rank", topics="intersection")
+        frame = compute(con, EvaluationRequest(CAMPAIGN, tuple(measures), runs=tuple(names), ordering="rank",
+                                               topics="intersection"))
     finally:
         con.close()
     values = frame[frame["run_id"] == "run"].pivot(index="topic_id", columns="measure", values="value")

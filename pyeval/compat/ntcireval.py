@@ -35,7 +35,8 @@ from ..gains import define_gain_profile
 from ..loaders import load_qrels, load_run
 from ..loaders.source import is_gzip
 from ..measures import Measure, lookup, make
-from ..stages import run_stages, stage_settings
+from ..request import EvaluationRequest
+from ..stages import run_stages
 from ..warehouse import ADHOC_EVALUATION, LOADED_TABLES
 
 CAMPAIGN = "ntcireval"
@@ -281,13 +282,13 @@ def run(qrels: str | Path, results: str | Path, options: NtcirevalOptions) -> st
         rows = printed_measures(options, gain_zero=min(gains) == 0,
                                 depth=max(options.truncate, most_relevant, 1))
         measures = list(dict.fromkeys(measure for _, measure in rows))
-        compute_into(con, CAMPAIGN, measures, runs=[RUN], ordering="file", max_depth=options.truncate,
-                     judged_only=options.condensed, topics="qrels")
+        request = EvaluationRequest(CAMPAIGN, tuple(measures), runs=(RUN,), ordering="file",
+                                    max_depth=options.truncate, judged_only=options.condensed, topics="qrels")
+        compute_into(con, request)
         create_rows(con, "ntcir_printed", {"position": "bigint", "label": "varchar", "measure": "varchar"},
                     [(i, label, str(measure)) for i, (label, measure) in enumerate(rows)])
         con.execute(f"create temp view ntcir_topic_values as select topic_id, measure, value from {VALUES_TABLE}")
-        settings = stage_settings(CAMPAIGN, [RUN], [], ordering="file", max_depth=options.truncate,
-                                  judged_only=options.condensed, topics="qrels")
+        settings = request.stage_parameters()
         run_stages(con, LIST_STAGES, settings)  # the list the header lines describe
         output = sqlfiles.model("compat/ntcireval_output.sql")
         lines = con.execute(sqlfiles.read(output.path), output.bind(settings)).fetchall()

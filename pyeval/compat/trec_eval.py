@@ -19,6 +19,7 @@ from .. import sqlfiles, warehouse
 from ..db import first_row
 from ..errors import DuplicateEntryError, InputFormatError, TrecEvalError  # noqa: F401  (TrecEvalError: this module's API)
 from ..evaluation import VALUES_TABLE, compute, compute_into, create_rows, means_into, values_from_frame
+from ..request import EvaluationRequest
 from ..loaders import load_qrels, load_run
 from ..loaders.prefs import drop_preferences, stage_preferences
 from ..loaders.source import is_gzip
@@ -95,7 +96,7 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
     con = warehouse.scratch(RELATIONS)
     try:
         compute_options = dict(
-            runs=["run"], max_depth=options.max_depth, judged_only=options.judged_only,
+            runs=("run",), max_depth=options.max_depth, judged_only=options.judged_only,
             topics="qrels" if options.complete else "intersection",
         )
         if options.rel_format == "qrels_jg":
@@ -111,7 +112,7 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
                                           "subtopics, these are diversity qrels: pyeval ndeval reads them)") from None
             load_run(con, "trec_eval", results, name="run")
             _register_gain_profiles(con, options)
-            compute_into(con, "trec_eval", measures, **compute_options)
+            compute_into(con, EvaluationRequest("trec_eval", tuple(measures), **compute_options))
         if not first_row(con, f"select count(*) from {VALUES_TABLE}")[0]:
             raise TrecEvalError("trec_eval: No queries with both results and relevance info", 7)
         numeric = [m for m in measures if m.definition.storable]
@@ -123,8 +124,7 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
                 for label, m, per_topic, summary, _, is_text, is_runid in rows
             ]
         _create_printed(con, rows)
-        con.execute(f"create temp view evaluation_scores as select * from {VALUES_TABLE}")
-        means_into(con, numeric, "trec_summary_values")
+        means_into(con, numeric, "trec_summary_values", scores=VALUES_TABLE)
         num_rel_all = None
         if options.complete:
             num_rel_all = first_row(
@@ -188,7 +188,8 @@ def _judgment_group_values(con, qrels, results, measures, compute_options) -> pd
         con.execute(sqlfiles.read("compat/judgment_group_qrels.sql"), {"campaign_id": campaign, "group": group})
         refresh_topics(con, campaign)
         load_run(con, campaign, results, name="run")
-        frame = compute(con, campaign, [m for m in measures if m.name != "NumQ"], **compute_options)
+        frame = compute(con, EvaluationRequest(campaign, tuple(m for m in measures if m.name != "NumQ"),
+                                               **compute_options))
         frames.append(frame.assign(judgment_group=group))
     con.register("group_values", pd.concat(frames, ignore_index=True))
     try:
@@ -218,7 +219,8 @@ def _preference_values(con, prefs, results, measures, compute_options, rel_forma
         refresh_topics(con, campaign)
         load_run(con, campaign, results, name="run")
         con.execute(sqlfiles.read("compat/trec_eval_prefs_order.sql"), {"campaign_id": campaign})
-        return compute(con, campaign, measures, ordering="rank", **compute_options)
+        return compute(con, EvaluationRequest(campaign, tuple(measures), ordering="rank", preferences="file",
+                                              **compute_options))
     finally:
         drop_preferences(con)
 

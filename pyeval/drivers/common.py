@@ -19,23 +19,19 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ..stages import drop_tables, run_stages, stage_settings, staged_tables
+from ..plan import DRIVER_STAGING
+from ..stages import drop_tables, run_stages, staged_tables
 
 if TYPE_CHECKING:
-    from ..stages import FamilyInputs
-
-#: The ranked-and-cut stage and the driver's lists: files of sql/ (pyeval.stages.run_stages).
-DRIVER_STAGING = ("evaluation_entries", "drivers/driver_topics", "drivers/driver_lists", "drivers/driver_entries")
+    from ..request import EvaluationRequest
 
 
 @contextmanager
-def staged(con, inputs: FamilyInputs) -> Iterator[pd.DataFrame]:
-    """Stage the evaluated lists; yields them (``list_no, run_id, topic_id, topic_no``)."""
-    settings = stage_settings(inputs.campaign_id, inputs.runs, [], ordering=inputs.ordering,
-                              max_depth=inputs.max_depth, judged_only=inputs.judged_only, topics=inputs.topics,
-                              judgment_set=inputs.judgment_set)
+def staged(con, request: EvaluationRequest) -> Iterator[pd.DataFrame]:
+    """Stage the evaluated lists of ``request`` (pyeval.plan.DRIVER_STAGING); yields them
+    (``list_no, run_id, topic_id, topic_no``)."""
     try:
-        run_stages(con, DRIVER_STAGING, settings)
+        run_stages(con, DRIVER_STAGING, request.stage_parameters())
         yield con.execute("select * from driver_lists order by list_no").df()
     finally:
         drop_tables(con, staged_tables(DRIVER_STAGING))

@@ -288,14 +288,14 @@ def greedy_ideal(j: Judgments, alpha: float) -> np.ndarray:
     return ideal
 
 
-def compute(con, measures: list[Measure], inputs) -> pd.DataFrame:
+def compute(con, measures: list[Measure], request) -> pd.DataFrame:
     """Per-topic values of ndeval-family ``measures`` (registry driver of family 'ndeval')."""
     frames = []
-    with staged(con, inputs) as lists:
+    with staged(con, request) as lists:
         settings = sorted({(m["rel"], m["probs"] if m.has("probs") else "ndeval") for m in measures})
         for rel, probs in settings:
             chosen = [m for m in measures if m["rel"] == rel and (m["probs"] if m.has("probs") else "ndeval") == probs]
-            judgments = fetch(con, inputs.campaign_id, lists, rel, probs, inputs.judgment_set)
+            judgments = fetch(con, request.campaign_id, lists, rel, probs, request.judgment_set)
             families: dict[float, Family] = {}
             for measure in chosen:
                 alpha = measure["alpha"] if measure.has("alpha") else 0.5

@@ -23,11 +23,11 @@ from ..measures import Measure
 from .common import group_starts, long_form, staged
 
 
-def compute(con, measures: list[Measure], inputs) -> pd.DataFrame:
+def compute(con, measures: list[Measure], request) -> pd.DataFrame:
     """Per-topic values of U, D_U and U_IA (registry driver of family 'umeasure')."""
-    campaign = inputs.campaign_id
+    campaign = request.campaign_id
     frames = []
-    with staged(con, inputs) as lists:
+    with staged(con, request) as lists:
         kind = con.execute("select qrels_kind from campaigns where campaign_id = $c", {"c": campaign}).fetchone()[0]
         if kind == "diversity":
             adhoc = [str(m) for m in measures if m.kind == "U"]  # the declared formula, not the name
@@ -37,7 +37,7 @@ def compute(con, measures: list[Measure], inputs) -> pd.DataFrame:
                     "(use D_U or U_IA, which read every intent)"
                 )
         highest = con.execute("select max(level) from qrels where campaign_id = $c and judgment_set = $s",
-                              {"c": campaign, "s": inputs.judgment_set}).fetchone()[0]
+                              {"c": campaign, "s": request.judgment_set}).fetchone()[0]
         lengths = None
         reads: dict[tuple, pd.DataFrame] = {}
         for measure in measures:
@@ -48,7 +48,7 @@ def compute(con, measures: list[Measure], inputs) -> pd.DataFrame:
                 reads[key] = con.execute(
                     sqlfiles.read("drivers/umeasure_reads.sql"),
                     {"campaign_id": campaign, "depth": measure["cutoff"], "probs": probs, "profile": profile,
-                     "judgment_set": inputs.judgment_set},
+                     "judgment_set": request.judgment_set},
                 ).df()
             if probs != "given" and not con.execute(
                 "select count(*) from intent_weights where campaign_id = $c and probs = $p", {"c": campaign, "p": probs}

@@ -15,7 +15,6 @@ and why. Needs ``pip install 'pyeval[spark]'`` and Java 17 or newer.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import tempfile
 import threading
@@ -31,6 +30,8 @@ from .. import sqlfiles, stages
 from ..db import rollback_quietly
 from ..errors import MeasureParamError, PyevalError
 from ..measures import Measure, registry
+from ..plan import ADHOC_STAGING, Step, execute, plan
+from ..request import EvaluationRequest
 from . import transpile
 
 
@@ -38,7 +39,7 @@ from . import transpile
 def _inputs() -> tuple[list[str], list[str]]:
     """The stored tables and the views (in creation order) the ad hoc staging reads, with what
     those views read: from the headers of sql/evaluation/ and sql/views/."""
-    models = [sqlfiles.model(f"evaluation/{file}.sql") for file in stages.ADHOC_STAGING]
+    models = [sqlfiles.model(f"evaluation/{file}.sql") for file in ADHOC_STAGING]
     staged = {model.produces for model in models}
     return sqlfiles.with_dependencies(sorted({name for m in models for name in m.reads} - staged))
 
@@ -177,26 +178,7 @@ def _spark_schemas(con) -> dict[str, str]:
     return schemas
 
 
-# ---------------------------------------------------------------------------------- stages
-
-
-class _StageRecorder:
-    """Stands in for the DuckDB connection of :func:`pyeval.stages.run_stages`: records each
-    ``create or replace temp table NAME as <select>`` with its parameters, so that the Spark run
-    stages exactly what DuckDB would, in the same order, with the same parameters."""
-
-    _CREATE = re.compile(r"^create or replace temp table (\w+) as\n", re.IGNORECASE)
-
-    def __init__(self):
-        self.stages: list[tuple[str, str, dict]] = []
-
-    def execute(self, sql: str, parameters=None):
-        match = self._CREATE.match(sql)
-        if match:
-            self.stages.append((match.group(1), sql[match.end():], dict(parameters or {})))
-        elif sql != sqlfiles.read("evaluation/macros.sql"):  # macros are inlined by transpile
-            raise PyevalError(f"the Spark engine cannot stage: {sql.splitlines()[0]}")
-        return self
+# ---------------------------------------------------------------------------------- the plan
 
 
 def _materialise(spark, name: str, text: str):
@@ -228,100 +210,117 @@ def supported(measure: Measure) -> str | None:
     return None
 
 
-def compute(
-    spark,
-    con: duckdb.DuckDBPyConnection,
-    campaign_id: str,
-    measures: Sequence[Measure],
-    *,
-    runs: Sequence[str],
-    ordering: str = "trec",
-    max_depth: int | None = None,
-    judged_only: bool = False,
-    topics: str = "qrels",
-    files: dict[str, list[str]] | None = None,
-) -> pd.DataFrame:
-    """Per-topic values of ``measures`` computed on ``spark`` (the long form of
-    :func:`pyeval.evaluation.compute`). ``files``: table -> Parquet files (default: the
-    campaign's rows of ``con`` exported to a temporary directory)."""
-    refused = [(str(m), supported(m)) for m in measures if supported(m)]
+class SparkExecutor:
+    """Executes a plan's steps on a Spark session (pyeval.plan.Executor): each stage a
+    checkpointed temporary view of its Spark SQL form (pyeval.engines.transpile), each family's
+    values collected as pandas."""
+
+    def __init__(self, spark):
+        self.spark = spark
+        self.frames: list[pd.DataFrame] = []
+        self.staged: dict[str, object] = {}
+
+    def open_values(self) -> None:
+        self.frames = []
+
+    def macros(self, step: Step) -> None:
+        """Nothing: transpile inlines the evaluation macros."""
+
+    def stage(self, step: Step) -> None:
+        text = transpile.to_spark(sqlfiles.read(step.model), dict(step.params))
+        self.staged[step.produces] = _materialise(self.spark, step.produces, text)
+
+    def components(self, step: Step, frame: pd.DataFrame) -> None:
+        rows = self.spark.createDataFrame(
+            frame[["measure", "role", "run_id", "topic_id", "intent_id", "value"]].astype(
+                {"value": float, "measure": str, "role": str, "run_id": str, "topic_id": str, "intent_id": str}),
+            "measure string, role string, run_id string, topic_id string, intent_id string, value double")
+        combined = self.spark.table(step.produces).unionByName(rows).localCheckpoint(eager=True)
+        combined.createOrReplaceTempView(step.produces)
+        self.staged[step.produces] = combined
+
+    def family(self, step: Step) -> None:
+        family = step.family
+        _requested(self.spark, stages.requested_frame(family, list(step.measures))).createOrReplaceTempView(
+            "requested_measures")
+        try:
+            result = self.spark.sql(transpile.spark_sql(step.model)).toPandas()
+        except Exception as exc:  # pyspark's errors: a family's raise_error(...)
+            message = str(exc)
+            # Alone, Spark's error starts with it; when several tasks raise at once it is
+            # wrapped (STAGE_MATERIALIZATION_MULTIPLE_FAILURES) and stands inside the message.
+            marker = f"[USER_RAISED_EXCEPTION] metric_{family}:"
+            if marker in message:
+                start = message.index(marker) + len("[USER_RAISED_EXCEPTION] ")
+                raise MeasureParamError(message[start:].splitlines()[0]) from None
+            raise
+        result["value"] = result["value"].astype(float)
+        self.frames.append(result)
+
+    def driver(self, step: Step, request: EvaluationRequest) -> None:
+        raise PyevalError(f"family {step.family} does not run on Spark: {supported(step.measures[0])}")
+
+    def drop(self, tables: list[str]) -> None:
+        for name in tables:
+            frame = self.staged.pop(name, None)
+            if frame is not None:
+                frame.unpersist()
+            self.spark.catalog.dropTempView(name)
+
+    def take_values(self) -> pd.DataFrame:
+        frames, self.frames = self.frames, []
+        columns = ["run_id", "topic_id", "measure", "value", "value_text"]
+        frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+        if "value_text" not in frame.columns:
+            frame["value_text"] = None
+        return frame
+
+    def put_values(self, frame: pd.DataFrame) -> None:
+        self.frames = [frame]
+
+
+def compute(spark, con: duckdb.DuckDBPyConnection, request: EvaluationRequest,
+            files: dict[str, list[str]] | None = None) -> pd.DataFrame:
+    """Per-topic values of ``request`` computed on ``spark`` (the long form of
+    :func:`pyeval.evaluation.compute`): its plan (:func:`pyeval.plan.plan`) executed by a
+    :class:`SparkExecutor`. ``files``: table -> Parquet files (default: the campaign's rows of
+    ``con`` exported to a temporary directory)."""
+    refused = [(str(m), supported(m)) for m in request.measures if supported(m)]
     if refused:
         name, reason = refused[0]
         raise PyevalError(f"measure {name} does not run on Spark: {reason} (use --engine duckdb)")
-    stages.check_gain_profiles(con, campaign_id, measures)
+    stages.check_gain_profiles(con, request.campaign_id, request.measures)
     temporary = None
     if files is None:
         temporary = tempfile.mkdtemp(prefix="pyeval-spark-")
-        files = export_campaign(con, campaign_id, temporary, runs)
+        files = export_campaign(con, request.campaign_id, temporary, request.runs)
     try:
-        _register_tables(spark, files, _spark_schemas(con), campaign_id)
+        _register_tables(spark, files, _spark_schemas(con), request.campaign_id)
         for view in VIEWS:
             spark.sql(transpile.spark_sql(f"views/{view}.sql")).createOrReplaceTempView(view)
-        settings = stages.stage_settings(campaign_id, runs, measures, ordering=ordering, max_depth=max_depth,
-                                         judged_only=judged_only, topics=topics)
-        recorder = _StageRecorder()
-        stages.run_stages(recorder, stages.ADHOC_STAGING, settings)
-        staged = []
-        for name, text, parameters in recorder.stages:
-            staged.append(_materialise(spark, name, transpile.to_spark(text, parameters)))
-        frames = []
-        for family in dict.fromkeys(m.family for m in measures):
-            family_measures = [m for m in measures if m.family == family]
-            _requested(spark, stages.requested_frame(family, family_measures)).createOrReplaceTempView(
-                "requested_measures")
-            text = transpile.spark_sql(f"metrics/metric_{family}.sql")
-            try:
-                result = spark.sql(text).toPandas()
-            except Exception as exc:  # pyspark's errors: a family's raise_error(...)
-                message = str(exc)
-                # Alone, Spark's error starts with it; when several tasks raise at once it is
-                # wrapped (STAGE_MATERIALIZATION_MULTIPLE_FAILURES) and stands inside the message.
-                marker = f"[USER_RAISED_EXCEPTION] metric_{family}:"
-                if marker in message:
-                    start = message.index(marker) + len("[USER_RAISED_EXCEPTION] ")
-                    raise MeasureParamError(message[start:].splitlines()[0]) from None
-                raise
-            frames.append(result)
-        for frame in staged:
-            frame.unpersist()
+        executor = SparkExecutor(spark)
+        execute(plan(request), executor)
+        frame = executor.take_values()
     finally:
         if temporary is not None:
             shutil.rmtree(temporary, ignore_errors=True)
-    frame = pd.concat(frames, ignore_index=True)
-    frame["value"] = frame["value"].astype(float)
-    return stages.in_request_order(frame, measures)
+    return stages.in_request_order(frame, request.measures)
 
 
-def evaluate(
-    con: duckdb.DuckDBPyConnection,
-    campaign_id: str,
-    measures: Iterable[str | Measure],
-    *,
-    runs: Sequence[str] | None = None,
-    ordering: str | None = None,
-    max_depth: int | None = None,
-    judged_only: bool = False,
-    topics: str = "qrels",
-    store: bool = True,
-    spark=None,
-    export: str | os.PathLike[str] | None = None,
-    cores: int | None = None,
-) -> ev.Evaluation:
-    """:func:`pyeval.evaluate` with the metric SQL run on Spark; same arguments and result.
-
-    ``spark``: a SparkSession (default: :func:`session`). ``export``: read the tables from this
-    ``pyeval export --parquet`` tree instead of exporting the campaign's rows now."""
-    ev.check_settings(ordering, topics, max_depth)
-    parsed = ev.parse_requested(measures)
-    used = ev.orderings(parsed, ordering)  # one pass per ordering the measures rank by
-    run_ids = ev.campaign_runs(con, campaign_id, runs)
+def compute_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest, *, spark=None,
+                 export: str | os.PathLike[str] | None = None, cores: int | None = None) -> None:
+    """The Spark engine of the orchestrator (pyeval.vocabulary.ENGINES): ``request``'s values
+    computed on ``spark`` (default: :func:`session`) into the warehouse's ``evaluation_values``.
+    ``export``: read the tables from this ``pyeval export --parquet`` tree instead of exporting
+    the campaign's rows now."""
     spark = spark or session(cores)
     files = export_files(export) if export is not None else None
-    frame = pd.concat([
-        compute(spark, con, campaign_id, [m for m in parsed if str(m) in names], runs=run_ids, ordering=chosen,
-                max_depth=max_depth, judged_only=judged_only, topics=topics, files=files)
-        for chosen, names in used.items()
-    ], ignore_index=True)
-    settings = {"runs": run_ids, "max_depth": max_depth, "judged_only": judged_only, "topics": topics,
-                "orderings": used, "engine": "spark"}
-    return ev.finish(con, campaign_id, parsed, frame, ev.ordering_column(used), settings, store)
+    stages.values_from_frame(con, compute(spark, con, request, files))
+
+
+def evaluate(con: duckdb.DuckDBPyConnection, campaign_id: str, measures: Iterable[str | Measure], **settings
+             ) -> ev.Evaluation:
+    """:func:`pyeval.evaluate` with ``engine='spark'`` (same arguments and result; ``spark``: a
+    SparkSession, default :func:`session`; ``export``: read the tables from this ``pyeval
+    export --parquet`` tree instead of exporting the campaign's rows now; ``cores``)."""
+    return ev.evaluate(con, campaign_id, measures, engine="spark", **settings)

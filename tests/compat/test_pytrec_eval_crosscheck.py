@@ -18,6 +18,7 @@ import pytest
 
 import pyeval
 from pyeval.compat.trec_eval import measures_from_trec_name
+from pyeval.request import EvaluationRequest
 from pyeval.evaluation import compute
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
@@ -69,8 +70,8 @@ def pyeval_values(qrels, run, names, judged_only: bool = False):
         con, "x", pd.DataFrame(run, columns=["query_id", "doc_id", "score"]), name="r"
     )
     measures = {name: m for name in names for m in measures_from_trec_name(name)[:1]}
-    frame = compute(con, "x", list(measures.values()), runs=["r"], topics="intersection",
-                    judged_only=judged_only)
+    frame = compute(con, EvaluationRequest("x", tuple(measures.values()), runs=("r",), topics="intersection",
+                    judged_only=judged_only))
     con.close()
     by_measure = {str(m): name for name, m in measures.items()}
     return {(t, by_measure[m]): v for t, m, v in zip(frame.topic_id, frame.measure, frame.value)}

@@ -18,6 +18,7 @@ import pyeval
 from pyeval import evaluation as ev
 from pyeval.errors import MeasureParamError, PyevalError
 from pyeval.measures import definitions, make, registry
+from pyeval.request import EvaluationRequest
 
 from ..conftest import FIXTURES
 
@@ -78,9 +79,9 @@ def warehouse(tmp_path_factory):
 def both(spark, warehouse):
     """Per-topic values of every measure that runs on Spark, from DuckDB and from Spark."""
     measures = [m for m in every_measure() if engine.supported(m) is None]
-    # one ordering for both (spark.compute runs one pass; spark.evaluate one pass per ordering)
-    duck = ev.compute(warehouse, CAMPAIGN, measures, runs=RUNS, ordering="trec")
-    sparked = engine.compute(spark, warehouse, CAMPAIGN, measures, runs=RUNS, ordering="trec")
+    request = EvaluationRequest(CAMPAIGN, tuple(measures), runs=tuple(RUNS), ordering="trec")
+    duck = ev.compute(warehouse, request)
+    sparked = engine.compute(spark, warehouse, request)
     return measures, duck, sparked
 
 
@@ -163,3 +164,11 @@ def test_cli_evaluate_engine_spark_reads_a_parquet_export(spark, warehouse, tmp_
     refused = CliRunner().invoke(main, ["--db", str(source), "evaluate", "-C", CAMPAIGN, "-m", "AP", "--export",
                                         str(export)])
     assert refused.exit_code == 1 and "--export needs --engine spark" in refused.output
+
+
+def test_the_inline_profile_rule_on_spark(spark, warehouse):
+    """The orchestrator's rule holds on Spark: an inline profile stays only with a stored
+    evaluation (not stored, failed in a family, stored)."""
+    from ..test_evaluation import check_inline_profile_rule
+
+    check_inline_profile_rule(warehouse, CAMPAIGN, engine="spark", spark=spark)

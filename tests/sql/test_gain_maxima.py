@@ -7,6 +7,8 @@ qrels (its ERR and RBP values are checked in test_metric_cascade.py).
 """
 from __future__ import annotations
 
+from pyeval.request import EvaluationRequest
+
 import pytest
 
 import pyeval
@@ -89,8 +91,8 @@ def test_other_campaigns_do_not_interfere(graded, write):
 def test_the_evaluation_stage_reads_one_campaign(graded, write):
     pyeval.load_qrels(graded, "u", write("other.txt", "1 0 a 5\n"))
     pyeval.load_run(graded, "t", write("run.txt", "1 Q0 a 1 1 r\n"), name="r")
-    settings = stages.stage_settings("t", ["r"], [], ordering="trec", max_depth=None, judged_only=False,
-                                     topics="qrels")
+    settings = EvaluationRequest("t", (), runs=tuple(["r"]), ordering="trec", max_depth=None, judged_only=False,
+                                     topics="qrels").stage_parameters()
     tables = stages.run_stages(graded, stages.ADHOC_STAGING, {**settings, "profiles": ["linear"]})
     try:
         staged = graded.execute(

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 import pyeval
+from pyeval.request import EvaluationRequest
 from pyeval.evaluation import compute, evaluate
 from pyeval.measures import parse
 
@@ -123,7 +124,7 @@ def test_compute_frame_and_mixed_families(small):
     """The family returns value (null double) and value_text; evaluate keeps text measures
     out of per_topic and means, next to numeric families."""
     measures = [parse("RelString@5"), parse("Unjudged@5")]
-    frame = compute(small, "t", measures, runs=["r"])
+    frame = compute(small, EvaluationRequest("t", tuple(measures), runs=("r",)))
     text_rows = frame[frame["measure"] == "RelString@5"]
     assert list(text_rows["value_text"]) == ["0-39>", "-1", ""]
     assert text_rows["value"].isna().all()
@@ -135,7 +136,7 @@ def test_compute_frame_and_mixed_families(small):
 
 def test_relstring_output_columns(small):
     """The family file's output, as compute() returns it for a text-only request."""
-    frame = compute(small, "t", [parse("RelString@4")], runs=["r"])
+    frame = compute(small, EvaluationRequest("t", (parse("RelString@4"),), runs=("r",)))
     assert list(frame.columns) == ["run_id", "topic_id", "measure", "value", "value_text"]
     expected = pd.DataFrame({
         "run_id": ["r"] * 3, "topic_id": ["1", "2", "3"], "measure": ["RelString@4"] * 3,

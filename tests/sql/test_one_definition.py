@@ -15,6 +15,8 @@
 """
 from __future__ import annotations
 
+from pyeval.request import EvaluationRequest
+
 import math
 import random
 
@@ -79,8 +81,8 @@ def _stage_rows(con, files, settings) -> dict:
 
 
 def _settings(**extra):
-    settings = stages.stage_settings("t", ["r", "s"], [], ordering="trec", max_depth=None, judged_only=False,
-                                     topics="qrels")
+    settings = EvaluationRequest("t", (), runs=tuple(["r", "s"]), ordering="trec", max_depth=None, judged_only=False,
+                                     topics="qrels").stage_parameters()
     return {**settings, **extra}
 
 
@@ -119,8 +121,8 @@ def adhoc():
 
 
 def test_the_ideal_list_view_is_the_adhoc_stagings(adhoc):
-    settings = stages.stage_settings("a", ["r"], [], ordering="trec", max_depth=None, judged_only=False,
-                                     topics="qrels")
+    settings = EvaluationRequest("a", (), runs=tuple(["r"]), ordering="trec", max_depth=None, judged_only=False,
+                                     topics="qrels").stage_parameters()
     staged = _stage_rows(adhoc, stages.ADHOC_STAGING, {**settings, "profiles": ["linear"]})
     view = {("linear", topic, rank): gain for topic, rank, gain in adhoc.execute(
         "select topic_id, ideal_rank, gain from ideal_gains where campaign_id = 'a'").fetchall()}
@@ -129,8 +131,8 @@ def test_the_ideal_list_view_is_the_adhoc_stagings(adhoc):
 
 @pytest.mark.parametrize("profile, same", [("linear", True), ("exp", True), ("steeper", True), ("zero_gains", False)])
 def test_trec_evals_ideal_dcg_is_the_stages_unless_a_level_below_1_gains(adhoc, profile, same):
-    settings = stages.stage_settings("a", ["r"], [], ordering="trec", max_depth=None, judged_only=False,
-                                     topics="qrels")
+    settings = EvaluationRequest("a", (), runs=tuple(["r"]), ordering="trec", max_depth=None, judged_only=False,
+                                     topics="qrels").stage_parameters()
     staged = _stage_rows(adhoc, stages.ADHOC_STAGING, {**settings, "profiles": [profile]})
     ideal = {}
     for (_, topic, rank), gain in sorted(staged.items()):

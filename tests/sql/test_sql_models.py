@@ -5,6 +5,8 @@ not a key fails here. The reads are found by DuckDB's own parser (json_serialize
 the statements it does not serialise (insert, update), by a tokenizer."""
 from __future__ import annotations
 
+from pyeval.request import EvaluationRequest
+
 import json
 import re
 
@@ -198,8 +200,8 @@ def test_the_views_of_an_in_memory_warehouse_are_every_view():
 
 
 def _settings(campaign: str, **extra) -> dict:
-    settings = stages.stage_settings(campaign, ["r"], [], ordering="trec", max_depth=3, judged_only=False,
-                                     topics="qrels")
+    settings = EvaluationRequest(campaign, (), runs=tuple(["r"]), ordering="trec", max_depth=3, judged_only=False,
+                                     topics="qrels").stage_parameters()
     return {**settings, "profiles": ["linear", "exp"], **extra}
 
 

@@ -1,0 +1,433 @@
+"""The plan of an evaluation: which SQL models run, in which order, with which parameters.
+
+:func:`plan` is pure (no connection, no data): from an :class:`~pyeval.request.EvaluationRequest`
+and the headers of sql/ (pyeval.sqlfiles) it lists every step — the evaluation macros, each
+stage (a file of sql/evaluation/ or sql/drivers/ and the parameters its header declares, bound
+from the request), the rows a composite family is given, each metric family
+(sql/metrics/metric_<family>.sql with its ``requested_measures``) and each Python family driver
+(registry.register_driver). An engine *executes* a plan: :func:`execute` walks it and calls the
+engine's :class:`Executor` for each step (DuckDB: pyeval.stages.DuckDBExecutor; Spark:
+pyeval.engines.spark.SparkExecutor), so every engine stages exactly the same models with the
+same parameters.
+
+A plan is a list of *passes*. A pass is one staging of the ranked lists (ad hoc, or one of the
+diversity stagings: global, DIN, per-intent, see pyeval/diversity) and the families computed on
+it. An ad hoc campaign's plan has one pass (two when some measures set their own
+``judged_only``). A diversity campaign's plan has a pass per staging the measures read, then a
+pass per depth of composite measures (I-rec, IA, D#, P+Q, ...), whose components are values of
+earlier passes; its ``outputs`` say which pass holds each requested measure.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+from . import sqlfiles
+from .errors import DataIntegrityError
+from .measures import Measure, registry
+from .request import EvaluationRequest
+
+if TYPE_CHECKING:  # pandas is imported where a frame is made: `pyeval trec_eval` needs none
+    import pandas as pd
+
+#: The ad hoc staging: files of sql/evaluation/ (creation order comes from their headers). The
+#: last three hold a diversity campaign's intents, per-intent judgments of the ranked documents
+#: and a composite measure's components (empty for an ad hoc campaign).
+ADHOC_STAGING = (
+    "evaluation_levels",
+    "evaluation_relevant_documents",
+    "evaluation_entries",
+    "evaluation_ranks",
+    "evaluation_lists",
+    "evaluation_pairs",
+    "topic_judgments",
+    "evaluation_gains",
+    "evaluation_gain_maxima",
+    "evaluation_ideal_gains",
+    "evaluation_relevant_ranks",
+    "evaluation_intents",
+    "evaluation_intent_ranks",
+    "evaluation_components",
+)
+#: The preferences family's judgments from the campaign's qrels (trec_eval's qrels as prefs).
+PREFERENCE_STAGING = ("evaluation_preferences", "preference_closure")
+#: The ranked-and-cut stage and the lists the Python family drivers read (sql/drivers/).
+DRIVER_STAGING = ("evaluation_entries", "drivers/driver_topics", "drivers/driver_lists", "drivers/driver_entries")
+
+#: joins topic and intent into the topic_id of a per-intent list
+SEPARATOR = "\x1f"
+ADHOC, GLOBAL, DIN, PER_INTENT, INTENTS = "adhoc", "global", "din", "per_intent", "intents"
+#: What the global and per-intent stagings share with the ad hoc one: files of sql/evaluation/
+_SHARED_STAGES = ("evaluation_entries", "evaluation_pairs", "topic_judgments", "evaluation_ideal_gains",
+                  "evaluation_relevant_ranks", "evaluation_intents", "evaluation_intent_ranks",
+                  "evaluation_components")
+#: The global staging (D- and DIN-measures, composites): every judged document's gain is its
+#: global gain, coded as levels.
+GLOBAL_STAGING = ("diversity_document_gains", "diversity_ranked_gains", "diversity_gain_codes",
+                  "diversity_levels", "diversity_ranks", "evaluation_lists", "diversity_gains",
+                  "diversity_gain_maxima", *_SHARED_STAGES)
+#: The per-intent staging: each (topic, intent) a list of its own, on the intent's levels.
+PER_INTENT_STAGING = ("per_intent_judgments", "per_intent_levels", "per_intent_ranks", "per_intent_lists",
+                      "per_intent_gains", "per_intent_gain_maxima", *_SHARED_STAGES)
+
+MACROS = "evaluation/macros.sql"
+
+
+@dataclass(frozen=True)
+class Staging:
+    """One staging of the ranked lists. kind: ``adhoc``, ``global`` (D-measures, composites),
+    ``din`` or ``per_intent``; profile, probs: the gain profile and probability variant of the
+    global gains; variants: the probability variants composite families read."""
+
+    kind: str = ADHOC
+    profile: str = "linear"
+    probs: str = "given"
+    variants: tuple[str, ...] = ("given",)
+
+
+@dataclass(frozen=True, eq=False)
+class Step:
+    """One step of a plan.
+
+    kind: ``macros`` (the evaluation macros), ``stage`` (a staged relation), ``components`` (a
+    composite family's component values appended to ``evaluation_components``), ``family`` (a
+    metric family's SQL) or ``driver`` (a Python family); model: the file of sql/ it runs
+    (``driver``: the family); produces: the relation made (``family``: ``evaluation_values``);
+    params: the parameters bound (exactly those the header declares); measures: a family's
+    measures; sources: a ``components`` step's ``(measure, role, pass, part)`` rows.
+    """
+
+    kind: str
+    model: str
+    produces: str | None = None
+    params: Mapping[str, object] = field(default_factory=dict)
+    measures: tuple[Measure, ...] = ()
+    sources: tuple[tuple[str, str, int, str], ...] = ()
+
+    @property
+    def family(self) -> str:
+        return self.measures[0].family
+
+
+@dataclass(frozen=True, eq=False)
+class Pass:
+    """One staging and the families computed on it (``request``: its measures and settings)."""
+
+    staging: Staging
+    request: EvaluationRequest
+    steps: tuple[Step, ...]
+
+    @property
+    def staged(self) -> list[str]:
+        """The relations this pass stages (dropped after it)."""
+        return [step.produces for step in self.steps if step.kind == "stage"]
+
+
+@dataclass(frozen=True, eq=False)
+class Plan:
+    """An evaluation's passes; ``outputs`` (diversity plans): each requested measure and the
+    pass whose values it takes (empty: every pass's values are the evaluation's)."""
+
+    request: EvaluationRequest
+    passes: tuple[Pass, ...]
+    outputs: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def steps(self) -> list[Step]:
+        return [step for p in self.passes for step in p.steps]
+
+    def families(self) -> list[str]:
+        return list(dict.fromkeys(step.family for step in self.steps if step.kind in ("family", "driver")))
+
+
+def _model(file: str) -> sqlfiles.Model:
+    return sqlfiles.model(f"{file}.sql" if "/" in file else f"evaluation/{file}.sql")
+
+
+def staged_tables(files: Iterable[str]) -> list[str]:
+    """The relations the staging ``files`` (names under sql/evaluation/, or paths under sql/
+    without .sql) produce."""
+    return [_model(file).produces for file in files]
+
+
+def stages_read(files: Iterable[str], staging: Iterable[str] = ADHOC_STAGING) -> set[str]:
+    """The relations of ``staging`` that the SQL files ``files`` (paths under sql/) read."""
+    tables = set(staged_tables(staging))
+    return {name for file in files for name in sqlfiles.model(file).reads if name in tables}
+
+
+def stage_steps(files: Iterable[str], parameters: Mapping[str, object], needed: set[str] | None = None
+                ) -> list[Step]:
+    """The evaluation macros, then a ``stage`` step for each of ``files`` in the order their
+    headers' ``reads`` require, each with the parameters it declares from ``parameters``. With
+    ``needed``, only those relations and the stages they are built from."""
+    models = sqlfiles.creation_order(_model(file) for file in files)
+    if needed is not None:
+        wanted = set(needed)
+        for model in reversed(models):
+            if model.produces in wanted:
+                wanted |= set(model.reads)
+        models = [model for model in models if model.produces in wanted]
+    return [Step("macros", MACROS)] + [Step("stage", m.path, m.produces, m.bind(parameters)) for m in models]
+
+
+def _family_steps(measures: Sequence[Measure]) -> list[Step]:
+    steps = []
+    for family in dict.fromkeys(m.family for m in measures):
+        chosen = tuple(m for m in measures if m.family == family)
+        if registry.driver(family) is not None:
+            steps.append(Step("driver", family, "evaluation_values", measures=chosen))
+        else:
+            steps.append(Step("family", f"metrics/metric_{family}.sql", "evaluation_values", measures=chosen))
+    return steps
+
+
+def _adhoc_pass(request: EvaluationRequest) -> Pass:
+    """The ad hoc staging: only the stages the requested SQL families read; the Python families
+    stage their own lists (DRIVER_STAGING)."""
+    parameters = request.stage_parameters()
+    families = list(dict.fromkeys(m.family for m in request.measures))
+    sql_families = [family for family in families if registry.driver(family) is None]
+    steps: list[Step] = []
+    if sql_families:
+        needed = stages_read(f"metrics/metric_{family}.sql" for family in sql_families)
+        steps += stage_steps(ADHOC_STAGING, parameters, needed)
+    if "preferences" in families and request.preferences == "qrels":
+        steps += stage_steps(PREFERENCE_STAGING, parameters)[1:]  # after the macros of the stages above
+    return Pass(Staging(ADHOC), request, tuple(steps + _family_steps(request.measures)))
+
+
+def _diversity_pass(staging: Staging, request: EvaluationRequest, sources=()) -> Pass:
+    parameters = request.stage_parameters()
+    if staging.kind == PER_INTENT:
+        files = PER_INTENT_STAGING
+        parameters["separator"] = SEPARATOR
+    else:
+        files = GLOBAL_STAGING
+        parameters.update(probs=staging.probs, profile=staging.profile, din=staging.kind == DIN,
+                          profiles=[staging.profile])
+    parameters["variants"] = list(staging.variants)
+    parameters["negative_is_judged"] = True  # every document of the qrels is judged (NTCIREVAL)
+    steps = stage_steps(files, parameters)
+    if sources:
+        steps.append(Step("components", "evaluation/evaluation_components.sql", "evaluation_components",
+                          sources=tuple(sources)))
+    return Pass(staging, request, tuple(steps + _family_steps(request.measures)))
+
+
+def _staging_of(kind: str, measure: Measure, variants: tuple[str, ...]) -> Staging:
+    if kind in (GLOBAL, DIN):
+        return Staging(kind, measure["gain"] if measure.has("gain") else "linear", measure["probs"])
+    if kind == PER_INTENT:
+        return Staging(PER_INTENT)
+    return Staging(GLOBAL, variants=variants)  # INTENTS: composites and effective precision
+
+
+def probability_variants(measures: Sequence[Measure]) -> tuple[str, ...]:
+    """The intent probability variants ``measures`` (and their components) read."""
+    wanted = {"given"}
+    pending = list(measures)
+    while pending:
+        measure = pending.pop()
+        if measure.has("probs"):
+            wanted.add(measure["probs"])
+        if measure.definition.components is not None:
+            pending.extend(part for _, _, part in measure.definition.components(measure))
+    return tuple(sorted(wanted))
+
+
+def is_diversity(request: EvaluationRequest) -> bool:
+    """Whether some measure reads a diversity staging (D-, DIN-, IA-measures, I-rec, ...)."""
+    return any(m.definition.staging != ADHOC for m in request.measures)
+
+
+def _diversity_plan(request: EvaluationRequest) -> Plan:
+    """A diversity campaign: a pass per staging, then one per depth of composites."""
+    variants = probability_variants(request.measures)
+    adhoc: dict[str, Measure] = {}
+    leaves: dict[Staging, dict[str, Measure]] = defaultdict(dict)
+    composites: dict[int, dict[str, Measure]] = defaultdict(dict)
+
+    def visit(measure: Measure, kind: str) -> int:
+        definition = measure.definition
+        if definition.components is not None:
+            depth = 1 + max(visit(part, part_kind) for _, part_kind, part in definition.components(measure))
+            composites[depth][str(measure)] = measure
+            return depth
+        if kind == ADHOC:
+            adhoc[str(measure)] = measure
+        else:
+            leaves[_staging_of(kind, measure, variants)][str(measure)] = measure
+        return 0
+
+    for measure in request.measures:
+        visit(measure, measure.definition.staging)
+    for measure in adhoc.values():
+        if registry.driver(measure.family) is None:
+            raise DataIntegrityError(
+                f"campaign '{request.campaign_id}' has diversity qrels; the ad hoc measure {measure} needs ad "
+                f"hoc qrels: evaluate D_{measure.name} or IA_{measure.name} instead, or a 2T "
+                "conversion of the campaign (pyeval to-traditional)"
+            )
+    passes: list[Pass] = []
+    located: dict[tuple[Staging, str], int] = {}
+    if adhoc:
+        passes.append(_adhoc_pass(request.replace(measures=tuple(adhoc.values()))))
+        located.update({(Staging(ADHOC), name): 0 for name in adhoc})
+    for staging, chosen in leaves.items():
+        located.update({(staging, name): len(passes) for name in chosen})
+        passes.append(_diversity_pass(staging, request.replace(measures=tuple(chosen.values()))))
+    base = Staging(GLOBAL, variants=variants)
+    for depth in sorted(composites):
+        chosen = composites[depth]
+        sources = [(str(measure), role, located[_staging_of(kind, part, variants), str(part)], str(part))
+                   for measure in chosen.values() for role, kind, part in measure.definition.components(measure)]
+        located.update({(base, name): len(passes) for name in chosen})
+        passes.append(_diversity_pass(base, request.replace(measures=tuple(chosen.values())), sources))
+    outputs = []
+    for measure in request.measures:
+        definition = measure.definition
+        kind = definition.staging if definition.components is None else INTENTS
+        key = (Staging(ADHOC), str(measure)) if kind == ADHOC else (_staging_of(kind, measure, variants), str(measure))
+        outputs.append((str(measure), located[key]))
+    return Plan(request, tuple(passes), tuple(outputs))
+
+
+def plan(request: EvaluationRequest) -> Plan:
+    """The steps that compute ``request``'s measures (pure: reads only the SQL headers and the
+    measure registry). A request without one ordering is a plan per ordering its measures
+    declare (pyeval.request.orderings); measures with their own ``judged_only=True`` (when the
+    request's is False) are a plan of their own, staged with the unjudged documents dropped;
+    the parts' values are joined."""
+    if request.ordering is None:
+        used = request.orderings()
+        return _joined(request, [plan(request.replace(measures=tuple(m for m in request.measures if str(m) in names),
+                                                      ordering=chosen))
+                                 for chosen, names in used.items()])
+    own = tuple(m for m in request.measures if m.has("judged_only") and m["judged_only"])
+    if own and not request.judged_only:
+        parts = [plan(request.replace(measures=own, judged_only=True))]
+        rest = tuple(m for m in request.measures if m not in own)
+        if rest:
+            parts.append(plan(request.replace(measures=rest)))
+        return _joined(request, parts)
+    if is_diversity(request):
+        return _diversity_plan(request)
+    return Plan(request, (_adhoc_pass(request),))
+
+
+def _joined(request: EvaluationRequest, parts: Sequence[Plan]) -> Plan:
+    """One plan of ``parts`` (plans of parts of ``request``'s measures), their passes in order."""
+    if len(parts) == 1:
+        return Plan(request, parts[0].passes, parts[0].outputs)
+    if not any(part.outputs for part in parts):
+        return Plan(request, tuple(p for part in parts for p in part.passes))
+    passes: list[Pass] = []
+    outputs: list[tuple[str, int]] = []
+    for part in parts:
+        offset = len(passes)
+        if part.outputs:
+            outputs += [(name, index + offset) for name, index in part.outputs]
+        else:
+            outputs += [(str(m), offset + i) for i, p in enumerate(part.passes) for m in p.request.measures]
+        passes += [_shift(p, offset) for p in part.passes]
+    return Plan(request, tuple(passes), tuple(outputs))
+
+
+def _shift(p: Pass, offset: int) -> Pass:
+    if not offset:
+        return p
+    steps = tuple(Step(s.kind, s.model, s.produces, s.params, s.measures,
+                       tuple((m, role, index + offset, part) for m, role, index, part in s.sources))
+                  if s.sources else s for s in p.steps)
+    return Pass(p.staging, p.request, steps)
+
+
+class Executor(Protocol):
+    """What an engine does for each kind of step (:func:`execute` calls these in plan order)."""
+
+    def open_values(self) -> None:
+        """Start an empty ``evaluation_values``."""
+
+    def macros(self, step: Step) -> None: ...
+
+    def stage(self, step: Step) -> None: ...
+
+    def components(self, step: Step, frame: pd.DataFrame) -> None: ...
+
+    def family(self, step: Step) -> None: ...
+
+    def driver(self, step: Step, request: EvaluationRequest) -> None: ...
+
+    def drop(self, tables: list[str]) -> None: ...
+
+    def take_values(self) -> pd.DataFrame:
+        """The values computed since :meth:`open_values` (and forget them)."""
+
+    def put_values(self, frame: pd.DataFrame) -> None:
+        """The evaluation's values are ``frame``."""
+
+
+def execute(plan: Plan, executor: Executor) -> None:
+    """Run ``plan`` on ``executor``: afterwards the executor's ``evaluation_values`` hold every
+    requested measure's per-topic values (unordered). A plan without outputs appends every
+    pass's values; a diversity plan keeps each pass's values apart (pandas) for the composite
+    passes and the outputs."""
+    collect = bool(plan.outputs)
+    results: dict[tuple[int, str], pd.DataFrame] = {}
+    if not collect:
+        executor.open_values()
+    for index, current in enumerate(plan.passes):
+        if collect:
+            executor.open_values()
+        staged: list[str] = []
+        try:
+            for step in current.steps:
+                if step.kind == "macros":
+                    executor.macros(step)
+                elif step.kind == "stage":
+                    staged.append(step.produces)
+                    executor.stage(step)
+                elif step.kind == "components":
+                    executor.components(step, _components(step, results))
+                elif step.kind == "family":
+                    executor.family(step)
+                elif step.kind == "driver":
+                    executor.driver(step, current.request)
+                else:  # pragma: no cover - the plan makes only the kinds above
+                    raise ValueError(f"unknown step kind {step.kind!r}")
+        finally:
+            executor.drop(staged)
+        if collect:
+            frame = executor.take_values()
+            if current.staging.kind == PER_INTENT:
+                parts = frame["topic_id"].str.split(SEPARATOR, n=1, expand=True)
+                frame = frame.assign(topic_id=parts[0], intent_id=parts[1])
+            for name, part in frame.groupby("measure", sort=False):
+                results[index, name] = part
+    if collect:
+        import pandas as pd
+
+        executor.put_values(pd.concat(
+            [results[index, name].drop(columns=["intent_id"], errors="ignore") for name, index in plan.outputs
+             if (index, name) in results],
+            ignore_index=True,
+        ))
+
+
+def _components(step: Step, results: Mapping[tuple[int, str], pd.DataFrame]) -> pd.DataFrame:
+    """The rows (measure, role, run_id, topic_id, intent_id, value) of a ``components`` step."""
+    import pandas as pd
+
+    rows = []
+    for measure, role, index, part in step.sources:
+        frame = results[index, part]
+        rows.append(pd.DataFrame({
+            "measure": measure, "role": role, "run_id": frame["run_id"].to_numpy(),
+            "topic_id": frame["topic_id"].to_numpy(),
+            "intent_id": frame["intent_id"].to_numpy() if "intent_id" in frame else "",
+            "value": frame["value"].astype(float).to_numpy(),
+        }))
+    return pd.concat(rows, ignore_index=True)

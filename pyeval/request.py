@@ -1,0 +1,205 @@
+"""One evaluation request: everything an evaluation depends on, validated once.
+
+An :class:`EvaluationRequest` is what every layer is given (the orchestrator
+:func:`pyeval.evaluation.evaluate`, the plan :func:`pyeval.plan.plan`, the stagings, the Python
+family drivers, the Spark engine): no layer takes the settings as loose keywords. It is frozen,
+so a layer that needs another request (a measure's own ``judged_only`` computed apart, a
+diversity campaign's ad hoc part) derives one with :meth:`EvaluationRequest.replace`, which
+validates again. Its :meth:`~EvaluationRequest.stored_settings` are the JSON an evaluation is
+stored with (``evaluations.settings``), the same keys as before the request existed, so stored
+evaluations stay comparable.
+
+Importing this module imports no pandas, numpy or scipy.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .errors import PyevalError, with_command_line
+from .measures import Measure, make, parse_measures
+from .vocabulary import ENGINES, ORDERINGS, PREFERENCE_SOURCES, TOPIC_POLICIES, names
+
+#: The depth bound a staging file is given for "no depth limit" (``$max_depth``).
+NO_DEPTH_LIMIT = 2**62
+
+
+def parse_requested(measures: Iterable[str | Measure]) -> list[Measure]:
+    """The measures asked for (names or Measure values), parsed, without repeats, in order;
+    PyevalError when there are none."""
+    if isinstance(measures, (str, Measure)):  # evaluate(con, c, "AP"): one measure, not its letters
+        measures = [measures]
+    parsed = [m for item in measures for m in ([item] if isinstance(item, Measure) else parse_measures(item))]
+    if not parsed:
+        raise with_command_line(PyevalError("no measure requested (measures=['AP', 'nDCG@10'], say)"),
+                                "no measure requested (e.g. -m AP -m nDCG@10)")
+    return list(dict.fromkeys(parsed))
+
+
+def _with_default(measures: Iterable[Measure], param: str, default, value: str) -> list[Measure]:
+    chosen = []
+    for measure in measures:
+        params = dict(measure.values)
+        if param in params and params[param] == default(measure):
+            params[param] = value
+            measure = make(measure.definition, **params)
+        chosen.append(measure)
+    return list(dict.fromkeys(chosen))
+
+
+def with_default_gain(measures: Iterable[str | Measure], profile: str) -> list[Measure]:
+    """Give ``gain=profile`` to every measure that has a gain parameter left at its default."""
+    return _with_default(parse_requested(measures), "gain", lambda m: m.definition.param("gain").default, profile)
+
+
+def with_default_probs(measures: Iterable[str | Measure], variant: str) -> list[Measure]:
+    """Give ``probs=variant`` to every measure that has a probs parameter left at its declared
+    default (``ndeval`` for ndeval's names, ``given`` for the others)."""
+    return _with_default(parse_requested(measures), "probs", lambda m: m.definition.param("probs").default, variant)
+
+
+def orderings(measures: Sequence[Measure], ordering: str | None) -> dict[str, list[str]]:
+    """Which ordering ranks each measure's lists: ``ordering`` for all when given, else each
+    measure's declared one (MeasureDef.ordering: the order its name's tool reads a run in), as
+    ``{ordering: [measure names]}``; stored with an evaluation's settings."""
+    chosen: dict[str, list[str]] = {}
+    for measure in measures:
+        chosen.setdefault(ordering or measure.definition.ordering, []).append(str(measure))
+    return chosen
+
+
+def ordering_column(used: dict[str, list[str]]) -> str:
+    """``evaluations.ordering`` of an evaluation that used ``used`` (:func:`orderings`): the
+    one ordering, or ``per-measure`` (the settings' ``orderings`` say which)."""
+    return next(iter(used)) if len(used) == 1 else "per-measure"
+
+
+@dataclass(frozen=True)
+class EvaluationRequest:
+    """Everything one evaluation depends on.
+
+    campaign_id: the campaign; measures: parsed, without repeats, in the order asked;
+    runs: the runs (None: every run of the campaign, resolved by the orchestrator against the
+    warehouse); ordering: one ordering for every measure, or None: each measure's declared one
+    (:func:`orderings`; the plan makes a pass per ordering); max_depth, judged_only, topics: as :func:`pyeval.evaluate` documents
+    them; gain_profile, probs: the gain profile and intent probability variant given to the
+    measures that leave theirs at the default (already applied to ``measures``; None: none
+    asked); engine: where the metric SQL runs (``duckdb`` or ``spark``; recorded in the stored
+    settings when not DuckDB); preferences: where the ``preferences`` family's judgments come
+    from (``qrels``: the campaign's qrels; ``file``: the caller staged a preference file as
+    ``evaluation_preferences``, trec_eval -R prefs).
+
+    judgment_set: the campaign's judgment set whose qrels and intents are read (``official`` by
+    default; docs/judgments.md), stored with the evaluation, its scores and means.
+    """
+
+    campaign_id: str
+    measures: tuple[Measure, ...]
+    runs: tuple[str, ...] | None = None
+    ordering: str | None = None
+    max_depth: int | None = None
+    judged_only: bool = False
+    topics: str = "qrels"
+    gain_profile: str | None = None
+    probs: str | None = None
+    engine: str = "duckdb"
+    preferences: str = "qrels"
+    judgment_set: str = "official"
+
+    def __post_init__(self) -> None:
+        for name, allowed in (("ordering", ORDERINGS), ("topics", TOPIC_POLICIES), ("engine", ENGINES),
+                              ("preferences", PREFERENCE_SOURCES)):
+            value = getattr(self, name)
+            if value is None and name == "ordering":  # each measure's own
+                continue
+            if value not in names(allowed):
+                raise PyevalError(f"{name} must be one of {', '.join(names(allowed))}; got {value!r}")
+        if self.max_depth is not None and (isinstance(self.max_depth, bool) or self.max_depth < 1):
+            raise PyevalError(f"max_depth must be a positive integer; got {self.max_depth}")
+        if not all(isinstance(m, Measure) for m in self.measures):
+            raise PyevalError("measures must be parsed Measure values (EvaluationRequest.build parses names)")
+        if not isinstance(self.measures, tuple):
+            object.__setattr__(self, "measures", tuple(self.measures))
+        if self.runs is not None and not isinstance(self.runs, tuple):
+            object.__setattr__(self, "runs", tuple(self.runs))
+        if not isinstance(self.judgment_set, str) or not self.judgment_set:
+            raise PyevalError(f"judgment_set must be a judgment set's name; got {self.judgment_set!r}")
+
+    @classmethod
+    def build(
+        cls,
+        campaign_id: str,
+        measures: Iterable[str | Measure],
+        *,
+        runs: Sequence[str] | None = None,
+        ordering: str | None = None,
+        max_depth: int | None = None,
+        judged_only: bool = False,
+        topics: str = "qrels",
+        gain_profile: str | None = None,
+        probs: str | None = None,
+        engine: str = "duckdb",
+        preferences: str = "qrels",
+        judgment_set: str = "official",
+    ) -> EvaluationRequest:
+        """A request from names as a user gives them: measures parsed (trec_eval aliases too),
+        the default gain profile and probability variant applied, runs without repeats (an
+        empty list: every run)."""
+        parsed = parse_requested(measures)
+        if isinstance(runs, str):  # runs="r1": one run, not its letters
+            runs = [runs]
+        if gain_profile:
+            parsed = with_default_gain(parsed, gain_profile)
+        if probs:
+            parsed = with_default_probs(parsed, probs)
+        return cls(campaign_id, tuple(parsed), tuple(dict.fromkeys(runs)) if runs else None, ordering,
+                   max_depth, judged_only, topics, gain_profile or None, probs or None, engine, preferences,
+                   judgment_set)
+
+    def replace(self, **changes) -> EvaluationRequest:
+        """A copy with ``changes`` (validated again)."""
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def numeric(self) -> tuple[Measure, ...]:
+        """The measures whose values are numbers (stored); text measures (RelString) are not."""
+        return tuple(m for m in self.measures if m.definition.storable)
+
+    def orderings(self) -> dict[str, list[str]]:
+        """The ordering each measure is ranked by (:func:`orderings`)."""
+        return orderings(self.measures, self.ordering)
+
+    def stored_settings(self) -> dict:
+        """``evaluations.settings`` of this request (the keys stored evaluations have always had:
+        measures, runs, max_depth, judged_only, topics, the ordering of each measure, the judgment
+        set, and engine when not DuckDB)."""
+        settings = {"measures": [str(m) for m in self.numeric], "runs": list(self.runs or ()),
+                    "max_depth": self.max_depth, "judged_only": self.judged_only, "topics": self.topics,
+                    "orderings": orderings(self.measures, self.ordering), "judgment_set": self.judgment_set}
+        if self.engine != "duckdb":
+            settings["engine"] = self.engine
+        return settings
+
+    def stage_parameters(self) -> dict[str, object]:
+        """Every parameter a staging file may declare (sql/evaluation/ headers): the relevance
+        thresholds (``rel``) and gain profiles (``gain``) the measures ask for, the depth cut
+        (:data:`NO_DEPTH_LIMIT` for none), the probability variants read ('given') and whether a
+        document with negative levels only counts as judged (not for trec_eval's reading:
+        sql/evaluation/evaluation_entries.sql)."""
+        measures = self.measures
+        if self.ordering is None:
+            raise ValueError("stage_parameters of a request without one ordering (plan() gives each its own)")
+        return {
+            "campaign_id": self.campaign_id,
+            "judgment_set": self.judgment_set,
+            "runs": list(self.runs or ()),
+            "ordering": self.ordering,
+            "max_depth": NO_DEPTH_LIMIT if self.max_depth is None else self.max_depth,
+            "judged_only": self.judged_only,
+            "negative_is_judged": False,
+            "topic_policy": self.topics,
+            "thresholds": sorted({1} | {m["rel"] for m in measures if m.has("rel") and m["rel"] is not None}),
+            "profiles": sorted({m["gain"] for m in measures if m.has("gain")}),
+            "variants": ["given"],
+        }

@@ -1,0 +1,206 @@
+"""Every closed vocabulary of pyeval, spelled once: the package, the CLI's choices, the reports
+and the engines read them here (tests/test_vocabulary.py ties every CLI choice to them).
+
+Each vocabulary is a tuple of :class:`Term` (a name and what it means); a significance test is
+a :class:`SignificanceTest` with its traits. Importing this module imports nothing heavy (no
+pandas, numpy or scipy): ``pyeval --help`` reads it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Term:
+    """One word of a vocabulary and what it means."""
+
+    name: str
+    meaning: str
+
+
+def names(vocabulary) -> tuple[str, ...]:
+    """The names of a vocabulary, in its order."""
+    return tuple(term.name for term in vocabulary)
+
+
+def lookup(vocabulary, name: str):
+    """The term called ``name``; ValueError naming the allowed ones otherwise."""
+    for term in vocabulary:
+        if term.name == name:
+            return term
+    raise ValueError(f"must be one of {', '.join(names(vocabulary))}; got {name!r}")
+
+
+#: ranked_entries' ordering policies (sql/views/ranked_entries.sql)
+ORDERINGS = (
+    Term("trec", "score desc, docno desc (trec_eval's order)"),
+    Term("trec-asc", "score desc, docno asc (pyndeval, ir_measures' judged and compat providers)"),
+    Term("rank", "the rank column"),
+    Term("file", "file order"),
+)
+
+#: Which topics an evaluation scores (sql/evaluation/evaluation_entries.sql)
+TOPIC_POLICIES = (
+    Term("qrels", "every judged topic; a topic missing from a run scores the measure's empty value (trec_eval -c)"),
+    Term("intersection", "the topics the run has"),
+)
+
+#: Where the preferences family's judgments come from (pyeval.request.EvaluationRequest)
+PREFERENCE_SOURCES = (
+    Term("qrels", "the campaign's qrels, as preferences (sql/evaluation/evaluation_preferences.sql)"),
+    Term("file", "a preference file the caller staged as evaluation_preferences (trec_eval -R prefs)"),
+)
+
+@dataclass(frozen=True)
+class Engine:
+    """An evaluation engine: ``compute`` is ``module:function``, called by the orchestrator
+    (pyeval.evaluation) as ``function(con, request, **engine_options)`` to fill the temporary
+    table ``evaluation_values`` (imported on first use)."""
+
+    name: str
+    meaning: str
+    compute: str
+
+
+#: Engines of ``pyeval evaluate --engine`` (docs/engines.md)
+ENGINES = (
+    Engine("duckdb", "the warehouse's own DuckDB connection", "pyeval.stages:compute_into"),
+    Engine("spark", "the metric SQL on a local Spark session (pip install 'pyeval[spark]')",
+           "pyeval.engines.spark:compute_into"),
+)
+
+#: Engines of the resampling commands' ``--engine``
+RESAMPLING_ENGINES = (
+    Term("numpy", "one process"),
+    Term("ray", "the measures' tests sharded over Ray workers (pip install 'pyeval[ray]')"),
+)
+
+#: Qrels formats of ``pyeval load qrels --format`` (pyeval/loaders/qrels.py)
+QRELS_FORMATS = (
+    Term("auto", "found from the file's lines"),
+    Term("trec", "topic iteration docno level"),
+    Term("trec-diversity", "topic intent docno level"),
+    Term("ntcir", "topic docno L<level>"),
+    Term("ntcir-diversity", "topic intent docno L<level>"),
+)
+
+#: ``pyeval trec_eval -R``: the relevance file's format (trec_eval 10.0)
+REL_FORMATS = (
+    Term("qrels", "topic iteration docno level"),
+    Term("qrels_jg", "topic judgment-group docno level: measures averaged over the groups (*_avgjg)"),
+    Term("prefs", "topic jg jsg docno rel_level: preferences (prefs_*)"),
+    Term("qrels_prefs", "qrels read as preferences (prefs_*)"),
+)
+
+#: Output formats of the commands' ``--format`` (pyeval/output.py)
+OUTPUT_FORMATS = (
+    Term("table", "aligned text"),
+    Term("csv", "comma-separated values"),
+    Term("json", "JSON records"),
+    Term("markdown", "a Markdown table"),
+)
+
+#: How a resampled p-value is counted (pyeval/resampling/stats.py)
+P_CONVENTIONS = (
+    Term("count", "count/B"),
+    Term("plus-one", "(count+1)/(B+1)"),
+)
+
+#: Multiple-comparison corrections of the significance tests (pyeval/resampling/stats.py)
+CORRECTIONS = (
+    Term("none", "raw p-values"),
+    Term("holm", "Holm"),
+    Term("bh", "Benjamini-Hochberg"),
+)
+
+#: How a resampled statistic is compared with the observed one (pyeval/resampling/stats.py)
+COMPARISONS = (
+    Term("ge", "count replicates with |statistic| >= observed"),
+    Term("gt", "count replicates with |statistic| > observed"),
+)
+
+
+@dataclass(frozen=True)
+class SignificanceTest:
+    """A paired significance test and its traits.
+
+    name: as the CLI and the stored results spell it; label: as reports print it;
+    replicates: the kind of replicate set it draws (pyeval/resampling/replicates.py), None for
+    a closed-form test; default_b: its default number of replicates (None: closed form);
+    corrected: whether ``--correction`` applies to its p-values (Tukey's HSD is family-wise
+    already); function: ``module:function`` of a closed-form test, called by
+    pyeval.resampling.significance as ``function(X, runs=runs, **options)`` on the topic x run
+    matrix ``X`` and returning a ``stats.PairwiseResult``; options: the test options it takes
+    (of ``alpha``, ``tau``, ``method``); recorded: the options stored in its settings.
+    """
+
+    name: str
+    label: str
+    replicates: str | None
+    default_b: int | None
+    corrected: bool = True
+    function: str | None = None
+    options: tuple[str, ...] = ()
+    recorded: tuple[str, ...] = ()
+
+    @property
+    def closed_form(self) -> bool:
+        return self.replicates is None
+
+
+#: B when none is given: Sakai's 1000 bootstrap samples, JIP 2013's 5000 Tukey permutations,
+#: docs/meta-evaluation.md 3's 100,000 sign flips (exact enumeration when 2^n <= B).
+SIGNIFICANCE_TESTS = (
+    SignificanceTest("bootstrap", "paired bootstrap test", "bootstrap", 1000),
+    SignificanceTest("tukey", "randomised Tukey HSD", "permutation", 5000, corrected=False),
+    SignificanceTest("randomization", "paired randomisation test", "signflip", 100_000),
+    SignificanceTest("t", "paired t-test", None, None, function="pyeval.resampling.stats:t_test",
+                     options=("alpha",)),
+    SignificanceTest("sign", "sign test", None, None, function="pyeval.resampling.stats:sign_test",
+                     options=("tau",), recorded=("tau",)),
+    SignificanceTest("wilcoxon", "Wilcoxon signed-rank test", None, None,
+                     function="pyeval.resampling.stats:wilcoxon_test", options=("method",)),
+)
+
+
+def significance_test(name: str) -> SignificanceTest:
+    """The test called ``name``; ValueError naming the known ones otherwise."""
+    return lookup(SIGNIFICANCE_TESTS, name)
+
+
+#: The significance tests' names, in the CLI's order
+TEST_NAMES = names(SIGNIFICANCE_TESTS)
+
+
+# ---- the other closed choices of the command line (each read by its command; tests/test_vocabulary.py)
+
+#: ``pyeval load runs --run-names``
+RUN_NAMES = (Term("tag", "the first line's run tag"), Term("file", "the file name"))
+#: ``pyeval intents generate --method`` and ``load topics-xml --probs`` (Sakai & Song)
+INTENT_PROBABILITIES = (Term("uniform", "1/n"), Term("nonuniform", "the j-th of n intents gets 2^(n-j+1)/sum_k 2^k"))
+#: ``pyeval to-traditional --method``
+TRADITIONAL_LEVELS = (Term("max", "the highest level over the intents"),
+                      Term("count", "the number of intents covered"))
+#: ``pyeval to-traditional --negative-as``
+NEGATIVE_JUDGMENTS = (Term("unjudged", "dropped"), Term("nonrelevant", "level 0"))
+#: ``pyeval compare --format``
+REPORT_FORMATS = (Term("markdown", "Markdown"), Term("latex", "LaTeX (booktabs)"))
+#: ``pyeval swaprate --sampling``
+SWAP_SAMPLING = (Term("disjoint", "disjoint subset pairs (Voorhees-Buckley)"),
+                 Term("with_replacement", "bootstrap samples (Soboroff)"))
+#: ``pyeval swaprate --rule``
+SWAP_RULES = (Term("strict", "exactly one zero difference is a swap too (Sakai 2005)"),
+              Term("original", "Voorhees-Buckley's rule"))
+#: ``pyeval stability --fuzz``
+FUZZ_MARGINS = (Term("relative", "f x max(a, b) (Buckley-Voorhees)"), Term("absolute", "f"))
+#: ``pyeval correlate --test``: a significance test, or none
+CORRELATION_TESTS = (*SIGNIFICANCE_TESTS, Term("none", "no test"))
+#: ``pyeval correlate --matrix``
+CORRELATION_COLUMNS = (Term("tau", "Kendall's tau"), Term("tau_b", "Kendall's tau-b"), Term("tau_ap", "tau_AP"),
+                       Term("tau_ap_symmetric", "symmetric tau_AP"), Term("agreement", "agreement of significant pairs"))
+#: ``pyeval mem --expectation``
+MEM_EXPECTATIONS = (Term("exact", "the exact dynamic programme"), Term("paper", "the paper's printed recursion"))
+#: ``pyeval mem --solver`` (scipy.optimize methods)
+MEM_SOLVERS = (Term("SLSQP", "scipy.optimize SLSQP"), Term("trust-constr", "scipy.optimize trust-constr"))
+#: ``pyeval ntcireval --format``: which NTCIREVAL version's measure set and names
+NTCIREVAL_VERSIONS = (Term("190111", "NTCIREVAL 190111"), Term("2020", "NTCIREVAL 2020"))
