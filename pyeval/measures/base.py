@@ -93,7 +93,9 @@ class MeasureDef:
     params : declared parameters; the family's SQL receives every one of them
     at : the parameter ``@`` binds (``cutoff``, or ``recall`` for IPrec), if any
     aggregate : how topics are combined: ``mean``, ``sum`` or ``gmean`` (floor 1e-5)
-    empty_value : the value of a judged topic the run did not retrieve anything for
+    empty_value : the value of a judged topic the run did not retrieve anything for; None for a
+        value of the judgments alone (NumRel, IdealDCG), the same whether the run retrieves or not
+        (tests/sql/test_family_contract.py evaluates every measure and checks it)
     storable : False for text-valued measures (RelString), shown but not stored
     check : parameters -> the reason a combination of values is not a measure, or None
     kind : the formula the family computes, passed to its SQL as ``kind``: a D-measure
@@ -124,7 +126,7 @@ class MeasureDef:
     at: str | None = None
     aliases: tuple[str, ...] = ()
     aggregate: str = "mean"
-    empty_value: float = 0.0
+    empty_value: float | None = 0.0
     storable: bool = True
     check: Callable[[dict[str, Any]], str | None] | None = None
     kind: str | None = None

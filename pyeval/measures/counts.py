@@ -13,7 +13,7 @@ register(
                params=(Param("rel", int, None, "count only documents of level >= rel; none: all"),),
                aggregate="sum", higher_is_better=None, maximum=None),
     MeasureDef("NumRel", "counts", "relevant documents of the topic (R)", TREC_EVAL.format("num_rel"),
-               params=(REL,), aggregate="sum", higher_is_better=None, maximum=None),
+               params=(REL,), aggregate="sum", higher_is_better=None, maximum=None, empty_value=None),
     MeasureDef("NumNonRelJudgedRet", "counts", "judged non-relevant documents retrieved",
                TREC_EVAL.format("num_nonrel_judged_ret"), params=(REL,), aggregate="sum", higher_is_better=None, maximum=None),
 )

@@ -21,7 +21,8 @@ register(
     MeasureDef("IdealDCG", "dcg",
                "the ideal list's DCG (every judged document with a positive gain, to k with @k): "
                "nDCG's denominator", "trec_eval (NIST) m_ndcg.c (ideal_dcg)",
-               params=(GAIN, CUTOFF), at="cutoff", higher_is_better=None, maximum=None),
+               params=(GAIN, CUTOFF), at="cutoff", higher_is_better=None, maximum=None,
+               empty_value=None),
     MeasureDef("nDCGRel", "dcg",
                "nDCG averaged over the documents with a positive gain, unretrieved ones at the end "
                "of the ranking (experimental; Jarvelin & Kekalainen, TOIS 2002)",

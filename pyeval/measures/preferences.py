@@ -26,7 +26,8 @@ def _pairs(choices: tuple[str, ...] = ("all", "ret", "imp")) -> Param:
 register(
     MeasureDef("PrefsPossible", "preferences",
                "number of preferences A > B of the topic's judgment groups (summed over groups)",
-               _REFERENCE.format("num_prefs_poss"), params=(_pairs(),), aggregate="sum", higher_is_better=None, maximum=None),
+               _REFERENCE.format("num_prefs_poss"), params=(_pairs(),), aggregate="sum", higher_is_better=None, maximum=None,
+               empty_value=None),
     MeasureDef("PrefsFulfilled", "preferences",
                "number of preferences A > B fulfilled: A retrieved above B, or A retrieved and B not",
                _REFERENCE.format("num_prefs_ful") + ", m_prefs_num_prefs_ful_ret.c",

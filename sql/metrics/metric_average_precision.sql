@@ -313,5 +313,6 @@ select
                 when in_run then ln((1.0 + precision_sum) / (1.0 + num_rel::double - precision_sum))
                 else 0
             end
+        else error('metric_average_precision: no formula for measure kind ' || kind)
     end::double as value
 from interpolated_at_points

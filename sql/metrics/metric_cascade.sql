@@ -278,6 +278,7 @@ measure_sums as (
                 then list_sum(list_transform(ranked, lambda d: pow(u, d.rank) * d.stop * d.reach))
             when kind = 'nRBP'
                 then list_sum(list_transform(ranked, lambda d: d.gain * pow(p, d.rank - 1)))
+            else error('metric_cascade: no formula for measure kind ' || kind)
         end as total,
         case kind
             when 'nERR' then list_sum(list_transform(ideal, lambda d: d.stop * d.reach / d.rank))

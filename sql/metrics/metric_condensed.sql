@@ -252,5 +252,6 @@ select
         when kind = 'RprefN' then rpref_n_sum / ideal_gain
         when kind = 'RprefRelative' then rpref_relative_sum / ideal_gain
         when kind = 'RprefRelative2' then rpref_relative2_sum / ideal_gain
+        else error('metric_condensed: no formula for measure kind ' || kind)
     end::double as value
 from measure_inputs

@@ -38,6 +38,7 @@ select
             end
         when 'NumRel' then evaluation_topics.num_rel
         when 'NumNonRelJudgedRet' then coalesce(retrieved_counts.nonrelevant_retrieved, 0)
+        else error('metric_counts: no formula for measure kind ' || requested_measures.kind)
     end::double as value
 from evaluation_pairs
 cross join requested_measures

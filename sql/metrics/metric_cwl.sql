@@ -152,6 +152,7 @@ continuations as (
             when 'NERR11'
                 then pow((cumulated.i + 2.0 * measures.T - 1.0) / (cumulated.i + 2.0 * measures.T), 2.0)
                 * (1.0 - cumulated.g)
+            else error('metric_cwl: no formula for measure kind ' || measures.kind)
         end as c
     from cumulated
     inner join measures on cumulated.measure = measures.measure

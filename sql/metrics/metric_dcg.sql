@@ -568,6 +568,7 @@ scores as (
                 then case when len(bing_terms) > 0 then list_sum(bing_terms) / num_rel else 0 end
             when 'G' then case when ideal_gain > 0 then g_sum / ideal_gain else 0 end
             when 'RBP' then (1 - p) * rbp_sum
+            else error('metric_dcg: no formula for measure kind ' || kind)
         end::double as value
     from measure_sums
 )

@@ -179,6 +179,7 @@ scores as (
         topic_id,
         measure,
         case
+            when kind not in ('GAP', 'nGAP') then error('metric_gap: no formula for measure kind ' || kind)
             when denominator > 0 then coalesce(numerator, 0) / denominator
             else 0
         end::double as value

@@ -231,6 +231,7 @@ scores as (
             when kind = 'nCG' then cg / ideal_cg
             when kind = 'AnCG' then (ncg_sum + (cutoff - rank) * cg / ideal_cg) / cutoff
             when kind = 'AnDCG' then (ndcg_sum + (cutoff - rank) * dcg / ideal_dcg) / cutoff
+            else error('metric_ntcir_dcg: no formula for measure kind ' || kind)
         end::double as value
     from measure_points
 )

@@ -129,5 +129,6 @@ select
             + p2 * (num_ret - relevant_retrieved)
             + p3 * (num_rel - relevant_retrieved)
             + p4 * (collection_size + relevant_retrieved - num_ret - num_rel)
+        else error('metric_precision: no formula for measure kind ' || kind)
     end::double as value
 from set_precision_recall

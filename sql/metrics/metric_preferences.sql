@@ -546,5 +546,6 @@ select
         when 'PrefsAvgJGRnonrel'
             then case when not rnonrel_undefined and rnonrel_sum > 0 then rnonrel_sum / num_jgs else 0 end
         when 'PrefsPair' then case when pair_count > 0 then coalesce(pair_sum, 0) / pair_count else 0 end
+        else error('metric_preferences: no formula for measure kind ' || kind)
     end::double as value
 from chosen

@@ -187,5 +187,6 @@ select
         when kind = 'RMeasure'
             then (beta * coalesce(at_num_rel.gain_so_far, 0) + coalesce(at_num_rel.relevant_so_far, 0))
             / (beta * ideal_gain + num_rel)
+        else error('metric_qmeasure: no formula for measure kind ' || kind)
     end::double as value
 from measure_parts

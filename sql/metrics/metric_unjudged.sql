@@ -146,5 +146,6 @@ select
                 when unjudged_retrieved > 0 then power_at_length + (1 - p) * unjudged_weight
                 else 0
             end
+        else error('metric_unjudged: no formula for measure kind ' || kind)
     end::double as value
 from measure_inputs

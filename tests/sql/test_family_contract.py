@@ -7,6 +7,10 @@ Python driver (registry.register_driver: ndeval, umeasure) have no SQL file; the
 """
 from __future__ import annotations
 
+from pyeval.request import EvaluationRequest
+
+import re
+
 import duckdb
 import pytest
 
@@ -34,8 +38,8 @@ def staged():
     con = pyeval.connect()
     pyeval.load_qrels(con, "t", FIXTURES / "trec_eval" / "qrels.test")
     pyeval.load_run(con, "t", FIXTURES / "trec_eval" / "results.test", name="r")
-    settings = stages.stage_settings("t", ["r"], [], ordering="trec", max_depth=None, judged_only=False,
-                                     topics="qrels")
+    settings = EvaluationRequest("t", (), runs=tuple(["r"]), ordering="trec", max_depth=None, judged_only=False,
+                                     topics="qrels").stage_parameters()
     stages.run_stages(con, stages.ADHOC_STAGING, {**settings, "profiles": ["linear"]})
     # the preferences family reads preference judgments its caller stages (trec_eval -R qrels_prefs)
     stage_preferences(con, FIXTURES / "trec_eval" / "qrels.test", format="qrels_prefs")
@@ -78,3 +82,74 @@ def test_header_names_the_file_and_its_references(family):
     prose = [line for line in sqlfiles.read(model.path).splitlines() if line.startswith("--")]
     assert any(line.startswith(f"-- metric_{family}:") for line in prose)
     assert any("Reference" in line for line in prose)
+
+
+#: A campaign where every ad hoc measure is defined: graded levels 0-3 and a negative one,
+#: topics with relevant, non-relevant and unjudged documents retrieved, and topic 3 judged but
+#: not retrieved (its value is the measure's declared empty_value).
+_QRELS = [("1", "a", 3), ("1", "b", 0), ("1", "c", 1), ("1", "d", 2), ("1", "e", -1),
+          ("2", "a", 1), ("2", "f", 0), ("2", "g", 2), ("3", "z", 1), ("3", "y", 0)]
+_RUN = [("1", d, 10.0 - i) for i, d in enumerate("axbcuedv")] + [("2", d, 5.0 - i) for i, d in enumerate("fwag")]
+
+
+@pytest.fixture(scope="module")
+def defined():
+    import pandas as pd
+
+    con = pyeval.connect()
+    pyeval.load_qrels(con, "d", pd.DataFrame(_QRELS, columns=["query_id", "doc_id", "relevance"]))
+    pyeval.load_run(con, "d", pd.DataFrame(_RUN, columns=["query_id", "doc_id", "score"]), name="r")
+    yield con
+    con.close()
+
+
+def _adhoc_sql_measures():
+    return [_measure(d) for d in definitions()
+            if d.staging == "adhoc" and registry.driver(d.family) is None and d.storable]
+
+
+def test_every_declared_measure_has_a_value_and_its_empty_value(defined):
+    """No silent NULL: every ad hoc SQL measure has a number on every topic of a campaign where
+    it is defined, and a judged topic the run does not retrieve scores the declared
+    ``empty_value`` (None: a value of the judgments alone, checked not to depend on the run).
+    A family whose ``case kind`` has no branch for a measure ends in an error (below), so a
+    NULL here is a formula that fails on data where it is defined."""
+    from pyeval.evaluation import compute
+
+    measures = _adhoc_sql_measures()
+    frame = compute(defined, EvaluationRequest("d", tuple(measures), runs=("r",)))
+    assert set(frame["measure"]) == {str(m) for m in measures}
+    nulls = sorted(set(frame.loc[frame["value"].isna(), "measure"]))
+    assert nulls == [], f"NULL values: {nulls}"
+    empty = frame[frame["topic_id"] == "3"].set_index("measure")["value"]
+    wrong = {str(m): (empty[str(m)], m.definition.empty_value) for m in measures
+             if m.definition.empty_value is not None and empty[str(m)] != pytest.approx(m.definition.empty_value)}
+    assert wrong == {}, "empty list values differ from the declarations (value, declared)"
+    judgments_only = [str(m) for m in measures if m.definition.empty_value is None]
+    assert judgments_only
+    other = compute(defined, EvaluationRequest("d", tuple(m for m in measures if m.definition.empty_value is None),
+                                               runs=("r",), max_depth=1))
+    assert other.set_index(["topic_id", "measure"])["value"].to_dict() == frame[
+        frame["measure"].isin(judgments_only)].set_index(["topic_id", "measure"])["value"].to_dict()
+
+
+@pytest.mark.parametrize("family", sorted({d.family for d in definitions() if d.staging == "adhoc"} & set(FAMILIES)))
+def test_a_kind_without_a_formula_is_an_error_naming_family_and_kind(defined, family):
+    """A declared measure whose family has no formula for its kind is refused in one line, never
+    stored as NULL (for the families that choose the formula by kind)."""
+    import dataclasses
+
+    from pyeval.errors import MeasureParamError
+    from pyeval.evaluation import compute
+
+    sql = sqlfiles.read(f"metrics/metric_{family}.sql")
+    if not re.search(r"case (\w+\.)?kind\b|\bkind (=|in|not in) ", sql):
+        # one formula (Compat, NCU, RelString): the family has one kind and no choice to make
+        assert len({d.kind or d.name for d in definitions() if d.family == family}) == 1
+        return
+    base = next(d for d in definitions() if d.family == family and d.staging == "adhoc")
+    foo = make(dataclasses.replace(base, name="Foo", kind="Foo", aliases=()),
+               **{p.name: (0.5 if p.type is float else 10 if p.type is int else p.default)
+                  for p in base.params if p.required})
+    with pytest.raises(MeasureParamError, match=f"metric_{family}: no formula for measure kind Foo"):
+        compute(defined, EvaluationRequest("d", (foo,), runs=("r",)))
