@@ -18,6 +18,7 @@ import pandas as pd
 
 from ..db import first_row, stores_in_one_transaction
 from ..errors import PyevalError, with_command_line
+from ..vocabulary import CORRECTIONS, lookup, significance_test
 from .matrix import canonical_measure, score_matrix
 from .significance import (
     DEFAULT_REPLICATES,
@@ -111,14 +112,12 @@ class Comparison:
 
     def legend(self) -> str:
         """What the marks mean: test, B, seed, α, correction."""
-        test = {"bootstrap": "paired bootstrap test", "tukey": "randomised Tukey HSD",
-                "randomization": "paired randomisation test", "t": "paired t-test", "sign": "sign test",
-                "wilcoxon": "Wilcoxon signed-rank test"}[self.test]
+        test = significance_test(self.test).label
         details = [f"B = {self.replicates}"] if self.replicates else []
         if self.seed is not None:
             details.append(f"seed {self.seed}")
         if self.correction != "none":
-            details.append(f"{ {'holm': 'Holm', 'bh': 'Benjamini-Hochberg'}[self.correction]} correction")
+            details.append(f"{lookup(CORRECTIONS, self.correction).meaning} correction")
         what = (f"significantly better (▲) or worse (▼) than {self.baseline}" if self.baseline
                 else "superscripts: the runs each run is significantly better than")
         legend = f"{test}{' (' + ', '.join(details) + ')' if details else ''}, p < {self.alpha:g}; {what}"
@@ -193,8 +192,9 @@ def compare(
         raise PyevalError(f"fewer than 2 runs of campaign '{campaign_id}' have stored scores for every measure")
     if baseline is not None and baseline not in common:
         raise PyevalError(f"baseline '{baseline}' is not among the compared runs of campaign '{campaign_id}'")
-    B = replicates or DEFAULT_REPLICATES.get(test)
-    applied = correction if test != "tukey" else "none"
+    traits = significance_test(test)
+    B = replicates or traits.default_b
+    applied = correction if traits.corrected else "none"
     frames, test_ids, used_seed, used_b = [], {}, None, None
     for name in names:
         matrix = matrices[name]
@@ -203,9 +203,9 @@ def compare(
         found = first_row(con, _FIND, {
             "campaign_id": campaign_id, "measure": name, "test": test, "runs": common, "correction": applied,
             "evaluation_id": matrix.evaluation_id if matrix.evaluation_id is not None else -1,
-            "replicates": -1 if test in ("t", "sign", "wilcoxon") else _expected_b(test, B, len(matrix.topic_ids)),
-            "seed": -1 if test in ("t", "sign", "wilcoxon") or _exact(test, B, len(matrix.topic_ids)) else seed,
-            "comparison": "" if test in ("t", "sign", "wilcoxon") else comparison,
+            "replicates": -1 if traits.closed_form else _expected_b(test, B, len(matrix.topic_ids)),
+            "seed": -1 if traits.closed_form or _exact(test, B, len(matrix.topic_ids)) else seed,
+            "comparison": "" if traits.closed_form else comparison,
         })
         if found is not None:
             test_id = found[0]
@@ -267,13 +267,13 @@ def _run_means(con: duckdb.DuckDBPyConnection, matrices: dict) -> pd.DataFrame:
         for name, matrix in matrices.items()
     ]
     measures = [parse_measures(name)[0] for name in matrices]
-    con.register("evaluation_scores", pd.concat(frames, ignore_index=True))
+    con.register("compare_scores", pd.concat(frames, ignore_index=True))
     try:
-        means_into(con, measures, "compare_means")
+        means_into(con, measures, "compare_means", scores="compare_scores")
         rows = con.execute("select run_id, measure, value from compare_means").df()
         con.execute("drop table compare_means")
     finally:
-        con.unregister("evaluation_scores")
+        con.unregister("compare_scores")
     table = rows.pivot(index="run_id", columns="measure", values="value")
     return table[list(matrices)]
 
