@@ -147,4 +147,15 @@ def test_the_cycle_check_finds_a_cycle():
 def test_the_import_graph_sees_imports_inside_functions():
     graph = import_graph()
     assert "pyeval.stages" in graph["pyeval.evaluation"]
-    assert "pyeval.stages" in graph["pyeval.diversity"] and "pyeval.evaluation" not in graph["pyeval.diversity"]
+    assert "pyeval.plan" in graph["pyeval.diversity"] and "pyeval.evaluation" not in graph["pyeval.diversity"]
+
+
+def test_the_request_and_the_plan_are_below_every_engine():
+    """The layers import one way (docs/architecture.md): the engines and the orchestrator read
+    the plan and the request; the plan reads only the request, the headers and the registry."""
+    graph = import_graph()
+    assert {"pyeval.plan", "pyeval.request"} <= graph["pyeval.stages"]
+    assert "pyeval.plan" in graph["pyeval.engines.spark"]
+    assert graph["pyeval.plan"] & {"pyeval.stages", "pyeval.evaluation", "pyeval.db"} == set()
+    assert graph["pyeval.request"] & {"pyeval.plan", "pyeval.stages", "pyeval.evaluation", "pyeval.db"} == set()
+    assert graph["pyeval.vocabulary"] == set()

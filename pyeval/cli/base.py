@@ -15,6 +15,7 @@ import warnings
 import click
 
 from .. import warehouse
+from ..vocabulary import OUTPUT_FORMATS, names
 from ..errors import PyevalError
 
 
@@ -126,7 +127,7 @@ def output_option(command):
     return click.option(
         "--format",
         "fmt",
-        type=click.Choice(["table", "csv", "json", "markdown"]),
+        type=click.Choice(names(OUTPUT_FORMATS)),
         default="table",
         show_default=True,
         help="How to print the result.",

@@ -9,6 +9,7 @@ import sys
 
 import click
 
+from ..vocabulary import NTCIREVAL_VERSIONS, REL_FORMATS, names
 from ..errors import DuplicateEntryError, PyevalError
 from .base import main
 
@@ -37,7 +38,7 @@ def _skip_the_last_collection() -> None:
 @click.option("-Z", "zscores", type=click.Path(dir_okay=False),
               help="Print z-scores against the 'topic measure mean sd' lines of this file.")
 @click.option("-R", "rel_format", default="qrels",
-              type=click.Choice(["qrels", "qrels_jg", "prefs", "qrels_prefs"]),
+              type=click.Choice(names(REL_FORMATS)),
               help="Relevance format: qrels; qrels_jg (judgment groups; the *_avgjg measures); "
                    "prefs or qrels_prefs (preference judgments; the prefs_* measures).")
 @click.option("-T", "results_format", default="trec_results", help="Results format: only 'trec_results'.")
@@ -86,7 +87,7 @@ def trec_eval_command(per_topic, complete, no_summary, judged_only, max_depth, r
               help="iRBU's u (190111: print iRBU@l; 2020: default 0.99, also NCUrb,IE's u).")
 @click.option("-j", "condensed", is_flag=True, help="Condensed lists (unjudged removed) and the bpref family.")
 @click.option("--gap", is_flag=True, help="Also print GAP and GAP@l.")
-@click.option("--format", "version", type=click.Choice(["190111", "2020"]), default="190111", show_default=True,
+@click.option("--format", "version", type=click.Choice(names(NTCIREVAL_VERSIONS)), default="190111", show_default=True,
               help="Which NTCIREVAL version's measure set and names.")
 @click.option("--truncate", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Documents kept per topic, in file order (TRECsplitruns' depth).")

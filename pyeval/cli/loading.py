@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from ..vocabulary import INTENT_PROBABILITIES, NEGATIVE_JUDGMENTS, QRELS_FORMATS, RUN_NAMES, TRADITIONAL_LEVELS, names
 from .base import campaign_option, fail_cleanly, main, open_warehouse, run_metadata_options
 
 
@@ -21,7 +22,7 @@ _replace = click.option("--replace", is_flag=True, help="Replace what the campai
 @click.option(
     "--format",
     "qrels_format",
-    type=click.Choice(["auto", "trec", "trec-diversity", "ntcir", "ntcir-diversity"]),
+    type=click.Choice(names(QRELS_FORMATS)),
     default="auto",
     show_default=True,
     help="Qrels layout; auto tells NTCIR by L<k> levels and TREC diversity by a varying 2nd field.",
@@ -134,7 +135,7 @@ def load_run_command(ctx, campaign, name, replace, system, team, run_date, tags,
 @click.option("--qrels", "qrels_name", metavar="NAME", help="The qrels file to load, when the folder has several.")
 @click.option("--intents", "intents_name", metavar="NAME", help="The intents file to load, when the folder has several.")
 @click.option("--description", help="A description of the campaign (stored).")
-@click.option("--run-names", type=click.Choice(["tag", "file"]), default="tag", show_default=True,
+@click.option("--run-names", type=click.Choice(names(RUN_NAMES)), default="tag", show_default=True,
               help="Name each run by its first line's run tag, or by its file name (runs that share a tag).")
 @_replace
 @run_metadata_options
@@ -239,7 +240,7 @@ def intents_group() -> None:
 
 @intents_group.command("generate")
 @campaign_option
-@click.option("--method", type=click.Choice(["uniform", "nonuniform"]), required=True,
+@click.option("--method", type=click.Choice(names(INTENT_PROBABILITIES)), required=True,
               help="uniform: 1/n; nonuniform: the j-th of n intents gets 2^(n-j+1)/sum_k 2^k (Sakai & Song).")
 @_replace
 @click.argument("name")
@@ -272,7 +273,7 @@ def intents_load_command(ctx, campaign, replace, name, file):
 
 @intents_group.command("topics")
 @campaign_option
-@click.option("--probs", type=click.Choice(["uniform", "nonuniform"]), default="uniform", show_default=True,
+@click.option("--probs", type=click.Choice(names(INTENT_PROBABILITIES)), default="uniform", show_default=True,
               help="Probabilities to give the subtopics (the XML has none).")
 @click.option("--types-only", is_flag=True, help="Only set the types of the intents the campaign has.")
 @_replace
@@ -291,9 +292,9 @@ def intents_topics_command(ctx, campaign, probs, types_only, replace, file):
 
 
 @main.command("to-traditional")
-@click.option("--method", type=click.Choice(["max", "count"]), default="max", show_default=True,
+@click.option("--method", type=click.Choice(names(TRADITIONAL_LEVELS)), default="max", show_default=True,
               help="max: the highest level over the intents; count: the number of intents covered.")
-@click.option("--negative-as", type=click.Choice(["unjudged", "nonrelevant"]), default="unjudged",
+@click.option("--negative-as", type=click.Choice(names(NEGATIVE_JUDGMENTS)), default="unjudged",
               show_default=True, help="A document judged negative (spam) for all its intents.")
 @click.option("--description", help="A description of the new campaign.")
 @click.argument("source")

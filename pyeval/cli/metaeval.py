@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import click
 
+from ..vocabulary import COMPARISONS, CORRECTIONS, CORRELATION_COLUMNS, CORRELATION_TESTS, FUZZ_MARGINS, MEM_EXPECTATIONS, MEM_SOLVERS, P_CONVENTIONS, REPORT_FORMATS, RESAMPLING_ENGINES, SIGNIFICANCE_TESTS, SWAP_RULES, SWAP_SAMPLING, names
 from .base import (NON_NEGATIVE, POSITIVE, PROBABILITY, REPLICATES, SEED, TRIALS, campaign_option, fail_cleanly, main,
                    open_warehouse, output_option, run_names)
 
-
-_RESAMPLING_TESTS = ["bootstrap", "tukey", "randomization", "t", "sign", "wilcoxon"]
 
 
 def _resampling_options(command):
@@ -22,9 +21,9 @@ def _resampling_options(command):
         click.option("--seed", type=SEED, default=0, show_default=True,
                      help="Seed of the replicates and of --runs-sample (NumPy PCG64)."),
         click.option("--alpha", type=PROBABILITY, default=0.05, show_default=True, help="Significance level."),
-        click.option("--correction", type=click.Choice(["none", "holm", "bh"]), default="none", show_default=True,
+        click.option("--correction", type=click.Choice(names(CORRECTIONS)), default="none", show_default=True,
                      help="Multiple-comparison correction of pairwise p-values (not for tukey)."),
-        click.option("--compare", "comparison", type=click.Choice(["ge", "gt"]), default="ge", show_default=True,
+        click.option("--compare", "comparison", type=click.Choice(names(COMPARISONS)), default="ge", show_default=True,
                      help="Count resampled statistics >= the observed one (tie-aware) or > (JIP 2013 Fig. 4)."),
         click.option("--no-store", is_flag=True, help="Compute and print only; store nothing (read-only)."),
     ]):
@@ -84,11 +83,11 @@ _run_names = run_names
 @main.command("significance")
 @campaign_option
 @click.option("-m", "--measure", required=True, help="A measure with stored scores (AP, nDCG@10, map, ...).")
-@click.option("--test", type=click.Choice(_RESAMPLING_TESTS), default="bootstrap", show_default=True,
+@click.option("--test", type=click.Choice(names(SIGNIFICANCE_TESTS)), default="bootstrap", show_default=True,
               help="Paired bootstrap, randomised Tukey HSD, randomisation (sign flips), paired t, sign, Wilcoxon.")
 @_resampling_options
 @click.option("--runs-sample", type=click.IntRange(min=2), help="Test a seeded random sample of K runs.")
-@click.option("--p-value", "p_convention", type=click.Choice(["count", "plus-one"]), default="count",
+@click.option("--p-value", "p_convention", type=click.Choice(names(P_CONVENTIONS)), default="count",
               show_default=True, help="Resampled p-value: count/B, or (count+1)/(B+1).")
 @click.option("--tau", type=NON_NEGATIVE, default=0.0, show_default=True, help="Sign test: tie band (|z| <= tau dropped).")
 @click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME",
@@ -120,14 +119,14 @@ def significance_command(ctx, campaign, measure, test, runs, replicates, seed, a
 @main.command("discpower")
 @campaign_option
 @click.option("-m", "--measure", "measures", multiple=True, required=True, help="Measure (repeatable).")
-@click.option("--test", type=click.Choice(_RESAMPLING_TESTS), default="bootstrap", show_default=True,
+@click.option("--test", type=click.Choice(names(SIGNIFICANCE_TESTS)), default="bootstrap", show_default=True,
               help="The test applied to every run pair of every measure.")
 @_resampling_options
 @click.option("--runs-sample", type=click.IntRange(min=2), help="Use a seeded random sample of K runs.")
 @_plot_options("Save the ASL curves as a figure")
 @click.option("--curves", type=click.Path(dir_okay=False), callback=_checked_output("curves CSV", _is_curves_csv),
               help="Write the ASL curves as CSV (measure,rank,asl; created, or replacing only such a CSV).")
-@click.option("--engine", type=click.Choice(["numpy", "ray"]), default="numpy", show_default=True,
+@click.option("--engine", type=click.Choice(names(RESAMPLING_ENGINES)), default="numpy", show_default=True,
               help="ray: one Ray task per shard of measures, bit-identical results (pip install 'pyeval[ray]').")
 @click.option("--workers", type=click.IntRange(min=1), help="--engine ray: shards (default the cluster's CPUs).")
 @click.option("--ray-address", help="--engine ray: a running cluster (default a local one).")
@@ -174,10 +173,10 @@ def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alp
 @campaign_option
 @click.option("-m", "--measure", "measures", multiple=True, required=True, help="Measure (repeatable).")
 @click.option("--baseline", help="Mark runs significantly better or worse than this run.")
-@click.option("--test", type=click.Choice(_RESAMPLING_TESTS), default="bootstrap", show_default=True,
+@click.option("--test", type=click.Choice(names(SIGNIFICANCE_TESTS)), default="bootstrap", show_default=True,
               help="The test behind the marks (stored results are reused).")
 @_resampling_options
-@click.option("--format", "fmt", type=click.Choice(["markdown", "latex"]), default="markdown", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(names(REPORT_FORMATS)), default="markdown", show_default=True,
               help="Markdown, or LaTeX (booktabs).")
 @click.option("--risk-alpha", type=float,
               help="Add URisk (against --baseline, else the per-topic mean of the runs) and GeoRisk columns at this alpha.")
@@ -228,9 +227,9 @@ def _stored_note(kind: str, identifier) -> None:
 @campaign_option
 @click.option("-m", "--measure", "measures", multiple=True, required=True, help="Measure (repeatable).")
 @_subset_options
-@click.option("--sampling", type=click.Choice(["disjoint", "with_replacement"]), default="disjoint",
+@click.option("--sampling", type=click.Choice(names(SWAP_SAMPLING)), default="disjoint",
               show_default=True, help="Disjoint subset pairs (Voorhees-Buckley) or bootstrap samples (Soboroff).")
-@click.option("--rule", type=click.Choice(["strict", "original"]), default="strict", show_default=True,
+@click.option("--rule", type=click.Choice(names(SWAP_RULES)), default="strict", show_default=True,
               help="strict: exactly one zero difference is a swap too (Sakai 2005).")
 @click.option("--bin-width", type=POSITIVE, default=0.01, show_default=True, help="Width of the difference bins.")
 @click.option("--bins", type=click.IntRange(min=2), default=21, show_default=True,
@@ -278,7 +277,7 @@ def _floats(text: str | None) -> list[float] | None:
 @_subset_options
 @click.option("--fuzziness", "fuzziness", metavar="F[,F...]",
               help="Fuzziness values (default 0.01,0.02,...,0.20).")
-@click.option("--fuzz", type=click.Choice(["relative", "absolute"]), default="relative", show_default=True,
+@click.option("--fuzz", type=click.Choice(names(FUZZ_MARGINS)), default="relative", show_default=True,
               help="Margin f x max(a, b) (Buckley-Voorhees) or f.")
 @click.option("--strict-bv-rule", is_flag=True, help="Equal means with a zero margin count as GT(y, x) (literal rule).")
 @_plot_options("Save the MR/PT curves as a figure")
@@ -309,12 +308,12 @@ def stability_command(ctx, campaign, measures, subset_size, trials, seed, fuzzin
 @campaign_option
 @click.option("-m", "--measure", "measures", multiple=True, required=True,
               help="Measure (repeatable, at least 2; the first of a pair is tau_ap's reference).")
-@click.option("--test", type=click.Choice([*_RESAMPLING_TESTS, "none"]), default="bootstrap", show_default=True,
+@click.option("--test", type=click.Choice(names(CORRELATION_TESTS)), default="bootstrap", show_default=True,
               help="Test behind the agreement of significant pairs (stored tests are reused); none: skip it.")
 @click.option("-B", "--replicates", type=REPLICATES, help="Resamples of the test (its default).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the test's replicates.")
 @click.option("--alpha", type=PROBABILITY, default=0.05, show_default=True, help="Significance level.")
-@click.option("--matrix", "matrix_column", type=click.Choice(["tau", "tau_b", "tau_ap", "tau_ap_symmetric", "agreement"]),
+@click.option("--matrix", "matrix_column", type=click.Choice(names(CORRELATION_COLUMNS)),
               help="Print a measure x measure matrix of this column instead of the pair table.")
 @_plot_options("Save the runs' means (sorted by the first measure) as a figure")
 @_stage2_options
@@ -411,9 +410,9 @@ def robustness_command(ctx, campaign, measures, profiles, runs, no_store, fmt):
 @click.option("--depth", type=click.IntRange(min=1), default=10, show_default=True, help="List depth N.")
 @click.option("--alpha", "alpha", type=PROBABILITY, default=0.5, show_default=True, help="Cascade alpha.")
 @click.option("--beta", type=PROBABILITY, default=0.8, show_default=True, help="RBP/NRBP persistence beta.")
-@click.option("--expectation", type=click.Choice(["exact", "paper"]), default="exact", show_default=True,
+@click.option("--expectation", type=click.Choice(names(MEM_EXPECTATIONS)), default="exact", show_default=True,
               help="E[measure] by the exact DP, or the paper's printed recursion.")
-@click.option("--solver", type=click.Choice(["SLSQP", "trust-constr"]), default="SLSQP", show_default=True,
+@click.option("--solver", type=click.Choice(names(MEM_SOLVERS)), default="SLSQP", show_default=True,
               help="scipy.optimize method.")
 @click.option("--runs-top", type=click.IntRange(min=2), help="Only the K runs retrieving most relevant documents.")
 @click.option("--topics-top", type=click.IntRange(min=1), help="Only the K topics with most relevant documents.")

@@ -12,6 +12,9 @@ DuckDB stays the default engine: nothing here is imported unless asked for.
 """
 from __future__ import annotations
 
-#: Engines of ``pyeval evaluate --engine`` and of the resampling commands' ``--engine``.
-EVALUATION_ENGINES = ("duckdb", "spark")
-RESAMPLING_ENGINES = ("numpy", "ray")
+from ..vocabulary import ENGINES, RESAMPLING_ENGINES as _RESAMPLING_ENGINES, names
+
+#: Engines of ``pyeval evaluate --engine`` and of the resampling commands' ``--engine``
+#: (pyeval.vocabulary, by name).
+EVALUATION_ENGINES = names(ENGINES)
+RESAMPLING_ENGINES = names(_RESAMPLING_ENGINES)

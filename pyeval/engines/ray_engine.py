@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 import duckdb
 
+from ..vocabulary import significance_test
 from ..errors import PyevalError, with_command_line
 from ..db import stores_in_one_transaction
 from ..resampling import replicates as rep
@@ -37,8 +38,6 @@ from ..resampling.significance import (
     test_matrix,
 )
 
-#: Replicate kind each test draws (None: closed form, nothing drawn).
-_KINDS = {"bootstrap": "bootstrap", "tukey": "permutation", "randomization": "signflip"}
 
 
 def _ray():
@@ -131,8 +130,9 @@ def discriminative_power(
     names = list(dict.fromkeys(canonical_measure(m) for m in measures))
     chosen = choose_runs(con, campaign_id, names, runs, runs_sample, seed)
     matrices = [score_matrix(con, campaign_id, name, chosen) for name in names]
-    B = replicates or DEFAULT_REPLICATES.get(test)
-    kind = _KINDS.get(test)
+    traits = significance_test(test)  # the replicate kind it draws (None: closed form, nothing drawn)
+    B = replicates or traits.default_b
+    kind = traits.replicates
     stored_sets: dict[int, tuple] = {-1: _replicate_rows(con, -1)}  # the tables' columns, no rows
     for matrix in matrices:
         if kind is None or (kind == "signflip" and 2 ** len(matrix.topic_ids) <= B):

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
+from .. import vocabulary
+from ..vocabulary import names
 from ..db import first_row, transaction
 from .. import sqlfiles
 from ..errors import InputFormatError, already_stored
@@ -75,7 +77,7 @@ QRELS_LAYOUTS: dict[str, QrelsLayout] = {
     "ntcir": QrelsLayout(3, 1, 0, 2, 3, "L", "topic docno L<k>", "adhoc"),
     "ntcir-diversity": QrelsLayout(4, 1, 2, 3, 4, "L", "topic intent docno L<k>", "diversity"),
 }
-QRELS_FORMATS = ("auto", *QRELS_LAYOUTS)
+QRELS_FORMATS = names(vocabulary.QRELS_FORMATS)  # "auto" and every layout (tests/test_vocabulary.py)
 
 _NTCIR_LEVEL = re.compile(r"L[0-9]+")
 

@@ -16,13 +16,14 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from ..vocabulary import TEST_NAMES
 from ..db import first_row, rollback_quietly, stores_in_one_transaction, transaction
 from ..errors import PyevalError, with_command_line
 from .matrix import canonical_measure
 from .store import announce, few_runs
 from .significance import DEFAULT_SEED, SignificanceResult, choose_runs, significance
 
-DISCPOWER_TESTS = ("bootstrap", "tukey", "randomization", "t", "sign", "wilcoxon")
+DISCPOWER_TESTS = TEST_NAMES  # every significance test (pyeval.vocabulary.SIGNIFICANCE_TESTS)
 
 
 @dataclass

@@ -5,6 +5,8 @@ Procedures: docs/meta-evaluation.md sections 1-4, 11 and 13; docs/resampling.md.
 """
 from __future__ import annotations
 
+import importlib
+
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -13,6 +15,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from ..vocabulary import COMPARISONS, CORRECTIONS, P_CONVENTIONS, SIGNIFICANCE_TESTS, TEST_NAMES, names, significance_test
 from ..db import first_row, rollback_quietly, stores_in_one_transaction, transaction
 from ..errors import PyevalError, with_command_line
 from . import replicates as rep
@@ -25,13 +28,11 @@ from .matrix import (
     scored_runs,
 )
 
-TESTS = ("bootstrap", "tukey", "randomization", "t", "sign", "wilcoxon")
-#: B when none is given: Sakai's 1000 bootstrap samples, JIP 2013's 5000 Tukey permutations,
-#: docs/meta-evaluation.md 3's 100,000 sign flips (exact enumeration when 2^n <= B).
-DEFAULT_REPLICATES = {"bootstrap": 1000, "tukey": 5000, "randomization": 100_000}
+#: The tests and their traits are pyeval.vocabulary.SIGNIFICANCE_TESTS; these are views of it.
+TESTS = TEST_NAMES
+#: B when none is given (each resampling test's ``default_b``).
+DEFAULT_REPLICATES = {t.name: t.default_b for t in SIGNIFICANCE_TESTS if t.default_b is not None}
 DEFAULT_SEED = 0
-#: Tests whose p-values are corrected for the pairs tested (Tukey HSD is family-wise already).
-CORRECTED = ("bootstrap", "randomization", "t", "sign", "wilcoxon")
 
 
 @dataclass
@@ -101,12 +102,10 @@ def _options_iv(test: str, alpha: float, replicates: int | None, correction: str
         raise PyevalError(f"alpha must be between 0 and 1; got {alpha}")
     if replicates is not None and replicates < 1:
         raise PyevalError(f"the number of replicates B must be positive; got {replicates}")
-    if correction not in stats.CORRECTIONS:
-        raise PyevalError(f"correction must be one of {', '.join(stats.CORRECTIONS)}; got {correction!r}")
-    if comparison not in stats.COMPARISONS:
-        raise PyevalError(f"comparison must be one of {', '.join(stats.COMPARISONS)}; got {comparison!r}")
-    if p_convention not in stats.P_CONVENTIONS:
-        raise PyevalError(f"p-value convention must be one of {', '.join(stats.P_CONVENTIONS)}; got {p_convention!r}")
+    for what, vocabulary, value in (("correction", CORRECTIONS, correction), ("comparison", COMPARISONS, comparison),
+                                    ("p-value convention", P_CONVENTIONS, p_convention)):
+        if value not in names(vocabulary):
+            raise PyevalError(f"{what} must be one of {', '.join(names(vocabulary))}; got {value!r}")
 
 
 def choose_runs(con: duckdb.DuckDBPyConnection, campaign_id: str, measures: Sequence[str],
@@ -148,7 +147,8 @@ def test_matrix(
     """Run ``test`` on a score matrix; replicates come from (or go to) ``con`` when given."""
     _options_iv(test, alpha, replicates, correction, comparison, p_convention)
     X, runs, topics = matrix.values, matrix.run_ids, matrix.topic_ids
-    B = replicates or DEFAULT_REPLICATES.get(test)
+    traits = significance_test(test)
+    B = replicates or traits.default_b
     set_id = None
     used_seed: int | None = seed
     if test == "bootstrap":
@@ -173,14 +173,13 @@ def test_matrix(
             result = stats.randomisation_test(X, draws.draws, runs=runs, comparison=comparison,
                                               p_convention=p_convention, progress=progress)
         B = result.replicates
-    elif test == "t":
-        result, B, used_seed = stats.t_test(X, runs=runs, alpha=alpha), None, None
-    elif test == "sign":
-        result, B, used_seed = stats.sign_test(X, runs=runs, tau=tau), None, None
-    else:
-        result, B, used_seed = stats.wilcoxon_test(X, runs=runs, method=wilcoxon_method), None, None
+    else:  # a closed-form test: its registered function (pyeval.vocabulary.SIGNIFICANCE_TESTS)
+        options = {"alpha": alpha, "tau": tau, "method": wilcoxon_method}
+        module, _, function = traits.function.partition(":")
+        compute = getattr(importlib.import_module(module), function)
+        result, B, used_seed = compute(X, runs=runs, **{k: options[k] for k in traits.options}), None, None
     pairs = result.pairs.copy()
-    applied = correction if test in CORRECTED else "none"
+    applied = correction if traits.corrected else "none"
     pairs.insert(pairs.columns.get_loc("pvalue") + 1, "p_adjusted", stats.adjust(pairs["pvalue"].to_numpy(), applied))
     pairs.insert(pairs.columns.get_loc("p_adjusted") + 1, "significant", pairs["p_adjusted"] < alpha)
     delta, hsd = result.delta, result.hsd
@@ -189,8 +188,7 @@ def test_matrix(
         delta = float(np.abs(pairs["mean_diff"].to_numpy())[significant].min()) if significant.any() else None
     settings = {k: v for k, v in result.settings.items() if k != "ranges"}
     settings.update(fill="missing cells = 0", filled_cells=matrix.filled)
-    if test == "sign":
-        settings["tau"] = tau
+    settings.update({k: options[k] for k in traits.recorded})
     return SignificanceResult(matrix, test, pairs, alpha, applied, B, used_seed, delta, hsd, settings, set_id)
 
 

@@ -24,10 +24,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .. import vocabulary
+
 #: Relative tolerance of tie-aware comparisons: stat* >= stat_obs - 1e-9 * max(1, |stat_obs|).
 TOLERANCE = 1e-9
-COMPARISONS = ("ge", "gt")
-P_CONVENTIONS = {"count": "count/B", "plus-one": "(count+1)/(B+1)"}
+COMPARISONS = vocabulary.names(vocabulary.COMPARISONS)
+P_CONVENTIONS = {term.name: term.meaning for term in vocabulary.P_CONVENTIONS}
 #: Replicates per chunk of the vectorised bootstrap (memory: chunk x n x pairs doubles).
 BOOTSTRAP_CHUNK = 100
 
