@@ -30,7 +30,8 @@ from pathlib import Path
 
 from .. import sqlfiles, warehouse
 from ..errors import InputWarning, PyevalError
-from ..evaluation import VALUES_TABLE, compute_into, create_rows
+from ..db import create_rows
+from ..evaluation import VALUES_TABLE, compute_into
 from ..gains import define_gain_profile
 from ..loaders import load_qrels, load_run
 from ..loaders.source import is_gzip

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import sqlfiles, warehouse
-from ..db import first_row
+from ..db import create_rows, first_row
 from ..errors import DuplicateEntryError, InputFormatError, TrecEvalError  # noqa: F401  (TrecEvalError: this module's API)
-from ..evaluation import VALUES_TABLE, compute, compute_into, create_rows, means_into, values_from_frame
+from ..evaluation import VALUES_TABLE, compute, compute_into, means_into, values_from_frame
 from ..request import EvaluationRequest
 from ..loaders import load_qrels, load_run
 from ..loaders.prefs import drop_preferences, stage_preferences

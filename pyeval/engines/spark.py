@@ -7,10 +7,10 @@ the stages of sql/evaluation/ are created as Spark temporary views from their Sp
 DuckDB, and the per-topic values come back to the warehouse, stored by the same code as
 :func:`pyeval.evaluate` (with ``"engine": "spark"`` in the evaluation's settings).
 
-Scope: measures of the ad hoc staging (``MeasureDef.staging == 'adhoc'``) whose family is a SQL
-file. Diversity measures (their staging is Python, pyeval/diversity) and the Python families
-(ndeval, umeasure) are refused with a message naming them; docs/engines.md lists the measures
-and why. Needs ``pip install 'pyeval[spark]'`` and Java 17 or newer.
+Scope: every measure whose family is a SQL file, ad hoc and diversity alike (the global, DIN
+and per-intent stagings and the composites are passes of the same plan). The Python families
+(ndeval, umeasure) and the preferences family are refused in one line naming the family and
+the reason; docs/engines.md lists them and why. Needs ``pip install 'pyeval[spark]'`` and Java 17 or newer.
 """
 from __future__ import annotations
 
@@ -30,22 +30,23 @@ from .. import sqlfiles, stages
 from ..db import rollback_quietly
 from ..errors import MeasureParamError, PyevalError
 from ..measures import Measure, registry
-from ..plan import ADHOC_STAGING, Step, execute, plan
+from ..plan import ADHOC_STAGING, GLOBAL_STAGING, PER_INTENT_STAGING, Step, execute, plan
 from ..request import EvaluationRequest
 from . import transpile
 
 
 
 def _inputs() -> tuple[list[str], list[str]]:
-    """The stored tables and the views (in creation order) the ad hoc staging reads, with what
-    those views read: from the headers of sql/evaluation/ and sql/views/."""
-    models = [sqlfiles.model(f"evaluation/{file}.sql") for file in ADHOC_STAGING]
+    """The stored tables and the views (in creation order) the ad hoc and the diversity stagings
+    read, with what those views read: from the headers of sql/evaluation/ and sql/views/."""
+    files = dict.fromkeys((*ADHOC_STAGING, *GLOBAL_STAGING, *PER_INTENT_STAGING))
+    models = [sqlfiles.model(f"evaluation/{file}.sql") for file in files]
     staged = {model.produces for model in models}
     return sqlfiles.with_dependencies(sorted({name for m in models for name in m.reads} - staged))
 
 
-#: Tables the evaluation views read, exported per campaign; the views of sql/views/ the ad hoc
-#: stages read, in creation order.
+#: Tables the evaluation views read, exported per campaign; the views of sql/views/ the stages
+#: read, in creation order.
 TABLES, VIEWS = (tuple(names) for names in _inputs())
 #: Families whose SQL does not run on Spark, with the reason (docs/engines.md).
 UNSUPPORTED_FAMILIES: dict[str, str] = {
@@ -200,13 +201,10 @@ def _requested(spark, frame: pd.DataFrame):
 def supported(measure: Measure) -> str | None:
     """None when ``measure`` runs on Spark, else the reason it does not."""
     if registry.driver(measure.family) is not None:
-        return f"family {measure.family} is computed in Python, not SQL"
-    if measure.definition.staging != "adhoc":
-        return f"{measure.definition.staging} staging (diversity) is done in Python (pyeval/diversity)"
+        return (f"family {measure.family} is computed by a Python driver (pyeval/drivers/) over lists "
+                "DuckDB stages, not by SQL")
     if measure.family in UNSUPPORTED_FAMILIES:
         return UNSUPPORTED_FAMILIES[measure.family]
-    if measure.has("judged_only") and measure["judged_only"]:
-        return "a measure's own judged_only is staged apart by the DuckDB engine only (the evaluation's judged_only runs on Spark)"
     return None
 
 
