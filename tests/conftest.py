@@ -62,7 +62,7 @@ def snapshot(con) -> dict[str, list[tuple]]:
 
 
 def read_path(reader, *arguments):
-    """What a loader's reader (runs._read_run, qrels._read_qrels) makes of a source, in a
+    """What a loader's reader (runs.read_one, qrels.read_one) makes of a source, in a
     throwaway connection: ``.typed`` tells whether the fast path took it."""
     import duckdb
 

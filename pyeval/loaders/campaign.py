@@ -338,15 +338,15 @@ def load_campaign(
             bar.set_description(steps[bar.n] if bar.n < len(steps) else "")
             bar.update()
 
-        qrels_lines = qrels_loader._read_qrels(str(layout.qrels), "auto", relations)
+        qrels_lines = qrels_loader.read_one(str(layout.qrels), "auto", relations)
         step()
-        run_inputs = runs_loader._read_runs([str(p) for p in layout.runs], relations)
-        problems = runs_loader._stage_batch(con, relations, run_inputs)
+        run_inputs = runs_loader.read([str(p) for p in layout.runs], relations)
+        problems = runs_loader.check(con, relations, run_inputs)
         step()
         reports = []
         with transaction(con):
-            reports.append(qrels_loader._store_qrels_files(con, relations, campaign_id, [qrels_lines], "auto",
-                                                           replace, description))
+            chosen = qrels_loader.check(con, relations, campaign_id, [qrels_lines], "auto")
+            reports.append(qrels_loader.store(con, campaign_id, [qrels_lines], chosen, replace, description))
             step()
             intents_loaded = layout.intents is not None
             if intents_loaded:
@@ -359,7 +359,7 @@ def load_campaign(
                 reports.append(load_doclengths(con, campaign_id, [str(p) for p in layout.doclengths],
                                                replace=replace))
                 step()
-            run_reports = runs_loader._store_runs(con, campaign_id, run_inputs, names, problems, replace, metadata)
+            run_reports = runs_loader.store(con, campaign_id, run_inputs, names, problems, replace, metadata)
             reports += run_reports
             step()
             if on_stored is not None:

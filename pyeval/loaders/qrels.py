@@ -31,7 +31,7 @@ TREC_QRELS_FIELDS = ("topic_id", "iter", "doc_id", "level_text")
 _FAST_FORMATS = ("auto", "trec", "trec-diversity")
 
 
-def _read_qrels_files(
+def read(
     sources: Sequence[staging.Source], format: str, relations: staging.TemporaryRelations
 ) -> list[Lines | StagedFile]:
     """Qrels inputs: the TREC qrels files that fit the fast path staged by DuckDB in one scan,
@@ -40,11 +40,11 @@ def _read_qrels_files(
     return relations.read_all(sources, _frame_lines, fast_path)
 
 
-def _read_qrels(
+def read_one(
     source: staging.Source, format: str, relations: staging.TemporaryRelations
 ) -> Lines | StagedFile:
-    """One qrels input, as :func:`_read_qrels_files` reads it."""
-    return _read_qrels_files([source], format, relations)[0]
+    """One qrels input, as :func:`read` reads it."""
+    return read([source], format, relations)[0]
 
 
 def _trec_flavour(second_field_values: int) -> str:
@@ -169,26 +169,24 @@ def load_qrels(
     judgment_sets.check_kind(provenance.kind)
     sources = staging.input_list(source, "qrels")
     with staging.TemporaryRelations(con) as relations:
-        inputs = _read_qrels_files(sources, format, relations)
+        inputs = read(sources, format, relations)
         with transaction(con):
-            return _store_qrels_files(con, relations, campaign_id, inputs, format, replace, description,
-                                      judgment_set, provenance)
+            chosen = check(con, relations, campaign_id, inputs, format, judgment_set)
+            return store(con, campaign_id, inputs, chosen, replace, description, judgment_set, provenance)
 
 
-def _store_qrels_files(
+def check(
     con: duckdb.DuckDBPyConnection,
     relations: staging.TemporaryRelations,
     campaign_id: str,
     inputs: list[Lines | StagedFile],
     format: str,
-    replace: bool,
-    description: str | None,
     judgment_set: str = DEFAULT_SET,
-    provenance: SetProvenance | None = None,
-) -> staging.LoadReport:
-    """Check each qrels input (its own lines' problems, then judgments given by two of them) and
-    store their union, inside the caller's transaction. Several inputs are gathered in
-    ``qrels_batch`` (sql/loaders/batch_repeats.sql checks them)."""
+) -> str:
+    """The loaders' protocol (read -> check -> store), step 2: stage and check each qrels input
+    :func:`read` gave (its own lines' problems, then judgments given by two of them:
+    InputFormatError naming file and line); returns the format they are in. Several inputs are
+    gathered in ``qrels_batch`` (sql/loaders/batch_repeats.sql checks them)."""
     formats: list[str] = []
 
     def stage_one(lines: Lines | StagedFile) -> None:
@@ -220,7 +218,21 @@ def _store_qrels_files(
         "from qrels_batch where not is_blank",
         "judgment given already by",
     )
-    chosen = formats[0]
+    return formats[0]
+
+
+def store(
+    con: duckdb.DuckDBPyConnection,
+    campaign_id: str,
+    inputs: list[Lines | StagedFile],
+    chosen: str,
+    replace: bool,
+    description: str | None,
+    judgment_set: str = DEFAULT_SET,
+    provenance: SetProvenance | None = None,
+) -> staging.LoadReport:
+    """The loaders' protocol, step 3: store the union of the inputs :func:`check` staged (in
+    format ``chosen``) as ``judgment_set`` of ``campaign_id``, inside the caller's transaction."""
     layout = QRELS_LAYOUTS[chosen]
     label = staging.batch_label(inputs)
     if judgment_set == DEFAULT_SET:

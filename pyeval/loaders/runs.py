@@ -33,15 +33,15 @@ RUN_FIELDS = ("topic_id", "iter", "doc_id", "rank_text", "score_text", "run_tag"
 _FAST_PATH = (RUN_FIELDS, "run_fast_rows", "staged_run_files")
 
 
-def _read_runs(sources: Sequence[staging.Source], relations: staging.TemporaryRelations) -> list[Lines | StagedFile]:
+def read(sources: Sequence[staging.Source], relations: staging.TemporaryRelations) -> list[Lines | StagedFile]:
     """Runs' rows: the files that fit the fast path staged by DuckDB together, the others (and
     DataFrames) as raw lines."""
     return relations.read_all(sources, _frame_lines, _FAST_PATH, empty_ok=True)  # a run may retrieve nothing
 
 
-def _read_run(source: staging.Source, relations: staging.TemporaryRelations) -> Lines | StagedFile:
-    """One run's rows, as :func:`_read_runs` reads them."""
-    return _read_runs([source], relations)[0]
+def read_one(source: staging.Source, relations: staging.TemporaryRelations) -> Lines | StagedFile:
+    """One run's rows, as :func:`read` reads them."""
+    return read([source], relations)[0]
 
 
 def _frame_lines(frame: pd.DataFrame) -> Lines:
@@ -196,16 +196,16 @@ def load_runs(
         raise ValueError("names must give one name (or None) per source")
     sources, names = expand_paths(sources, names)
     with staging.TemporaryRelations(con) as relations:
-        inputs = _read_runs(sources, relations)
-        problems = _stage_batch(con, relations, inputs)
+        inputs = read(sources, relations)
+        problems = check(con, relations, inputs)
         with transaction(con):
-            reports = _store_runs(con, campaign_id, inputs, names, problems, replace, metadata)
+            reports = store(con, campaign_id, inputs, names, problems, replace, metadata)
             if on_stored is not None:
                 on_stored(con, campaign_id, [report.name for report in reports])
             return reports
 
 
-def _store_runs(
+def store(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
     inputs: list[Lines | StagedFile],
@@ -214,7 +214,8 @@ def _store_runs(
     replace: bool,
     metadata: RunMetadata | None,
 ) -> list[staging.LoadReport]:
-    """Check and store the runs staged by :func:`_stage_batch`, inside the caller's transaction."""
+    """The loaders' protocol (read -> check -> store), step 3: check the run names and store the
+    runs :func:`check` staged, inside the caller's transaction."""
     staging.require_campaign(con, campaign_id, inputs[0].label)
     summaries = {
         row[0]: row[1:]
@@ -253,7 +254,7 @@ def _store_runs(
     return reports
 
 
-def _stage_batch(
+def check(
     con: duckdb.DuckDBPyConnection, relations: staging.TemporaryRelations, inputs: list[Lines | StagedFile]
 ) -> dict[int, tuple]:
     """Make the temporary view ``run_batch`` the lines of every input, each with its

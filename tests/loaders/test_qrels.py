@@ -168,7 +168,7 @@ def test_dataframe_round_trip_of_the_qrels_table(con):
 
 
 def test_fast_and_general_paths_store_the_same_qrels(tmp_path):
-    from pyeval.loaders.qrels import _read_qrels
+    from pyeval.loaders.qrels import read_one as read_qrels
 
     for name, fmt in (("qrels.test", "trec"), ("qrels.rel_level", "trec")):
         text = (FIXTURES / "trec_eval" / name).read_text()
@@ -176,7 +176,7 @@ def test_fast_and_general_paths_store_the_same_qrels(tmp_path):
         fast.write_text(text)
         general = tmp_path / "general.txt"
         general.write_text(text.replace(" ", "  ", 1))  # one double space: general path
-        assert read_path(_read_qrels, fast, "auto").typed and not read_path(_read_qrels, general, "auto").typed
+        assert read_path(read_qrels, fast, "auto").typed and not read_path(read_qrels, general, "auto").typed
         stored = []
         for path in (fast, general):
             con = pyeval.connect()

@@ -12,8 +12,8 @@ import pytest
 
 import pyeval
 from pyeval.loaders import staging
-from pyeval.loaders.qrels import _read_qrels
-from pyeval.loaders.runs import _read_run
+from pyeval.loaders.qrels import read_one as read_qrels
+from pyeval.loaders.runs import read_one as read_run
 
 from ..conftest import FIXTURES, read_path, snapshot
 
@@ -168,7 +168,7 @@ def _write(tmp_path, name: str, content: bytes, compressed: bool):
 def test_run_files_store_the_same_on_both_paths(con, tmp_path, monkeypatch, name, compressed):
     content, fast = RUN_FILES[name]
     path = _write(tmp_path, "run.txt", content, compressed)
-    assert _takes_fast_path(_read_run, path) is fast
+    assert _takes_fast_path(read_run, path) is fast
     before = _temporary_relations(con)
     by_fast_path = _run_outcome(con, "c", path)
     assert _temporary_relations(con) == before
@@ -184,7 +184,7 @@ def test_run_files_store_the_same_on_both_paths(con, tmp_path, monkeypatch, name
 def test_qrels_files_store_the_same_on_both_paths(con, tmp_path, monkeypatch, name, compressed):
     content, fast = QRELS_FILES[name]
     path = _write(tmp_path, "qrels.txt", content, compressed)
-    assert _takes_fast_path(_read_qrels, path, "auto") is fast
+    assert _takes_fast_path(read_qrels, path, "auto") is fast
     before = _temporary_relations(con)
     by_fast_path = _qrels_outcome(con, "c", path)
     assert _temporary_relations(con) == before
@@ -206,12 +206,12 @@ def test_line_numbers_are_the_file_s(con, write):
 def test_duplicates_name_their_lines(con, write):
     pyeval.load_qrels(con, "t", write("q.txt", QRELS))
     run = write("r.txt", RUN + b"302 Q0 d2 2 0.4 A\n301 Q0 d2 3 0.1 A\n")
-    assert read_path(_read_run, run).typed
+    assert read_path(read_run, run).typed
     message = rf"^{run}:5: document 'd2' retrieved twice for topic '301' \(first on line 2\)$"
     with pytest.raises(pyeval.InputFormatError, match=message):
         pyeval.load_run(con, "t", run)
     qrels = write("q2.txt", b"301\t0\td1\t1\n301\t0\td2\t0\n301\t0\td1\t0\n")
-    assert read_path(_read_qrels, qrels, "auto").typed
+    assert read_path(read_qrels, qrels, "auto").typed
     message = rf"^{qrels}:3: duplicate judgment of document 'd1' for topic '301' \(first on line 1\)$"
     with pytest.raises(pyeval.InputFormatError, match=message):
         pyeval.load_qrels(con, "u", qrels)
@@ -253,7 +253,7 @@ def test_without_insertion_order_the_general_path_reads(con, write):
     con.execute("set preserve_insertion_order = false")
     try:
         with staging.TemporaryRelations(con) as relations:
-            assert not _read_run(path, relations).typed
+            assert not read_run(path, relations).typed
     finally:
         con.execute("set preserve_insertion_order = true")
 
@@ -270,5 +270,5 @@ def test_the_fast_path_imports_neither_pandas_nor_pyarrow_nor_numpy():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
-    assert read_path(_read_run, FIXTURES / "trec_eval" / "results.test").typed
-    assert read_path(_read_qrels, FIXTURES / "trec_eval" / "qrels.test", "auto").typed
+    assert read_path(read_run, FIXTURES / "trec_eval" / "results.test").typed
+    assert read_path(read_qrels, FIXTURES / "trec_eval" / "qrels.test", "auto").typed

@@ -119,14 +119,14 @@ def test_score_must_be_a_plain_decimal(campaign, write):
 
 
 def test_fast_and_general_paths_store_the_same_rows(tmp_path):
-    from pyeval.loaders.runs import _read_run
+    from pyeval.loaders.runs import read_one as read_run
 
     text = (TREC / "results.test").read_text()
     fast = tmp_path / "fast.txt"
     fast.write_text(text)
     general = tmp_path / "general.txt"  # a comment line sends the file down the general path
     general.write_text("# comment\n" + text)
-    assert read_path(_read_run, fast).typed and not read_path(_read_run, general).typed
+    assert read_path(read_run, fast).typed and not read_path(read_run, general).typed
     stored = []
     for path in (fast, general):
         con = pyeval.connect()
@@ -141,9 +141,9 @@ def test_fast_and_general_paths_store_the_same_rows(tmp_path):
 
 
 def test_tab_file_with_spaces_inside_a_field_takes_the_general_path(campaign):
-    from pyeval.loaders.runs import _read_run
+    from pyeval.loaders.runs import read_one as read_run
 
-    assert not read_path(_read_run, TREC / "results.trunc").typed  # "STANDARD more junk at": tag STANDARD
+    assert not read_path(read_run, TREC / "results.trunc").typed  # "STANDARD more junk at": tag STANDARD
     pyeval.load_run(campaign, "t", TREC / "results.trunc", name="trunc")
     assert campaign.execute("select distinct run_tag from runs").fetchall() == [("STANDARD",)]
 
