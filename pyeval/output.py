@@ -22,13 +22,15 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
+from . import vocabulary
+from .vocabulary import names
 
 if TYPE_CHECKING:
     import pandas as pd
 
-OUTPUT_FORMATS = ("table", "csv", "json", "markdown")
+OUTPUT_FORMATS = names(vocabulary.OUTPUT_FORMATS)
 #: The formats of commands that also print LaTeX (a booktabs tabular, special characters escaped).
-REPORT_TABLE_FORMATS = (*OUTPUT_FORMATS, "latex")
+REPORT_TABLE_FORMATS = names(vocabulary.REPORT_TABLE_FORMATS)
 
 #: Columns holding p-values: below the bound they print as ``< bound`` in tables.
 P_VALUE_COLUMNS = frozenset({"p", "pvalue", "p_value", "p_adjusted"})

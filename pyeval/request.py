@@ -188,13 +188,18 @@ class EvaluationRequest:
         document with negative levels only counts as judged (not for trec_eval's reading:
         sql/evaluation/evaluation_entries.sql)."""
         measures = self.measures
-        if self.ordering is None:
-            raise ValueError("stage_parameters of a request without one ordering (plan() gives each its own)")
+        ordering = self.ordering
+        if ordering is None:  # each measure's own: one staging only when they all declare one
+            used = self.orderings()
+            if len(used) != 1:
+                raise ValueError("stage_parameters of a request whose measures rank by several orderings "
+                                 "(plan() gives each ordering a part of its own)")
+            ordering = next(iter(used))
         return {
             "campaign_id": self.campaign_id,
             "judgment_set": self.judgment_set,
             "runs": list(self.runs or ()),
-            "ordering": self.ordering,
+            "ordering": ordering,
             "max_depth": NO_DEPTH_LIMIT if self.max_depth is None else self.max_depth,
             "judged_only": self.judged_only,
             "negative_is_judged": False,

@@ -204,3 +204,47 @@ MEM_EXPECTATIONS = (Term("exact", "the exact dynamic programme"), Term("paper", 
 MEM_SOLVERS = (Term("SLSQP", "scipy.optimize SLSQP"), Term("trust-constr", "scipy.optimize trust-constr"))
 #: ``pyeval ntcireval --format``: which NTCIREVAL version's measure set and names
 NTCIREVAL_VERSIONS = (Term("190111", "NTCIREVAL 190111"), Term("2020", "NTCIREVAL 2020"))
+#: ``--format`` of the report commands that also write LaTeX (risk, design, fuse; pyeval/output.py)
+REPORT_TABLE_FORMATS = (*OUTPUT_FORMATS, Term("latex", "a LaTeX (booktabs) table"))
+#: ``pyeval list --only``: which of its two tables
+OVERVIEW_TABLES = (Term("campaigns", "the campaigns and their counts"), Term("runs", "the runs and their counts"))
+#: ``pyeval load qrels --kind``: who or what made a judgment set (docs/judgments.md)
+JUDGMENT_SET_KINDS = (Term("human", "human assessors"), Term("llm", "an LLM judge"),
+                      Term("merged", "merged from other sets"), Term("derived", "derived from other sets"))
+#: ``pyeval judgments derive --kind``: the kinds a derived set may be recorded as
+DERIVED_SET_KINDS = tuple(term for term in JUDGMENT_SET_KINDS if term.name in ("derived", "merged"))[::-1]
+#: ``pyeval judgments derive --how`` (docs/judgments.md, derived sets)
+DERIVATIONS = (Term("union", "every judgment of the parents, the precedence rule choosing"),
+               Term("fill", "the holes of the first parent filled from the second"),
+               Term("binarise", "levels at or above the threshold become 1, the others 0"),
+               Term("common", "the documents every parent judged"),
+               Term("minus", "the first parent's judgments the second lacks"))
+#: ``pyeval judgments derive --rule``: which parent's level a union keeps
+UNION_RULES = (Term("first", "the first parent's that judged it"), Term("max", "the highest"),
+               Term("min", "the lowest"))
+#: ``pyeval judgments compare --on-missing``: runs or topics on one side only
+ON_MISSING = (Term("error", "refuse"), Term("warn", "compare the common ones and store a warning"),
+              Term("skip", "compare the common ones"))
+#: ``pyeval judgments compare --test``: the test whose verdicts are compared across sets
+AGREEMENT_TESTS = SIGNIFICANCE_TESTS
+#: ``pyeval fuse --test``: tests of a fused run against each input (one pair at a time: no Tukey HSD)
+PAIR_TESTS = tuple(test for test in SIGNIFICANCE_TESTS if test.name != "tukey")
+#: ``pyeval pool uniques|loo --by``: what leaving out or uniqueness is counted by (docs/pools.md)
+POOL_GROUPINGS = (Term("team", "the runs of one team (gloo-eval.pl)"), Term("run", "one run"))
+#: ``pyeval fuse --norm-stage``: score normalisation before or after the absent-document rule
+NORM_STAGES = (Term("before", "normalise each input's scores, then fill the absent ones"),
+               Term("after", "fill the absent ones, then normalise"))
+#: ``pyeval fuse --absent``: the score of a document an input did not retrieve
+ABSENT_SCORES = (Term("none", "it does not count"), Term("zero", "0"), Term("min", "the input's lowest score"),
+                 Term("shared", "only documents every input retrieved are fused"))
+#: ``pyeval fuse --tie-order``: the fused run's order among equal scores
+TIE_ORDERS = (Term("docno-desc", "docno descending (trec_eval's)"), Term("docno-asc", "docno ascending"))
+#: ``pyeval risk --se``: the standard deviation's divisor (n or n - 1)
+SE_CONVENTIONS = (Term("population", "divide by n"), Term("sample", "divide by n - 1"))
+#: ``pyeval design --design`` (Sakai, topic set size design)
+DESIGNS = (Term("paired-t", "paired t-test power"), Term("anova", "one-way ANOVA power"),
+           Term("ci", "confidence interval width"))
+#: ``pyeval design --variance``: the residual variance estimate
+VARIANCE_METHODS = (Term("two-way", "two-way ANOVA without replication"), Term("one-way", "one-way ANOVA"))
+#: ``pyeval design --method``: exact noncentral distributions or normal approximations
+DESIGN_METHODS = (Term("exact", "noncentral t and F"), Term("normal", "normal approximations"))

@@ -57,7 +57,7 @@ def test_each_stage_is_given_the_parameters_its_header_declares():
 
 
 def test_the_plan_binds_the_request_and_lists_each_family_once():
-    request = _request("P(rel=2)@5", "Q(gain=exp)", "AP", "NumQ", max_depth=50, judged_only=True)
+    request = _request("P(rel=2)@5", "Q(gain=exp)", "AP", "NumQ", max_depth=50, judged_only=True, ordering="trec")
     steps = plan(request).steps
     assert steps[0].kind == "macros"
     families = [(s.kind, s.model, [str(m) for m in s.measures]) for s in steps if s.kind in ("family", "driver")]
@@ -169,3 +169,15 @@ def test_means_into(campaign):
     assert got["P@2"] == pytest.approx(0.5) and got["NumRet"] == 5.0
     ap = [value["map"] for value in _trec_eval_9({"map"}).values()] + [0.0]
     assert got["GMAP"] == pytest.approx(math.exp(sum(math.log(max(v, 1e-5)) for v in ap) / 3), abs=1e-12)
+
+
+def test_measures_ranked_by_different_orderings_are_parts_of_one_plan():
+    """Without an ordering, each measure is ranked as the tool it is named after reads a run
+    (AP: trec_eval's order; Q: NTCIREVAL's file order): one pass per ordering, values joined."""
+    request = _request("AP", "Q")
+    result = plan(request)
+    assert [(p.request.ordering, [str(m) for m in p.request.measures]) for p in result.passes] == [
+        ("trec", ["AP"]), ("file", ["Q"])]
+    entries = [dict(s.params)["ordering"] for s in result.steps if s.produces == "evaluation_entries"]
+    assert entries == ["trec", "file"]
+    assert request.stored_settings()["orderings"] == {"trec": ["AP"], "file": ["Q"]}

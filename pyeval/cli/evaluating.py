@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from ..errors import PyevalError
-from ..vocabulary import ENGINES, ORDERINGS, TOPIC_POLICIES, names
+from ..vocabulary import ENGINES, ORDERINGS, OVERVIEW_TABLES, TOPIC_POLICIES, names
 from .base import campaign_option, fail_cleanly, main, open_warehouse, output_option, run_names
 
 
@@ -37,7 +37,7 @@ def sql_command(ctx, query, fmt, write, external_access):
 
 @main.command("list")
 @output_option
-@click.option("--only", type=click.Choice(["campaigns", "runs"]),
+@click.option("--only", type=click.Choice(names(OVERVIEW_TABLES)),
               help="Print one of the two tables (needed with --format csv: a CSV stream holds one table).")
 @click.pass_context
 @fail_cleanly

@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from ..errors import PyevalError
+from ..vocabulary import ABSENT_SCORES, NORM_STAGES, ORDERINGS, PAIR_TESTS, REPORT_TABLE_FORMATS, TIE_ORDERS, names
 from .base import campaign_option, fail_cleanly, main, open_warehouse, output_option
 
 
@@ -33,18 +34,18 @@ def _numbers(text: str | None, what: str) -> tuple[float, ...] | None:
 @click.option("--weights", help="One weight per run, e.g. 0.3,0.7 (wsum needs them; default 1 each).")
 @click.option("--norm", default="min-max", show_default=True,
               help="Score normalisation per input and topic: none, min-max, max, sum, zmuv (z-score), rank.")
-@click.option("--norm-stage", type=click.Choice(["before", "after"]), default="before", show_default=True,
+@click.option("--norm-stage", type=click.Choice(names(NORM_STAGES)), default="before", show_default=True,
               help="Normalise the scores before weighting them (ranx) or the weighted scores after.")
-@click.option("--absent", type=click.Choice(["none", "zero", "min", "shared"]),
+@click.option("--absent", type=click.Choice(names(ABSENT_SCORES)),
               help="What a document an input did not retrieve contributes: nothing (default), 0, the input's "
                    "lowest contribution, or (borda, its default) ranx's unranked points.")
 @click.option("--k", "k", type=float, default=60.0, show_default=True, help="RRF's k.")
 @click.option("--p", "p", type=float, default=0.8, show_default=True, help="RBP fusion's persistence p.")
 @click.option("--input-depth", type=int, help="Read the first N documents of each input (default all).")
 @click.option("--output-depth", type=int, help="Keep the first N documents of the fused list (default all).")
-@click.option("--input-ordering", type=click.Choice(["trec", "trec-asc", "rank", "file"]), default="trec",
+@click.option("--input-ordering", type=click.Choice(names(ORDERINGS)), default="trec",
               show_default=True, help="How each input is ranked (trec: score desc, docno desc).")
-@click.option("--tie-order", type=click.Choice(["docno-desc", "docno-asc"]), default="docno-desc",
+@click.option("--tie-order", type=click.Choice(names(TIE_ORDERS)), default="docno-desc",
               show_default=True, help="Order of equal fused scores (docno-desc: trec_eval's).")
 @click.option("--replace", is_flag=True, help="Replace a fused run of that name (with its derivation).")
 @click.option("--refresh", "refresh_run", metavar="NAME",
@@ -60,12 +61,12 @@ def _numbers(text: str | None, what: str) -> tuple[float, ...] | None:
                    "reported on the others.")
 @click.option("--folds", type=int, help="--grid: N-fold cross-validation over the topics.")
 @click.option("--keep-best", is_flag=True, help="--grid: store the best point as the fused run --name.")
-@click.option("--test", type=click.Choice(["randomization", "t", "wilcoxon", "sign", "bootstrap"]),
+@click.option("--test", type=click.Choice(names(PAIR_TESTS)),
               default="randomization", show_default=True,
               help="The test of the best point (or the fused run) against the best input run.")
 @click.option("--judgments", default="official", show_default=True, help="The judgment set (only 'official' for now).")
 @click.option("--plot", type=click.Path(dir_okay=False), help="--grid: save the grid as a PNG line plot or heat map.")
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "markdown", "latex"]), default="table",
+@click.option("--format", "fmt", type=click.Choice(names(REPORT_TABLE_FORMATS)), default="table",
               show_default=True, help="How to print the result (latex: the comparison with -m).")
 @click.argument("more_runs", nargs=-1)
 @click.pass_context

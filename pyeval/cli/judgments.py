@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..vocabulary import AGREEMENT_TESTS, DERIVATIONS, DERIVED_SET_KINDS, ON_MISSING, REPORT_FORMATS, UNION_RULES, names
 from .base import campaign_option, fail_cleanly, main, open_warehouse, output_option
 
 
@@ -40,13 +41,13 @@ def list_command(ctx, campaign, fmt):
               help="Relevance threshold of the chosen binary kappa, Jaccard and overlap (relevant: level >= it).")
 @click.option("--top-k", "top_k", type=click.IntRange(min=1), multiple=True, default=(10,), show_default=True,
               help="Rank correlations over the reference's best K runs too (repeatable).")
-@click.option("--test", type=click.Choice(["t", "wilcoxon", "sign", "bootstrap", "randomization", "tukey"]),
+@click.option("--test", type=click.Choice(names(AGREEMENT_TESTS)),
               default="t", show_default=True, help="Significance test of the pairs whose verdict is kept.")
 @click.option("--alpha", type=float, default=0.05, show_default=True)
-@click.option("--on-missing", type=click.Choice(["error", "warn", "skip"]), default="error", show_default=True,
+@click.option("--on-missing", type=click.Choice(names(ON_MISSING)), default="error", show_default=True,
               help="Runs or topics scored under one set only: an error, left out with a stored warning, or left out.")
 @click.option("--per-topic", is_flag=True, help="Print the per-topic label agreement instead of the summary.")
-@click.option("--table", "table_format", type=click.Choice(["markdown", "latex"]),
+@click.option("--table", "table_format", type=click.Choice(names(REPORT_FORMATS)),
               help="Print the summary as a table for a paper instead.")
 @click.option("--plot", "plot_prefix", metavar="PREFIX",
               help="Save PREFIX-<candidate>-<measure>-means.png (y = x) and -bland-altman.png for each measure.")
@@ -88,16 +89,16 @@ def compare_command(ctx, campaign, reference, candidates, measures, threshold, t
 @click.argument("name")
 @click.option("--from", "parents", multiple=True, required=True, metavar="SET",
               help="A parent set (repeatable; in precedence order for union and fill).")
-@click.option("--how", "derivation", type=click.Choice(["union", "fill", "binarise", "common", "minus"]),
+@click.option("--how", "derivation", type=click.Choice(names(DERIVATIONS)),
               required=True, help="union: merge by --rule; fill: holes of the first set from the second; "
                                   "binarise: at --threshold; common: the first set on what both judged; "
                                   "minus: the set without the documents of --exclude.")
-@click.option("--rule", type=click.Choice(["first", "max", "min"]), default="first", show_default=True,
+@click.option("--rule", type=click.Choice(names(UNION_RULES)), default="first", show_default=True,
               help="union: the first parent's label, the highest or the lowest.")
 @click.option("--threshold", type=click.IntRange(min=1), help="binarise: relevant when level >= this.")
 @click.option("--exclude", "exclude_file", type=click.Path(exists=True, dir_okay=False),
               help="minus: a file of 'topic docno' lines (or qrels/run lines: their topic and docno fields).")
-@click.option("--kind", type=click.Choice(["derived", "merged"]), default=None,
+@click.option("--kind", type=click.Choice(names(DERIVED_SET_KINDS)), default=None,
               help="The kind recorded (default: merged for union and fill, else derived).")
 @click.option("--description", help="Free text stored with the set.")
 @click.option("--replace", is_flag=True, help="Replace a derived set of that name.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from ..vocabulary import INTENT_PROBABILITIES, NEGATIVE_JUDGMENTS, QRELS_FORMATS, RUN_NAMES, TRADITIONAL_LEVELS, names
+from ..vocabulary import INTENT_PROBABILITIES, JUDGMENT_SET_KINDS, NEGATIVE_JUDGMENTS, QRELS_FORMATS, RUN_NAMES, TRADITIONAL_LEVELS, names
 from .base import campaign_option, fail_cleanly, main, open_warehouse, run_metadata_options
 
 
@@ -30,7 +30,7 @@ _replace = click.option("--replace", is_flag=True, help="Replace what the campai
 @click.option("--description", help="A description of the campaign (stored; with --judgments: of the set).")
 @click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME",
               help="The judgment set these qrels are (docs/judgments.md); another name adds a set to the campaign.")
-@click.option("--kind", type=click.Choice(["human", "llm", "merged", "derived"]), default="human", show_default=True,
+@click.option("--kind", type=click.Choice(names(JUDGMENT_SET_KINDS)), default="human", show_default=True,
               help="Who made the set.")
 @click.option("--judge", metavar="WHO", help="The assessor group or the model (and version) that judged.")
 @click.option("--guideline", "guideline_file", type=click.Path(exists=True, dir_okay=False),

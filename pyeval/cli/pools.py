@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import click
 
+from ..vocabulary import ORDERINGS, POOL_GROUPINGS, REPORT_FORMATS, names
 from .base import campaign_option, fail_cleanly, main, open_warehouse, output_option
 
 pool_option = click.option("--pool", "-P", "pool_name", metavar="NAME",
                            help="The pool (default: the campaign's only pool).")
-table_option = click.option("--table", "table_format", type=click.Choice(["markdown", "latex"]),
+table_option = click.option("--table", "table_format", type=click.Choice(names(REPORT_FORMATS)),
                             help="Print a table for a paper (markdown or LaTeX) instead.")
 
 
@@ -55,7 +56,7 @@ def pool_group():
               help="A rank stratum drawn at RATE, or from the budget without one (make-pools.pl -s; repeatable, "
                    "in order).")
 @click.option("--seed", type=int, default=None, help="Seed of the sampling draws.")
-@click.option("--ordering", type=click.Choice(["trec", "trec-asc", "rank", "file"]), default="trec",
+@click.option("--ordering", type=click.Choice(names(ORDERINGS)), default="trec",
               show_default=True, help="How each run is ranked (trec: score desc, docno desc).")
 @click.option("--replace", is_flag=True, help="Replace a pool of that name (and its coverage and leave-out results).")
 @click.pass_context
@@ -139,7 +140,7 @@ def coverage_command(ctx, campaign, pool_name, judgment_set, runs, per_topic, no
 @campaign_option
 @pool_option
 @click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME")
-@click.option("--by", "grouping", type=click.Choice(["team", "run"]), default="team", show_default=True)
+@click.option("--by", "grouping", type=click.Choice(names(POOL_GROUPINGS)), default="team", show_default=True)
 @table_option
 @output_option
 @click.pass_context
@@ -160,7 +161,7 @@ def uniques_command(ctx, campaign, pool_name, judgment_set, grouping, table_form
 @campaign_option
 @pool_option
 @click.option("-m", "--measure", "measures", multiple=True, required=True, help="A measure (repeatable).")
-@click.option("--by", "grouping", type=click.Choice(["team", "run"]), default="team", show_default=True,
+@click.option("--by", "grouping", type=click.Choice(names(POOL_GROUPINGS)), default="team", show_default=True,
               help="Leave out one team (gloo-eval.pl) or one run at a time.")
 @click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME",
               help="The judgment set left out of.")

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import click
 
+from ..vocabulary import DESIGNS, DESIGN_METHODS, REPORT_TABLE_FORMATS, SE_CONVENTIONS, VARIANCE_METHODS, names
 from .base import fail_cleanly, main, open_warehouse
 
-_FORMATS = ["table", "csv", "json", "markdown", "latex"]
 
 
 def _format_option(command):
-    return click.option("--format", "fmt", type=click.Choice(_FORMATS), default="table", show_default=True,
+    return click.option("--format", "fmt", type=click.Choice(names(REPORT_TABLE_FORMATS)), default="table", show_default=True,
                         help="How to print the result (latex: a booktabs tabular).")(command)
 
 
@@ -40,7 +40,7 @@ def _floats(values, what: str) -> list[float]:
 @click.option("--alpha", "alphas", multiple=True, default=("0",), show_default=True,
               help="Risk weights: losses weigh 1 + alpha (--alpha 0 1 5 10, --alpha 0,1,5 or repeated).")
 @click.argument("more_alphas", nargs=-1, metavar="[ALPHA]...")
-@click.option("--se", type=click.Choice(["population", "sample"]), default="population", show_default=True,
+@click.option("--se", type=click.Choice(names(SE_CONVENTIONS)), default="population", show_default=True,
               help="TRisk's standard error: sd with divisor c (rmit-ir/trisk) or c - 1.")
 @click.option("--per-topic", is_flag=True, help="Print the per-topic risk-rewards and exploratory TRisk instead.")
 @_judgments_option
@@ -69,7 +69,7 @@ def risk_command(ctx, campaign, measures, baselines, alphas, more_alphas, se, pe
 @click.option("--campaign", "-C", "campaigns", multiple=True, required=True,
               help="Campaign whose scores estimate the variance (repeat to pool campaigns).")
 @click.option("-m", "--measure", "measures", multiple=True, required=True, help="A measure with stored scores (repeatable).")
-@click.option("--design", "designs", multiple=True, type=click.Choice(["paired-t", "anova", "ci"]),
+@click.option("--design", "designs", multiple=True, type=click.Choice(names(DESIGNS)),
               help="paired-t, anova (one-way, --systems), ci (--half-width); default all three.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level (CI: 1 - confidence).")
 @click.option("--beta", type=float, default=0.2, show_default=True, help="Type II error rate (power 1 - beta).")
@@ -77,9 +77,9 @@ def risk_command(ctx, campaign, measures, baselines, alphas, more_alphas, se, pe
               help="Minimum detectable difference (paired t) and range (anova).")
 @click.option("--systems", type=click.IntRange(min=2), help="anova: systems compared (default: the campaign's runs).")
 @click.option("--half-width", type=float, help="ci: the largest expected half-width (default --min-diff).")
-@click.option("--variance", "variance_method", type=click.Choice(["two-way", "one-way"]), default="two-way",
+@click.option("--variance", "variance_method", type=click.Choice(names(VARIANCE_METHODS)), default="two-way",
               show_default=True, help="Residual variance of two-way ANOVA without replication, or one-way.")
-@click.option("--method", type=click.Choice(["exact", "normal"]), default="exact", show_default=True,
+@click.option("--method", type=click.Choice(names(DESIGN_METHODS)), default="exact", show_default=True,
               help="Exact noncentral t and F, or Sakai's normal approximations.")
 @click.option("--plot", type=click.Path(dir_okay=False),
               help="Save topics required against the minimum detectable difference (paired t) as PNG.")

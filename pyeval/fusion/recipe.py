@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import PyevalError
+from .. import vocabulary
+from ..vocabulary import names
 
 #: Methods whose contribution is a function of the score (normalised as the recipe says).
 SCORE_METHODS = ("combsum", "wsum", "combmnz", "combanz", "combmax", "combmin", "combmed")
@@ -23,10 +25,10 @@ METHOD_ALIASES = {"sum": "combsum", "mnz": "combmnz", "anz": "combanz", "max": "
                   "med": "combmed", "log_isr": "log-isr", "bordafuse": "borda", "weighted-sum": "wsum"}
 NORMS = ("none", "min-max", "max", "sum", "zmuv", "rank")
 NORM_ALIASES = {"min_max": "min-max", "z-score": "zmuv", "zscore": "zmuv", "z": "zmuv"}
-NORM_STAGES = ("before", "after")
-ABSENT = ("none", "zero", "min", "shared")
+NORM_STAGES = names(vocabulary.NORM_STAGES)
+ABSENT = names(vocabulary.ABSENT_SCORES)
 INPUT_ORDERINGS = ("trec", "trec-asc", "rank", "file")
-TIE_ORDERS = ("docno-desc", "docno-asc")
+TIE_ORDERS = names(vocabulary.TIE_ORDERS)
 
 
 @dataclass(frozen=True)

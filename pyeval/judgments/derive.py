@@ -14,6 +14,8 @@ from ..db import first_row, transaction
 from ..errors import DataIntegrityError, PyevalError, already_stored
 from ..loaders import judgment_sets
 from ..loaders.judgment_sets import SetProvenance
+from .. import vocabulary
+from ..vocabulary import names
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -26,7 +28,7 @@ DERIVATIONS = {
     "common": ("judgments/derive_common.sql", 2),
     "minus": ("judgments/derive_minus.sql", 1),
 }
-UNION_RULES = ("first", "max", "min")
+UNION_RULES = names(vocabulary.UNION_RULES)
 
 
 def derive(

@@ -23,8 +23,10 @@ from ..errors import PyevalError, PyevalWarning
 from ..resampling.correlation import correlate_means, ranking, significant_pair_agreement
 from ..resampling.matrix import ScoreMatrix, canonical_measure, score_matrix
 from ..resampling.significance import test_matrix
+from .. import vocabulary
+from ..vocabulary import names
 
-ON_MISSING = ("error", "warn", "skip")
+ON_MISSING = names(vocabulary.ON_MISSING)
 MIN_RUNS = 3
 LIMIT_Z = 1.96
 

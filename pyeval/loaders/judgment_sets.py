@@ -14,9 +14,11 @@ import duckdb
 
 from ..db import check_judgment_set, first_row
 from ..errors import DataIntegrityError, PyevalError
+from .. import vocabulary
+from ..vocabulary import names
 
 DEFAULT_SET = "official"
-KINDS = ("human", "llm", "merged", "derived")
+KINDS = names(vocabulary.JUDGMENT_SET_KINDS)
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:+-]{0,99}")
 
 

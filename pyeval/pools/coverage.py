@@ -15,8 +15,10 @@ from ..db import transaction
 from ..errors import PyevalError
 from ..loaders import judgment_sets
 from .build import require_pool
+from .. import vocabulary
+from ..vocabulary import names
 
-GROUPINGS = ("team", "run")
+GROUPINGS = names(vocabulary.POOL_GROUPINGS)
 
 
 def coverage(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: str, *, judgment_set: str = "official",

@@ -4,8 +4,10 @@ from __future__ import annotations
 import pandas as pd
 
 from ..errors import PyevalError
+from .. import vocabulary
+from ..vocabulary import names
 
-TABLE_FORMATS = ("markdown", "latex")
+TABLE_FORMATS = names(vocabulary.REPORT_FORMATS)
 
 
 def paper_table(frame: pd.DataFrame, fmt: str = "markdown", digits: int = 4, caption: str | None = None) -> str:

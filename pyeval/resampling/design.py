@@ -34,10 +34,12 @@ from ..errors import PyevalError
 from .matrix import ScoreMatrix, canonical_measure, score_matrix, scored_runs
 from .risk import DEFAULT_JUDGMENTS, check_judgments
 from .stats import residual_variance
+from .. import vocabulary
+from ..vocabulary import names
 
-DESIGNS = ("paired-t", "anova", "ci")
-METHODS = ("exact", "normal")
-VARIANCE_METHODS = ("two-way", "one-way")
+DESIGNS = names(vocabulary.DESIGNS)
+METHODS = names(vocabulary.DESIGN_METHODS)
+VARIANCE_METHODS = names(vocabulary.VARIANCE_METHODS)
 #: The largest topic set size searched.
 MAX_TOPICS = 100_000
 

@@ -27,8 +27,10 @@ from .significance import (
     store_result,
     test_matrix,
 )
+from .. import vocabulary
+from ..vocabulary import names
 
-REPORT_FORMATS = ("markdown", "latex")
+REPORT_FORMATS = names(vocabulary.REPORT_FORMATS)
 
 _FIND = """
 select test_id

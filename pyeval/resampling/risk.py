@@ -28,9 +28,11 @@ from scipy import stats as sps
 from ..errors import PyevalError
 from .matrix import ScoreMatrix, campaign_runs, canonical_measure, score_matrix, scored_runs
 from .store import signs
+from .. import vocabulary
+from ..vocabulary import names
 
 #: Standard-error conventions of TRisk: the divisor of the standard deviation of the r_i.
-SE_CONVENTIONS = ("population", "sample")
+SE_CONVENTIONS = names(vocabulary.SE_CONVENTIONS)
 #: The baseline name of the per-topic mean of every run of the matrix (ECIR 2014).
 MEAN_BASELINE = "mean"
 #: The baseline name of ZRisk / GeoRisk rows: every run of the matrix.
