@@ -202,3 +202,25 @@ def test_the_diversity_families_give_the_same_values_on_spark(spark):
             engine.compute(spark, con, EvaluationRequest.build("web", ["alpha_nDCG@20"], runs=["indri-ql"]))
     finally:
         con.close()
+
+
+def test_a_judgment_set_is_evaluated_alike_on_spark(spark, warehouse):
+    """The request's judgment set is a bound stage parameter on both engines (issue 26): a
+    binarised set gives different values from the official one, and the same on Spark as on
+    DuckDB."""
+    from pyeval.judgments.derive import derive
+
+    derive(warehouse, CAMPAIGN, "strict", "binarise", ["official"], threshold=3, replace=True)
+    measures = tuple(ev.parse_measures("AP")) + tuple(ev.parse_measures("nDCG@10"))
+    strict = EvaluationRequest(CAMPAIGN, measures, runs=tuple(RUNS), ordering="trec", judgment_set="strict")
+    duck = ev.compute(warehouse, strict).sort_values(["run_id", "topic_id", "measure"], ignore_index=True)
+    sparked = engine.compute(spark, warehouse, strict).sort_values(["run_id", "topic_id", "measure"],
+                                                                    ignore_index=True)
+    official = ev.compute(warehouse, strict.replace(judgment_set="official")).sort_values(
+        ["run_id", "topic_id", "measure"], ignore_index=True)
+    assert list(duck["topic_id"]) == list(sparked["topic_id"])
+    np.testing.assert_allclose(sparked["value"].astype(float), duck["value"].astype(float), atol=1e-12)
+    assert not np.allclose(official["value"].astype(float), duck["value"].astype(float))
+    stored = ev.evaluate(warehouse, CAMPAIGN, ["AP"], judgment_set="strict", engine="spark", spark=spark)
+    assert warehouse.execute("select judgment_set from evaluations where evaluation_id = $e",
+                             {"e": stored.evaluation_id}).fetchone() == ("strict",)
