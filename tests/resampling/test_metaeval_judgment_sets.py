@@ -212,3 +212,21 @@ def test_meta_evaluation_rows_of_an_old_warehouse_become_official(tmp_path):
         assert {row[-1] for row in rows} <= {"official"}, table
     assert con.execute("select count(*) from discriminative_power").fetchone() == (1,)
     con.close()
+
+
+def test_a_fusion_grid_is_evaluated_under_the_set_it_is_given(warehouse):
+    from pyeval import fusion
+
+    con = warehouse
+    recipe = fusion.Recipe("rrf", ("indri-ql", "indri-rm"))
+    grids = {(campaign, judgment_set): fusion.evaluate_grid(con, campaign, recipe, ["k=10,60"], measure="AP",
+                                                            train_topics=[str(t) for t in range(151, 176)],
+                                                            judgment_set=judgment_set)
+             for campaign, judgment_set in (("w", "official"), ("w", "stricter"), ("s", "official"))}
+    stricter, oracle = grids[("w", "stricter")], grids[("s", "official")]
+    pd.testing.assert_frame_equal(stricter.points, oracle.points)
+    assert not stricter.points.equals(grids[("w", "official")].points)
+    assert con.execute("select judgment_set from fusion_grids where grid_id = $g", {"g": stricter.grid_id}
+                       ).fetchall() == [("stricter",)]
+    with pytest.raises(PyevalError, match="has no judgment set 'nope'"):
+        fusion.evaluate_grid(con, "w", recipe, ["k=10,60"], measure="AP", judgment_set="nope")
