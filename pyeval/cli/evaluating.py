@@ -133,10 +133,7 @@ def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_
                     topics=topics, store=not no_store)
     if export_dir and engine != "spark":
         raise PyevalError("--export needs --engine spark")
-    if engine == "spark" and judgment_set != "official":
-        raise PyevalError("--engine spark evaluates the official judgment set only")
-    if engine == "duckdb":
-        settings["judgment_set"] = judgment_set
+    settings["judgment_set"] = judgment_set
     if engine == "duckdb" and not per_topic:  # the means only: computed, stored and combined in SQL, no pandas
         summary = evaluate_summary(con, campaign, chosen, **settings)
         click.echo(fitting_rows(["run_id", *summary.measures], summary.rows, fmt,

@@ -28,7 +28,7 @@ import pandas as pd
 
 from .. import evaluation as ev
 from .. import sqlfiles, stages
-from ..db import rollback_quietly
+from ..db import check_judgment_set, rollback_quietly
 from ..errors import MeasureParamError, PyevalError
 from ..measures import Measure, registry
 from . import transpile
@@ -240,6 +240,7 @@ def compute(
     judged_only: bool = False,
     topics: str = "qrels",
     files: dict[str, list[str]] | None = None,
+    judgment_set: str = "official",
 ) -> pd.DataFrame:
     """Per-topic values of ``measures`` computed on ``spark`` (the long form of
     :func:`pyeval.evaluation.compute`). ``files``: table -> Parquet files (default: the
@@ -258,7 +259,7 @@ def compute(
         for view in VIEWS:
             spark.sql(transpile.spark_sql(f"views/{view}.sql")).createOrReplaceTempView(view)
         settings = stages.stage_settings(campaign_id, runs, measures, ordering=ordering, max_depth=max_depth,
-                                         judged_only=judged_only, topics=topics)
+                                         judged_only=judged_only, topics=topics, judgment_set=judgment_set)
         recorder = _StageRecorder()
         stages.run_stages(recorder, stages.ADHOC_STAGING, settings)
         staged = []
@@ -306,6 +307,7 @@ def evaluate(
     spark=None,
     export: str | os.PathLike[str] | None = None,
     cores: int | None = None,
+    judgment_set: str = "official",
 ) -> ev.Evaluation:
     """:func:`pyeval.evaluate` with the metric SQL run on Spark; same arguments and result.
 
@@ -315,13 +317,14 @@ def evaluate(
     parsed = ev.parse_requested(measures)
     used = ev.orderings(parsed, ordering)  # one pass per ordering the measures rank by
     run_ids = ev.campaign_runs(con, campaign_id, runs)
+    check_judgment_set(con, campaign_id, judgment_set)
     spark = spark or session(cores)
     files = export_files(export) if export is not None else None
     frame = pd.concat([
         compute(spark, con, campaign_id, [m for m in parsed if str(m) in names], runs=run_ids, ordering=chosen,
-                max_depth=max_depth, judged_only=judged_only, topics=topics, files=files)
+                max_depth=max_depth, judged_only=judged_only, topics=topics, files=files, judgment_set=judgment_set)
         for chosen, names in used.items()
     ], ignore_index=True)
     settings = {"runs": run_ids, "max_depth": max_depth, "judged_only": judged_only, "topics": topics,
-                "orderings": used, "engine": "spark"}
+                "orderings": used, "engine": "spark", "judgment_set": judgment_set}
     return ev.finish(con, campaign_id, parsed, frame, ev.ordering_column(used), settings, store)
