@@ -230,3 +230,22 @@ def test_a_fusion_grid_is_evaluated_under_the_set_it_is_given(warehouse):
                        ).fetchall() == [("stricter",)]
     with pytest.raises(PyevalError, match="has no judgment set 'nope'"):
         fusion.evaluate_grid(con, "w", recipe, ["k=10,60"], measure="AP", judgment_set="nope")
+
+
+def test_staleness_is_per_set_for_meta_evaluation_results(warehouse):
+    con = warehouse
+    official = swap_rate(con, "w", ["AP"], trials=20).swaprate_id
+    stricter = swap_rate(con, "w", ["AP"], trials=20, judgment_set="stricter").swaprate_id
+    replaced = sample.stricter_qrels()
+    replaced["relevance"] = (replaced["relevance"] > 0).astype(int)
+    pyeval.load_qrels(con, "w", replaced, judgment_set="stricter", replace=True)
+    stale = """
+        select distinct s.swaprate_id, stale.judgment_set
+        from swap_rate_summaries as s
+        inner join stale_results as stale
+            on s.evaluation_id = stale.evaluation_id and s.campaign_id = stale.campaign_id
+        order by 1
+    """
+    assert con.execute(stale).fetchall() == [(stricter, "stricter")]
+    assert con.execute("select distinct judgment_set from stale_results").fetchall() == [("stricter",)]
+    assert official not in [row[0] for row in con.execute(stale).fetchall()]
