@@ -22,5 +22,6 @@ create table concordance_tests (
     wins_2 bigint not null,
     p_value double not null,
     created_at timestamp not null default current_timestamp,
-    warnings varchar[]
+    warnings varchar[],
+    judgment_set varchar not null default 'official'
 );

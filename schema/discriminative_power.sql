@@ -14,5 +14,6 @@ create table discriminative_power (
     replicates integer,
     seed bigint,
     asl_curve double[] not null,
-    warnings varchar[]
+    warnings varchar[],
+    judgment_set varchar not null default 'official'
 );

@@ -16,5 +16,6 @@ create table gain_robustness (
     tau_ap double,
     tied_means boolean not null,
     created_at timestamp not null default current_timestamp,
-    warnings varchar[]
+    warnings varchar[],
+    judgment_set varchar not null default 'official'
 );

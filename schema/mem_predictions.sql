@@ -18,5 +18,6 @@ create table mem_predictions (
     mare double,
     rms double,
     mae double,
-    created_at timestamp not null default current_timestamp
+    created_at timestamp not null default current_timestamp,
+    judgment_set varchar not null default 'official'
 );

@@ -22,5 +22,6 @@ create table mem_solutions (
     status varchar,
     rms double,
     mae double,
-    created_at timestamp not null default current_timestamp
+    created_at timestamp not null default current_timestamp,
+    judgment_set varchar not null default 'official'
 );

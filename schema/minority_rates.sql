@@ -20,5 +20,6 @@ create table minority_rates (
     ties bigint not null,
     minority_rate double not null,
     proportion_of_ties double not null,
-    created_at timestamp not null default current_timestamp
+    created_at timestamp not null default current_timestamp,
+    judgment_set varchar not null default 'official'
 );

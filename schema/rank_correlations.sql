@@ -30,5 +30,6 @@ create table rank_correlations (
     conflicts integer,
     agreement double,
     created_at timestamp not null default current_timestamp,
-    warnings varchar[]
+    warnings varchar[],
+    judgment_set varchar not null default 'official'
 );

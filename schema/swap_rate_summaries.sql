@@ -23,5 +23,6 @@ create table swap_rate_summaries (
     share_reaching double,
     pyeval_version varchar not null,
     created_at timestamp not null default current_timestamp,
-    warnings varchar[]
+    warnings varchar[],
+    judgment_set varchar not null default 'official'
 );

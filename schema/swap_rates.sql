@@ -19,5 +19,6 @@ create table swap_rates (
     comparisons bigint not null,
     swaps bigint not null,
     swap_rate double,
-    created_at timestamp not null default current_timestamp
+    created_at timestamp not null default current_timestamp,
+    judgment_set varchar not null default 'official'
 );

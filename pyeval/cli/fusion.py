@@ -64,7 +64,8 @@ def _numbers(text: str | None, what: str) -> tuple[float, ...] | None:
 @click.option("--test", type=click.Choice(names(PAIR_TESTS)),
               default="randomization", show_default=True,
               help="The test of the best point (or the fused run) against the best input run.")
-@click.option("--judgments", default="official", show_default=True, help="The judgment set (only 'official' for now).")
+@click.option("--judgments", default="official", show_default=True, metavar="NAME",
+              help="The judgment set the grid and -m evaluate under (docs/judgments.md).")
 @click.option("--plot", type=click.Path(dir_okay=False), help="--grid: save the grid as a PNG line plot or heat map.")
 @click.option("--format", "fmt", type=click.Choice(names(REPORT_TABLE_FORMATS)), default="table",
               show_default=True, help="How to print the result (latex: the comparison with -m).")
@@ -80,8 +81,6 @@ def fuse_command(ctx, campaign, method, runs, name, weights, norm, norm_stage, a
     from ..output import render
 
     con = open_warehouse(ctx, create=False)
-    if judgments != "official":
-        raise PyevalError(f"judgment set {judgments!r}: only 'official' exists until judgment sets are merged")
     if refresh_run:
         frame = fusion.refresh(con, campaign, refresh_run)
         click.echo(f"refreshed fused run '{refresh_run}': {len(frame)} entries, {frame['topic_id'].nunique()} topics")
@@ -128,8 +127,9 @@ def fuse_command(ctx, campaign, method, runs, name, weights, norm, norm_stage, a
         from ..evaluation import evaluate
         from ..resampling import compare
 
-        evaluate(con, campaign, list(measures), runs=[name, *run_names])
-        report = compare(con, campaign, list(measures), runs=[name, *run_names], test=test, baseline=name)
+        evaluate(con, campaign, list(measures), runs=[name, *run_names], judgment_set=judgments)
+        report = compare(con, campaign, list(measures), runs=[name, *run_names], test=test, baseline=name,
+                         judgment_set=judgments)
         click.echo(report.render("latex" if fmt == "latex" else "markdown"))
 
 

@@ -80,6 +80,12 @@ def _is_curves_csv(path) -> bool:
 _run_names = run_names
 
 
+def _judgments_option(command):
+    """--judgments NAME: the judgment set whose stored scores (mem: qrels) are read (docs/judgments.md)."""
+    return click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME",
+                        help="The judgment set whose stored scores (mem: whose qrels) are read (docs/judgments.md).")(command)
+
+
 @main.command("significance")
 @campaign_option
 @click.option("-m", "--measure", required=True, help="A measure with stored scores (AP, nDCG@10, map, ...).")
@@ -130,11 +136,12 @@ def significance_command(ctx, campaign, measure, test, runs, replicates, seed, a
               help="ray: one Ray task per shard of measures, bit-identical results (pip install 'pyeval[ray]').")
 @click.option("--workers", type=click.IntRange(min=1), help="--engine ray: shards (default the cluster's CPUs).")
 @click.option("--ray-address", help="--engine ray: a running cluster (default a local one).")
+@_judgments_option
 @output_option
 @click.pass_context
 @fail_cleanly
 def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alpha, correction, comparison,
-                      no_store, runs_sample, plot, dpi, curves, engine, workers, ray_address, fmt):
+                      no_store, runs_sample, plot, dpi, curves, engine, workers, ray_address, judgment_set, fmt):
     """Discriminative power of measures: significant run pairs at alpha, delta, ASL curves."""
     from ..output import render
     from ..resampling import discriminative_power
@@ -146,12 +153,12 @@ def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alp
         power = ray_engine.discriminative_power(
             con, campaign, list(measures), test, runs=_run_names(runs), runs_sample=runs_sample,
             replicates=replicates, seed=seed, alpha=alpha, correction=correction, comparison=comparison,
-            store=not no_store, workers=workers, address=ray_address)
+            store=not no_store, workers=workers, address=ray_address, judgment_set=judgment_set)
     else:
         power = discriminative_power(con, campaign, list(measures), test, runs=_run_names(runs),
                                      runs_sample=runs_sample, replicates=replicates, seed=seed, alpha=alpha,
                                      correction=correction, comparison=comparison, store=not no_store,
-                                     progress=True)
+                                     progress=True, judgment_set=judgment_set)
     click.echo(render(power.table.drop(columns=["test_id", "warnings"]), fmt))
     first = next(iter(power.results.values()))
     click.echo(f"{campaign}: {len(first.matrix.run_ids)} runs ({', '.join(first.matrix.run_ids)}), "
@@ -180,17 +187,18 @@ def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alp
               help="Markdown, or LaTeX (booktabs).")
 @click.option("--risk-alpha", type=float,
               help="Add URisk (against --baseline, else the per-topic mean of the runs) and GeoRisk columns at this alpha.")
+@_judgments_option
 @click.pass_context
 @fail_cleanly
 def compare_command(ctx, campaign, measures, baseline, test, runs, replicates, seed, alpha, correction, comparison,
-                    no_store, fmt, risk_alpha):
+                    no_store, fmt, risk_alpha, judgment_set):
     """A run x measure table of means with significance marks (Markdown or LaTeX booktabs)."""
     from ..resampling import compare
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
     report = compare(con, campaign, list(measures), baseline=baseline, test=test, alpha=alpha,
                      correction=correction, runs=_run_names(runs), replicates=replicates, seed=seed,
-                     comparison=comparison, store=not no_store, risk_alpha=risk_alpha)
+                     comparison=comparison, store=not no_store, risk_alpha=risk_alpha, judgment_set=judgment_set)
     click.echo(report.render(fmt))
 
 
@@ -202,7 +210,7 @@ def _stage2_options(command):
         click.option("--no-store", is_flag=True, help="Compute and print only; store nothing (read-only)."),
     ]):
         command = option(command)
-    return output_option(command)
+    return output_option(_judgments_option(command))
 
 
 def _subset_options(command):
@@ -242,7 +250,7 @@ def _stored_note(kind: str, identifier) -> None:
 @click.pass_context
 @fail_cleanly
 def swaprate_command(ctx, campaign, measures, subset_size, trials, seed, sampling, rule, bin_width, bins,
-                     max_swap_rate, per_bin, plot, dpi, runs, no_store, fmt):
+                     max_swap_rate, per_bin, plot, dpi, runs, no_store, judgment_set, fmt):
     """Swap rates per difference bin and the difference needed for 95 % confidence."""
     from ..output import render
     from ..resampling import swap_rate
@@ -250,7 +258,7 @@ def swaprate_command(ctx, campaign, measures, subset_size, trials, seed, samplin
     con = open_warehouse(ctx, read_only=no_store, create=False)
     result = swap_rate(con, campaign, list(measures), subset_size=subset_size, trials=trials, seed=seed,
                        sampling=sampling, rule=rule, bin_width=bin_width, bins=bins, max_swap_rate=max_swap_rate,
-                       runs=_run_names(runs), store=not no_store)
+                       runs=_run_names(runs), store=not no_store, judgment_set=judgment_set)
     if per_bin:
         wide = result.table.pivot(index=["bin", "bin_low"], columns="measure", values="swap_rate")
         click.echo(render(wide[list(dict.fromkeys(result.table["measure"]))].reset_index(), fmt))
@@ -285,7 +293,7 @@ def _floats(text: str | None) -> list[float] | None:
 @click.pass_context
 @fail_cleanly
 def stability_command(ctx, campaign, measures, subset_size, trials, seed, fuzziness, fuzz, strict_bv_rule, plot, dpi,
-                      runs, no_store, fmt):
+                      runs, no_store, judgment_set, fmt):
     """Minority rate and proportion of ties over topic subsets, for each fuzziness."""
     from ..output import render
     from ..resampling import stability
@@ -295,7 +303,7 @@ def stability_command(ctx, campaign, measures, subset_size, trials, seed, fuzzin
     con = open_warehouse(ctx, read_only=no_store, create=False)
     result = stability(con, campaign, list(measures), fuzziness=values, subset_size=subset_size, trials=trials,
                        seed=seed, fuzz=fuzz, strict_bv_rule=strict_bv_rule, runs=_run_names(runs),
-                       store=not no_store)
+                       store=not no_store, judgment_set=judgment_set)
     click.echo(render(result.table[["measure", "fuzziness", "minority_rate", "proportion_of_ties"]], fmt))
     click.echo(result.summary(0.05), err=True)
     if plot:
@@ -320,14 +328,14 @@ def stability_command(ctx, campaign, measures, subset_size, trials, seed, fuzzin
 @click.pass_context
 @fail_cleanly
 def correlate_command(ctx, campaign, measures, test, replicates, seed, alpha, matrix_column, plot, dpi, runs, no_store,
-                      fmt):
+                      judgment_set, fmt):
     """Kendall's tau, tau_ap and the agreement of significant pairs between measures' rankings."""
     from ..output import render
     from ..resampling import correlate
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
     result = correlate(con, campaign, list(measures), runs=_run_names(runs), test=None if test == "none" else test,
-                       alpha=alpha, replicates=replicates, seed=seed, store=not no_store)
+                       alpha=alpha, replicates=replicates, seed=seed, store=not no_store, judgment_set=judgment_set)
     if matrix_column:
         click.echo(render(result.matrix(matrix_column).reset_index(names="measure"), fmt))
     else:
@@ -357,14 +365,14 @@ def correlate_command(ctx, campaign, measures, test, replicates, seed, alpha, ma
 @_stage2_options
 @click.pass_context
 @fail_cleanly
-def concordance_command(ctx, campaign, measures, golds, each_gold, show_matrix, runs, no_store, fmt):
+def concordance_command(ctx, campaign, measures, golds, each_gold, show_matrix, runs, no_store, judgment_set, fmt):
     """Sakai's concordance test: which measure agrees more with a gold standard where they disagree."""
     from ..output import render
     from ..resampling import concordance
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
     result = concordance(con, campaign, list(measures), list(golds), each_gold=each_gold, runs=_run_names(runs),
-                         store=not no_store)
+                         store=not no_store, judgment_set=judgment_set)
     if show_matrix:
         for gold in result.gold_sets:
             click.echo(f"gold standard: {' & '.join(gold)}")
@@ -390,7 +398,7 @@ def concordance_command(ctx, campaign, measures, golds, each_gold, show_matrix, 
 @_stage2_options
 @click.pass_context
 @fail_cleanly
-def robustness_command(ctx, campaign, measures, profiles, runs, no_store, fmt):
+def robustness_command(ctx, campaign, measures, profiles, runs, no_store, judgment_set, fmt):
     """Kendall's tau between rankings under default and other gain assignments (evaluates what is missing)."""
     from ..output import render
     from ..resampling import gain_robustness
@@ -398,7 +406,7 @@ def robustness_command(ctx, campaign, measures, profiles, runs, no_store, fmt):
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
     result = gain_robustness(con, campaign, list(measures), profiles=list(profiles) or list(DEFAULT_PROFILES),
-                             runs=_run_names(runs), store=not no_store)
+                             runs=_run_names(runs), store=not no_store, judgment_set=judgment_set)
     click.echo(render(result.table[["measure", "profile", "variant", "tau", "tau_b", "tau_ap"]], fmt))
     _stored_note("robustness experiment", result.robustness_id)
 
@@ -421,7 +429,7 @@ def robustness_command(ctx, campaign, measures, profiles, runs, no_store, fmt):
 @click.pass_context
 @fail_cleanly
 def mem_command(ctx, campaign, measures, depth, alpha, beta, expectation, solver, runs_top, topics_top, plot, dpi, runs,
-                no_store, fmt):
+                no_store, judgment_set, fmt):
     """Informativeness by the maximum entropy method: PR-curve errors and predicted measures."""
     from ..output import render
     from ..resampling import informativeness
@@ -429,7 +437,7 @@ def mem_command(ctx, campaign, measures, depth, alpha, beta, expectation, solver
     con = open_warehouse(ctx, read_only=no_store, create=False)
     result = informativeness(con, campaign, list(measures), depth=depth, alpha=alpha, beta=beta,
                              expectation=expectation, solver=solver, runs=_run_names(runs), runs_top=runs_top,
-                             topics_top=topics_top, store=not no_store, progress=True)
+                             topics_top=topics_top, store=not no_store, progress=True, judgment_set=judgment_set)
     click.echo(render(result.predictions[["target", "predicted", "tau", "rmsr", "mare", "rms", "mae",
                                           "runs_excluded"]], fmt))
     failed = int((~result.solutions["converged"]).sum())

@@ -15,8 +15,8 @@ def _format_option(command):
 
 
 def _judgments_option(command):
-    return click.option("--judgments", default="official", show_default=True,
-                        help="The judgment set whose scores are read (only 'official' for now).")(command)
+    return click.option("--judgments", default="official", show_default=True, metavar="NAME",
+                        help="The judgment set whose scores are read (docs/judgments.md).")(command)
 
 
 def _floats(values, what: str) -> list[float]:
@@ -114,7 +114,7 @@ def design_command(ctx, campaigns, measures, designs, alpha, beta, min_diff, sys
 
         frames = []
         for name in dict.fromkeys(result.table["measure"]):
-            g = g_study(design_matrices(con, [campaigns[0]], name)[0].values)
+            g = g_study(design_matrices(con, [campaigns[0]], name, judgments)[0].values)
             d = g.d_study(sorted(set(g_study_topics)), stability)
             d.insert(0, "measure", name)
             for column, value in (("var_system", g.var_system), ("var_topic", g.var_topic),

@@ -118,6 +118,7 @@ def discriminative_power(
     store: bool = True,
     workers: int | None = None,
     address: str | None = None,
+    judgment_set: str = "official",
     **options,
 ) -> DiscriminativePower:
     """:func:`pyeval.resampling.discriminative_power` with the measures' tests run as Ray
@@ -128,8 +129,8 @@ def discriminative_power(
                                 "no measure requested (e.g. -m AP -m nDCG@10)")
     ray = init(workers, address)
     names = list(dict.fromkeys(canonical_measure(m) for m in measures))
-    chosen = choose_runs(con, campaign_id, names, runs, runs_sample, seed)
-    matrices = [score_matrix(con, campaign_id, name, chosen) for name in names]
+    chosen = choose_runs(con, campaign_id, names, runs, runs_sample, seed, judgment_set)
+    matrices = [score_matrix(con, campaign_id, name, chosen, judgment_set) for name in names]
     traits = significance_test(test)  # the replicate kind it draws (None: closed form, nothing drawn)
     B = replicates or traits.default_b
     kind = traits.replicates

@@ -18,7 +18,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from ..db import first_row, rollback_quietly, transaction
+from ..db import check_judgment_set, first_row, rollback_quietly, transaction
 from ..errors import PyevalError, PyevalWarning
 from . import compute
 from .recipe import Recipe, check_k, check_p
@@ -210,10 +210,9 @@ def evaluate_grid(
     from ..resampling.matrix import ScoreMatrix
     from ..resampling.significance import test_matrix
 
-    if judgment_set != "official":
-        raise PyevalError(f"judgment set {judgment_set!r}: only 'official' exists until judgment sets are merged")
     recipe = recipe.checked()
     compute.check_inputs(con, campaign_id, recipe)
+    check_judgment_set(con, campaign_id, judgment_set)
     axes = grid if isinstance(grid, dict) else parse_grid(grid, len(recipe.runs))
     names = tuple(axes)
     parsed = parse_measures(measure)
@@ -246,7 +245,8 @@ def evaluate_grid(
                 "trec_rank) select $c, $prefix || point_id, topic_id, doc_id, rank, score, rank, rank "
                 "from fusion_scores where rank <= $depth",
                 {"c": campaign_id, "prefix": _POINT_RUN, "depth": depth})
-            result = evaluate(con, campaign_id, [chosen_measure], runs=[*recipe.runs, *point_runs], store=False)
+            result = evaluate(con, campaign_id, [chosen_measure], runs=[*recipe.runs, *point_runs], store=False,
+                              judgment_set=judgment_set)
         finally:
             rollback_quietly(con)
         if keep_best is None:
@@ -300,7 +300,7 @@ def evaluate_grid(
         frame["test_mean"] = test_mean
         best_label = f"{recipe.method} point {best + 1}"
         score_matrix = ScoreMatrix(campaign_id, str(chosen_measure), test_topics,
-                                   (best_label, recipe.runs[best_input]), compared, 0, None)
+                                   (best_label, recipe.runs[best_input]), compared, 0, None, judgment_set)
         significance = test_matrix(score_matrix, test, store_replicates=False) if len(test_topics) > 1 else None
         grid_id = kept = None
         if store or keep_best is not None:

@@ -147,12 +147,13 @@ def concordance(
     each_gold: bool = False,
     runs: Sequence[str] | None = None,
     store: bool = True,
+    judgment_set: str = "official",
 ) -> Concordance:
     """Concordance test of every pair of ``measures`` (two: one test; more: the seed papers' matrix)
     against the gold standard(s) ``gold`` (one or two stored measures; two are applied
     together). ``each_gold`` with two gold standards also tests against each alone (the seed papers'
     parts (a), (b) and (c)). Runs: those scored on every measure (or ``runs``); topics: those
-    every measure has values for."""
+    every measure has values for; scores: those stored under ``judgment_set``."""
     names = measure_names(measures, at_least=2)
     golds = [gold] if isinstance(gold, str) else list(gold)
     gold_names = measure_names(golds) if golds else []
@@ -166,7 +167,7 @@ def concordance(
     gold_sets = [tuple(gold_names)]
     if each_gold and len(gold_names) == 2:
         gold_sets = [(gold_names[0],), (gold_names[1],), tuple(gold_names)]
-    data = measure_matrices(con, campaign_id, [*names, *gold_names], runs)
+    data = measure_matrices(con, campaign_id, [*names, *gold_names], runs, judgment_set)
     sign_of = {name: sign_matrix(data.values[name]) for name in data.measures}
     rows = []
     shared_warnings = few_runs(len(data.run_ids))
@@ -182,7 +183,7 @@ def concordance(
                 "evaluation_id": data.evaluation_id,
                 "evaluation_ids": [data.evaluation_ids[m] for m in (first, second, *golds_used)],
                 "run_ids": list(data.run_ids), "topic_count": len(data.topic_ids), "tolerance": TOLERANCE,
-                **counts, "warnings": notes,
+                **counts, "warnings": notes, "judgment_set": judgment_set,
             })
     table = pd.DataFrame(rows)
     announce([note for row in rows for note in row["warnings"]])

@@ -204,11 +204,13 @@ def correlate(
     replicates: int | None = None,
     seed: int = DEFAULT_SEED,
     store: bool = True,
+    judgment_set: str = "official",
 ) -> Correlations:
     """Rank correlations of every pair of ``measures`` (in the order given: measure_a is the
     earlier one and the reference of τ_ap) over the runs scored on all of them, and, unless
     ``test`` is None, the agreement of their significant pairs under that test (stored tests of
-    the same runs, scores, B and seed are reused, else run and stored as by `pyeval compare`)."""
+    the same runs, scores, B and seed are reused, else run and stored as by `pyeval compare`).
+    ``judgment_set``: the scores read are those stored under that set (docs/judgments.md)."""
     from .report import compare
 
     names = measure_names(measures, at_least=2)
@@ -216,12 +218,12 @@ def correlate(
         raise PyevalError(f"test must be one of {', '.join(TESTS)} or none; got {test!r}")
     if not 0 < alpha < 1:
         raise PyevalError(f"alpha must be between 0 and 1; got {alpha}")
-    data = measure_matrices(con, campaign_id, names, runs)
+    data = measure_matrices(con, campaign_id, names, runs, judgment_set)
     means = pd.DataFrame({name: data.means(name) for name in names}, index=list(data.run_ids))
     pairs = tests = None
     if test is not None:
         report = compare(con, campaign_id, names, test=test, alpha=alpha, runs=list(data.run_ids),
-                         replicates=replicates, seed=seed, store=store)
+                         replicates=replicates, seed=seed, store=store, judgment_set=judgment_set)
         pairs = {name: frame for name, frame in report.pairs.groupby("measure")}
         tests = report
     rows = []
@@ -230,7 +232,8 @@ def correlate(
         corr = correlate_means(means[a].to_numpy(), means[b].to_numpy(), data.run_ids)
         row = {"campaign_id": campaign_id, "measure_a": a, "measure_b": b, "evaluation_id": data.evaluation_id,
                "evaluation_ids": [data.evaluation_ids[a], data.evaluation_ids[b]], "run_ids": list(data.run_ids),
-               "topic_count": len(data.topic_ids), **corr.__dict__, "warnings": list(notes)}
+               "topic_count": len(data.topic_ids), **corr.__dict__, "warnings": list(notes),
+               "judgment_set": judgment_set}
         if tests is not None:
             row.update(test=test, alpha=alpha, replicates=tests.replicates, seed=tests.seed,
                        test_id_a=tests.test_ids.get(a), test_id_b=tests.test_ids.get(b),
@@ -247,7 +250,7 @@ def correlate(
 _COLUMNS = ("campaign_id", "measure_a", "measure_b", "evaluation_id", "evaluation_ids", "run_ids", "topic_count",
             "tau", "tau_b", "tau_b_pvalue", "tau_ap", "tau_ap_reverse", "tau_ap_symmetric", "tied_means", "test",
             "alpha", "replicates", "seed", "test_id_a", "test_id_b", "significant_a", "significant_b", "a_only",
-            "in_both", "b_only", "conflicts", "agreement", "warnings")
+            "in_both", "b_only", "conflicts", "agreement", "warnings", "judgment_set")
 
 
 def _stored(table: pd.DataFrame) -> pd.DataFrame:

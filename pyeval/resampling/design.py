@@ -225,14 +225,16 @@ class TopicSetDesign:
         save_figure(figure, path)
 
 
-def design_matrices(con: duckdb.DuckDBPyConnection, campaign_ids: Sequence[str], measure: str) -> list[ScoreMatrix]:
-    """Each campaign's matrix of ``measure``; fewer than 2 runs or 2 topics: one line."""
+def design_matrices(con: duckdb.DuckDBPyConnection, campaign_ids: Sequence[str], measure: str,
+                    judgments: str = DEFAULT_JUDGMENTS) -> list[ScoreMatrix]:
+    """Each campaign's matrix of ``measure`` under the judgment set ``judgments``; fewer than 2
+    runs or 2 topics: one line."""
     matrices = []
     for campaign_id in campaign_ids:
-        if len(scored_runs(con, campaign_id, canonical_measure(measure))) == 1:
+        if len(scored_runs(con, campaign_id, canonical_measure(measure), judgments)) == 1:
             raise PyevalError(f"topic set size design needs at least 2 runs with stored scores for "
                               f"'{canonical_measure(measure)}' in campaign '{campaign_id}'; found 1")
-        matrix = score_matrix(con, campaign_id, measure)
+        matrix = score_matrix(con, campaign_id, measure, judgment_set=judgments)
         if len(matrix.topic_ids) < 2:
             raise PyevalError(f"topic set size design needs at least 2 topics with stored scores for "
                               f"'{matrix.measure}' in campaign '{campaign_id}'; found {len(matrix.topic_ids)}")
@@ -263,7 +265,6 @@ def topic_set_design(
     is the first campaign's. Stored in ``topic_set_designs`` unless ``store`` is False."""
     from .. import __version__
 
-    check_judgments(judgments)
     campaigns = [campaign_ids] if isinstance(campaign_ids, str) else list(dict.fromkeys(campaign_ids))
     if not campaigns:
         raise PyevalError("give at least one campaign (-C)")
@@ -274,9 +275,10 @@ def topic_set_design(
     for design in designs:
         _check(alpha, beta, min_diff if design != "ci" else (half_width or min_diff), 1.0,
                systems if design != "anova" or systems is not None else 2, design, method)
+    check_judgments(con, campaigns, judgments)
     rows = []
     for name in dict.fromkeys(canonical_measure(m) for m in measures):
-        matrices = design_matrices(con, campaigns, name)
+        matrices = design_matrices(con, campaigns, name, judgments)
         variance, df = pooled_variance([variance_estimate(m.values, variance_method) for m in matrices])
         if not variance > 0:
             raise PyevalError(f"'{name}' has no residual variance in {', '.join(campaigns)} (every run scores alike)")

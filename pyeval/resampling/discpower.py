@@ -38,6 +38,7 @@ class DiscriminativePower:
     curves: pd.DataFrame
     results: dict[str, SignificanceResult] = field(repr=False)
     discpower_id: int | None = None
+    judgment_set: str = "official"  # the judgment set whose scores were tested
 
     def plot(self, path: str | Path, title: str | None = None, dpi: float | None = None) -> Path:
         """Save the ASL curves (matplotlib, Agg backend; PNG, PDF or SVG by ``path``'s suffix,
@@ -93,21 +94,24 @@ def discriminative_power(
     seed: int = DEFAULT_SEED,
     store: bool = True,
     progress: bool = False,
+    judgment_set: str = "official",
     **options,
 ) -> DiscriminativePower:
     """Discriminative power of each measure with one test (bootstrap B = 1000 or randomised
     Tukey HSD B = 5000, or any test of :data:`DISCPOWER_TESTS`), on the same runs (``runs``,
     or a seeded random sample of ``runs_sample`` runs scored on every measure) and the same
-    replicates. Stored in discriminative_power (one row per measure, with the ASL curve)."""
+    replicates, on the scores stored under ``judgment_set`` (docs/judgments.md). Stored in
+    discriminative_power (one row per measure, with the ASL curve)."""
     if not measures:
         raise with_command_line(PyevalError("no measure requested (measures=['AP', 'nDCG@10'], say)"),
                                 "no measure requested (e.g. -m AP -m nDCG@10)")
     names = list(dict.fromkeys(canonical_measure(m) for m in measures))
-    chosen = choose_runs(con, campaign_id, names, runs, runs_sample, seed)
+    chosen = choose_runs(con, campaign_id, names, runs, runs_sample, seed, judgment_set)
     results = {}
     for name in names:
         results[name] = significance(con, campaign_id, name, test, runs=chosen, replicates=replicates, seed=seed,
-                                     alpha=alpha, store=store, progress=progress, **options)
+                                     alpha=alpha, store=store, progress=progress, judgment_set=judgment_set,
+                                     **options)
         if runs_sample:
             results[name].settings["runs_sample"] = runs_sample
     return finish(con, campaign_id, test, alpha, results, store)
@@ -133,7 +137,9 @@ def finish(
                      "delta": result.delta, "test_id": result.test_id, "warnings": list(notes)})
         curves.append(pd.DataFrame({"measure": name, "rank": np.arange(1, len(curve) + 1), "asl": curve}))
     table = pd.DataFrame(rows)
-    power = DiscriminativePower(campaign_id, test, alpha, table, pd.concat(curves, ignore_index=True), results)
+    judgment_set = next(iter(results.values())).matrix.judgment_set if results else "official"
+    power = DiscriminativePower(campaign_id, test, alpha, table, pd.concat(curves, ignore_index=True), results,
+                                judgment_set=judgment_set)
     if store:
         power.discpower_id = _store(con, power)
     return power
@@ -146,12 +152,13 @@ def _store(con: duckdb.DuckDBPyConnection, power: DiscriminativePower) -> int:
             result = power.results[row.measure]
             con.execute(
                 "insert into discriminative_power (discpower_id, test_id, campaign_id, measure, test, alpha, "
-                "significant_pairs, total_pairs, share, delta, replicates, seed, asl_curve, warnings) values ($d, $t, "
-                "$c, $m, $test, $alpha, $sig, $total, $share, $delta, $b, $seed, $curve, $warnings)",
+                "significant_pairs, total_pairs, share, delta, replicates, seed, asl_curve, warnings, judgment_set) "
+                "values ($d, $t, $c, $m, $test, $alpha, $sig, $total, $share, $delta, $b, $seed, $curve, $warnings, "
+                "$judgment_set)",
                 {"d": discpower_id, "t": row.test_id, "c": power.campaign_id, "m": row.measure, "test": row.test,
                  "alpha": row.alpha, "sig": row.significant_pairs, "total": row.total_pairs, "share": row.share,
                  "delta": result.delta, "b": result.replicates, "seed": result.seed,
-                 "curve": asl_curve(result).tolist(), "warnings": row.warnings},
+                 "curve": asl_curve(result).tolist(), "warnings": row.warnings, "judgment_set": power.judgment_set},
             )
     return discpower_id
 

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .. import sqlfiles
-from ..db import first_row, unknown_campaign
+from ..db import check_judgment_set, first_row, unknown_campaign
 from ..errors import MeasureNameError, PyevalError
 
 
@@ -54,11 +54,13 @@ def campaign_runs(con: duckdb.DuckDBPyConnection, campaign_id: str) -> list[str]
     ).fetchall()]
 
 
-def scored_runs(con: duckdb.DuckDBPyConnection, campaign_id: str, measure: str) -> list[str]:
-    """Runs with at least one stored value of ``measure`` (canonical name), sorted."""
+def scored_runs(con: duckdb.DuckDBPyConnection, campaign_id: str, measure: str,
+                judgment_set: str = "official") -> list[str]:
+    """Runs with at least one stored value of ``measure`` (canonical name) under ``judgment_set``, sorted."""
     return [r[0] for r in con.execute(
-        "select distinct run_id from scores where campaign_id = $c and measure = $m order by run_id",
-        {"c": campaign_id, "m": measure},
+        "select distinct run_id from scores where campaign_id = $c and judgment_set = $s and measure = $m "
+        "order by run_id",
+        {"c": campaign_id, "s": judgment_set, "m": measure},
     ).fetchall()]
 
 
@@ -72,10 +74,12 @@ def score_matrix(
     """X for ``measure`` over ``runs`` (default: every run with stored values of the measure),
     from the scores stored under ``judgment_set`` (docs/judgments.md).
 
-    Raises PyevalError (one line each) for an unknown campaign, an unknown measure name, a
-    measure without stored scores, a run without stored scores, and fewer than 2 runs.
+    Raises PyevalError (one line each) for an unknown campaign, an unknown judgment set, an
+    unknown measure name, a measure without stored scores, a run without stored scores, and
+    fewer than 2 runs.
     """
     known = campaign_runs(con, campaign_id)
+    check_judgment_set(con, campaign_id, judgment_set)
     name = canonical_measure(measure)
     rows = con.execute(sqlfiles.read("resampling/score_matrix.sql"),
                        {"campaign_id": campaign_id, "measure": name, "judgment_set": judgment_set}).fetchall()
@@ -94,9 +98,10 @@ def score_matrix(
             raise PyevalError(f"campaign '{campaign_id}' has no run named {', '.join(map(repr, unknown))}")
         unscored = [r for r in wanted if r not in stored]
         if unscored:
+            under = "" if judgment_set == "official" else f" under judgment set '{judgment_set}'"
             raise PyevalError(
                 f"run {', '.join(map(repr, unscored))} of campaign '{campaign_id}' has no stored scores "
-                f"for measure '{name}'"
+                f"for measure '{name}'{under}"
             )
     else:
         wanted = stored

@@ -51,7 +51,7 @@ import numpy as np
 import pandas as pd
 
 from .. import sqlfiles
-from ..db import stores_in_one_transaction
+from ..db import check_judgment_set, stores_in_one_transaction
 from ..errors import PyevalError
 from .matrix import campaign_runs
 from .store import insert_experiment
@@ -357,21 +357,25 @@ class Lists:
 
 
 def read_lists(con: duckdb.DuckDBPyConnection, campaign_id: str, depth: int, runs: Sequence[str] | None = None,
-               runs_top: int | None = None, topics_top: int | None = None) -> Lists:
+               runs_top: int | None = None, topics_top: int | None = None,
+               judgment_set: str = "official") -> Lists:
     """The top-``depth`` relevance of every run (or ``runs``) on every topic with a relevant
     document; ``topics_top``: only the topics with the most relevant documents, ``runs_top``: only
     the runs that retrieve the most relevant documents in the top ``depth`` (the study's 25 and
-    30; ties by id)."""
+    30; ties by id). Relevance is that of the judgment set ``judgment_set``."""
     known = campaign_runs(con, campaign_id)
+    check_judgment_set(con, campaign_id, judgment_set)
     chosen = sorted(dict.fromkeys(runs)) if runs else known
     unknown = [r for r in chosen if r not in known]
     if unknown:
         raise PyevalError(f"campaign '{campaign_id}' has no run named {', '.join(map(repr, unknown))}")
-    topics = con.execute(sqlfiles.read("resampling/mem_topic_relevant.sql"), {"campaign_id": campaign_id}).df()
+    topics = con.execute(sqlfiles.read("resampling/mem_topic_relevant.sql"),
+                         {"campaign_id": campaign_id, "judgment_set": judgment_set}).df()
     if topics.empty:
-        raise PyevalError(f"campaign '{campaign_id}' has no relevant judgments")
+        under = "" if judgment_set == "official" else f" in judgment set '{judgment_set}'"
+        raise PyevalError(f"campaign '{campaign_id}' has no relevant judgments{under}")
     hits = con.execute(sqlfiles.read("resampling/mem_relevance.sql"),
-                       {"campaign_id": campaign_id, "depth": depth, "runs": chosen}).df()
+                       {"campaign_id": campaign_id, "depth": depth, "runs": chosen, "judgment_set": judgment_set}).df()
     topic_ids = sorted(topics["topic_id"].unique())
     if topics_top:
         per_topic = topics.drop_duplicates("topic_id").set_index("topic_id")["relevant_any"]
@@ -592,17 +596,18 @@ def informativeness(
     topics_top: int | None = None,
     store: bool = True,
     progress: bool = False,
+    judgment_set: str = "official",
 ) -> Informativeness:
     """MEM informativeness of each target over the campaign's runs and judged topics (the
-    study: depth 10, α = 0.5, β = 0.8, 30 runs, 25 topics). Stored in mem_solutions and
-    mem_predictions."""
+    study: depth 10, α = 0.5, β = 0.8, 30 runs, 25 topics), relevance read from the judgment set
+    ``judgment_set``. Stored in mem_solutions and mem_predictions."""
     names = _iv(targets, depth, alpha, beta, expectation, solver)
     settings = Settings(depth, alpha, beta, expectation)
-    lists = read_lists(con, campaign_id, depth, runs, runs_top, topics_top)
+    lists = read_lists(con, campaign_id, depth, runs, runs_top, topics_top, judgment_set)
     solutions, predictions, probabilities, run_means = informativeness_of(
         lists, names, settings, solver=solver, tolerance=tolerance, progress=progress)
     common = {"campaign_id": campaign_id, "depth": depth, "alpha": alpha, "beta": beta, "expectation": expectation,
-              "solver": solver}
+              "solver": solver, "judgment_set": judgment_set}
     result = Informativeness(campaign_id, solutions, predictions, probabilities,
                              {**common, "run_means": run_means, "tolerance": tolerance})
     if store:

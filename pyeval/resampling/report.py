@@ -35,7 +35,8 @@ REPORT_FORMATS = names(vocabulary.REPORT_FORMATS)
 _FIND = """
 select test_id
 from significance_tests
-where campaign_id = $campaign_id and measure = $measure and test = $test and run_ids = $runs
+where campaign_id = $campaign_id and judgment_set = $judgment_set and measure = $measure and test = $test
+  and run_ids = $runs
   and correction = $correction and coalesce(evaluation_id, -1) = $evaluation_id
   and coalesce(replicates, -1) = $replicates and coalesce(seed, -1) = $seed
   and coalesce(comparison, '') = $comparison
@@ -61,6 +62,7 @@ class Comparison:
     seed: int | None
     #: Optional risk columns (``compare --risk-alpha``): runs x "URisk_α(measure)", "GeoRisk_α(measure)".
     risk: pd.DataFrame | None = None
+    judgment_set: str = "official"  # the judgment set whose scores were compared
 
     def _better(self, measure: str) -> dict[tuple[str, str], bool]:
         """(winner, loser) -> True for each significant pair of ``measure``."""
@@ -126,6 +128,8 @@ class Comparison:
         if self.risk is not None:
             legend += (f"; URisk against {self.baseline or 'the per-topic mean of the runs'}, GeoRisk against every "
                        "compared run (docs/risk.md)")
+        if self.judgment_set != "official":
+            legend += f"; scores under judgment set {self.judgment_set}"
         return legend
 
     def to_markdown(self) -> str:
@@ -177,18 +181,19 @@ def compare(
     comparison: str = "ge",
     store: bool = True,
     risk_alpha: float | None = None,
+    judgment_set: str = "official",
 ) -> Comparison:
     """The comparison report of ``measures`` over ``runs`` (default: every run scored on all of
     them). Each measure's pairwise results come from the latest stored test with the same runs,
     scores (evaluation), test, B, seed and correction; a missing one is computed (and stored
-    when ``store``)."""
+    when ``store``). ``judgment_set``: the scores compared are those stored under that set."""
     if test not in TESTS:
         raise PyevalError(f"test must be one of {', '.join(TESTS)}; got {test!r}")
     if not measures:
         raise with_command_line(PyevalError("no measure requested (measures=['AP', 'nDCG@10'], say)"),
                                 "no measure requested (e.g. -m AP -m nDCG@10)")
     names = list(dict.fromkeys(canonical_measure(m) for m in measures))
-    matrices = {name: score_matrix(con, campaign_id, name, runs) for name in names}
+    matrices = {name: score_matrix(con, campaign_id, name, runs, judgment_set) for name in names}
     common = sorted(set.intersection(*(set(m.run_ids) for m in matrices.values())))
     if len(common) < 2:
         raise PyevalError(f"fewer than 2 runs of campaign '{campaign_id}' have stored scores for every measure")
@@ -201,9 +206,10 @@ def compare(
     for name in names:
         matrix = matrices[name]
         if list(matrix.run_ids) != common:
-            matrix = matrices[name] = score_matrix(con, campaign_id, name, common)
+            matrix = matrices[name] = score_matrix(con, campaign_id, name, common, judgment_set)
         found = first_row(con, _FIND, {
-            "campaign_id": campaign_id, "measure": name, "test": test, "runs": common, "correction": applied,
+            "campaign_id": campaign_id, "judgment_set": judgment_set, "measure": name, "test": test, "runs": common,
+            "correction": applied,
             "evaluation_id": matrix.evaluation_id if matrix.evaluation_id is not None else -1,
             "replicates": -1 if traits.closed_form else _expected_b(test, B, len(matrix.topic_ids)),
             "seed": -1 if traits.closed_form or _exact(test, B, len(matrix.topic_ids)) else seed,
@@ -237,7 +243,7 @@ def compare(
         order.insert(0, baseline)
     risk = _risk_columns(matrices, baseline, risk_alpha).loc[order] if risk_alpha is not None else None
     return Comparison(campaign_id, test, alpha, applied, baseline, means.loc[order], pd.concat(frames, ignore_index=True),
-                      test_ids, used_b, used_seed, risk)
+                      test_ids, used_b, used_seed, risk, judgment_set)
 
 
 def _risk_columns(matrices: dict, baseline: str | None, risk_alpha: float) -> pd.DataFrame:

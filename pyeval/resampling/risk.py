@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from ..db import check_judgment_set
 from ..errors import PyevalError
 from .matrix import ScoreMatrix, campaign_runs, canonical_measure, score_matrix, scored_runs
 from .store import signs
@@ -132,28 +133,32 @@ def check_alphas(alphas: Sequence[float]) -> list[float]:
     return list(dict.fromkeys(values))
 
 
-def check_judgments(judgments: str) -> str:
-    """Until judgment sets land (issue 26), only the official judgments are evaluated."""
-    if judgments != DEFAULT_JUDGMENTS:
-        raise PyevalError(f"judgment set {judgments!r} is unknown; this warehouse holds only '{DEFAULT_JUDGMENTS}'")
+def check_judgments(con: duckdb.DuckDBPyConnection, campaign_ids: str | Sequence[str], judgments: str) -> str:
+    """``judgments`` when it is a judgment set of every campaign of ``campaign_ids``; else one
+    line (an unknown campaign, or an unknown set naming the sets the campaign has)."""
+    for campaign_id in [campaign_ids] if isinstance(campaign_ids, str) else campaign_ids:
+        campaign_runs(con, campaign_id)
+        check_judgment_set(con, campaign_id, judgments)
     return judgments
 
 
 def risk_matrix(con: duckdb.DuckDBPyConnection, campaign_id: str, measure: str,
-                baselines: Sequence[Baseline] = ()) -> ScoreMatrix:
-    """The matrix of every run with stored scores of ``measure``; a baseline run not in the
-    campaign or without scores, fewer than 2 runs or 2 topics: one line each."""
+                baselines: Sequence[Baseline] = (), judgments: str = DEFAULT_JUDGMENTS) -> ScoreMatrix:
+    """The matrix of every run with scores of ``measure`` stored under the judgment set
+    ``judgments``; a baseline run not in the campaign or without scores, fewer than 2 runs or 2
+    topics: one line each."""
     known = campaign_runs(con, campaign_id)
+    check_judgment_set(con, campaign_id, judgments)
     name = canonical_measure(measure)
     for baseline in baselines:
         missing = [r for r in baseline.runs if r not in known]
         if missing:
             raise PyevalError(f"baseline run {missing[0]!r} is not a run of campaign '{campaign_id}'")
-    scored = scored_runs(con, campaign_id, name)
+    scored = scored_runs(con, campaign_id, name, judgments)
     if len(scored) == 1:
         raise PyevalError(f"risk measures need at least 2 runs with stored scores for '{name}' in campaign "
                           f"'{campaign_id}'; found 1")
-    matrix = score_matrix(con, campaign_id, name)
+    matrix = score_matrix(con, campaign_id, name, judgment_set=judgments)
     for baseline in baselines:
         unscored = [r for r in baseline.runs if r not in matrix.run_ids]
         if unscored:
@@ -275,7 +280,6 @@ def risk(
     """URisk, TRisk (+ p, per topic), ZRisk and GeoRisk of every run of ``campaign_id`` on each
     stored measure against each baseline and α; stored as one experiment (``risk_results``,
     ``risk_topic_values``) unless ``store`` is False. Checks everything before computing."""
-    check_judgments(judgments)
     alphas = check_alphas(alphas)
     if se not in SE_CONVENTIONS:
         raise PyevalError(f"standard error must be one of {', '.join(SE_CONVENTIONS)}; got {se!r}")
@@ -283,7 +287,8 @@ def risk(
         raise PyevalError("no measure requested (e.g. -m nDCG@20)")
     parsed = parse_baselines(baselines)
     names = list(dict.fromkeys(canonical_measure(m) for m in measures))
-    matrices = {name: risk_matrix(con, campaign_id, name, parsed) for name in names}
+    check_judgments(con, campaign_id, judgments)
+    matrices = {name: risk_matrix(con, campaign_id, name, parsed, judgments) for name in names}
     tables, topic_frames, notes = [], [], []
     for name, matrix in matrices.items():
         table, topics, more = risk_frames(matrix, parsed, alphas, se)

@@ -16,7 +16,7 @@ import duckdb
 import pandas as pd
 
 from ..errors import MeasureParamError, PyevalError, with_command_line
-from ..db import stores_in_one_transaction
+from ..db import check_judgment_set, stores_in_one_transaction
 from .correlation import correlate_means
 from .matrix import campaign_runs, scored_runs
 from .store import announce, few_runs, insert_experiment
@@ -54,16 +54,18 @@ def gain_variants(measure: str, profiles: Sequence[str]) -> dict[str, str]:
     return variants
 
 
-def _means(con, campaign_id: str, variants: dict[str, str], runs: list[str], store: bool):
-    """Run x variant means, topic counts and evaluation ids: stored scores, or evaluated now."""
+def _means(con, campaign_id: str, variants: dict[str, str], runs: list[str], store: bool,
+           judgment_set: str = "official"):
+    """Run x variant means, topic counts and evaluation ids: scores stored under ``judgment_set``,
+    or evaluated under it now."""
     from ..evaluation import evaluate
     from .matrix import score_matrix
 
     missing = [name for name in dict.fromkeys(variants.values())
-               if not set(runs) <= set(scored_runs(con, campaign_id, name))]
+               if not set(runs) <= set(scored_runs(con, campaign_id, name, judgment_set))]
     per_topic = None
     if missing:
-        result = evaluate(con, campaign_id, missing, runs=runs, store=store)
+        result = evaluate(con, campaign_id, missing, runs=runs, store=store, judgment_set=judgment_set)
         per_topic = result.per_topic
     columns, evaluation_ids, topics = {}, {}, {}
     for name in dict.fromkeys(variants.values()):
@@ -72,7 +74,7 @@ def _means(con, campaign_id: str, variants: dict[str, str], runs: list[str], sto
             table = table.reindex(columns=runs).fillna(0.0)
             columns[name], evaluation_ids[name], topics[name] = table.to_numpy().mean(axis=0), None, len(table)
         else:
-            matrix = score_matrix(con, campaign_id, name, runs)
+            matrix = score_matrix(con, campaign_id, name, runs, judgment_set)
             columns[name] = matrix.values.mean(axis=0)
             evaluation_ids[name], topics[name] = matrix.evaluation_id, len(matrix.topic_ids)
     return pd.DataFrame(columns, index=runs), evaluation_ids, topics
@@ -87,8 +89,10 @@ def gain_robustness(
     profiles: Sequence[str] = DEFAULT_PROFILES,
     runs: Sequence[str] | None = None,
     store: bool = True,
+    judgment_set: str = "official",
 ) -> Robustness:
-    """τ between each measure's ranking under every gain profile and under its default gains."""
+    """τ between each measure's ranking under every gain profile and under its default gains,
+    from the scores under ``judgment_set`` (variants without them are evaluated under it)."""
     if not measures:
         raise with_command_line(PyevalError("no measure requested (measures=['nDCG@10', 'Q'], say)"),
                                 "no measure requested (e.g. -m nDCG@10 -m Q)")
@@ -96,6 +100,7 @@ def gain_robustness(
     if not profiles:
         raise PyevalError("give at least one gain profile to compare with the default")
     known = campaign_runs(con, campaign_id)
+    check_judgment_set(con, campaign_id, judgment_set)
     chosen = sorted(dict.fromkeys(runs)) if runs else known
     unknown = [r for r in chosen if r not in known]
     if unknown:
@@ -106,7 +111,7 @@ def gain_robustness(
     notes = few_runs(len(chosen))
     for measure in measures:
         variants = gain_variants(measure, profiles)
-        means, evaluation_ids, topics = _means(con, campaign_id, variants, chosen, store)
+        means, evaluation_ids, topics = _means(con, campaign_id, variants, chosen, store, judgment_set)
         reference = variants["default"]
         frames.append(means)
         for profile, name in variants.items():
@@ -117,7 +122,7 @@ def gain_robustness(
                          "reference_variant": reference, "evaluation_id": evaluation_ids[name],
                          "reference_evaluation_id": evaluation_ids[reference], "run_ids": list(chosen),
                          "topic_count": topics[name], "tau": corr.tau, "tau_b": corr.tau_b, "tau_ap": corr.tau_ap,
-                         "tied_means": corr.tied_means, "warnings": list(notes)})
+                         "tied_means": corr.tied_means, "warnings": list(notes), "judgment_set": judgment_set})
     table = pd.DataFrame(rows)
     announce(notes)
     means = pd.concat(frames, axis=1)

@@ -109,15 +109,17 @@ def _options_iv(test: str, alpha: float, replicates: int | None, correction: str
 
 
 def choose_runs(con: duckdb.DuckDBPyConnection, campaign_id: str, measures: Sequence[str],
-                runs: Sequence[str] | None, runs_sample: int | None, seed: int) -> list[str] | None:
-    """The runs to test: ``runs`` (default every run scored on every measure), or a seeded
-    random sample of ``runs_sample`` of them (the 20 sampled runs of Sakai & Song, SIGIR 2011)."""
+                runs: Sequence[str] | None, runs_sample: int | None, seed: int,
+                judgment_set: str = "official") -> list[str] | None:
+    """The runs to test: ``runs`` (default every run scored on every measure under
+    ``judgment_set``), or a seeded random sample of ``runs_sample`` of them (the 20 sampled runs
+    of Sakai & Song, SIGIR 2011)."""
     if not runs_sample:
         return list(runs) if runs else None
     campaign_runs(con, campaign_id)
     pool = list(runs) if runs else None
     if pool is None:
-        scored = [set(scored_runs(con, campaign_id, canonical_measure(m))) for m in measures]
+        scored = [set(scored_runs(con, campaign_id, canonical_measure(m), judgment_set)) for m in measures]
         pool = sorted(set.intersection(*scored)) if scored else []
     if runs_sample < 2:
         raise with_command_line(PyevalError(f"runs_sample must be at least 2; got {runs_sample}"),

@@ -145,10 +145,11 @@ def stability(
     strict_bv_rule: bool = False,
     runs: Sequence[str] | None = None,
     store: bool = True,
+    judgment_set: str = "official",
 ) -> Stability:
-    """Minority rate and proportion of ties of ``measures`` for each fuzziness f (default 0.01,
-    0.02, ..., 0.20) over T subsets of c topics (default c = ⌊n/2⌋), the same subsets for every
-    measure. Stored in minority_rates."""
+    """Minority rate and proportion of ties of ``measures`` (their scores stored under
+    ``judgment_set``) for each fuzziness f (default 0.01, 0.02, ..., 0.20) over T subsets of c
+    topics (default c = ⌊n/2⌋), the same subsets for every measure. Stored in minority_rates."""
     if trials < 1:
         raise PyevalError(f"the number of trials must be positive; got {trials}")
     if fuzz not in FUZZ:
@@ -157,7 +158,7 @@ def stability(
     if not values or any(not 0 <= f < 1 for f in values):
         raise PyevalError(f"fuzziness values must lie in [0, 1); got {', '.join(map(str, values)) or 'none'}")
     names = measure_names(measures)
-    data = measure_matrices(con, campaign_id, names, runs)
+    data = measure_matrices(con, campaign_id, names, runs, judgment_set)
     n = len(data.topic_ids)
     c = subset_size_iv(subset_size if subset_size is not None else max(1, n // 2), n, 1)
     draws = rep.obtain(con, "subset", campaign_id, data.topic_ids, trials, seed, store=store, subset_size=c)
@@ -169,7 +170,8 @@ def stability(
         frames.append(counts)
     table = pd.concat(frames, ignore_index=True)
     common = {"campaign_id": campaign_id, "topic_count": n, "subset_size": c, "trials": trials, "seed": seed,
-              "replicate_set_id": draws.replicate_set_id, "fuzz": fuzz, "strict_bv_rule": strict_bv_rule}
+              "replicate_set_id": draws.replicate_set_id, "fuzz": fuzz, "strict_bv_rule": strict_bv_rule,
+              "judgment_set": judgment_set}
     result = Stability(campaign_id, table, {**common, "runs": len(data.run_ids)})
     if store:
         rows = table.copy()

@@ -35,6 +35,7 @@ class MeasureMatrices:
     values: dict[str, np.ndarray]
     evaluation_ids: dict[str, int | None]
     filled: int
+    judgment_set: str = "official"  # the judgment set the scores were computed under
 
     @property
     def evaluation_id(self) -> int | None:
@@ -61,18 +62,22 @@ def measure_matrices(
     campaign_id: str,
     measures: Sequence[str],
     runs: Sequence[str] | None = None,
+    judgment_set: str = "official",
 ) -> MeasureMatrices:
-    """The stored scores of ``measures`` over the runs scored on all of them (or ``runs``) and the
-    topics all of them have values for (a warning names what is dropped)."""
+    """The scores of ``measures`` stored under ``judgment_set`` over the runs scored on all of
+    them (or ``runs``) and the topics all of them have values for (a warning names what is
+    dropped)."""
     names = list(dict.fromkeys(measures))
-    first: dict[str, ScoreMatrix] = {name: score_matrix(con, campaign_id, name, runs) for name in names}
+    first: dict[str, ScoreMatrix] = {name: score_matrix(con, campaign_id, name, runs, judgment_set)
+                                     for name in names}
     common_runs = sorted(set.intersection(*(set(m.run_ids) for m in first.values())))
     if len(common_runs) < 2:
         raise PyevalError(
             f"fewer than 2 runs of campaign '{campaign_id}' have stored scores for every measure "
             f"({', '.join(names)})"
         )
-    matrices = {name: (m if list(m.run_ids) == common_runs else score_matrix(con, campaign_id, name, common_runs))
+    matrices = {name: (m if list(m.run_ids) == common_runs
+                       else score_matrix(con, campaign_id, name, common_runs, judgment_set))
                 for name, m in first.items()}
     topic_sets = [set(m.topic_ids) for m in matrices.values()]
     common_topics = sorted(set.intersection(*topic_sets))
@@ -88,7 +93,7 @@ def measure_matrices(
         values[name] = m.values[[position[t] for t in common_topics]]
     return MeasureMatrices(campaign_id, tuple(names), tuple(common_topics), tuple(common_runs), values,
                            {name: m.evaluation_id for name, m in matrices.items()},
-                           sum(m.filled for m in matrices.values()))
+                           sum(m.filled for m in matrices.values()), judgment_set)
 
 
 class LittleDataWarning(PyevalWarning):

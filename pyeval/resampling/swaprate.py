@@ -167,13 +167,15 @@ def swap_rate(
     max_swap_rate: float = 0.05,
     runs: Sequence[str] | None = None,
     store: bool = True,
+    judgment_set: str = "official",
 ) -> SwapRates:
-    """Swap rates of ``measures`` on the runs scored on all of them (or ``runs``), with the same T
-    subset pairs for every measure. ``subset_size`` c defaults to ⌊n/2⌋ (disjoint) or n
-    (with replacement). Stored in swap_rates (per bin) and swap_rate_summaries."""
+    """Swap rates of ``measures`` on the runs scored on all of them (or ``runs``) under
+    ``judgment_set``, with the same T subset pairs for every measure. ``subset_size`` c defaults
+    to ⌊n/2⌋ (disjoint) or n (with replacement). Stored in swap_rates (per bin) and
+    swap_rate_summaries."""
     _iv(trials, bins, bin_width, sampling, rule, max_swap_rate)
     names = measure_names(measures)
-    data = measure_matrices(con, campaign_id, names, runs)
+    data = measure_matrices(con, campaign_id, names, runs, judgment_set)
     n = len(data.topic_ids)
     kind = SAMPLINGS[sampling]
     if sampling == "disjoint":
@@ -186,7 +188,7 @@ def swap_rate(
     pairs = len(data.run_ids) * (len(data.run_ids) - 1) // 2
     common = {"campaign_id": campaign_id, "run_ids": list(data.run_ids), "topic_count": n, "subset_size": c,
               "trials": trials, "sampling": sampling, "swap_rule": rule, "seed": seed,
-              "replicate_set_id": draws.replicate_set_id}
+              "replicate_set_id": draws.replicate_set_id, "judgment_set": judgment_set}
     tables, summaries = [], []
     shared_warnings = few_runs(len(data.run_ids))
     for name in names:

@@ -1,12 +1,13 @@
 -- reads: qrels, ranked_entries
 -- produces: mem_relevance (run_id, topic_id, rank, intent_id)
 -- grain: run_id, topic_id, rank, intent_id
--- params: $campaign_id, $depth, $runs
+-- params: $campaign_id, $depth, $runs, $judgment_set
 -- mem_relevance: one row per (run_id, topic_id, rank, intent_id) where the document a run ranks
 -- at `rank` <= $depth (trec ordering) is relevant (level > 0) to the intent; ad hoc qrels give
 -- intent_id = ''. The maximum-entropy method (pyeval/resampling/mem.py; Ashkan & Clarke, WWW 2011)
--- reads its binary per-intent relevance from here.
--- Reads: ranked_entries, qrels. Parameters: $campaign_id, $depth, $runs (list of run ids).
+-- reads its binary per-intent relevance from here, judged by the judgment set $judgment_set
+-- (docs/judgments.md).
+-- Reads: ranked_entries, qrels. Parameters: $campaign_id, $depth, $runs (list of run ids), $judgment_set.
 with ranked as (
     select run_id, topic_id, rank, doc_id
     from ranked_entries
@@ -16,7 +17,7 @@ with ranked as (
 relevant as (
     select topic_id, intent_id, doc_id
     from qrels
-    where campaign_id = $campaign_id and judgment_set = 'official' and level > 0
+    where campaign_id = $campaign_id and judgment_set = $judgment_set and level > 0
 ),
 
 relevant_at_rank as (

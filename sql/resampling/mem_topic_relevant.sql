@@ -1,15 +1,16 @@
 -- reads: qrels
 -- produces: mem_topic_relevant (topic_id, intent_id, relevant, relevant_any)
 -- grain: topic_id, intent_id
--- params: $campaign_id
+-- params: $campaign_id, $judgment_set
 -- mem_topic_relevant: one row per (topic_id, intent_id) of a campaign with relevant documents:
 -- relevant = R^j, the documents judged relevant (level > 0) to the intent, and
 -- relevant_any = R, the documents relevant to any intent of the topic. The intents of a topic
 -- (M, weighted 1/M) are those listed here (ndeval's N: subtopics with a positive judgment).
+-- $judgment_set: the judgment set whose qrels are read (docs/judgments.md).
 with relevant as (
     select topic_id, intent_id, doc_id
     from qrels
-    where campaign_id = $campaign_id and judgment_set = 'official' and level > 0
+    where campaign_id = $campaign_id and judgment_set = $judgment_set and level > 0
 ),
 
 per_intent as (

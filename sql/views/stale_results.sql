@@ -1,5 +1,5 @@
--- reads: current_inputs, evaluation_inputs, evaluation_measures
--- produces: stale_results (evaluation_id, campaign_id, run_id, measure)
+-- reads: current_inputs, evaluation_inputs, evaluation_measures, evaluations
+-- produces: stale_results (evaluation_id, campaign_id, run_id, measure, judgment_set)
 -- grain: evaluation_id, campaign_id, run_id, measure
 -- params: none
 -- stale_results: one row per (evaluation_id, campaign_id, run_id, measure) whose stored values
@@ -7,6 +7,8 @@
 -- the stored gain profile the measure names, was replaced by different content (or removed).
 -- Intents and document lengths are recorded for provenance but do not make values stale.
 -- A value of an input replaced by identical content (same sha256) stays current.
+-- judgment_set: the set the evaluation read; replacing a set's qrels makes stale only the values
+-- computed under it (their recorded qrels input is named by the set; docs/judgments.md).
 -- Portable SQL (DuckDB and PostgreSQL: `pyeval publish` creates it there from this text).
 with recorded_inputs as (
     select
@@ -48,9 +50,11 @@ select
     evaluated_runs.evaluation_id,
     evaluated_runs.campaign_id,
     evaluated_runs.run_id,
-    evaluation_measures.measure
+    evaluation_measures.measure,
+    evaluations.judgment_set
 from evaluated_runs
 inner join evaluation_measures on evaluated_runs.evaluation_id = evaluation_measures.evaluation_id
+inner join evaluations on evaluated_runs.evaluation_id = evaluations.evaluation_id
 where
     evaluated_runs.is_changed
     or evaluated_runs.evaluation_id in (select changed_qrels.evaluation_id from changed_qrels)

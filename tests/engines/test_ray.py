@@ -107,3 +107,25 @@ def test_cli_discpower_engine_ray(cluster, tmp_path):
     printed = pd.read_csv(__import__("io").StringIO(result.stdout))
     assert printed["significant_pairs"].tolist() == expected.table["significant_pairs"].tolist()
     assert np.allclose(printed["share"], expected.table["share"])
+
+
+def test_discpower_on_ray_reads_and_records_the_judgment_set(cluster):
+    def with_second_set():
+        con = _warehouse()
+        con.execute("insert into judgment_sets (campaign_id, judgment_set, kind) values ('c', 'llm', 'llm')")
+        for i, measure in enumerate(MEASURES[:2]):
+            store_matrix(con, grid_matrix(14, 6, 31 + i), measure, evaluation_id=11 + i)
+            for table in ("evaluations", "topic_scores"):
+                con.execute(f"update {table} set judgment_set = 'llm' where evaluation_id = $e", {"e": 11 + i})
+        return con
+
+    reference, sharded = with_second_set(), with_second_set()
+    first = discriminative_power(reference, "c", MEASURES[:2], "t", judgment_set="llm")
+    second = ray_engine.discriminative_power(sharded, "c", MEASURES[:2], "t", workers=2, judgment_set="llm")
+    _same(first, second)
+    official = ray_engine.discriminative_power(sharded, "c", MEASURES[:2], "t", workers=2)
+    assert not official.curves.equals(second.curves)
+    assert sharded.execute("select discpower_id, list(distinct judgment_set) from discriminative_power group by 1 "
+                           "order by 1").fetchall() == [(1, ["llm"]), (2, ["official"])]
+    assert sharded.execute("select judgment_set from significance_tests order by test_id").fetchall() == [
+        ("llm",), ("llm",), ("official",), ("official",)]

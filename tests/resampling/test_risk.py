@@ -142,7 +142,7 @@ def test_leaderboard_shows_the_latest_headline_risk(scored):
     ({"baselines": ["nope"]}, "baseline run 'nope' is not a run of campaign 'c'"),
     ({"baselines": ["mean:run00,nope"]}, "baseline run 'nope' is not a run of campaign 'c'"),
     ({"baselines": ["run00"], "alphas": [-1]}, "risk alpha must be a non-negative number; got -1"),
-    ({"baselines": ["run00"], "judgments": "llm"}, "judgment set 'llm' is unknown"),
+    ({"baselines": ["run00"], "judgments": "llm"}, "campaign 'c' has no judgment set 'llm'; its sets: official"),
     ({"baselines": ["run00"], "se": "half"}, "standard error must be one of population, sample"),
 ])
 def test_guards_change_nothing(scored, kwargs, message):
