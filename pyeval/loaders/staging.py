@@ -94,15 +94,17 @@ class TemporaryRelations:
         adapter; the files staged together by DuckDB when the loader has a fast path
         (``fast_path``: the fields, the typing query and the staged table of
         :func:`source.stage_files`), each file that does not fit it read by the general path
-        (``empty_ok``: an empty file is no lines, not an error)."""
+        (``empty_ok``: an empty file is no lines, not an error); lines read already as given."""
         staged: dict[int, StagedFile] = {}
-        files = {index: source for index, source in enumerate(sources) if not is_frame(source)}
+        files = {index: source for index, source in enumerate(sources)
+                 if not is_frame(source) and not isinstance(source, Lines)}
         if fast_path is not None and files:
             fields, query, table = fast_path
             self.track(STAGED_TABLE, table)
             staged = stage_files(self.con, files, fields, query, table)
         return [
             staged[index] if index in staged
+            else source if isinstance(source, Lines)
             else frame_to_lines(source) if is_frame(source)
             else read_lines(source, empty_ok=empty_ok)
             for index, source in enumerate(sources)
