@@ -424,13 +424,15 @@ class Engine:
         con.register("resident_run", given.relation)
         try:
             if not given.checked and con.execute(
-                "select count(*) from (select 1 from resident_run group by topic_id, doc_id having count(*) > 1 limit 1)"
-            ).fetchall()[0][0]:  # a document twice for a topic (a hash aggregate; the row only then)
+                "select count(*) from (select hash(topic_id, doc_id) as pair from resident_run "
+                "group by pair having count(*) > 1 limit 1)"
+            ).fetchall()[0][0]:  # a document twice for a topic, or two pairs of one hash: the row, if any
                 duplicate = con.execute(
                     "select min(line_number) from (select line_number, count(*) over (partition by topic_id, doc_id "
                     "order by line_number rows between unbounded preceding and current row) as seen "
                     "from resident_run) where seen > 1").fetchall()[0][0]
-                raise InputFormatError("<run>", int(duplicate), "a document is given twice for its topic")
+                if duplicate is not None:
+                    raise InputFormatError("<run>", int(duplicate), "a document is given twice for its topic")
             if not self._batch_ready:
                 con.execute(_RUN_BATCH)
                 create_rows(con, "batch_runs", {"file_index": "integer", "run_id": "varchar"}, [(0, RUN)])

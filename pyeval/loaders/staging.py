@@ -274,10 +274,10 @@ def split_fields(lines: Lines, *, separator: str, comments: bool, skip_blank: bo
     import pyarrow.compute as pc
 
     line = pc.ascii_trim_whitespace(lines.table.column("line"))
-    is_blank = pc.equal(line, "")
+    is_blank = pc.invert(pc.match_substring_regex(line, pattern="(?s)."))  # no Python scalar: see detect_separator
     keep = None
     if comments and lines.comments:
-        keep = pc.invert(pc.starts_with(line, "#"))
+        keep = pc.invert(pc.starts_with(line, pattern="#"))
     if skip_blank:
         keep = pc.invert(is_blank) if keep is None else pc.and_(keep, pc.invert(is_blank))
     if separator == SEMICOLON:
@@ -365,9 +365,10 @@ def detect_separator(lines: Lines) -> str:
     import pyarrow.compute as pc
 
     line = pc.ascii_trim_whitespace(lines.table.column("line"))
-    data = line.filter(pc.not_equal(line, ""))
+    # patterns as options, no Python scalar: converting one makes pyarrow import pandas
+    data = line.filter(pc.match_substring_regex(line, pattern="(?s)."))  # not blank
     if lines.comments:
-        data = data.filter(pc.invert(pc.starts_with(data, "#")))
+        data = data.filter(pc.invert(pc.starts_with(data, pattern="#")))
     first = data[0].as_py() if len(data) else ""
     if ";" in first and len(first.split()) == 1:
         return SEMICOLON
