@@ -437,7 +437,8 @@ class Engine:
                 con.execute(_RUN_BATCH)
                 create_rows(con, "batch_runs", {"file_index": "integer", "run_id": "varchar"}, [(0, RUN)])
                 self._batch_ready = True
-            con.execute(sqlfiles.read("loaders/run_insert.sql"), {"campaign_id": CAMPAIGN, "first_file": 0, "last_file": 0})
+            con.execute(sqlfiles.read("loaders/run_insert.sql"),
+                        {"campaign_id": CAMPAIGN, "first_file": 0, "last_file": 0})
         finally:
             con.unregister("resident_run")
 

@@ -256,7 +256,8 @@ def test_one_prepared_statement_gives_what_evaluate_gives():
 
     rng = random.Random(30)
     qrels = {f"T{t}": {f"D{d}": rng.choice([0, 0, 1, 2, 3]) for d in rng.sample(range(40), 15)} for t in range(8)}
-    run = {f"T{t}": {f"D{d}": float(rng.choice([0.5, 1.0, 1.5, 2.0])) for d in rng.sample(range(40), rng.randint(0, 25))}
+    run = {f"T{t}": {f"D{d}": float(rng.choice([0.5, 1.0, 1.5, 2.0]))
+                     for d in rng.sample(range(40), rng.randint(0, 25))}
            for t in range(7)}  # T7 missing, scores tied
     names = ["AP", "nDCG@10", "P@5", "RR", "Rprec", "bpref", "NumRet", "NumQ", "ERR@10", "RBP(p=0.8)", "Judged@10",
              "nDCG(gain=exp)@5", "nDCG(gain='0=0,1=3,2=7,3=9')@10", "IPrec@0.5", "infAP", "Q-measure", "gm_map",
