@@ -1,6 +1,7 @@
 """The Python API (pyeval/interop.py) against ir_measures in one process (issue 30, item 1).
 
     python bench/bench_api.py [--calls 20] [--topics 50] [--docs 100] [--frame-rows 1000000]
+    python bench/bench_api.py --baseline REV [--rounds 3]   # REV's code against HEAD's, in turn
 
 Prints CPU seconds (time.process_time: user + system of this process, so that a loaded machine
 moves the figures less than wall time) of:
@@ -13,14 +14,27 @@ moves the figures less than wall time) of:
 3. loading a ``--frame-rows`` DataFrame run into the engine (Arrow columns, the duplicate
    check, run_insert.sql's ranking) against DuckDB reading the same frame into a table.
 
+With ``--baseline REV`` the script drives itself: it extracts REV's and HEAD's code (git
+archive, bench/common.py ``snapshot_code``), then runs, ``--rounds`` times and in turn for each,
+this script in a child process (the figures above, as JSON) and a whole process that imports
+pyeval and makes ``--calls`` calls (its CPU time from the kernel: ``getrusage`` of the child),
+and prints the medians side by side with the load average before and after.
+
 Data: ``--topics`` topics of ``--docs`` scored documents each, qrels of ``--docs`` documents
 per topic (levels 0-2), drawn from 300 documents per topic (numpy default_rng(1)).
 """
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import resource
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 
 def _cpu(function, calls: int) -> list[float]:
@@ -38,7 +52,14 @@ def main(argv=None) -> int:
     parser.add_argument("--topics", type=int, default=50)
     parser.add_argument("--docs", type=int, default=100)
     parser.add_argument("--frame-rows", type=int, default=1_000_000)
+    parser.add_argument("--baseline", metavar="REV", help="compare REV's code with HEAD's (child processes)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON line at the end")
+    parser.add_argument("--whole-process", action="store_true",
+                        help="only import pyeval and make --calls calls (what --baseline times from outside)")
     args = parser.parse_args(argv)
+    if args.baseline:
+        return _compare(args)
 
     import numpy as np
 
@@ -47,6 +68,14 @@ def main(argv=None) -> int:
              for q in range(args.topics)}
     run = {str(q): {f"d{d}": float(rng.random()) for d in rng.choice(300, args.docs, replace=False)}
            for q in range(args.topics)}
+    if args.whole_process:
+        import pyeval
+        from ir_measures import AP, P, nDCG
+
+        for _ in range(args.calls):
+            pyeval.calc_aggregate([AP, nDCG @ 10, P @ 10], qrels, run)
+        return 0
+    figures: dict[str, float] = {}
 
     started = time.process_time()
     import pyeval
@@ -57,6 +86,7 @@ def main(argv=None) -> int:
     first = time.process_time() - imported
     print(f"import pyeval (and ir_measures' names): {imported - started:.3f} s CPU; "
           f"first calc_aggregate after it: {first:.3f} s CPU")
+    figures["first call s"] = first
 
     import ir_measures
     theirs = ir_measures.calc_aggregate(measures, qrels, run)
@@ -83,6 +113,7 @@ def main(argv=None) -> int:
           f"median of {args.calls} calls (CPU ms; ratio to ir_measures):")
     for name, values in times.items():
         median = statistics.median(values)
+        figures[f"{name} ms"] = median * 1000
         print(f"  {name:48s} {median * 1000:8.1f}   {median / baseline:6.1f}x")
 
     if args.frame_rows:
@@ -98,11 +129,51 @@ def main(argv=None) -> int:
         import duckdb
         con = duckdb.connect()
         load = _cpu(lambda: engine._load(big), 3)
+        whole = _cpu(lambda: pyeval.calc_aggregate(measures, qrels, big), 3)
         con.register("big", big)
         duck = _cpu(lambda: con.execute("create or replace table t as select * from big").fetchall(), 3)
+        figures.update({"frame load s": statistics.median(load), "frame calc_aggregate s": statistics.median(whole),
+                        "DuckDB reading the frame s": statistics.median(duck)})
         print(f"\n{len(big):,}-row DataFrame run: engine load {statistics.median(load):.3f} s CPU, "
+              f"calc_aggregate {statistics.median(whole):.3f} s CPU, "
               f"DuckDB reading the frame into a table {statistics.median(duck):.3f} s CPU "
-              f"({statistics.median(load) / statistics.median(duck):.1f}x)")
+              f"(load {statistics.median(load) / statistics.median(duck):.1f}x, "
+              f"calc_aggregate {statistics.median(whole) / statistics.median(duck):.1f}x)")
+    if args.json:
+        print(json.dumps(figures))
+    return 0
+
+
+def _compare(args) -> int:
+    """--baseline: REV's code and HEAD's in turn, each figure's median over the rounds."""
+    from common import snapshot_code  # bench/ is on sys.path when run as a script
+
+    loads = [os.getloadavg()]
+    figures: dict[str, dict[str, list[float]]] = {"baseline": {}, "head": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = {"baseline": Path(tmp, "baseline"), "head": Path(tmp, "head")}
+        snapshot_code(args.baseline, trees["baseline"])
+        snapshot_code("HEAD", trees["head"])
+        common = [f"--calls={args.calls}", f"--topics={args.topics}", f"--docs={args.docs}"]
+        for _ in range(args.rounds):
+            for side, tree in trees.items():
+                env = {**os.environ, "PYTHONPATH": str(tree)}
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                subprocess.run([sys.executable, __file__, "--whole-process", *common], env=env, check=True, cwd=tmp)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                figures[side].setdefault(f"whole process, import + {args.calls} calls s", []).append(cpu)
+                out = subprocess.run([sys.executable, __file__, "--json", *common, f"--frame-rows={args.frame_rows}"],
+                                     env=env, check=True, cwd=tmp, capture_output=True, text=True).stdout
+                for name, value in json.loads(out.strip().splitlines()[-1]).items():
+                    figures[side].setdefault(name, []).append(value)
+    loads.append(os.getloadavg())
+    print(f"load average (1, 5, 15 min) before {loads[0]}, after {loads[1]}; medians of {args.rounds} rounds")
+    print(f"{'figure':62s} {args.baseline:>12s} {'HEAD':>12s}")
+    for name, values in figures["head"].items():
+        old = figures["baseline"].get(name)
+        old_text = f"{statistics.median(old):12.3f}" if old else f"{'':12s}"
+        print(f"{name:62s} {old_text} {statistics.median(values):12.3f}")
     return 0
 
 

@@ -7,11 +7,15 @@ may be iterables of ir_measures' ``Qrel``/``ScoredDoc`` namedtuples (or any obje
 ``query_id``, ``doc_id`` and ``relevance``/``score``; ``iteration`` names a diversity intent),
 dicts of dicts (``{query_id: {doc_id: relevance or score}}``), pandas DataFrames with those
 columns, or file paths. The qrels are loaded once into a resident in-memory warehouse
-(:class:`Engine`: :func:`pyeval.warehouse.scratch`, its views created once); each call loads
-only the run, as Arrow columns (no per-row Python loop; files through the run loader), and
-computes with :func:`pyeval.evaluation.evaluate`, so the values are the SQL families' (follows
-ir_measures 0.4.3, terrierteam/ir_measures). :func:`evaluator` keeps one engine; the
-module-level functions reuse one engine per thread and qrels content (:func:`engine_for`).
+(:class:`Engine`: :func:`pyeval.warehouse.scratch`, its views created once); each measure set
+is prepared once (:class:`Plan`: the stages that read only the qrels made once, one statement
+per call); each call registers only the run with DuckDB as it is (numpy object arrays from
+mappings and namedtuples, Arrow columns from DataFrames: no per-row Python loop, no pandas
+unless a DataFrame is given; files through the run loader) and runs that statement, whose SQL
+is the families' own (sql/metrics/, follows ir_measures 0.4.3, terrierteam/ir_measures).
+Measure sets one statement cannot compute (diversity, Python drivers, several orderings) take
+:func:`pyeval.evaluation.evaluate`. :func:`evaluator` keeps one engine; the module-level
+functions reuse one engine per thread and qrels content (:func:`engine_for`).
 
 Every topic of the qrels is scored (a topic the run lacks scores the measure's empty value, as
 ir_measures' evaluators fill 0); topics only the run has are ignored.
@@ -25,19 +29,22 @@ import operator
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+import duckdb
 
 from . import sqlfiles, warehouse
 from .db import create_rows, transaction
-from .errors import InputFormatError, PyevalError
-from .evaluation import evaluate
+from .errors import InputFormatError, MeasureParamError, PyevalError
 from .loaders import load_qrels, load_run
-from .loaders.source import is_frame, pick_column
-from .measures import Measure, parse, parse_measures
+from .loaders.source import Lines, is_frame, pick_column
+from .measures import Measure, parse, parse_measures, registry
+from .stages import ADHOC_STAGING, check_gain_profiles, stage_settings, stages_read
+from .stages import _create_requested  # a family's requested_measures, as compute_into makes it
 
 if TYPE_CHECKING:
-    import pandas as pd
+    import numpy as np
     import pyarrow as pa
 
 #: The relations an evaluation reads: the loaded tables, the ad hoc gain and ranking views, and
@@ -79,41 +86,72 @@ def _measures(measures: Iterable[Any] | Any) -> list[tuple[Any, Measure]]:
     return pairs
 
 
-def _frame(source: Any, value: str) -> Any:
-    """A path, a DataFrame, or the rows of ``source`` as a DataFrame (``value``: relevance or
-    score)."""
-    if isinstance(source, (str, os.PathLike)):
-        return source
-    import pandas as pd
+def _texts(values: Iterable[Any]) -> np.ndarray:
+    """Identifiers as an object array of their text (numbers as their text, as a file writes
+    them), a missing value (None) kept as None."""
+    import numpy as np
 
-    if isinstance(source, pd.DataFrame):
-        return source
-    if isinstance(source, Mapping):
-        rows = [(str(topic), str(doc), number) for topic, docs in source.items() for doc, number in docs.items()]
-        return pd.DataFrame(rows, columns=["query_id", "doc_id", value])
-    records = list(source)
+    items = values if isinstance(values, list) else list(values)
+    array = np.empty(len(items), dtype=object)
+    array[:] = items  # one element per item, even for tuple-like identifiers
+    missing = np.equal(array, None)
+    text = np.fromiter(map(str, array), dtype=object, count=len(array))
+    text[missing] = None
+    return text
+
+
+def _records(source: Iterable[Any], value: str) -> dict[str, np.ndarray] | None:
+    """The rows of an iterable of namedtuples (or objects with ``query_id``, ``doc_id`` and
+    ``value``; ``iteration`` optional) as object arrays by field, or None when it has no rows."""
+    records = source if isinstance(source, list) else list(source)
     if not records:
-        return pd.DataFrame(columns=["query_id", "doc_id", value])
+        return None
     first = records[0]
     fields = [f for f in ("query_id", "doc_id", value, "iteration") if hasattr(first, f)]
     if not {"query_id", "doc_id", value} <= set(fields):
         raise PyevalError(f"cannot read {type(first).__name__} as a {'qrel' if value == 'relevance' else 'run entry'}: "
                           f"it needs query_id, doc_id and {value}")
-    frame = pd.DataFrame([tuple(getattr(r, f) for f in fields) for r in records], columns=fields)
-    if "iteration" in frame and frame["iteration"].nunique() <= 1:  # ir_measures' default '0'
-        frame = frame.drop(columns="iteration")
-    return frame
+    return {field: _texts(map(operator.attrgetter(field), records)) if field != value
+            else list(map(operator.attrgetter(field), records)) for field in fields}
 
 
-def _frame_rows(source: Any) -> Any:
-    """Qrels as the loader takes them: a path or a DataFrame as given, other forms as a
-    DataFrame (:func:`_frame`)."""
-    return _frame(source, "relevance")
+def _qrels_source(con, qrels: Any) -> Any:
+    """Qrels as :func:`pyeval.loaders.load_qrels` takes them: a path or a DataFrame as given;
+    a mapping or an iterable of Qrel namedtuples as the lines of a TREC qrels file
+    (``topic intent doc level``, intent ``0`` unless the ``iteration`` field varies), made by
+    DuckDB from object arrays (no pandas; the loader then checks them as a file's lines)."""
+    if isinstance(qrels, (str, os.PathLike)) or is_frame(qrels):
+        return qrels
+    import numpy as np
+
+    if isinstance(qrels, Mapping):
+        names = list(qrels.keys())
+        lists = list(qrels.values())
+        counts = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+        columns = {"query_id": np.repeat(_texts(names), counts),
+                   "doc_id": _texts(itertools.chain.from_iterable(map(Mapping.keys, lists))),
+                   "relevance": list(itertools.chain.from_iterable(map(Mapping.values, lists)))}
+    else:
+        columns = _records(qrels, "relevance") or {"query_id": [], "doc_id": [], "relevance": []}
+    rows = len(columns["query_id"])
+    intents = columns.get("iteration")
+    if intents is None or len(set(intents)) <= 1:  # ir_measures' default iteration '0': ad hoc
+        intents = np.full(rows, "0", dtype=object)
+    relation = {"line_number": np.arange(1, rows + 1, dtype=np.int64), "topic_id": columns["query_id"],
+                "intent_id": intents, "doc_id": columns["doc_id"], "level": _texts(columns["relevance"])}
+    con.register("resident_qrels_rows", relation)
+    try:
+        table = con.sql("select line_number, concat_ws(' ', topic_id, intent_id, doc_id, level) as line "
+                        "from resident_qrels_rows order by line_number").to_arrow_table()
+    finally:
+        con.unregister("resident_qrels_rows")
+    return Lines("<qrels>", "<in memory>", "", table, comments=False)
 
 
 def _text_array(values: Any) -> pa.Array:
-    """Identifiers (a list or a pandas Series) as an Arrow string array: numbers as their
-    text, other objects as ``str`` gives it, as the loader writes them."""
+    """A DataFrame's identifiers (a pandas Series) as an Arrow string array, without a copy when
+    they are Arrow strings already: numbers as their text, other objects as ``str`` gives it,
+    as the loader writes them."""
     import pyarrow as pa
 
     try:
@@ -127,16 +165,27 @@ def _text_array(values: Any) -> pa.Array:
     return pa.array([None if v is None else str(v) for v in values], type=pa.string())
 
 
-def run_table(run: Any) -> pa.Table | None:
-    """A run as Arrow columns ``topic_id, doc_id, score, rank_given, line_number`` (no per-row
-    Python loop), or None for a path (the run loader reads files). Ranks follow the order given
-    within each topic unless a DataFrame has a rank column; ``line_number`` is the row's
-    position (1-based), what a file's line number is to the ``file`` ordering.
+class RunInput(NamedTuple):
+    """A run in memory, as the engine registers it with DuckDB (no copy): ``relation`` has the
+    columns ``topic_id, doc_id, score, line_number, rank_given`` (object or Arrow text, float64,
+    int64); ``checked``: no document can be given twice for a topic (a mapping's)."""
+
+    relation: Any  # dict of numpy arrays, or a pyarrow Table (DataFrames)
+    checked: bool
+
+
+def run_table(run: Any) -> RunInput | None:
+    """A run as :class:`RunInput` (no per-row Python loop), or None for a path (the run loader
+    reads files). Ranks follow the order given within each topic unless a DataFrame has a rank
+    column; ``line_number`` is the row's position (1-based), what a file's line number is to
+    the ``file`` ordering. Without a rank column ``rank_given`` is the row's position too: within
+    a topic it orders the rows as their ranks would, which is all the ``rank`` ordering reads
+    (sql/views/ranked_entries.sql).
 
     Raises
     ------
     PyevalError
-        No rows, or rows without ``query_id``, ``doc_id`` and ``score``.
+        Rows without ``query_id``, ``doc_id`` and ``score``.
     InputFormatError
         A missing identifier or score, a score that is not a finite number, or a document
         given twice for a topic (``<run>:ROW``, the row of its second occurrence).
@@ -144,8 +193,6 @@ def run_table(run: Any) -> pa.Table | None:
     if isinstance(run, (str, os.PathLike)):
         return None
     import numpy as np
-    import pyarrow as pa
-    import pyarrow.compute as pc
 
     rank = None
     if is_frame(run):
@@ -161,144 +208,307 @@ def run_table(run: Any) -> pa.Table | None:
         except (TypeError, ValueError) as exc:
             raise InputFormatError("<run>", None, f"a score or rank is not a number ({exc})") from None
         checked = False
-    elif isinstance(run, Mapping):
-        names = list(run.keys())
-        lists = list(run.values())
-        counts = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
-        if counts.sum() == 0:
-            return _empty_run()
-        topics = pc.take(_text_array(names), pa.array(np.repeat(np.arange(len(names)), counts)))
-        docs = _text_array(list(itertools.chain.from_iterable(map(Mapping.keys, lists))))
-        scores = np.fromiter(itertools.chain.from_iterable(map(Mapping.values, lists)), dtype=np.float64,
-                             count=int(counts.sum()))
-        checked = pc.count_distinct(_text_array(names)).as_py() == len(names)  # no two keys with one text
+        missing = [np.asarray(topics.is_null()), np.asarray(docs.is_null())]
     else:
-        records = list(run)
-        if not records:
+        if isinstance(run, Mapping):
+            names = list(run.keys())
+            lists = list(run.values())
+            counts = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+            topic_names = _texts(names)
+            topics = np.repeat(topic_names, counts)
+            docs = _texts(itertools.chain.from_iterable(map(Mapping.keys, lists)))
+            values = itertools.chain.from_iterable(map(Mapping.values, lists))
+            checked = len(set(topic_names)) == len(names)  # no two keys with one text
+        else:
+            columns = _records(run, "score")
+            if columns is None:
+                return _empty_run()
+            topics, docs, values = columns["query_id"], columns["doc_id"], columns["score"]
+            checked = False
+        if len(topics) == 0:
             return _empty_run()
-        first = records[0]
-        if not all(hasattr(first, f) for f in ("query_id", "doc_id", "score")):
-            raise PyevalError(f"cannot read {type(first).__name__} as a run entry: it needs query_id, doc_id and score")
-        topics = _text_array(list(map(operator.attrgetter("query_id"), records)))
-        docs = _text_array(list(map(operator.attrgetter("doc_id"), records)))
-        scores = np.fromiter(map(operator.attrgetter("score"), records), dtype=np.float64, count=len(records))
-        checked = False
-    for name, column in (("query_id", topics), ("doc_id", docs)):
-        if column.null_count:
-            row = int(np.argmax(np.asarray(column.is_null()))) + 1
-            raise InputFormatError("<run>", row, f"{name} has no value")
+        try:
+            scores = np.fromiter(values, dtype=np.float64, count=len(topics))
+        except (TypeError, ValueError) as exc:
+            raise InputFormatError("<run>", None, f"a score is not a number ({exc})") from None
+        missing = [np.equal(topics, None), np.equal(docs, None)]
+    for name, absent in zip(("query_id", "doc_id"), missing):
+        if absent.any():
+            raise InputFormatError("<run>", int(np.argmax(absent)) + 1, f"{name} has no value")
     bad = ~np.isfinite(scores)
     if bad.any():
         row = int(np.argmax(bad)) + 1
         raise InputFormatError("<run>", row, f"the score {float(scores[row - 1])!r} is not a finite number")
-    table = pa.table({"topic_id": topics, "doc_id": docs, "score": scores})
-    positions = np.arange(1, len(table) + 1, dtype=np.int64)
-    table = table.append_column("line_number", pa.array(positions))
-    table = table.append_column("rank_given", pa.array(rank) if rank is not None else pa.nulls(len(table), pa.int64()))
-    table = table.replace_schema_metadata({"checked": "1" if checked else "0"})
-    return table
+    positions = np.arange(1, len(scores) + 1, dtype=np.int64)
+    relation = {"topic_id": topics, "doc_id": docs, "score": scores, "line_number": positions,
+                "rank_given": positions if rank is None else rank}
+    if is_frame(run):
+        import pyarrow as pa
+
+        relation = pa.table(relation)
+    return RunInput(relation, checked)
 
 
-def _empty_run() -> pa.Table:
+def _empty_run() -> RunInput:
     """A run that retrieved nothing, as :func:`run_table`'s columns (ir_measures and trec_eval
     score it 0 on every judged topic; docs/loading.md)."""
-    import pyarrow as pa
+    import numpy as np
 
-    return pa.table({"topic_id": pa.array([], pa.string()), "doc_id": pa.array([], pa.string()),
-                     "score": pa.array([], pa.float64()), "line_number": pa.array([], pa.int64()),
-                     "rank_given": pa.array([], pa.int64())}, metadata={"checked": "1"})
+    return RunInput({"topic_id": np.empty(0, dtype=object), "doc_id": np.empty(0, dtype=object),
+                     "score": np.empty(0, dtype=np.float64), "line_number": np.empty(0, dtype=np.int64),
+                     "rank_given": np.empty(0, dtype=np.int64)}, True)
 
 
-#: The run loaded from Arrow (:meth:`Engine.load`): the view run_insert.sql reads as its batch.
+#: The run loaded from memory (:meth:`Engine._load`): the view run_insert.sql reads as its batch.
 _RUN_BATCH = (
     "create or replace temp view run_batch as select 0 as file_index, line_number, topic_id, doc_id, "
-    "'{run}' as run_tag, coalesce(rank_given, row_number() over (partition by topic_id order by line_number)) "
-    "as rank_given, score from resident_run"
+    "rank_given, score from resident_run"
 )
+#: Per-run relations: a stage that reads one (or a stage that does) is computed at every call.
+_PER_RUN = frozenset({"run_entries", "ranked_entries"})
+#: Measure sets prepared per engine (the least recently used dropped beyond).
+PLANS_PER_ENGINE = 8
+
+
+def _scoped(text: str, aliases: Mapping[str, str]) -> str:
+    """``text`` (one select of sql/) reading each name of ``aliases`` as the relation it maps
+    to: ``with name as (select * from relation), ... select * from (text)``."""
+    if not aliases:
+        return text
+    bindings = ",\n".join(f"{name} as (select * from {relation})" for name, relation in aliases.items())
+    return f"with {bindings}\nselect * from (\n{text}\n)"
+
+
+def preparable(measures: Sequence[Measure], ordering: str | None) -> bool:
+    """Whether one prepared statement computes ``measures`` (:class:`Plan`): ad hoc SQL families
+    only (no Python driver, no diversity staging, no preferences), numeric values, one ordering
+    for all (``ordering``, else each measure's own), none with its own ``judged_only``. Other
+    sets take :func:`pyeval.evaluation.evaluate`."""
+    return (
+        all(m.definition.staging == "adhoc" and m.definition.storable and registry.driver(m.family) is None
+            and m.family != "preferences" and not (m.has("judged_only") and m["judged_only"]) for m in measures)
+        and len({ordering or m.definition.ordering for m in measures}) == 1
+    )
+
+
+class Plan:
+    """One measure set prepared in an engine: the stages that read only the qrels
+    (sql/evaluation/ files whose headers read neither ``run_entries`` nor ``ranked_entries``)
+    made once as temporary tables, the families' ``requested_measures`` made once, and one
+    statement per call: the per-run stages, every family's SQL (sql/metrics/) and the means
+    (sql/evaluation/means.sql) as the common table expressions of one select. The SQL is the
+    files' own, unchanged: what :func:`pyeval.stages.compute_into` and
+    :func:`pyeval.evaluation.evaluate` run statement by statement."""
+
+    def __init__(self, con, measures: Sequence[Measure], ordering: str, number: int):
+        prefix = f"resident_plan_{number}_"
+        self.tables: list[str] = []
+        self.families = list(dict.fromkeys(m.family for m in measures))
+        check_gain_profiles(con, CAMPAIGN, measures)  # inline profiles stored in the engine
+        settings = stage_settings(CAMPAIGN, [RUN], measures, ordering=ordering, max_depth=None,
+                                  judged_only=False, topics="qrels")
+        models = sqlfiles.creation_order(sqlfiles.model(f"evaluation/{name}.sql") for name in ADHOC_STAGING)
+        wanted = stages_read(f"metrics/metric_{family}.sql" for family in self.families)
+        for model in reversed(models):  # the stages the families read, and what those read
+            if model.produces in wanted:
+                wanted |= set(model.reads)
+        aliases: dict[str, str] = {}
+        per_run, expressions, self.params = set(_PER_RUN), [], {}
+        try:
+            for model in (m for m in models if m.produces in wanted):
+                if per_run & set(model.reads):
+                    per_run.add(model.produces)
+                    expressions.append(f"{model.produces} as (\n{sqlfiles.read(model.path)}\n)")
+                    self.params.update(model.bind(settings))
+                    continue
+                table = prefix + model.produces  # pyeval's own names
+                con.execute(f"create or replace temp table {table} as\n"
+                            + _scoped(sqlfiles.read(model.path), aliases), model.bind(settings))
+                self.tables.append(table)
+                aliases[model.produces] = table
+            for family in self.families:
+                table = f"{prefix}requested_{family}"
+                _create_requested(con, family, [m for m in measures if m.family == family])
+                con.execute(f"create or replace temp table {table} as select * from requested_measures")
+                con.execute("drop table requested_measures")
+                self.tables.append(table)
+                expressions.append(f"metric_{family} as (\n"
+                                   + _scoped(sqlfiles.read(f"metrics/metric_{family}.sql"),
+                                             {"requested_measures": table}) + "\n)")
+            order = prefix + "requested_order"
+            create_rows(con, order, {"measure": "varchar", "position": "integer", "aggregate": "varchar"},
+                        [(str(m), position, m.definition.aggregate) for position, m in enumerate(measures)])
+            self.tables.append(order)
+        except BaseException:
+            self.drop(con)
+            raise
+        scores = "\nunion all\n".join(f"select run_id, topic_id, measure, value from metric_{family}"
+                                      for family in self.families)
+        expressions += [f"evaluation_scores as (\n{scores}\n)",
+                        f"requested_aggregates as (select measure, aggregate from {order})",
+                        f"means as (\n{sqlfiles.read('evaluation/means.sql')}\n)"]
+        bindings = [f"{name} as (select * from {relation})" for name, relation in aliases.items()]
+        self.sql = (
+            "with " + ",\n".join(bindings + expressions) + "\n"
+            "select values.topic_id, values.measure, values.value from (\n"
+            "    select null::varchar as topic_id, measure, value from means\n"
+            "    union all\n"
+            "    select topic_id, measure, value from evaluation_scores\n"
+            f") as values inner join {order} as requested on values.measure = requested.measure\n"
+            "order by values.topic_id nulls first, requested.position"
+        )
+
+    def run(self, con) -> tuple[list[tuple[str, str, float]], dict[str, float]]:
+        """Evaluate the engine's run: per-topic ``(topic_id, measure, value)`` by topic and the
+        order the measures were asked in, and each measure's aggregate by measure name."""
+        try:
+            rows = con.execute(self.sql, self.params).fetchall()
+        except duckdb.InvalidInputException as exc:
+            # a family's own error('metric_<family>: ...'): a measure that does not apply to
+            # these data, as pyeval.stages.compute_into reports it
+            text = str(exc)
+            marker = next((f"metric_{f}:" for f in self.families if f"metric_{f}:" in text), None)
+            if marker is None:
+                raise
+            raise MeasureParamError(text[text.index(marker):]) from None
+        means = {measure: value for topic, measure, value in rows if topic is None}
+        return [row for row in rows if row[0] is not None], means
+
+    def drop(self, con) -> None:
+        for table in self.tables:
+            con.execute(f"drop table if exists {table}")  # pyeval's own names
 
 
 class Engine:
     """A resident in-memory warehouse holding one set of qrels: the views are created and the
     qrels loaded once; :meth:`evaluate` loads a run (replacing the previous one) and evaluates
-    it. Calls take turns (a lock): an engine may be shared by threads."""
+    it, through a :class:`Plan` prepared once per measure set. Calls take turns (a lock): an
+    engine may be shared by threads."""
 
     def __init__(self, qrels: Any):
         self._lock = threading.Lock()
+        self._plans: OrderedDict[tuple, Plan | None] = OrderedDict()
+        self._batch_ready = False  # run_batch and batch_runs exist (a file's load drops them)
+        self._made = 0  # plans made (their tables' numbers)
         self.con = warehouse.scratch(RELATIONS)
         try:
-            load_qrels(self.con, CAMPAIGN, _frame_rows(qrels))
+            load_qrels(self.con, CAMPAIGN, _qrels_source(self.con, qrels))
+            self.con.execute(sqlfiles.read("evaluation/macros.sql"))
+            self._add_run_row()
         except BaseException:
             self.con.close()
             raise
 
+    def _add_run_row(self) -> None:
+        self.con.execute("insert into runs (campaign_id, run_id, run_tag, source_file, source_sha256) "
+                         "values ($c, $r, $r, '<in memory>', '')", {"c": CAMPAIGN, "r": RUN})
+
     def _load(self, run: Any) -> None:
-        """Replace the engine's run by ``run``."""
+        """Replace the engine's run by ``run``: a path through the run loader (its checks,
+        FILE:LINE errors), the other forms registered with DuckDB as they are
+        (:func:`run_table`) and ranked by sql/loaders/run_insert.sql."""
         con = self.con
-        table = run_table(run)
-        with transaction(con):
-            con.execute("delete from run_entries")
-            con.execute("delete from runs")
-        if table is None:  # a file: the run loader (its checks, FILE:LINE errors)
-            load_run(con, CAMPAIGN, run, name=RUN)
+        given = run_table(run)
+        if given is None:
+            self._batch_ready = False
+            with transaction(con):
+                con.execute("delete from run_entries")
+                con.execute("delete from runs")
+            try:
+                load_run(con, CAMPAIGN, run, name=RUN)
+            except BaseException:
+                self._add_run_row()  # the engine keeps its (empty) run
+                raise
             return
-        con.register("resident_run", table)
+        con.execute("delete from run_entries")
+        con.register("resident_run", given.relation)
         try:
-            if table.schema.metadata.get(b"checked") != b"1" and con.execute(
-                "select count(*) from (select 1 from resident_run group by topic_id, doc_id having count(*) > 1 limit 1)"
-            ).fetchall()[0][0]:  # a document twice for a topic (a hash aggregate; the row only then)
+            if not given.checked and con.execute(
+                "select count(*) from (select hash(topic_id, doc_id) as pair from resident_run "
+                "group by pair having count(*) > 1 limit 1)"
+            ).fetchall()[0][0]:  # a document twice for a topic, or two pairs of one hash: the row, if any
                 duplicate = con.execute(
                     "select min(line_number) from (select line_number, count(*) over (partition by topic_id, doc_id "
                     "order by line_number rows between unbounded preceding and current row) as seen "
                     "from resident_run) where seen > 1").fetchall()[0][0]
-                raise InputFormatError("<run>", int(duplicate), "a document is given twice for its topic")
-            con.execute(_RUN_BATCH.format(run=RUN))  # RUN is pyeval's constant
-            create_rows(con, "batch_runs", {"file_index": "integer", "run_id": "varchar"}, [(0, RUN)])
-            with transaction(con):
-                con.execute("insert into runs (campaign_id, run_id, run_tag, source_file, source_sha256) "
-                            "values ($c, $r, $r, '<in memory>', '')", {"c": CAMPAIGN, "r": RUN})
-                con.execute(sqlfiles.read("loaders/run_insert.sql"),
-                            {"campaign_id": CAMPAIGN, "first_file": 0, "last_file": 0})
+                if duplicate is not None:
+                    raise InputFormatError("<run>", int(duplicate), "a document is given twice for its topic")
+            if not self._batch_ready:
+                con.execute(_RUN_BATCH)
+                create_rows(con, "batch_runs", {"file_index": "integer", "run_id": "varchar"}, [(0, RUN)])
+                self._batch_ready = True
+            con.execute(sqlfiles.read("loaders/run_insert.sql"),
+                        {"campaign_id": CAMPAIGN, "first_file": 0, "last_file": 0})
         finally:
-            con.execute("drop view if exists run_batch")
-            con.execute("drop table if exists batch_runs")
             con.unregister("resident_run")
 
-    def evaluate(self, measures: list[Measure], run: Any, ordering: str | None):
-        """Load ``run`` and evaluate ``measures`` on it (not stored): a
-        :class:`pyeval.evaluation.Evaluation`."""
+    def _plan(self, measures: list[Measure], ordering: str | None) -> Plan | None:
+        """The prepared :class:`Plan` of ``measures`` (made on first use), or None when they are
+        not :func:`preparable`."""
+        key = (tuple(map(str, measures)), ordering)
+        if key not in self._plans:
+            chosen = ordering or measures[0].definition.ordering
+            self._made += 1
+            self._plans[key] = Plan(self.con, measures, chosen, self._made) if preparable(measures, ordering) else None
+            while len(self._plans) > PLANS_PER_ENGINE:
+                dropped = self._plans.popitem(last=False)[1]
+                if dropped is not None:
+                    dropped.drop(self.con)
+        self._plans.move_to_end(key)
+        return self._plans[key]
+
+    def evaluate(self, measures: list[Measure], run: Any, ordering: str | None
+                 ) -> tuple[list[tuple[str, str, float]], dict[str, float]]:
+        """Load ``run`` and evaluate ``measures`` on it (not stored): per-topic ``(topic_id,
+        measure, value)`` (by topic, then the order asked in) and the aggregates by measure name."""
         with self._lock:
             self._load(run)
-            return evaluate(self.con, CAMPAIGN, measures, ordering=ordering, store=False)
+            plan = self._plan(measures, ordering)
+            if plan is not None:
+                return plan.run(self.con)
+            from .evaluation import evaluate  # the measures one statement does not compute
+
+            result = evaluate(self.con, CAMPAIGN, measures, ordering=ordering, store=False)
+            per_topic = list(zip(result.per_topic["topic_id"].tolist(), result.per_topic["measure"].tolist(),
+                                 result.per_topic["value"].tolist()))
+            return per_topic, dict(zip(result.means["measure"].tolist(), result.means["value"].tolist()))
 
     def close(self) -> None:
         with self._lock:
             self.con.close()
 
 
+#: Types whose ``repr`` is their value: a mapping of them is keyed by its ``repr``.
+_VALUE_TYPES = (str, int, float, bool)
+
+
 def qrels_key(qrels: Any) -> str | None:
-    """A key of the qrels' content (sha256 of their Arrow form; a file: its path, size and
-    time), for :func:`engine_for`; None when they cannot be keyed (then a new engine each call)."""
+    """A key of the qrels' content, for :func:`engine_for`: a mapping's ``repr`` (its
+    identifiers and levels being strings and numbers), a DataFrame's Arrow buffers (sha256),
+    a file's path, size and time; None when they cannot be keyed (then a new engine each call)."""
     if isinstance(qrels, (str, os.PathLike)):
         try:
             stat = os.stat(qrels)
         except OSError:
             return None
         return f"file:{os.path.realpath(qrels)}:{stat.st_size}:{stat.st_mtime_ns}"
+    if isinstance(qrels, Mapping):
+        import numpy as np
+
+        lists = list(qrels.values())
+        if not all(isinstance(docs, Mapping) for docs in lists):
+            return None
+        kinds = set(map(type, qrels.keys())).union(
+            *(set(map(type, docs.keys())) | set(map(type, docs.values())) for docs in lists))
+        if not all(issubclass(kind, (*_VALUE_TYPES, np.number)) for kind in kinds):
+            return None
+        return "mapping:" + hashlib.sha256(repr(qrels).encode("utf-8")).hexdigest()
+    if not is_frame(qrels):
+        return None
     import pyarrow as pa
 
     try:
-        if is_frame(qrels):
-            table = pa.Table.from_pandas(qrels, preserve_index=False)
-        elif isinstance(qrels, Mapping):
-            names = list(qrels.keys())
-            lists = list(qrels.values())
-            table = pa.table({
-                "topic": _text_array(names),
-                "docs": pa.array([list(map(str, docs.keys())) for docs in lists]),
-                "levels": pa.array([list(docs.values()) for docs in lists]),
-            })
-        else:
-            return None
+        table = pa.Table.from_pandas(qrels, preserve_index=False)
     except (pa.ArrowException, TypeError, ValueError):
         return None
     digest = hashlib.sha256()
@@ -335,19 +545,19 @@ def engine_for(qrels: Any) -> tuple[Engine, bool]:
 
 
 def _evaluate(measures, qrels, run, ordering: str | None, engine: Engine | None = None
-              ) -> tuple[list[tuple[Any, Measure]], pd.DataFrame, pd.DataFrame]:
+              ) -> tuple[list[tuple[Any, Measure]], list[tuple[str, str, float]], dict[str, float]]:
     pairs = _measures(measures)
     if engine is None and _has_no_rows(qrels):  # no judged topic: no value per topic
-        return pairs, *_no_topics(pairs)
+        return pairs, [], _no_topics(pairs)
     kept = engine is not None
     if engine is None:
         engine, kept = engine_for(qrels)
     try:
-        result = engine.evaluate([m for _, m in pairs], run, ordering)
+        per_topic, means = engine.evaluate(list(dict.fromkeys(m for _, m in pairs)), run, ordering)
     finally:
         if not kept:
             engine.close()
-    return pairs, result.per_topic, result.means
+    return pairs, per_topic, means
 
 
 def _has_no_rows(source: Any) -> bool:
@@ -362,27 +572,20 @@ def _has_no_rows(source: Any) -> bool:
     return False
 
 
-def _no_topics(pairs: list[tuple[Any, Measure]]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Per-topic values and means with empty qrels (no judged topic, so no value per topic, as
-    ir_measures and trec_eval have it): a sum over no topics is 0, a mean NaN."""
-    import pandas as pd
-
-    per_topic = pd.DataFrame(columns=["run_id", "topic_id", "measure", "value"])
-    means = pd.DataFrame([(RUN, str(m), 0.0 if m.definition.aggregate == "sum" else math.nan, 0) for _, m in pairs],
-                         columns=["run_id", "measure", "value", "topics"])
-    return per_topic, means
+def _no_topics(pairs: list[tuple[Any, Measure]]) -> dict[str, float]:
+    """Aggregates with empty qrels (no judged topic, so no value per topic, as ir_measures and
+    trec_eval have it): a sum over no topics is 0, a mean NaN."""
+    return {str(m): 0.0 if m.definition.aggregate == "sum" else math.nan for _, m in pairs}
 
 
-def _metrics(pairs, per_topic) -> Iterator[Metric]:
+def _metrics(pairs, per_topic: list[tuple[str, str, float]]) -> Iterator[Metric]:
     by_name = {str(m): given for given, m in pairs}
-    for topic, measure, value in zip(per_topic["topic_id"].tolist(), per_topic["measure"].tolist(),
-                                     per_topic["value"].tolist()):
+    for topic, measure, value in per_topic:
         yield Metric(topic, by_name[measure], float(value))
 
 
-def _aggregates(pairs, means) -> dict[Any, float]:
-    values = dict(zip(means["measure"], means["value"]))
-    return {given: float(values[str(m)]) for given, m in pairs}
+def _aggregates(pairs, means: dict[str, float]) -> dict[Any, float]:
+    return {given: float(means[str(m)]) for given, m in pairs}
 
 
 def iter_calc(measures, qrels, run, *, ordering: str | None = None) -> Iterator[Metric]:

@@ -94,15 +94,17 @@ class TemporaryRelations:
         adapter; the files staged together by DuckDB when the loader has a fast path
         (``fast_path``: the fields, the typing query and the staged table of
         :func:`source.stage_files`), each file that does not fit it read by the general path
-        (``empty_ok``: an empty file is no lines, not an error)."""
+        (``empty_ok``: an empty file is no lines, not an error); lines read already as given."""
         staged: dict[int, StagedFile] = {}
-        files = {index: source for index, source in enumerate(sources) if not is_frame(source)}
+        files = {index: source for index, source in enumerate(sources)
+                 if not is_frame(source) and not isinstance(source, Lines)}
         if fast_path is not None and files:
             fields, query, table = fast_path
             self.track(STAGED_TABLE, table)
             staged = stage_files(self.con, files, fields, query, table)
         return [
             staged[index] if index in staged
+            else source if isinstance(source, Lines)
             else frame_to_lines(source) if is_frame(source)
             else read_lines(source, empty_ok=empty_ok)
             for index, source in enumerate(sources)
@@ -272,10 +274,10 @@ def split_fields(lines: Lines, *, separator: str, comments: bool, skip_blank: bo
     import pyarrow.compute as pc
 
     line = pc.ascii_trim_whitespace(lines.table.column("line"))
-    is_blank = pc.equal(line, "")
+    is_blank = pc.invert(pc.match_substring_regex(line, pattern="(?s)."))  # no Python scalar: see detect_separator
     keep = None
     if comments and lines.comments:
-        keep = pc.invert(pc.starts_with(line, "#"))
+        keep = pc.invert(pc.starts_with(line, pattern="#"))
     if skip_blank:
         keep = pc.invert(is_blank) if keep is None else pc.and_(keep, pc.invert(is_blank))
     if separator == SEMICOLON:
@@ -363,9 +365,10 @@ def detect_separator(lines: Lines) -> str:
     import pyarrow.compute as pc
 
     line = pc.ascii_trim_whitespace(lines.table.column("line"))
-    data = line.filter(pc.not_equal(line, ""))
+    # patterns as options, no Python scalar: converting one makes pyarrow import pandas
+    data = line.filter(pc.match_substring_regex(line, pattern="(?s)."))  # not blank
     if lines.comments:
-        data = data.filter(pc.invert(pc.starts_with(data, "#")))
+        data = data.filter(pc.invert(pc.starts_with(data, pattern="#")))
     first = data[0].as_py() if len(data) else ""
     if ";" in first and len(first.split()) == 1:
         return SEMICOLON

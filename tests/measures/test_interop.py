@@ -240,3 +240,59 @@ def test_a_run_that_retrieved_nothing_is_stored(tmp_path):
         (run, measure): value for run in ("comments", "empty")
         for measure, value in (("AP", 0.0), ("NumQ", 2.0), ("NumRet", 0.0))}
     con.close()
+
+
+def test_one_prepared_statement_gives_what_evaluate_gives():
+    """The resident engine's prepared statement (interop.Plan: the stages that read only the
+    qrels made once, the rest in one select) runs the files evaluate runs one by one: the same
+    values, bit for bit, for families, aggregates (mean, sum, geometric mean), cutoffs, gain
+    profiles (built in and inline) and ties; sets it cannot compute take evaluate."""
+    import math
+    import random
+
+    from pyeval import interop
+    from pyeval.evaluation import evaluate
+    from pyeval.measures import parse_measures
+
+    rng = random.Random(30)
+    qrels = {f"T{t}": {f"D{d}": rng.choice([0, 0, 1, 2, 3]) for d in rng.sample(range(40), 15)} for t in range(8)}
+    run = {f"T{t}": {f"D{d}": float(rng.choice([0.5, 1.0, 1.5, 2.0]))
+                     for d in rng.sample(range(40), rng.randint(0, 25))}
+           for t in range(7)}  # T7 missing, scores tied
+    names = ["AP", "nDCG@10", "P@5", "RR", "Rprec", "bpref", "NumRet", "NumQ", "ERR@10", "RBP(p=0.8)", "Judged@10",
+             "nDCG(gain=exp)@5", "nDCG(gain='0=0,1=3,2=7,3=9')@10", "IPrec@0.5", "infAP", "Q-measure", "gm_map",
+             "map_cut.5", "SetF", "ndcg_rel", "Rndcg", "binG", "G", "recall.10", "success.1"]
+    measures = list(dict.fromkeys(m for name in names for m in parse_measures(name)))
+    engine = interop.Engine(qrels)
+    try:
+        per_topic, means = engine.evaluate(measures, run, "trec")  # Q-measure's own ordering is 'file'
+        assert [plan is not None for plan in engine._plans.values()] == [True]
+        expected = evaluate(engine.con, interop.CAMPAIGN, measures, ordering="trec", store=False)
+        same = lambda a, b: a == b or (math.isnan(a) and math.isnan(b))  # noqa: E731
+        wanted = list(zip(expected.per_topic["topic_id"], expected.per_topic["measure"], expected.per_topic["value"]))
+        assert len(per_topic) == len(wanted) == 8 * len(measures)
+        assert all(ours[:2] == theirs[:2] and same(ours[2], theirs[2]) for ours, theirs in zip(per_topic, wanted))
+        assert all(same(means[m], v) for m, v in zip(expected.means["measure"], expected.means["value"]))
+        assert list(means) == [str(m) for m in measures]
+        for apart in (["AP(judged_only=True)"], ["AP", "Q-measure"]):  # its own pass; two orderings
+            engine.evaluate([m for name in apart for m in parse_measures(name)], run, None)
+            assert list(engine._plans.values())[-1] is None
+    finally:
+        engine.close()
+
+
+def test_dicts_are_evaluated_without_pandas():
+    """Mappings (and namedtuples) reach DuckDB as numpy arrays and the qrels loader as lines:
+    the first call imports no pandas (0.4 s of a first call otherwise)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[2]
+    code = ("import sys, pyeval\n"
+            "print(pyeval.calc_aggregate(['AP', 'P@2'], {'Q0': {'D0': 0, 'D1': 1}}, {'Q0': {'D0': 1.2, 'D1': 1.0}}),"
+            " 'pandas' in sys.modules)")
+    env = {**os.environ, "PYTHONPATH": str(repo) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True, cwd=repo)
+    assert done.stdout.strip() == "{'AP': 0.5, 'P@2': 0.5} False"
