@@ -40,8 +40,10 @@ from .errors import InputFormatError, MeasureParamError, PyevalError
 from .loaders import load_qrels, load_run
 from .loaders.source import Lines, is_frame, pick_column
 from .measures import Measure, parse, parse_measures, registry
-from .stages import ADHOC_STAGING, check_gain_profiles, stage_settings, stages_read
-from .stages import _create_requested  # a family's requested_measures, as compute_into makes it
+from .plan import plan
+from .request import EvaluationRequest
+from .stages import check_gain_profiles
+from .stages import _create_requested  # a family's requested_measures, as the DuckDB executor makes it
 
 if TYPE_CHECKING:
     import numpy as np
@@ -292,10 +294,12 @@ def preparable(measures: Sequence[Measure], ordering: str | None) -> bool:
 
 
 class Plan:
-    """One measure set prepared in an engine: the stages that read only the qrels
-    (sql/evaluation/ files whose headers read neither ``run_entries`` nor ``ranked_entries``)
-    made once as temporary tables, the families' ``requested_measures`` made once, and one
-    statement per call: the per-run stages, every family's SQL (sql/metrics/) and the means
+    """One measure set prepared in an engine, from the evaluation's own plan
+    (:func:`pyeval.plan.plan` of its :class:`~pyeval.request.EvaluationRequest`: the same stage
+    steps, models and bound parameters every engine executes): the stages that read only the
+    qrels (headers that read neither ``run_entries`` nor ``ranked_entries``) made once as
+    temporary tables, the families' ``requested_measures`` made once, and one statement per
+    call: the per-run stages, every family's SQL (sql/metrics/) and the means
     (sql/evaluation/means.sql) as the common table expressions of one select. The SQL is the
     files' own, unchanged: what :func:`pyeval.stages.compute_into` and
     :func:`pyeval.evaluation.evaluate` run statement by statement."""
@@ -305,27 +309,22 @@ class Plan:
         self.tables: list[str] = []
         self.families = list(dict.fromkeys(m.family for m in measures))
         check_gain_profiles(con, CAMPAIGN, measures)  # inline profiles stored in the engine
-        settings = stage_settings(CAMPAIGN, [RUN], measures, ordering=ordering, max_depth=None,
-                                  judged_only=False, topics="qrels")
-        models = sqlfiles.creation_order(sqlfiles.model(f"evaluation/{name}.sql") for name in ADHOC_STAGING)
-        wanted = stages_read(f"metrics/metric_{family}.sql" for family in self.families)
-        for model in reversed(models):  # the stages the families read, and what those read
-            if model.produces in wanted:
-                wanted |= set(model.reads)
+        (one_pass,) = plan(EvaluationRequest(CAMPAIGN, tuple(measures), runs=(RUN,), ordering=ordering)).passes
         aliases: dict[str, str] = {}
         per_run, expressions, self.params = set(_PER_RUN), [], {}
         try:
-            for model in (m for m in models if m.produces in wanted):
+            for step in (s for s in one_pass.steps if s.kind == "stage"):
+                model = sqlfiles.model(step.model)
                 if per_run & set(model.reads):
-                    per_run.add(model.produces)
-                    expressions.append(f"{model.produces} as (\n{sqlfiles.read(model.path)}\n)")
-                    self.params.update(model.bind(settings))
+                    per_run.add(step.produces)
+                    expressions.append(f"{step.produces} as (\n{sqlfiles.read(step.model)}\n)")
+                    self.params.update(step.params)
                     continue
-                table = prefix + model.produces  # pyeval's own names
+                table = prefix + step.produces  # pyeval's own names
                 con.execute(f"create or replace temp table {table} as\n"
-                            + _scoped(sqlfiles.read(model.path), aliases), model.bind(settings))
+                            + _scoped(sqlfiles.read(step.model), aliases), dict(step.params))
                 self.tables.append(table)
-                aliases[model.produces] = table
+                aliases[step.produces] = table
             for family in self.families:
                 table = f"{prefix}requested_{family}"
                 _create_requested(con, family, [m for m in measures if m.family == family])
