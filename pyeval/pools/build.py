@@ -216,7 +216,10 @@ def export(con: duckdb.DuckDBPyConnection, campaign_id: str, name: str, path: st
 POOLS_QUERY = (
     "select pools.campaign_id, pools.pool_name, ordering, depth, budget, strata, seed, documents, "
     "(select count(*) from pool_runs where pool_runs.campaign_id = pools.campaign_id "
-    "and pool_runs.pool_name = pools.pool_name) as runs, created_at from pools "
+    "and pool_runs.pool_name = pools.pool_name) as runs, created_at, "
+    "(select list(judgment_set order by judgment_set) from judgment_sets where judgment_sets.campaign_id = "
+    "pools.campaign_id and judgment_sets.derivation is null and judgment_sets.parameters::json ->> 'pool' = "
+    "pools.pool_name) as judged_as from pools "
     "where $c is null or pools.campaign_id = $c order by pools.campaign_id, pools.pool_name")
 
 
