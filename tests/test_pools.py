@@ -383,3 +383,42 @@ def test_judged_pool_is_linked_to_its_pool(tmp_path):
     bad = run("load", "qrels", "-C", "c", "--judgments", "other", "--from-pool", "nope", str(tmp_path / "judged.txt"))
     assert bad.exit_code == 1 and bad.output.count("\n") == 1 and "has no pool 'nope'" in bad.output
     assert run("sql", "--format", "csv", "select judgment_set, parameters from judgment_sets order by 1").output == before
+
+
+def test_leave_out_matches_loo_summarize(campaign):
+    """NIST's gloo-eval.pl (trec_eval -M1000 -q under qrels.without-GROUP) then loo-summarize.pl
+    (tests/fixtures/pools/loo-summarize.txt): pooled mark, official and leave-out MAP and bpref
+    as trec_eval prints them (4 decimals); loo-summarize.pl's Diff and %Diff come from those
+    printed values and %Diff is a fraction, so they are compared as it computes them, and
+    pyeval's full-precision percent_difference / 100 within the rounding."""
+    pools.build(campaign, "c", "p", depth=10, runs=POOLED)
+    table = pools.leave_out(campaign, "c", "p", ["map", "bpref"]).table.set_index(["measure", "run_id"])
+    lines = (DATA / "loo-summarize.txt").read_text().splitlines()
+    assert lines[1].split() == ["Run", "Orig", "LOO", "Diff", "%Diff", "Orig", "LOO", "Diff", "%Diff"]
+    assert len(lines) == 2 + len(RUNS)
+    for line in lines[2:]:
+        name, *numbers = line.split()
+        run = name.rstrip("*")
+        for measure, (orig, loo, diff, fraction) in zip(["AP", "Bpref"], (numbers[:4], numbers[4:])):
+            row = table.loc[(measure, run)]
+            assert bool(row["pooled"]) == name.endswith("*"), run
+            assert f"{row['official']:.4f}" == orig and f"{row['leave_out']:.4f}" == loo, (measure, run)
+            printed = float(f"{row['leave_out']:.4f}") - float(f"{row['official']:.4f}")
+            assert f"{printed:.4f}" == f"{float(diff):.4f}"
+            assert printed / float(orig) == pytest.approx(float(fraction), abs=5e-5)
+            assert row["percent_difference"] / 100 == pytest.approx(float(fraction), abs=2e-3)
+
+
+def test_leave_out_sets_are_gloo_evals_qrels(campaign):
+    """The derived set of each team is gloo-eval.pl's qrels.without-TEAM (tests/fixtures/pools/
+    gloo-qrels.without-*.txt, from annotate-qrels.pl's output); delta pooled no unique judged
+    document, so its runs keep the official set, which is gloo-eval.pl's qrels.without-delta."""
+    pools.build(campaign, "c", "p", depth=10, runs=POOLED)
+    pools.leave_out(campaign, "c", "p", ["AP"])
+    for team in ("alpha", "beta", "gamma", "delta"):
+        expected = sorted(tuple(line.split()) for line in (DATA / f"gloo-qrels.without-{team}.txt").read_text()
+                          .splitlines())
+        name = "official" if team == "delta" else f"p.without-team.{team}"
+        stored = campaign.execute("select topic_id, '0', doc_id, level::varchar from qrels where judgment_set = $s",
+                                  {"s": name}).fetchall()
+        assert sorted(stored) == expected, team
