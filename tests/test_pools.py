@@ -422,3 +422,20 @@ def test_leave_out_sets_are_gloo_evals_qrels(campaign):
         stored = campaign.execute("select topic_id, '0', doc_id, level::varchar from qrels where judgment_set = $s",
                                   {"s": name}).fetchall()
         assert sorted(stored) == expected, team
+
+
+def test_list_marks_pooled_runs(tmp_path):
+    """`pyeval list` shows which runs were pooled (issue 27: visible in runs)."""
+    db = str(tmp_path / "w.duckdb")
+    runner = CliRunner()
+
+    def run(*args):
+        return runner.invoke(main, ["--db", db, *args], catch_exceptions=False)
+
+    assert run("load", "qrels", "-C", "c", str(DATA / "qrels.txt")).exit_code == 0
+    for name in ("r0", "r5"):
+        assert run("load", "run", "-C", "c", "--name", name, str(DATA / f"{name}.txt")).exit_code == 0
+    assert run("pool", "build", "-C", "c", "--name", "p", "--depth", "10", "--runs", "r0").exit_code == 0
+    rows = {line.split(",")[1]: line.split(",")[-1] for line in
+            run("list", "--only", "runs", "--format", "csv").output.splitlines()[1:]}
+    assert rows == {"r0": "True", "r5": "False"}
