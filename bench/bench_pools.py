@@ -100,9 +100,9 @@ def main(argv: list[str] | None = None) -> int:
             row["ratio_cpu"] = pooled / row["evaluate"]["cpu_s"]
             row["ratio_wall"] = sum(row[s]["wall_s"] for s in STEPS[1:]) / row["evaluate"]["wall_s"]
             reps.append(row)
-            print(f"rep {rep + 1}: " + ", ".join(f"{s} {row[s]['cpu_s']:.2f} s cpu" for s in (*STEPS, "loo_unevaluated"))
-                  + f"; build + coverage + loo = {row['ratio_cpu']:.2f}x the evaluation (load {row['evaluate']['load1']})",
-                  flush=True)
+            steps = ", ".join(f"{s} {row[s]['cpu_s']:.2f} s cpu" for s in (*STEPS, "loo_unevaluated"))
+            print(f"rep {rep + 1}: {steps}; build + coverage + loo = {row['ratio_cpu']:.2f}x the evaluation "
+                  f"(load {row['evaluate']['load1']})", flush=True)
 
     def med(step: str, key: str) -> float:
         return statistics.median(r[step][key] for r in reps)

@@ -382,7 +382,8 @@ def test_judged_pool_is_linked_to_its_pool(tmp_path):
     before = run("sql", "--format", "csv", "select judgment_set, parameters from judgment_sets order by 1").output
     bad = run("load", "qrels", "-C", "c", "--judgments", "other", "--from-pool", "nope", str(tmp_path / "judged.txt"))
     assert bad.exit_code == 1 and bad.output.count("\n") == 1 and "has no pool 'nope'" in bad.output
-    assert run("sql", "--format", "csv", "select judgment_set, parameters from judgment_sets order by 1").output == before
+    after = run("sql", "--format", "csv", "select judgment_set, parameters from judgment_sets order by 1").output
+    assert after == before
 
 
 def test_leave_out_matches_loo_summarize(campaign):

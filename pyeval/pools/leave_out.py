@@ -264,9 +264,10 @@ def _store(con, campaign_id: str, pool_name: str, grouping: str, table: pd.DataF
         con.execute(
             "insert into pool_leave_out (campaign_id, pool_name, grouping, measure, run_id, left_out, judgment_set, "
             "pooled, official, leave_out, difference, percent_difference, official_rank, leave_out_rank, rank_change, "
-            "removed_documents, removed_relevant, official_evaluation_id) select $c, $p, $g, measure, run_id, left_out, "
-            "judgment_set, pooled, official, leave_out, difference, percent_difference, official_rank, leave_out_rank, "
-            "rank_change, removed_documents, removed_relevant, official_evaluation_id from leave_out_frame", keys)
+            "removed_documents, removed_relevant, official_evaluation_id) select $c, $p, $g, measure, run_id, "
+            "left_out, judgment_set, pooled, official, leave_out, difference, percent_difference, official_rank, "
+            "leave_out_rank, rank_change, removed_documents, removed_relevant, official_evaluation_id "
+            "from leave_out_frame", keys)
         con.execute(
             "insert into pool_leave_out_rankings (campaign_id, pool_name, grouping, measure, runs, kendall_tau, "
             "kendall_tau_b, tau_ap, max_rank_change) select $c, $p, $g, measure, runs, kendall_tau, kendall_tau_b, "
