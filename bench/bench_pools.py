@@ -1,46 +1,62 @@
-"""Pools at campaign scale (issue 27; docs/pools.md): on bench_campaign's generated campaign (100
-runs x 50 topics x 1000 documents, common.generate_campaign), 20 teams of 5 runs, time in one
-process the CPU (user + system, all threads: the machine is shared, so wall time says little) of
+"""Pools at campaign scale (issue 27; docs/pools.md), every step a whole `pyeval` process: on
+bench_campaign's generated campaign (100 runs x 50 topics x 1000 documents,
+common.generate_campaign), runs given 20 teams of 5, time under /usr/bin/time (common.measure:
+user + system CPU of the process, wall time, 1-minute load average before it)
 
-- ``evaluate``: one evaluation of every run with trec_eval's official measures (not stored), the
-  reference;
-- ``pool build`` at depth 100 of every run; ``pool coverage`` (every run, topic and k);
-- ``pool loo``: leave-one-team-out for the 20 teams over the official measures (20 derived
-  judgment sets, each team's runs evaluated under its set, plus the official evaluation).
+- ``evaluate -m official`` (stored, as an organiser runs it): the reference;
+- ``pool build --depth 100`` of every run; ``pool coverage`` (every run, topic and k);
+- ``pool loo -m official``: leave-one-team-out for the 20 teams over the official measures (its
+  official values read from the evaluation just stored, each team with unique judged documents
+  evaluated under its derived set);
+- once per repetition, ``pool loo -m official`` on a copy without a stored evaluation (it then
+  evaluates every run officially as well): the fallback, not part of the target.
 
-    python bench/bench_pools.py [--runs 100 --topics 50 --docs 1000 --teams 20] [--keep DIR]
-                                [--out bench/results/pools.json]
+Each repetition starts from a copy of one loaded warehouse (qrels, runs, teams: made once, not
+timed). Target: build + coverage + loo within 3x the evaluation's CPU time, per repetition and
+in medians.
 
-Imports (pyeval, scipy.stats) happen before the timings. Target: build + coverage + loo within 3x the CPU time of the evaluation. Prints a markdown table
-and writes JSON (``--out``).
+    python bench/bench_pools.py [--runs 100 --topics 50 --docs 1000 --teams 20] [--reps 3]
+                                [--keep DIR] [--out bench/results/pools.json]
 """
 from __future__ import annotations
 
 import argparse
 import json
-import resource
+import os
+import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402
 
 SEED = 20260501
+REPO = Path(__file__).resolve().parent.parent
+STEPS = ("evaluate", "build", "coverage", "loo")
 
 
-def cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
+def pyeval(db: Path, *args: str) -> list[str]:
+    return [sys.executable, "-m", "pyeval.cli", "--db", str(db), *args]
 
 
-def timed(label: str, step, rows: list[dict]):
-    started_cpu, started = cpu(), time.perf_counter()
-    value = step()
-    rows.append({"step": label, "cpu_s": cpu() - started_cpu, "wall_s": time.perf_counter() - started})
-    print(f"{label}: {rows[-1]['cpu_s']:.1f} s CPU, {rows[-1]['wall_s']:.1f} s wall", flush=True)
-    return value
+def loaded_warehouse(folder: Path, path: Path, runs: int, teams: int, env: dict) -> None:
+    """The campaign's qrels and runs loaded by `pyeval load` and each run given its team (not timed)."""
+    files = sorted((folder / "runs").glob("*.txt"))[:runs]
+    subprocess.run(pyeval(path, "load", "qrels", "-C", "c", str(folder / "qrels.txt")), check=True, env=env,
+                   stdout=subprocess.DEVNULL)
+    subprocess.run(pyeval(path, "load", "run", "-C", "c", *map(str, files)), check=True, env=env,
+                   stdout=subprocess.DEVNULL)
+    import duckdb
+
+    con = duckdb.connect(str(path))
+    names = [r for r, in con.execute("select run_id from runs order by run_id").fetchall()]
+    per_team = -(-len(names) // teams)
+    for i, name in enumerate(names):
+        con.execute("update runs set team = $t where run_id = $r", {"t": f"team{i // per_team:02d}", "r": name})
+    con.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,57 +66,64 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--docs", type=int, default=1000)
     parser.add_argument("--teams", type=int, default=20)
     parser.add_argument("--depth", type=int, default=100)
+    parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="Generate into (or reuse) this folder.")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
-
-    import scipy.stats  # noqa: F401  (imported before any timing: the leave-out's rank correlations use it)
-
-    import pyeval
-    from pyeval import pools, warehouse
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or Path(tmp) / "campaign"
         if not (folder / "qrels.txt").exists():
             common.generate_campaign(folder, args.runs, args.topics, args.docs, SEED)
-        files = sorted((folder / "runs").glob("*.txt"))[: args.runs]
-        path = (args.keep or Path(tmp)) / "w.duckdb"
-        loaded = path.exists()
-        con = warehouse.connect(path)
-        rows: list[dict] = []
-        if loaded:  # --keep: the warehouse of an earlier call, its pool and leave-out sets dropped
-            con.execute("delete from qrels where judgment_set <> 'official'")
-            con.execute("delete from judgment_sets where judgment_set <> 'official'")
-            con.execute("delete from campaign_inputs where judgment_set <> 'official'")
-            for table in ("pool_coverage", "pool_leave_out", "pool_leave_out_rankings", "pool_documents",
-                          "pool_runs", "pools"):
-                con.execute(f"delete from {table}")
-        timed("load qrels and runs", lambda: None if loaded else (pyeval.load_qrels(con, "c", folder / "qrels.txt"),
-                                                                  pyeval.load_runs(con, "c", files)), rows)
-        names = [r for r, in con.execute("select run_id from runs order by run_id").fetchall()]
-        per_team = -(-len(names) // args.teams)
-        for i, name in enumerate(names):
-            con.execute("update runs set team = $t where run_id = $r", {"t": f"team{i // per_team:02d}", "r": name})
-        evaluation = timed("evaluate -m official (reference)",
-                           lambda: pyeval.evaluate(con, "c", ["official"], store=False), rows)
-        documents = timed(f"pool build, depth {args.depth}", lambda: pools.build(con, "c", "p", depth=args.depth), rows)
-        coverage = timed("pool coverage", lambda: pools.coverage(con, "c", "p"), rows)
-        result = timed(f"pool loo, {args.teams} teams, official measures",
-                       lambda: pools.leave_out(con, "c", "p", ["official"]), rows)
-        con.close()
-    reference = rows[1]["cpu_s"]
-    pooled = sum(r["cpu_s"] for r in rows[2:])
-    summary = {"runs": args.runs, "topics": args.topics, "docs": args.docs, "teams": args.teams,
-               "depth": args.depth, "pool_documents": documents, "coverage_rows": len(coverage),
-               "leave_out_rows": len(result.table), "measures": len(evaluation.means["measure"].unique()),
-               "steps": rows, "pool_cpu_over_evaluate_cpu": pooled / reference,
-               "target_met": pooled <= 3 * reference,
+        base = folder / f"loaded-{args.runs}-{args.teams}.duckdb"
+        if not base.exists():
+            loaded_warehouse(folder, base, args.runs, args.teams, env)
+        work = Path(tmp) / "w.duckdb"
+        commands = {
+            "evaluate": pyeval(work, "evaluate", "-C", "c", "-m", "official"),
+            "build": pyeval(work, "pool", "build", "-C", "c", "--name", "p", "--depth", str(args.depth)),
+            "coverage": pyeval(work, "pool", "coverage", "-C", "c"),
+            "loo": pyeval(work, "pool", "loo", "-C", "c", "-m", "official"),
+        }
+        reps: list[dict] = []
+        for rep in range(args.reps):
+            shutil.copy(base, work)
+            row = {step: common.measure(commands[step], env=env) for step in STEPS}
+            shutil.copy(base, work)  # the fallback: no stored evaluation to read the official values from
+            subprocess.run(commands["build"], check=True, env=env, stdout=subprocess.DEVNULL)
+            row["loo_unevaluated"] = common.measure(commands["loo"], env=env)
+            failed = {k: v["error"] for k, v in row.items() if v.get("returncode")}
+            if failed:
+                raise SystemExit(f"a step failed: {failed}")
+            pooled = sum(row[s]["cpu_s"] for s in STEPS[1:])
+            row["ratio_cpu"] = pooled / row["evaluate"]["cpu_s"]
+            row["ratio_wall"] = sum(row[s]["wall_s"] for s in STEPS[1:]) / row["evaluate"]["wall_s"]
+            reps.append(row)
+            steps = ", ".join(f"{s} {row[s]['cpu_s']:.2f} s cpu" for s in (*STEPS, "loo_unevaluated"))
+            print(f"rep {rep + 1}: {steps}; build + coverage + loo = {row['ratio_cpu']:.2f}x the evaluation "
+                  f"(load {row['evaluate']['load1']})", flush=True)
+
+    def med(step: str, key: str) -> float:
+        return statistics.median(r[step][key] for r in reps)
+
+    summary = {"runs": args.runs, "topics": args.topics, "docs": args.docs, "teams": args.teams, "depth": args.depth,
+               "reps": reps,
+               "median": {s: {"cpu_s": med(s, "cpu_s"), "wall_s": med(s, "wall_s")}
+                          for s in (*STEPS, "loo_unevaluated")},
+               "ratio_cpu_median": statistics.median(r["ratio_cpu"] for r in reps),
+               "ratio_cpu_range": [min(r["ratio_cpu"] for r in reps), max(r["ratio_cpu"] for r in reps)],
+               "ratio_wall_median": statistics.median(r["ratio_wall"] for r in reps),
+               "load1": [r[s]["load1"] for r in reps for s in STEPS],
                "machine": common.machine({}), "code": common.code_state()}
-    print("\n| step | CPU s | wall s |\n|---|---:|---:|")
-    for row in rows:
-        print(f"| {row['step']} | {row['cpu_s']:.1f} | {row['wall_s']:.1f} |")
-    print(f"\nbuild + coverage + loo: {pooled:.1f} s CPU = {pooled / reference:.2f} x the evaluation "
-          f"({'within' if summary['target_met'] else 'over'} the 3x target)")
+    summary["target_met"] = summary["ratio_cpu_range"][1] <= 3
+    print("\n| step (one process each) | CPU s | wall s |\n|---|---:|---:|")
+    for step in (*STEPS, "loo_unevaluated"):
+        print(f"| {step} | {summary['median'][step]['cpu_s']:.2f} | {summary['median'][step]['wall_s']:.1f} |")
+    print(f"\nbuild + coverage + loo: {summary['ratio_cpu_median']:.2f}x the evaluation in CPU (per repetition "
+          f"{summary['ratio_cpu_range'][0]:.2f}-{summary['ratio_cpu_range'][1]:.2f}), "
+          f"{summary['ratio_wall_median']:.2f}x in wall time; load average {min(summary['load1'])}-"
+          f"{max(summary['load1'])}")
     if args.out:
         args.out.write_text(json.dumps(summary, indent=2, default=str))
     return 0

@@ -135,7 +135,7 @@ def _run(con: duckdb.DuckDBPyConnection, sql: str, files: bool, fetch):
 
 #: The overviews ``pyeval list`` prints (public views campaign_overview and run_overview).
 CAMPAIGN_OVERVIEW = "select * from campaign_overview order by campaign_id"
-RUN_OVERVIEW = ("select campaign_id, run_id, run_tag, topics, entries, source_file "
+RUN_OVERVIEW = ("select campaign_id, run_id, run_tag, topics, entries, source_file, pooled "
                 "from run_overview order by campaign_id, run_id")
 
 

@@ -20,5 +20,6 @@ create table pool_leave_out (
     removed_documents bigint not null,
     removed_relevant bigint not null,
     created_at timestamp not null default current_timestamp,
+    official_evaluation_id bigint,
     primary key (campaign_id, pool_name, grouping, measure, run_id)
 );

@@ -311,3 +311,132 @@ def test_cli(tmp_path):
     assert (tmp_path / "loo-AP.png").exists()
     out = run("sql", "select run_id, pooled from run_overview order by run_id").output
     assert "r5" in out
+
+
+def test_leave_out_reads_official_values_from_a_current_stored_evaluation(campaign, tmp_path):
+    """The official column is the latest current stored evaluation's mean when one was made as
+    the leave-out evaluates (same set, ordering, no depth cut, unjudged kept); else evaluated."""
+    pools.build(campaign, "c", "p", depth=10, runs=POOLED)
+    fresh = pools.leave_out(campaign, "c", "p", ["AP", "P@10"], store=False).table
+    assert fresh["official_evaluation_id"].isna().all()
+    stored = pyeval.evaluate(campaign, "c", ["AP", "P@10"]).evaluation_id
+    pyeval.evaluate(campaign, "c", ["AP", "P@10"], max_depth=5)  # later, but cut: not the leave-out's values
+    pyeval.evaluate(campaign, "c", ["AP"], ordering="trec-asc")  # later, another ordering
+    reused = pools.leave_out(campaign, "c", "p", ["AP", "P@10"]).table
+    assert set(reused["official_evaluation_id"]) == {stored}
+    pd.testing.assert_frame_equal(reused.drop(columns="official_evaluation_id"),
+                                  fresh.drop(columns="official_evaluation_id"), check_dtype=False)
+    assert campaign.execute("select distinct official_evaluation_id from pool_leave_out").fetchall() == [(stored,)]
+    # a run replaced by other content: its stored means are stale, so it is evaluated again
+    changed = tmp_path / "r0.txt"
+    changed.write_text("\n".join((DATA / "r0.txt").read_text().splitlines()[1:]) + "\n")
+    pyeval.load_runs(campaign, "c", [changed], names=["r0"], replace=True)
+    again = pools.leave_out(campaign, "c", "p", ["AP"], store=False).table.set_index("run_id")
+    assert pd.isna(again.loc["r0", "official_evaluation_id"]) and again.loc["r1", "official_evaluation_id"] == stored
+
+
+def judged_export(path, qrels_text: str) -> str:
+    """The pool's export as assessors return it: each '-1' replaced by the document's level in
+    ``qrels_text`` (0 for a document it does not judge)."""
+    levels = {(t, d): rel for t, _, d, rel in (line.split() for line in qrels_text.splitlines())}
+    return "".join(f"{t} 0 {d} {levels.get((t, d), '0')}\n" for t, _, d, _ in
+                   (line.split() for line in path.read_text().splitlines()))
+
+
+def test_judged_pool_is_linked_to_its_pool(tmp_path):
+    """A judged pool loaded back names its pool in the set's provenance: found when the set
+    judges exactly the pool's documents, or given with --from-pool; a bad pool changes nothing."""
+    import json
+
+    db = str(tmp_path / "w.duckdb")
+    runner = CliRunner()
+
+    def run(*args):
+        return runner.invoke(main, ["--db", db, *args], catch_exceptions=False)
+
+    assert run("load", "qrels", "-C", "c", str(DATA / "qrels.txt")).exit_code == 0
+    for name, team in teams().items():
+        assert run("load", "run", "-C", "c", "--name", name, "--team", team, str(DATA / f"{name}.txt")).exit_code == 0
+    assert run("pool", "build", "-C", "c", "--name", "p", "--depth", "10",
+               *[x for r in POOLED for x in ("--runs", r)]).exit_code == 0
+    assert run("pool", "export", "-C", "c", "p", str(tmp_path / "pool.txt")).exit_code == 0
+    (tmp_path / "judged.txt").write_text(judged_export(tmp_path / "pool.txt", (DATA / "qrels.txt").read_text()))
+    out = run("load", "qrels", "-C", "c", "--judgments", "assessed", str(tmp_path / "judged.txt")).output
+    assert "judges pool 'p' (matched): 115 of its 115 documents, 0 judgments outside it" in out
+    out = run("load", "qrels", "-C", "c", "--judgments", "nist", "--from-pool", "p", str(DATA / "qrels.txt")).output
+    assert "judges pool 'p' (given)" in out
+
+    def parameters(name):
+        return json.loads(run("sql", "--format", "json", "select parameters from judgment_sets where "
+                              f"judgment_set = '{name}'").output)[0]["parameters"]
+
+    assessed, nist = json.loads(parameters("assessed")), json.loads(parameters("nist"))
+    assert assessed["pool"] == nist["pool"] == "p" and assessed["linked"] == "matched" and nist["linked"] == "given"
+    judged_in_pool = sum(1 for line in (tmp_path / "pool.txt").read_text().splitlines()
+                         if tuple(line.split()[::2][:2]) in {tuple(q.split()[::2][:2]) for q in
+                                                             (DATA / "qrels.txt").read_text().splitlines()})
+    assert nist["judged_pool_documents"] == judged_in_pool
+    assert nist["judgments_outside_pool"] == len((DATA / "qrels.txt").read_text().splitlines()) - judged_in_pool
+    assert "assessed" in run("pool", "list", "-C", "c", "--format", "csv").output
+    assert '"pool": "p"' in run("judgments", "list", "-C", "c", "--format", "csv").output.replace('""', '"')
+    before = run("sql", "--format", "csv", "select judgment_set, parameters from judgment_sets order by 1").output
+    bad = run("load", "qrels", "-C", "c", "--judgments", "other", "--from-pool", "nope", str(tmp_path / "judged.txt"))
+    assert bad.exit_code == 1 and bad.output.count("\n") == 1 and "has no pool 'nope'" in bad.output
+    after = run("sql", "--format", "csv", "select judgment_set, parameters from judgment_sets order by 1").output
+    assert after == before
+
+
+def test_leave_out_matches_loo_summarize(campaign):
+    """NIST's gloo-eval.pl (trec_eval -M1000 -q under qrels.without-GROUP) then loo-summarize.pl
+    (tests/fixtures/pools/loo-summarize.txt): pooled mark, official and leave-out MAP and bpref
+    as trec_eval prints them (4 decimals); loo-summarize.pl's Diff and %Diff come from those
+    printed values and %Diff is a fraction, so they are compared as it computes them, and
+    pyeval's full-precision percent_difference / 100 within the rounding."""
+    pools.build(campaign, "c", "p", depth=10, runs=POOLED)
+    table = pools.leave_out(campaign, "c", "p", ["map", "bpref"]).table.set_index(["measure", "run_id"])
+    lines = (DATA / "loo-summarize.txt").read_text().splitlines()
+    assert lines[1].split() == ["Run", "Orig", "LOO", "Diff", "%Diff", "Orig", "LOO", "Diff", "%Diff"]
+    assert len(lines) == 2 + len(RUNS)
+    for line in lines[2:]:
+        name, *numbers = line.split()
+        run = name.rstrip("*")
+        for measure, (orig, loo, diff, fraction) in zip(["AP", "Bpref"], (numbers[:4], numbers[4:])):
+            row = table.loc[(measure, run)]
+            assert bool(row["pooled"]) == name.endswith("*"), run
+            assert f"{row['official']:.4f}" == orig and f"{row['leave_out']:.4f}" == loo, (measure, run)
+            printed = float(f"{row['leave_out']:.4f}") - float(f"{row['official']:.4f}")
+            assert f"{printed:.4f}" == f"{float(diff):.4f}"
+            assert printed / float(orig) == pytest.approx(float(fraction), abs=5e-5)
+            assert row["percent_difference"] / 100 == pytest.approx(float(fraction), abs=2e-3)
+
+
+def test_leave_out_sets_are_gloo_evals_qrels(campaign):
+    """The derived set of each team is gloo-eval.pl's qrels.without-TEAM (tests/fixtures/pools/
+    gloo-qrels.without-*.txt, from annotate-qrels.pl's output); delta pooled no unique judged
+    document, so its runs keep the official set, which is gloo-eval.pl's qrels.without-delta."""
+    pools.build(campaign, "c", "p", depth=10, runs=POOLED)
+    pools.leave_out(campaign, "c", "p", ["AP"])
+    for team in ("alpha", "beta", "gamma", "delta"):
+        expected = sorted(tuple(line.split()) for line in (DATA / f"gloo-qrels.without-{team}.txt").read_text()
+                          .splitlines())
+        name = "official" if team == "delta" else f"p.without-team.{team}"
+        stored = campaign.execute("select topic_id, '0', doc_id, level::varchar from qrels where judgment_set = $s",
+                                  {"s": name}).fetchall()
+        assert sorted(stored) == expected, team
+
+
+def test_list_marks_pooled_runs(tmp_path):
+    """`pyeval list` shows which runs were pooled (issue 27: visible in runs)."""
+    db = str(tmp_path / "w.duckdb")
+    runner = CliRunner()
+
+    def run(*args):
+        return runner.invoke(main, ["--db", db, *args], catch_exceptions=False)
+
+    assert run("load", "qrels", "-C", "c", str(DATA / "qrels.txt")).exit_code == 0
+    for name in ("r0", "r5"):
+        assert run("load", "run", "-C", "c", "--name", name, str(DATA / f"{name}.txt")).exit_code == 0
+    assert run("pool", "build", "-C", "c", "--name", "p", "--depth", "10", "--runs", "r0").exit_code == 0
+    rows = {line.split(",")[1]: line.split(",")[-1] for line in
+            run("list", "--only", "runs", "--format", "csv").output.splitlines()[1:]}
+    assert rows == {"r0": "True", "r5": "False"}

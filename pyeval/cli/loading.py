@@ -36,12 +36,15 @@ _replace = click.option("--replace", is_flag=True, help="Replace what the campai
 @click.option("--guideline", "guideline_file", type=click.Path(exists=True, dir_okay=False),
               help="The prompt or assessment guidelines used: its sha256 is stored.")
 @click.option("--guideline-sha256", metavar="HEX", help="The sha256 of the prompt or guidelines, when the file is elsewhere.")
+@click.option("--from-pool", "from_pool", metavar="POOL", help="These are the judgments of pool POOL (its export, "
+              "judged): recorded in the set's provenance (found without it when the set judges exactly a pool's "
+              "documents).")
 @_replace
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.pass_context
 @fail_cleanly
 def load_qrels_command(ctx, campaign, qrels_format, description, judgment_set, kind, judge, guideline_file,
-                       guideline_sha256, replace, files):
+                       guideline_sha256, from_pool, replace, files):
     """Load qrels FILES (.gz accepted; several files, a folder or a quoted pattern give one set of
     judgments together); creates the campaign if it does not exist. With --judgments NAME, adds the
     judgment set NAME to a campaign that has its official qrels."""
@@ -52,11 +55,20 @@ def load_qrels_command(ctx, campaign, qrels_format, description, judgment_set, k
         guideline_sha256 = file_sha256(guideline_file)
     provenance = SetProvenance(kind=kind, judge=judge, guideline_sha256=guideline_sha256,
                                description=None if judgment_set == "official" else description)
+    from ..db import transaction
+    from ..pools.judged import link_judgments
+
     con = open_warehouse(ctx)
-    report = load_qrels(con, campaign, list(files), format=qrels_format, replace=replace,
-                        description=description if judgment_set == "official" else None,
-                        judgment_set=judgment_set, provenance=provenance)
+    with transaction(con):  # the judgments and their pool's link together, or nothing
+        report = load_qrels(con, campaign, list(files), format=qrels_format, replace=replace,
+                            description=description if judgment_set == "official" else None,
+                            judgment_set=judgment_set, provenance=provenance)
+        link = link_judgments(con, campaign, judgment_set, from_pool)
     click.echo(report.summary())
+    if link:
+        click.echo(f"{campaign}: judgment set '{judgment_set}' judges pool '{link['pool']}' ({link['linked']}): "
+                   f"{link['judged_pool_documents']} of its {link['pool_documents']} documents, "
+                   f"{link['judgments_outside_pool']} judgments outside it")
 
 
 def _run_metadata(system, team, run_date, tags):

@@ -15,11 +15,11 @@ table_option = click.option("--table", "table_format", type=click.Choice(names(R
 
 def _pool(con, campaign: str, pool_name: str | None) -> str:
     from ..errors import PyevalError
-    from ..pools import pools_frame
+    from ..pools.build import pool_names
 
     if pool_name:
         return pool_name
-    names = list(pools_frame(con, campaign)["pool_name"])
+    names = pool_names(con, campaign)
     if len(names) != 1:
         raise PyevalError(f"campaign '{campaign}' has {len(names) or 'no'} pools"
                           f"{': ' + ', '.join(names) if names else ''}; name one with --pool"
@@ -79,12 +79,14 @@ def build_command(ctx, campaign, name, depth, runs, tag, run_depths, budget, str
 @fail_cleanly
 def list_command(ctx, campaign, fmt):
     """List the stored pools with their parameters."""
-    from ..output import render
-    from ..pools import pools_frame
+    from ..output import render_rows
+    from ..pools.build import POOLS_QUERY
 
     con = open_warehouse(ctx, read_only=True, create=False)
-    click.echo(render(pools_frame(con, campaign), fmt, integer_columns=("depth", "budget", "seed", "documents",
-                                                                          "runs")))
+    cursor = con.execute(POOLS_QUERY, {"c": campaign})
+    headers = [d[0] for d in cursor.description]
+    click.echo(render_rows(headers, cursor.fetchall(), fmt, integer_columns=("depth", "budget", "seed", "documents",
+                                                                             "runs")))
 
 
 @pool_group.command("export")
@@ -115,25 +117,31 @@ def export_command(ctx, campaign, name, file):
 def coverage_command(ctx, campaign, pool_name, judgment_set, runs, per_topic, no_store, table_format, fmt):
     """Judged@k, unjudged fraction and documents no other team retrieved, per run (pooled runs
     marked *); stored in pool_coverage."""
-    from ..output import render
-    from ..pools import coverage, coverage_summary
-    from ..pools.report import paper_table
+    from ..output import render, render_rows
+    from ..pools.coverage import ROWS_TABLE, coverage_into, summary_rows
 
     con = open_warehouse(ctx, create=False)
     name = _pool(con, campaign, pool_name)
-    frame = coverage(con, campaign, name, judgment_set=judgment_set, runs=list(runs), store=not no_store)
-    if per_topic:
-        click.echo(render(frame, fmt, integer_columns=("k", "retrieved", "judged", "relevant", "unique_to_team")))
-        return
-    pooled = [r[0] for r in con.execute("select run_id from pool_runs where campaign_id = $c and pool_name = $p",
-                                        {"c": campaign, "p": name}).fetchall()]
-    table = coverage_summary(frame, pooled)
-    table["run_id"] = table["run_id"] + table["pooled"].map({True: "*", False: ""})
-    table = table.drop(columns="pooled")
+    coverage_into(con, campaign, name, judgment_set=judgment_set, runs=list(runs), store=not no_store)
+    try:
+        if per_topic:
+            click.echo(render(con.execute(f"select * from {ROWS_TABLE} order by run_id, topic_id, k").df(), fmt,
+                              integer_columns=("k", "retrieved", "judged", "relevant", "unique_to_team")))
+            return
+        pooled = [r[0] for r in con.execute("select run_id from pool_runs where campaign_id = $c and pool_name = $p",
+                                            {"c": campaign, "p": name}).fetchall()]
+        headers, rows = summary_rows(con, pooled)
+    finally:
+        con.execute(f"drop table if exists {ROWS_TABLE}")
     if table_format:
-        click.echo(paper_table(table, table_format, digits=3, caption=f"coverage of pool {name} ({campaign})"))
+        import pandas as pd
+
+        from ..pools.report import paper_table
+
+        click.echo(paper_table(pd.DataFrame(rows, columns=headers), table_format, digits=3,
+                               caption=f"coverage of pool {name} ({campaign})"))
     else:
-        click.echo(render(table, fmt))
+        click.echo(render_rows(headers, rows, fmt))
 
 
 @pool_group.command("uniques")

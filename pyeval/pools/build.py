@@ -213,11 +213,22 @@ def export(con: duckdb.DuckDBPyConnection, campaign_id: str, name: str, path: st
     return len(rows)
 
 
+POOLS_QUERY = (
+    "select pools.campaign_id, pools.pool_name, ordering, depth, budget, strata, seed, documents, "
+    "(select count(*) from pool_runs where pool_runs.campaign_id = pools.campaign_id "
+    "and pool_runs.pool_name = pools.pool_name) as runs, created_at, "
+    "(select list(judgment_set order by judgment_set) from judgment_sets where judgment_sets.campaign_id = "
+    "pools.campaign_id and judgment_sets.derivation is null and judgment_sets.parameters::json ->> 'pool' = "
+    "pools.pool_name) as judged_as from pools "
+    "where $c is null or pools.campaign_id = $c order by pools.campaign_id, pools.pool_name")
+
+
+def pool_names(con: duckdb.DuckDBPyConnection, campaign_id: str) -> list[str]:
+    """The campaign's pools, by name."""
+    return [r[0] for r in con.execute("select pool_name from pools where campaign_id = $c order by pool_name",
+                                      {"c": campaign_id}).fetchall()]
+
+
 def pools_frame(con: duckdb.DuckDBPyConnection, campaign_id: str | None = None):
     """The stored pools with their parameters and sizes."""
-    return con.execute(
-        "select pools.campaign_id, pools.pool_name, ordering, depth, budget, strata, seed, documents, "
-        "(select count(*) from pool_runs where pool_runs.campaign_id = pools.campaign_id "
-        "and pool_runs.pool_name = pools.pool_name) as runs, created_at from pools "
-        "where $c is null or pools.campaign_id = $c order by pools.campaign_id, pools.pool_name",
-        {"c": campaign_id}).df()
+    return con.execute(POOLS_QUERY, {"c": campaign_id}).df()

@@ -6,9 +6,9 @@ group counts), computed in SQL (sql/pools/) and stored in table pool_coverage.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import duckdb
-import pandas as pd
 
 from .. import sqlfiles
 from ..db import transaction
@@ -18,7 +18,13 @@ from .build import require_pool
 from .. import vocabulary
 from ..vocabulary import names
 
+if TYPE_CHECKING:  # pandas is imported where a frame is made: `pyeval pool coverage` prints rows without it
+    import pandas as pd
+
 GROUPINGS = names(vocabulary.POOL_GROUPINGS)
+#: The temporary table :func:`coverage_into` leaves (run_id, topic_id, k, retrieved, judged,
+#: relevant, unjudged_fraction, unique_to_team).
+ROWS_TABLE = "pool_coverage_rows"
 
 
 def coverage(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: str, *, judgment_set: str = "official",
@@ -26,6 +32,17 @@ def coverage(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: str, *
     """Per run, topic and k (5, 10, 20, 100 and the pool's depth): ``retrieved``, ``judged``,
     ``relevant``, ``unjudged_fraction`` and ``unique_to_team``; stored in pool_coverage
     (replacing that pool's and set's rows) with ``store``."""
+    coverage_into(con, campaign_id, pool_name, judgment_set=judgment_set, runs=runs, store=store)
+    try:
+        return con.execute(f"select * from {ROWS_TABLE} order by run_id, topic_id, k").df()
+    finally:
+        con.execute(f"drop table if exists {ROWS_TABLE}")
+
+
+def coverage_into(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: str, *,
+                  judgment_set: str = "official", runs: Sequence[str] = (), store: bool = True) -> None:
+    """:func:`coverage`'s work, leaving its rows in the temporary table :data:`ROWS_TABLE` (the
+    caller reads and drops it; no pandas)."""
     pool = require_pool(con, campaign_id, pool_name)
     judgment_sets.require_set(con, campaign_id, judgment_set)
     stored = {r[0] for r in con.execute("select run_id from runs where campaign_id = $c",
@@ -38,35 +55,51 @@ def coverage(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: str, *
                                        "judgment_set": judgment_set, "ordering": pool["ordering"], "runs": list(runs)})
     keys = {"c": campaign_id, "p": pool_name, "s": judgment_set}
     with transaction(con):
-        con.execute("create or replace temp table pool_coverage_rows as\n" + sqlfiles.read(path), bound)
+        con.execute(f"create or replace temp table {ROWS_TABLE} as\n" + sqlfiles.read(path), bound)
         try:
             if store:
                 con.execute("delete from pool_coverage where campaign_id = $c and pool_name = $p and judgment_set = $s "
                             "and (len($r) = 0 or list_contains($r, run_id))", {**keys, "r": list(runs)})
                 con.execute("insert into pool_coverage (campaign_id, pool_name, judgment_set, run_id, topic_id, k, "
                             "retrieved, judged, relevant, unjudged_fraction, unique_to_team) select $c, $p, $s, "
-                            "run_id, topic_id, k, retrieved, judged, relevant, unjudged_fraction, unique_to_team "
-                            "from pool_coverage_rows", keys)
-            frame = con.execute("select * from pool_coverage_rows order by run_id, topic_id, k").df()
-        finally:
-            con.execute("drop table if exists pool_coverage_rows")
-    return frame
+                            f"run_id, topic_id, k, retrieved, judged, relevant, unjudged_fraction, unique_to_team "
+                            f"from {ROWS_TABLE}", keys)
+        except BaseException:
+            con.execute(f"drop table if exists {ROWS_TABLE}")
+            raise
+
+
+def summary_rows(con: duckdb.DuckDBPyConnection, pooled: Sequence[str] = (), *, mark: bool = True,
+                 table: str = ROWS_TABLE) -> tuple[list[str], list[tuple]]:
+    """One row per run of the coverage rows in ``table`` (left by :func:`coverage_into`): the
+    mean over topics of judged@k (judged / retrieved at rank <= k, the fraction pyeval's
+    Judged@k and ir_measures' Judged give) and of unique_to_team at each k; the run marked
+    ``*`` when pooled (``mark``), else followed by a ``pooled`` column. Headers and rows, no
+    pandas."""
+    # table is pyeval's own name, never user input; the cut-offs are integers read from it
+    cutoffs = [int(k) for k, in con.execute(f"select distinct k from {table} order by k").fetchall()]
+    columns = ", ".join([f"avg(judged / retrieved) filter (where k = {k})" for k in cutoffs]
+                        + [f"avg(unique_to_team) filter (where k = {k})" for k in cutoffs])
+    run = ("run_id || case when list_contains($pooled, run_id) then '*' else '' end" if mark
+           else "run_id, list_contains($pooled, run_id)")
+    rows = con.execute(f"select {run}{', ' if columns else ''}{columns} from {table} group by run_id order by run_id",
+                       {"pooled": list(pooled)}).fetchall()
+    return (["run_id"] + ([] if mark else ["pooled"]) + [f"judged@{k}" for k in cutoffs]
+            + [f"unique@{k}" for k in cutoffs]), rows
 
 
 def coverage_summary(frame: pd.DataFrame, pooled: Sequence[str] = ()) -> pd.DataFrame:
-    """One row per run: the mean over topics of judged@k (judged / retrieved at rank <= k, the
-    fraction pyeval's Judged@k and ir_measures' Judged give) and of unique_to_team at each k, with
-    the pooled mark; columns ``judged@k``, ``unique@k``."""
-    if frame.empty:
-        return pd.DataFrame(columns=["run_id", "pooled"])
-    part = frame.assign(judged_fraction=frame["judged"] / frame["retrieved"])
-    judged = part.pivot_table(index="run_id", columns="k", values="judged_fraction", aggfunc="mean")
-    unique = part.pivot_table(index="run_id", columns="k", values="unique_to_team", aggfunc="mean")
-    judged.columns = [f"judged@{k}" for k in judged.columns]
-    unique.columns = [f"unique@{k}" for k in unique.columns]
-    table = judged.join(unique).reset_index()
-    table.insert(1, "pooled", table["run_id"].isin(set(pooled)))
-    return table
+    """:func:`summary_rows` of a frame :func:`coverage` returned, as a frame with columns
+    ``run_id``, ``pooled``, ``judged@k``, ``unique@k``."""
+    import pandas as pd
+
+    scratch = duckdb.connect()
+    try:
+        scratch.register("coverage_frame", frame)
+        headers, rows = summary_rows(scratch, pooled, mark=False, table="coverage_frame")
+    finally:
+        scratch.close()
+    return pd.DataFrame(rows, columns=headers)
 
 
 def unique_documents(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: str, *,

@@ -12,22 +12,23 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import duckdb
-import pandas as pd
 
+from .. import sqlfiles
 from ..db import first_row, transaction
 from ..errors import PyevalError
-from ..evaluation import evaluate
-from ..judgments import derive
 from ..loaders import judgment_sets
-from ..resampling.correlation import correlate_means
 from .build import require_pool
 from .coverage import GROUPINGS, unique_documents
 
+if TYPE_CHECKING:  # pandas and the judgments package load when a leave-out runs (no scipy: rank_agreement)
+    import pandas as pd
+
 COLUMNS = ["measure", "run_id", "pooled", "left_out", "official", "leave_out", "difference", "percent_difference",
            "official_rank", "leave_out_rank", "rank_change", "removed_documents", "removed_relevant",
-           "judgment_set"]
+           "judgment_set", "official_evaluation_id"]
 
 
 @dataclass
@@ -131,9 +132,12 @@ def leave_out(
             raise PyevalError(f"campaign '{campaign_id}' has no {grouping} {unknown[0]!r}; its {grouping}s: "
                               f"{', '.join(sorted(k for k in known if k is not None))}")
     left_out_groups = sorted({g for g in group_of.values() if g is not None and (not teams or g in set(teams))})
+    import pandas as pd
+
+    from ..evaluation import evaluate
+
     unique = unique_documents(con, campaign_id, pool_name, judgment_set=judgment_set, grouping=grouping)
-    official = evaluate(con, campaign_id, list(measures), runs=evaluated, judgment_set=judgment_set,
-                        ordering=pool["ordering"], store=False).means
+    official = official_means(con, campaign_id, measures, evaluated, judgment_set, pool["ordering"])
     names = list(dict.fromkeys(official["measure"]))
     parts = []
     with transaction(con):
@@ -149,13 +153,43 @@ def leave_out(
                 _derive(con, campaign_id, name, judgment_set, removed, pool_name, grouping, group)
                 means = evaluate(con, campaign_id, list(measures), runs=members, judgment_set=name,
                                  ordering=pool["ordering"], store=False).means.assign(judgment_set=name)
-            parts.append(means.assign(**row))
+            parts.append(means[["run_id", "measure", "value", "judgment_set"]].assign(**row))
         leave = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(
             columns=["run_id", "measure", "value", "judgment_set", "left_out", "removed_documents", "removed_relevant"])
         table, rankings = _tables(official, leave, evaluated, set(pooled), names)
         if store:
             _store(con, campaign_id, pool_name, grouping, table, rankings)
     return LeaveOut(campaign_id, pool_name, grouping, table, rankings)
+
+
+def official_means(con: duckdb.DuckDBPyConnection, campaign_id: str, measures: Sequence[str], runs: Sequence[str],
+                   judgment_set: str, ordering: str) -> pd.DataFrame:
+    """Each run's mean of each measure under ``judgment_set`` (``run_id, measure, value,
+    evaluation_id``): from the latest current stored evaluation made as a leave-out evaluates
+    (sql/pools/pool_official_means.sql), the runs without one evaluated now (``evaluation_id``
+    null). Rows by measure in the order asked, then run."""
+    import pandas as pd
+
+    from ..evaluation import evaluate, parse_requested
+
+    names = [str(m) for m in parse_requested(measures) if m.definition.storable]
+    path = "pools/pool_official_means.sql"
+    stored = con.execute(sqlfiles.read(path), sqlfiles.model(path).bind(
+        {"campaign_id": campaign_id, "judgment_set": judgment_set, "ordering": ordering, "runs": list(runs),
+         "measures": names})).df()
+    complete = set(stored.groupby("run_id")["measure"].nunique().loc[lambda n: n == len(names)].index)
+    missing = [r for r in runs if r not in complete]
+    parts = [stored[stored["run_id"].isin(complete)]]
+    if missing:
+        fresh = evaluate(con, campaign_id, list(measures), runs=missing, judgment_set=judgment_set, ordering=ordering,
+                         store=False).means
+        parts.append(fresh[["run_id", "measure", "value"]].assign(evaluation_id=pd.NA))
+    frame = pd.concat(parts, ignore_index=True)
+    frame["evaluation_id"] = frame["evaluation_id"].astype("Int64")
+    order = {name: i for i, name in enumerate(names)}
+    frame = frame[frame["measure"].isin(order)]
+    return frame.sort_values(["measure", "run_id"], key=lambda s: s.map(order) if s.name == "measure" else s,
+                             kind="stable").reset_index(drop=True)
 
 
 def _derive(con, campaign_id: str, name: str, parent: str, removed: pd.DataFrame, pool_name: str, grouping: str,
@@ -165,6 +199,8 @@ def _derive(con, campaign_id: str, name: str, parent: str, removed: pd.DataFrame
     description = f"{parent} without the judged documents only {grouping} {group} contributed to pool {pool_name}"
     row = first_row(con, "select derivation, description from judgment_sets where campaign_id = $c and "
                     "judgment_set = $s", {"c": campaign_id, "s": name})
+    from ..judgments import derive
+
     if row is not None and (row[0] != "minus" or row[1] != description):
         raise PyevalError(f"campaign '{campaign_id}' has a judgment set '{name}' that is not this pool's leave-out "
                           "set; rename or drop it")
@@ -175,41 +211,45 @@ def _derive(con, campaign_id: str, name: str, parent: str, removed: pd.DataFrame
                 {"j": json.dumps(parameters), "c": campaign_id, "s": name})
 
 
-def _ranks(values: pd.Series) -> pd.Series:
-    return values.rank(ascending=False, method="min").astype("Int64")
-
-
 def _tables(official: pd.DataFrame, leave: pd.DataFrame, runs: list[str], pooled: set[str], measures: list[str]):
-    rows, stats = [], []
-    for measure in measures:
-        base = official[official["measure"] == measure].set_index("run_id")["value"]
-        part = leave[leave["measure"] == measure].set_index("run_id")
-        frame = pd.DataFrame({"run_id": [r for r in runs if r in base.index]})
-        frame["measure"] = measure
-        frame["official"] = frame["run_id"].map(base).astype(float)
-        frame["leave_out"] = frame["run_id"].map(part["value"]).astype(float)
-        no_group = frame["leave_out"].isna()  # a run without a team (grouping team): nothing to leave out
-        frame.loc[no_group, "leave_out"] = frame.loc[no_group, "official"]
-        frame["left_out"] = frame["run_id"].map(part["left_out"])
-        frame["judgment_set"] = frame["run_id"].map(part["judgment_set"])
-        frame["removed_documents"] = frame["run_id"].map(part["removed_documents"]).fillna(0).astype(int)
-        frame["removed_relevant"] = frame["run_id"].map(part["removed_relevant"]).fillna(0).astype(int)
-        frame["pooled"] = frame["run_id"].isin(pooled)
-        frame["difference"] = frame["leave_out"] - frame["official"]
-        nonzero = frame["official"].where(frame["official"] != 0)
-        frame["percent_difference"] = 100 * frame["difference"] / nonzero  # loo-summarize.pl's %Diff, in percent
-        frame["official_rank"] = _ranks(frame["official"])
-        frame["leave_out_rank"] = _ranks(frame["leave_out"])
-        frame["rank_change"] = frame["leave_out_rank"] - frame["official_rank"]
-        rows.append(frame[COLUMNS])
-        ranking = {"measure": measure, "runs": len(frame), "kendall_tau": None, "kendall_tau_b": None, "tau_ap": None,
-                   "max_rank_change": int(frame["rank_change"].abs().max()) if len(frame) else None}
-        if len(frame) >= 2:
-            result = correlate_means(frame["official"].to_numpy(), frame["leave_out"].to_numpy(),
-                                     list(frame["run_id"]))
-            ranking.update(kendall_tau=result.tau, kendall_tau_b=result.tau_b, tau_ap=result.tau_ap)
+    import pandas as pd
+
+    from ..resampling.correlation import rank_agreement
+
+    base = official[official["run_id"].isin(set(runs))].rename(columns={"value": "official",
+                                                                        "evaluation_id": "official_evaluation_id"})
+    part = leave.rename(columns={"value": "leave_out"})[["run_id", "measure", "leave_out", "left_out", "judgment_set",
+                                                         "removed_documents", "removed_relevant"]]
+    frame = base.merge(part, on=["run_id", "measure"], how="left")
+    frame["measure"] = pd.Categorical(frame["measure"], categories=measures, ordered=True)
+    frame["run_order"] = frame["run_id"].map({r: i for i, r in enumerate(runs)})
+    frame = frame.sort_values(["measure", "run_order"]).reset_index(drop=True)
+    frame["official"] = frame["official"].astype(float)
+    frame["leave_out"] = frame["leave_out"].astype(float)
+    no_group = frame["leave_out"].isna()  # a run without a team (grouping team): nothing to leave out
+    frame.loc[no_group, "leave_out"] = frame.loc[no_group, "official"]
+    frame["removed_documents"] = frame["removed_documents"].fillna(0).astype(int)
+    frame["removed_relevant"] = frame["removed_relevant"].fillna(0).astype(int)
+    frame["pooled"] = frame["run_id"].isin(pooled)
+    frame["difference"] = frame["leave_out"] - frame["official"]
+    nonzero = frame["official"].where(frame["official"] != 0)
+    frame["percent_difference"] = 100 * frame["difference"] / nonzero  # loo-summarize.pl's %Diff, in percent
+    by_measure = frame.groupby("measure", observed=True)
+    frame["official_rank"] = by_measure["official"].rank(ascending=False, method="min").astype("Int64")
+    frame["leave_out_rank"] = by_measure["leave_out"].rank(ascending=False, method="min").astype("Int64")
+    frame["rank_change"] = frame["leave_out_rank"] - frame["official_rank"]
+    frame["measure"] = frame["measure"].astype(str)
+    stats = []
+    for measure, rows in frame.groupby("measure", sort=False):
+        ranking = {"measure": measure, "runs": len(rows), "kendall_tau": None, "kendall_tau_b": None, "tau_ap": None,
+                   "max_rank_change": int(rows["rank_change"].abs().max()) if len(rows) else None}
+        if len(rows) >= 2:
+            tau, tau_b, tau_ap = rank_agreement(rows["official"].to_numpy(), rows["leave_out"].to_numpy(),
+                                                list(rows["run_id"]))
+            ranking.update(kendall_tau=tau, kendall_tau_b=tau_b, tau_ap=tau_ap)
         stats.append(ranking)
-    return pd.concat(rows, ignore_index=True), pd.DataFrame(stats)
+    return frame[COLUMNS], pd.DataFrame(stats, columns=["measure", "runs", "kendall_tau", "kendall_tau_b", "tau_ap",
+                                                        "max_rank_change"])
 
 
 def _store(con, campaign_id: str, pool_name: str, grouping: str, table: pd.DataFrame, rankings: pd.DataFrame) -> None:
@@ -224,9 +264,10 @@ def _store(con, campaign_id: str, pool_name: str, grouping: str, table: pd.DataF
         con.execute(
             "insert into pool_leave_out (campaign_id, pool_name, grouping, measure, run_id, left_out, judgment_set, "
             "pooled, official, leave_out, difference, percent_difference, official_rank, leave_out_rank, rank_change, "
-            "removed_documents, removed_relevant) select $c, $p, $g, measure, run_id, left_out, judgment_set, pooled, "
-            "official, leave_out, difference, percent_difference, official_rank, leave_out_rank, rank_change, "
-            "removed_documents, removed_relevant from leave_out_frame", keys)
+            "removed_documents, removed_relevant, official_evaluation_id) select $c, $p, $g, measure, run_id, "
+            "left_out, judgment_set, pooled, official, leave_out, difference, percent_difference, official_rank, "
+            "leave_out_rank, rank_change, removed_documents, removed_relevant, official_evaluation_id "
+            "from leave_out_frame", keys)
         con.execute(
             "insert into pool_leave_out_rankings (campaign_id, pool_name, grouping, measure, runs, kendall_tau, "
             "kendall_tau_b, tau_ap, max_rank_change) select $c, $p, $g, measure, runs, kendall_tau, kendall_tau_b, "

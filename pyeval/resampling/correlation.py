@@ -45,8 +45,8 @@ def ranking(means: np.ndarray, run_ids: Sequence[str]) -> np.ndarray:
 def _snapped(means: np.ndarray, scale: float) -> np.ndarray:
     tol = 1e-9 * max(1.0, scale)
     ordered = np.sort(means)
-    groups = np.concatenate([[0], np.cumsum(np.diff(ordered) > tol)])
-    representative = pd.Series(ordered).groupby(groups).transform("first").to_numpy()
+    starts = np.concatenate([[True], np.diff(ordered) > tol])  # each group of near-equal means starts here
+    representative = ordered[np.flatnonzero(starts)][np.cumsum(starts) - 1]  # its first (smallest) mean
     return representative[np.searchsorted(ordered, means)]
 
 
@@ -65,6 +65,24 @@ def kendall_tau(x: np.ndarray, y: np.ndarray) -> float:
     a, b = pair_indices(len(x))
     product = signs(x[a] - x[b]).astype(int) * signs(y[a] - y[b])
     return float(product.sum() / len(a))
+
+
+def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> float:
+    """Kendall's τ_b of two score vectors, means within the tolerance counted as ties (snapped
+    to one value first): (C − D)/sqrt((P − T_x)(P − T_y)), P pairs, T_x (T_y) pairs tied in x
+    (y); the statistic of scipy.stats.kendalltau (variant b) on the snapped values, in numpy
+    (no scipy import: `pyeval pool loo`). NaN when either vector is constant."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if len(x) != len(y) or len(x) < 2:
+        raise ValueError("kendall_tau_b needs two vectors of the same length, at least 2")
+    if np.ptp(x) == 0 or np.ptp(y) == 0:
+        return float("nan")
+    x, y = _snapped(x, float(np.abs(x).max())), _snapped(y, float(np.abs(y).max()))
+    a, b = pair_indices(len(x))
+    sx, sy = np.sign(x[a] - x[b]), np.sign(y[a] - y[b])
+    pairs = len(a)
+    untied = (pairs - np.sum(sx == 0)) * (pairs - np.sum(sy == 0))
+    return float((sx * sy).sum() / np.sqrt(untied)) if untied else float("nan")
 
 
 def tau_ap(reference: np.ndarray, evaluated: np.ndarray, run_ids: Sequence[str] | None = None) -> float:
@@ -87,6 +105,14 @@ def tau_ap(reference: np.ndarray, evaluated: np.ndarray, run_ids: Sequence[str] 
     return float(2.0 / (m - 1) * np.sum(correct / np.arange(1, m)) - 1.0)
 
 
+def rank_agreement(reference: np.ndarray, evaluated: np.ndarray, run_ids: Sequence[str] | None = None
+                   ) -> tuple[float, float, float]:
+    """(τ, τ_b, τ_ap with ``reference`` as the reference ranking) of two run-mean vectors, as
+    :func:`correlate_means` gives them, without its p-value (so without scipy)."""
+    return (kendall_tau(reference, evaluated), kendall_tau_b(reference, evaluated),
+            tau_ap(reference, evaluated, run_ids))
+
+
 @dataclass(frozen=True)
 class Correlation:
     """τ, τ_b (and its p-value), τ_ap with ``measure_a`` as reference, the reverse, symmetric τ_ap."""
@@ -105,14 +131,13 @@ def correlate_means(a: np.ndarray, b: np.ndarray, run_ids: Sequence[str] | None 
     from scipy import stats
 
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    tau, tau_b, forward = rank_agreement(a, b, run_ids)
     if np.ptp(a) == 0 or np.ptp(b) == 0:
-        tau_b, p = float("nan"), float("nan")
-    else:
-        result = stats.kendalltau(_snapped(a, float(np.abs(a).max())), _snapped(b, float(np.abs(b).max())))
-        tau_b, p = float(result.statistic), float(result.pvalue)
-    forward, reverse = tau_ap(a, b, run_ids), tau_ap(b, a, run_ids)
-    return Correlation(kendall_tau(a, b), tau_b, p, forward, reverse, (forward + reverse) / 2,
-                       has_ties(a) or has_ties(b))
+        p = float("nan")
+    else:  # scipy for the p-value of τ_b (its statistic is kendall_tau_b's)
+        p = float(stats.kendalltau(_snapped(a, float(np.abs(a).max())), _snapped(b, float(np.abs(b).max()))).pvalue)
+    reverse = tau_ap(b, a, run_ids)
+    return Correlation(tau, tau_b, p, forward, reverse, (forward + reverse) / 2, has_ties(a) or has_ties(b))
 
 
 def significant_pair_agreement(pairs_a: pd.DataFrame, pairs_b: pd.DataFrame, alpha: float) -> dict:
@@ -265,5 +290,6 @@ def _stored(table: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-__all__ = ["Correlation", "Correlations", "correlate", "correlate_means", "kendall_tau", "ranking",
+__all__ = ["Correlation", "Correlations", "correlate", "correlate_means", "kendall_tau", "kendall_tau_b",
+           "rank_agreement", "ranking",
            "significant_pair_agreement", "tau_ap"]

@@ -27,8 +27,6 @@ from dataclasses import dataclass, field
 import duckdb
 import numpy as np
 import pandas as pd
-from scipy import optimize, special
-from scipy import stats as sps
 
 from ..errors import PyevalError
 from .matrix import ScoreMatrix, canonical_measure, score_matrix, scored_runs
@@ -69,6 +67,8 @@ def _n(n) -> np.ndarray:
 
 def paired_t_power(n, min_diff: float, variance: float, alpha: float = 0.05, method: str = "exact") -> np.ndarray:
     """Power of the two-sided paired t-test with n topics for a true difference ``min_diff``."""
+    from scipy import stats as sps  # imported here: importing pyeval.resampling needs no scipy.stats
+
     n = _n(n)
     phi = n - 1
     lam = np.sqrt(n) * min_diff / np.sqrt(2 * variance)
@@ -86,6 +86,8 @@ def anova_power(n, systems: int, min_range: float, variance: float, alpha: float
                 method: str = "exact") -> np.ndarray:
     """Power of the one-way ANOVA F-test over ``systems`` systems with n topics each, for a true
     range ``min_range`` (least favourable configuration: Δ = D²/(2σ²), λ = nΔ)."""
+    from scipy import stats as sps
+
     n = _n(n)
     phi_a, phi_e = systems - 1, systems * (n - 1)
     lam = n * min_range ** 2 / (2 * variance)
@@ -103,6 +105,9 @@ def anova_power(n, systems: int, min_range: float, variance: float, alpha: float
 
 def ci_half_width(n, variance: float, alpha: float = 0.05, method: str = "exact") -> np.ndarray:
     """Expected half-width of the 1 − α CI of the mean difference of two runs over n topics."""
+    from scipy import special
+    from scipy import stats as sps
+
     n = _n(n)
     phi = n - 1
     t = sps.t.ppf(1 - alpha / 2, phi)
@@ -163,6 +168,8 @@ def achieved(design: str, n: int, min_diff: float, variance: float, *, alpha: fl
              systems: int | None = None, method: str = "exact") -> tuple[float | None, float]:
     """(power at n for min_diff, the difference detectable at n with power 1 − β); for the CI
     design (None, the expected half-width at n)."""
+    from scipy import optimize
+
     if design == "ci":
         return None, float(ci_half_width(n, variance, alpha, method))
     power = (paired_t_power(n, min_diff, variance, alpha, method) if design == "paired-t"

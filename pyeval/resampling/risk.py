@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 import duckdb
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from ..db import check_judgment_set
 from ..errors import PyevalError
@@ -65,6 +64,8 @@ def trisk(differences: np.ndarray, alphas: Sequence[float], se: str = "populatio
     ``topic_trisk``, ``topic_p_value`` (α, c, ...). A zero standard deviation gives TRisk 0
     (URisk 0) or ±inf, with p-value 1 or 0.
     """
+    from scipy import stats as sps  # imported here: importing pyeval.resampling needs no scipy.stats
+
     if se not in SE_CONVENTIONS:
         raise PyevalError(f"standard error must be one of {', '.join(SE_CONVENTIONS)}; got {se!r}")
     rewards = risk_rewards(differences, alphas)
@@ -85,6 +86,8 @@ def trisk(differences: np.ndarray, alphas: Sequence[float], se: str = "populatio
 def zrisk(X: np.ndarray, alphas: Sequence[float]) -> dict[str, np.ndarray]:
     """ZRisk_α and GeoRisk_α of every column of the non-negative topic x run matrix ``X``
     against all its columns (SIGIR 2016): ``zrisk``, ``georisk`` (α, m) and ``z`` (c, m)."""
+    from scipy import stats as sps
+
     X = np.asarray(X, dtype=float)
     if (X < 0).any():
         raise PyevalError("ZRisk and GeoRisk need non-negative scores; the matrix has negative values")

@@ -17,58 +17,58 @@ with cutoffs as (
     select depth as k from pools where campaign_id = $campaign_id and pool_name = $pool_name
 ),
 
-entries as (
+team_names as (
+    select
+        team_name,
+        row_number() over (order by team_name) as team_index
+    from (
+        select coalesce(team, run_id) as team_name from runs where campaign_id = $campaign_id
+        union
+        select coalesce(team, run_id) as team_name
+        from pool_runs
+        where campaign_id = $campaign_id and pool_name = $pool_name
+    ) as named
+),
+
+run_teams as (
+    select
+        runs.run_id,
+        own.team_index,
+        pooled.team_index as pooled_team_index
+    from runs
+    inner join team_names as own on coalesce(runs.team, runs.run_id) = own.team_name
+    left join pool_runs on runs.run_id = pool_runs.run_id
+        and pool_runs.campaign_id = $campaign_id and pool_runs.pool_name = $pool_name
+    left join team_names as pooled on coalesce(pool_runs.team, pool_runs.run_id) = pooled.team_name
+    where runs.campaign_id = $campaign_id
+),
+
+entries as materialized (
     select
         ranked_entries.run_id,
         ranked_entries.topic_id,
         ranked_entries.doc_id,
         ranked_entries.rank,
-        coalesce(runs.team, runs.run_id) as team_name
+        run_teams.team_index,
+        run_teams.pooled_team_index,
+        len($runs) = 0 or list_contains($runs, ranked_entries.run_id) as is_covered
     from ranked_entries
-    inner join runs on ranked_entries.campaign_id = runs.campaign_id and ranked_entries.run_id = runs.run_id
+    inner join run_teams on ranked_entries.run_id = run_teams.run_id
     where
         ranked_entries.campaign_id = $campaign_id
         and ranked_entries.ordering = $ordering
         and ranked_entries.rank <= (select max(k) from cutoffs)
-        and (len($runs) = 0 or list_contains($runs, ranked_entries.run_id))
-),
-
-team_ranks as (
-    select
-        ranked_entries.topic_id,
-        ranked_entries.doc_id,
-        coalesce(pool_runs.team, pool_runs.run_id) as team_name,
-        min(ranked_entries.rank) as best_rank
-    from ranked_entries
-    inner join pool_runs
-        on ranked_entries.campaign_id = pool_runs.campaign_id and ranked_entries.run_id = pool_runs.run_id
-    where
-        ranked_entries.campaign_id = $campaign_id
-        and ranked_entries.ordering = $ordering
-        and pool_runs.pool_name = $pool_name
-        and ranked_entries.rank <= (select max(k) from cutoffs)
-    group by all
-),
-
-team_order as (
-    select
-        topic_id,
-        doc_id,
-        team_name,
-        best_rank,
-        row_number() over (partition by topic_id, doc_id order by best_rank, team_name) as team_position
-    from team_ranks
+        and (len($runs) = 0 or list_contains($runs, ranked_entries.run_id) or run_teams.pooled_team_index is not null)
 ),
 
 best_teams as (
     select
         topic_id,
         doc_id,
-        max(team_name) filter (where team_position = 1) as first_team,
-        min(best_rank) filter (where team_position = 1) as first_rank,
-        min(best_rank) filter (where team_position = 2) as second_rank
-    from team_order
-    where team_position <= 2
+        min(rank * 1000000 + pooled_team_index) as first_key,
+        list_sort(list(rank * 1000000 + pooled_team_index)) as keys
+    from entries
+    where pooled_team_index is not null
     group by topic_id, doc_id
 ),
 
@@ -87,12 +87,14 @@ entry_facts as materialized (
         judged.doc_id is not null as is_judged,
         coalesce(judged.level > 0, false) as is_relevant,
         case
-            when best_teams.first_team = entries.team_name then best_teams.second_rank
-            else best_teams.first_rank
+            when best_teams.first_key % 1000000 = entries.team_index
+                then list_filter(best_teams.keys, lambda key: key % 1000000 <> entries.team_index)[1] // 1000000
+            else best_teams.first_key // 1000000
         end as other_team_rank
     from entries
     left join judged on entries.topic_id = judged.topic_id and entries.doc_id = judged.doc_id
     left join best_teams on entries.topic_id = best_teams.topic_id and entries.doc_id = best_teams.doc_id
+    where entries.is_covered
 )
 
 select
