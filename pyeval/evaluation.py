@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from . import diversity, sqlfiles
+from . import archive, diversity, sqlfiles
 from .db import check_judgment_set, create_rows, first_row, transaction, unknown_campaign
 from .errors import (
     DataIntegrityError,
@@ -514,6 +514,7 @@ def _store(
                 f"from {MEANS_TABLE}",
                 keys,
             )
+            archive.record_evaluation(con, evaluation_id)  # the view scores' stored rows (docs/schema.md)
     finally:
         con.execute("drop table if exists new_measures")
     return evaluation_id

@@ -1,0 +1,44 @@
+-- reads: evaluation_means, evaluations, stale_results
+-- writes: current_means
+-- params: $campaign_id
+-- current_means_of_campaign: the current means of campaign $campaign_id, one per (judgment set,
+-- run, measure): the mean of the latest evaluation (highest evaluation_id) whose stored values
+-- for the run and measure are not stale (stale_results), with that evaluation's time. What the
+-- view run_means shows; pyeval/archive.py refresh inserts it after it deleted the campaign's
+-- rows. The one definition of which mean is current (run_means reads its result).
+insert into current_means (
+    campaign_id, run_id, measure, value, topics, evaluation_id, evaluated_at, judgment_set
+)
+select
+    ranked_means.campaign_id,
+    ranked_means.run_id,
+    ranked_means.measure,
+    ranked_means.value,
+    ranked_means.topics,
+    ranked_means.evaluation_id,
+    evaluations.created_at,
+    ranked_means.judgment_set
+from (
+    select
+        evaluation_means.evaluation_id,
+        evaluation_means.campaign_id,
+        evaluation_means.judgment_set,
+        evaluation_means.run_id,
+        evaluation_means.measure,
+        evaluation_means.value,
+        evaluation_means.topics,
+        row_number() over (
+            partition by
+                evaluation_means.campaign_id, evaluation_means.judgment_set, evaluation_means.run_id,
+                evaluation_means.measure
+            order by evaluation_means.evaluation_id desc
+        ) as recency
+    from evaluation_means
+    left join stale_results
+        on evaluation_means.evaluation_id = stale_results.evaluation_id
+        and evaluation_means.run_id = stale_results.run_id
+        and evaluation_means.measure = stale_results.measure
+    where stale_results.evaluation_id is null and evaluation_means.campaign_id = $campaign_id
+) as ranked_means
+left join evaluations on ranked_means.evaluation_id = evaluations.evaluation_id
+where ranked_means.recency = 1
