@@ -20,10 +20,16 @@ create table current_scores (
 create table current_means (
     campaign_id varchar not null,
     run_id varchar not null,
+    system varchar,
+    team varchar,
+    run_date date,
     measure varchar not null,
     value double,
     topics bigint not null,
     evaluation_id bigint not null,
     evaluated_at timestamp,
+    measure_name varchar,
+    aggregate varchar,
+    higher_is_better boolean,
     judgment_set varchar not null
 );

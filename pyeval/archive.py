@@ -11,6 +11,7 @@ it, inside the caller's transaction:
 - :func:`refresh` after anything that may change which values are stale (loading qrels or a
   run again, storing a fused run or a gain profile, deriving a judgment set, deleting a run):
   the campaign's rows are recomputed from its history;
+- :func:`runs_annotated` after runs' system, team or date were set: the means' copies of them;
 - :func:`rebuild` when the views are (re)created (a new warehouse, an upgrade): every row.
 
 So a whole-archive query reads stored rows, and its cost grows with the current values, not
@@ -75,6 +76,13 @@ def refresh(con: duckdb.DuckDBPyConnection, campaign_id: str) -> None:
     for table in _TABLES:  # the module's constant names
         con.execute(f"delete from {table} where campaign_id = $c", {"c": campaign_id})
         con.execute(sqlfiles.read(_OF_CAMPAIGN[table]), {"campaign_id": campaign_id})
+
+
+def runs_annotated(con: duckdb.DuckDBPyConnection, campaign_id: str) -> None:
+    """Copy the runs' system, team and date to the current means of ``campaign_id`` (inside the
+    caller's transaction): after they were set."""
+    if _maintained(con):
+        con.execute(sqlfiles.read("archive/current_means_metadata.sql"), {"campaign_id": campaign_id})
 
 
 def rebuild(con: duckdb.DuckDBPyConnection) -> None:

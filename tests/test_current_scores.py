@@ -2,7 +2,8 @@
 leaderboard and monthly_means read current_scores and current_means, and show exactly the rows
 the definitions before 0016 regrouped from the whole history at every query. Checked after
 every step of a history with re-evaluations, a re-loaded run, a replaced gain profile, a fused
-run whose parent changed, a deleted run, re-loaded qrels and two judgment sets."""
+run whose parent changed, a deleted run, re-loaded qrels, a run's metadata set after its
+evaluation and two judgment sets."""
 from __future__ import annotations
 
 import math
@@ -116,6 +117,12 @@ def test_the_views_show_what_the_old_definitions_regrouped(con):
     pyeval.evaluate(con, "c", ["AP"], runs=["a"])  # a re-evaluation: the later one shows
     assert assert_views_as_before(con) == first
     assert con.execute("select count(distinct evaluation_id) from scores where campaign_id = 'c'").fetchone()[0] == 2
+
+    # a run's metadata set after its evaluation: run_means and monthly_means show the new one
+    pyeval.annotate_run(con, "c", "a", RunMetadata(system="renamed", team="t", run_date="2025-03-01"))
+    assert con.execute("select distinct system from run_means where run_id = 'a' and campaign_id = 'c'"
+                       ).fetchall() == [("renamed",)]
+    assert_views_as_before(con)
 
     # a second judgment set: its own rows beside the official ones
     pyeval.load_qrels(con, "c", RUN_TRUNC.parent / "qrels.rel_level", judgment_set="second")

@@ -119,6 +119,7 @@ def _annotate(con, campaign_id: str, run_ids: Sequence[str], metadata: RunMetada
         "where campaign_id = $campaign_id and list_contains($run_ids, run_id)",
         {**keys, "system": metadata.system, "team": metadata.team, "run_date": _run_date(metadata.run_date)},
     )
+    archive.runs_annotated(con, campaign_id)  # run_means' stored copies
     if metadata.clear_tags:
         con.execute("delete from run_tags where campaign_id = $campaign_id and list_contains($run_ids, run_id)",
                     keys)
