@@ -25,7 +25,7 @@ from . import sqlfiles
 from .db import first_row
 
 #: The maintained tables and, for each, the columns of its key besides campaign_id.
-_TABLES = {
+TABLES = {
     "current_scores": ("judgment_set", "run_id", "topic_id", "measure"),
     "current_means": ("judgment_set", "run_id", "measure"),
 }
@@ -57,7 +57,7 @@ def record_evaluation(con: duckdb.DuckDBPyConnection, evaluation_id: int) -> Non
     if profiles:
         refresh(con, campaign_id)
         return
-    for table, key in _TABLES.items():
+    for table, key in TABLES.items():
         source, insert = _OF_EVALUATION[table]
         matches = " and ".join(f"{table}.{column} = {source}.{column}" for column in ("campaign_id", *key))
         # table, source and key are this module's constants: no user input reaches the SQL text
@@ -73,7 +73,7 @@ def refresh(con: duckdb.DuckDBPyConnection, campaign_id: str) -> None:
         return
     if first_row(con, "select count(*) from evaluations where campaign_id = $c", {"c": campaign_id})[0] == 0:
         return  # nothing stored for it: nothing is current
-    for table in _TABLES:  # the module's constant names
+    for table in TABLES:  # the module's constant names
         con.execute(f"delete from {table} where campaign_id = $c", {"c": campaign_id})
         con.execute(sqlfiles.read(_OF_CAMPAIGN[table]), {"campaign_id": campaign_id})
 
@@ -90,8 +90,6 @@ def rebuild(con: duckdb.DuckDBPyConnection) -> None:
     rule were (re)created, and once for a warehouse upgraded by migration 0016."""
     if not _maintained(con):
         return
-    for table in _TABLES:
+    for table in TABLES:
         con.execute(f"delete from {table}")  # the module's constant names
-    for (campaign_id,) in con.execute("select distinct campaign_id from evaluations order by 1").fetchall():
-        for table in _TABLES:
-            con.execute(sqlfiles.read(_OF_CAMPAIGN[table]), {"campaign_id": campaign_id})
+        con.execute(sqlfiles.read(_OF_CAMPAIGN[table]), {"campaign_id": None})  # every campaign at once

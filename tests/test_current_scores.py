@@ -6,6 +6,7 @@ run whose parent changed, a deleted run, re-loaded qrels, a run's metadata set a
 evaluation and two judgment sets."""
 from __future__ import annotations
 
+import json
 import math
 import shutil
 
@@ -192,3 +193,26 @@ def test_an_old_warehouse_is_filled_by_the_upgrade(tmp_path):
         assert assert_views_as_before(con) == stored
     finally:
         con.close()
+
+
+def test_an_export_made_before_0016_is_read_with_its_current_values_recomputed(con, tmp_path):
+    pyeval.load_qrels(con, "c", QRELS)
+    pyeval.load_run(con, "c", RUN, name="a")
+    pyeval.load_run(con, "c", RUN_TRUNC, name="b")
+    pyeval.evaluate(con, "c", ["AP", "P@10"])
+    pyeval.load_run(con, "c", RUN, name="b", replace=True)  # b's values turn stale
+    pyeval.evaluate(con, "c", ["AP"], runs=["a"])
+    expected = {view: _rows(con, f"select * from {view}") for view in ("scores", "run_means", "leaderboard")}
+    pyeval.export_parquet(con, tmp_path / "export")
+    manifest_path = tmp_path / "export" / "manifest.json"
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    for table in archive.TABLES:  # what an export of an older warehouse lacks
+        del manifest["tables"][table]
+        shutil.rmtree(tmp_path / "export" / table)
+    manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
+    attached = pyeval.attach_export(tmp_path / "export", verify=False)
+    try:
+        assert {view: _rows(attached, f"select * from {view}") for view in expected} == expected
+        assert expected["scores"] and not [row for row in expected["scores"] if row[1] == "b"]
+    finally:
+        attached.close()

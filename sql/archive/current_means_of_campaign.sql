@@ -1,8 +1,8 @@
 -- reads: evaluation_means, evaluation_measures, evaluations, measures, runs, stale_results
 -- writes: current_means
 -- params: $campaign_id
--- current_means_of_campaign: the current means of campaign $campaign_id, one per (judgment set,
--- run, measure): the mean of the latest evaluation (highest evaluation_id) whose stored values
+-- current_means_of_campaign: the current means of campaign $campaign_id (null: of every
+-- campaign), one per (judgment set, run, measure): the mean of the latest evaluation (highest evaluation_id) whose stored values
 -- for the run and measure are not stale (stale_results), with that evaluation's time, the run's
 -- metadata (a stored run only) and the measure's declaration: the rows the view run_means shows.
 -- pyeval/archive.py refresh inserts it after it deleted the campaign's rows. The one definition
@@ -47,7 +47,9 @@ from (
         on evaluation_means.evaluation_id = stale_results.evaluation_id
         and evaluation_means.run_id = stale_results.run_id
         and evaluation_means.measure = stale_results.measure
-    where stale_results.evaluation_id is null and evaluation_means.campaign_id = $campaign_id
+    where
+        stale_results.evaluation_id is null
+        and ($campaign_id is null or evaluation_means.campaign_id = $campaign_id)
 ) as ranked_means
 inner join runs on ranked_means.campaign_id = runs.campaign_id and ranked_means.run_id = runs.run_id
 left join evaluations on ranked_means.evaluation_id = evaluations.evaluation_id

@@ -1,10 +1,12 @@
 -- reads: score_history
 -- writes: current_scores
 -- params: $campaign_id
--- current_scores_of_campaign: the current per-topic values of campaign $campaign_id, as the
+-- current_scores_of_campaign: the current per-topic values of campaign $campaign_id (null: of
+-- every campaign, in one pass over the history), as the
 -- rule of score_history's is_latest picks them (the latest evaluation of each key whose qrels,
 -- run and gain profile still hold): what pyeval/archive.py refresh inserts after it deleted the
--- campaign's rows, in the transaction of a load or deletion that may have made values stale.
+-- campaign's rows, in the transaction of a load or deletion that may have made values stale, and
+-- rebuild (null) after it deleted every row.
 insert into current_scores (
     campaign_id, run_id, topic_id, measure, value, evaluation_id, evaluated_at, judgment_set
 )
@@ -18,4 +20,4 @@ select
     evaluated_at,
     judgment_set
 from score_history
-where is_latest and campaign_id = $campaign_id
+where is_latest and ($campaign_id is null or campaign_id = $campaign_id)
