@@ -61,8 +61,8 @@ def record_evaluation(con: duckdb.DuckDBPyConnection, evaluation_id: int) -> Non
         source, insert = _OF_EVALUATION[table]
         matches = " and ".join(f"{table}.{column} = {source}.{column}" for column in ("campaign_id", *key))
         # table, source and key are this module's constants: no user input reaches the SQL text
-        con.execute(f"delete from {table} using {source} where {source}.evaluation_id = $id and {matches}",
-                    {"id": evaluation_id})
+        con.execute(f"delete from {table} using {source} where {source}.evaluation_id = $id "
+                    f"and {table}.campaign_id = $c and {matches}", {"id": evaluation_id, "c": campaign_id})
         con.execute(sqlfiles.read(insert), {"id": evaluation_id})
 
 

@@ -58,3 +58,4 @@ left join evaluation_measures
     and ranked_means.measure = evaluation_measures.measure
 left join measures on evaluation_measures.measure_name = measures.measure_name
 where ranked_means.recency = 1
+order by ranked_means.campaign_id, ranked_means.run_id

@@ -6,7 +6,8 @@
 -- rule of score_history's is_latest picks them (the latest evaluation of each key whose qrels,
 -- run and gain profile still hold): what pyeval/archive.py refresh inserts after it deleted the
 -- campaign's rows, in the transaction of a load or deletion that may have made values stale, and
--- rebuild (null) after it deleted every row.
+-- rebuild (null) after it deleted every row. Stored in campaign order, so that a query of one
+-- campaign reads only its row groups (DuckDB's min/max per row group).
 insert into current_scores (
     campaign_id, run_id, topic_id, measure, value, evaluation_id, evaluated_at, judgment_set
 )
@@ -21,3 +22,4 @@ select
     judgment_set
 from score_history
 where is_latest and ($campaign_id is null or campaign_id = $campaign_id)
+order by campaign_id, run_id
