@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from . import diversity, sqlfiles
+from . import archive, diversity, sqlfiles
 from .db import check_judgment_set, first_row, transaction, unknown_campaign
 from .errors import DataIntegrityError, PyevalError
 from .measures import Measure, parse_measures, registry
@@ -384,6 +384,7 @@ def _store(con, request: EvaluationRequest) -> int:
                 f"from {MEANS_TABLE}",
                 keys,
             )
+            archive.record_evaluation(con, evaluation_id)  # the view scores' stored rows (docs/schema.md)
     finally:
         con.execute("drop table if exists new_measures")
     return evaluation_id

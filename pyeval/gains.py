@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 import duckdb
 
+from . import archive
 from .db import first_row, transaction, unknown_campaign
 from .errors import MeasureParamError, already_stored
 from .measures.common import (
@@ -107,4 +108,5 @@ def define_gain_profile(
             "select $campaign_id, $profile, $topic_id, unnest($levels), unnest($gains)",
             {**keys, "levels": list(parsed), "gains": list(parsed.values())},
         )
+        archive.refresh(con, campaign_id)
     return parsed

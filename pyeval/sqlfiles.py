@@ -218,6 +218,7 @@ _TREES = {
     "compat": "Drop-in output (pyeval/compat/)",
     "loaders": "Loaders (pyeval/loaders/)",
     "fusion": "Run fusion (pyeval/fusion/)",
+    "archive": "Stored current values (pyeval/archive.py)",
 }
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import duckdb
 
-from . import ownership, sqlfiles
+from . import archive, ownership, sqlfiles
 from .sqlfiles import migration_checksum
 from .db import first_row, transaction
 from .errors import NotAWarehouseError, PyevalWarning, SchemaVersionError, WarehouseLockedError
@@ -207,7 +207,9 @@ def migrate(con: duckdb.DuckDBPyConnection, migrations=None, path: str = "") -> 
                 f"{path}: migration {version:04d}_{name} failed: {str(exc).splitlines()[0]}"
             ) from exc
     if pending or not views_current(con):
-        create_views(con)
+        with transaction(con):  # the stored current values follow the views' rule (pyeval/archive.py)
+            create_views(con)
+            archive.rebuild(con)
     elif not _sealed(con):  # current, stamped before the seal existed: seal it once
         stamp_seal(con)
     return pending

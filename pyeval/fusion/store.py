@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from .. import sqlfiles
+from .. import archive, sqlfiles
 from ..db import first_row, transaction
 from ..errors import DataIntegrityError, PyevalError, already_stored
 from . import compute
@@ -98,6 +98,7 @@ def store_staged(con: duckdb.DuckDBPyConnection, campaign_id: str, name: str, re
         "insert into run_derivation_parents (campaign_id, run_id, input_position, parent_run_id, parent_sha256) "
         "select $c, $r, fusion_inputs.input_position, runs.run_id, runs.source_sha256 from fusion_inputs "
         "inner join runs on runs.campaign_id = $c and runs.run_id = fusion_inputs.run_id", keys)
+    archive.refresh(con, campaign_id)  # a replaced fused run's stored values turn stale
     return sha256
 
 
@@ -160,6 +161,7 @@ def delete_run(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: str) ->
     with transaction(con):
         for table in ("run_entries", "run_tags", "runs", "run_derivations", "run_derivation_parents"):
             con.execute(f"delete from {table} where campaign_id = $c and run_id = $r", keys)  # pyeval's own names
+        archive.refresh(con, campaign_id)  # the deleted run's stored values turn stale
 
 
 def export_run(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: str,

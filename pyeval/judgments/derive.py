@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from .. import sqlfiles
+from .. import archive, sqlfiles
 from ..db import first_row, transaction
 from ..errors import DataIntegrityError, PyevalError, already_stored
 from ..loaders import judgment_sets
@@ -150,6 +150,7 @@ def _store(con, campaign_id, name, derivation, parents, path, bound, parameters,
             "judgment_set) values ($c, 'qrels', $label, $sha, $rows, $s)",
             {**keys, "label": label, "sha": digest, "rows": rows},
         )
+        archive.refresh(con, campaign_id)  # values computed from the replaced set turn stale
         judgment_sets.record_set(con, campaign_id, name, SetProvenance(
             kind=kind, description=description, parent_sets=tuple(parents), derivation=derivation,
             parameters=parameters), source_file=None, source_sha256=digest)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from .. import sqlfiles
+from .. import archive, sqlfiles
 from ..db import create_rows, first_row, transaction
 from ..errors import DataIntegrityError, InputFormatError, InputWarning, PyevalError, already_stored
 from . import staging
@@ -119,6 +119,7 @@ def _annotate(con, campaign_id: str, run_ids: Sequence[str], metadata: RunMetada
         "where campaign_id = $campaign_id and list_contains($run_ids, run_id)",
         {**keys, "system": metadata.system, "team": metadata.team, "run_date": _run_date(metadata.run_date)},
     )
+    archive.runs_annotated(con, campaign_id)  # run_means' stored copies
     if metadata.clear_tags:
         con.execute("delete from run_tags where campaign_id = $campaign_id and list_contains($run_ids, run_id)",
                     keys)
@@ -381,6 +382,7 @@ def _store(con, campaign_id: str, inputs: list, run_ids: list[str], summaries: d
             "from batch_runs order by file_index", keys)
         for first, last in _slices([summaries[index][4] for index in range(len(inputs))]):
             con.execute(sqlfiles.read("loaders/run_insert.sql"), {**keys, "first_file": first, "last_file": last})
+        archive.refresh(con, campaign_id)  # a replaced run's stored values turn stale
     finally:
         _drop_quietly(con, "batch_runs")
 

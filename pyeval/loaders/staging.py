@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import duckdb
 
 from ..db import first_row, unknown_campaign
-from .. import sqlfiles
+from .. import archive, sqlfiles
 from ..errors import DuplicateEntryError, InputFormatError, already_stored
 from .source import STAGED_TABLE, Lines, StagedFile, expand_paths, is_frame, read_lines, stage_files
 
@@ -416,3 +416,4 @@ def record_input(
         "judgment_set) values ($campaign_id, $input_kind, $source_file, $sha256, $rows, $judgment_set)",
         {**parameters, "source_file": lines.source_file, "sha256": lines.sha256, "rows": rows},
     )
+    archive.refresh(con, campaign_id)  # values computed from replaced qrels turn stale

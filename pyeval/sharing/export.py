@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from .. import sqlfiles
+from .. import archive, sqlfiles
 from ..db import first_row, rollback_quietly
 from ..errors import NotOwnedError, PyevalError, already_stored
 from ..ownership import LOCKED_DOWN, inside, listed_files, require_export, seal
@@ -242,7 +242,8 @@ EXPORTED_VIEWS: tuple[str, ...] = ("scores",)
 
 #: Public tables added after the export format (migrations 0010, 0012): an older export lacks
 #: them, and ``attach`` reads it with them empty.
-LATER_TABLES: tuple[str, ...] = ("measures", "topic_texts", "risk_results", "risk_topic_values", "topic_set_designs")
+LATER_TABLES: tuple[str, ...] = ("measures", "topic_texts", "risk_results", "risk_topic_values", "topic_set_designs",
+                                  "current_scores", "current_means")
 
 
 def digest_folder(campaign_id: str) -> str:
@@ -354,6 +355,8 @@ def attach_export(
                 raise PyevalError(f"{root}: table {table} has {found} rows; the manifest says {info['rows']}")
         for name in sqlfiles.VIEW_ORDER:
             con.execute(f"create view {name} as\n{sqlfiles.view_sql(name)}")
+        if "current_scores" not in manifest["tables"]:  # exported before migration 0016: from the history
+            archive.rebuild(con)
     except duckdb.Error as exc:
         con.close()
         raise PyevalError(f"{root}: cannot read the export: {str(exc).splitlines()[0]}") from exc

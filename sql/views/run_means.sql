@@ -1,4 +1,4 @@
--- reads: evaluation_means, evaluation_measures, evaluations, measures, runs, stale_results
+-- reads: current_means
 -- produces: run_means (campaign_id, run_id, system, team, run_date, measure, value, topics,
 --           evaluation_id, evaluated_at, measure_name, aggregate, higher_is_better, judgment_set)
 -- grain: campaign_id, judgment_set, run_id, measure
@@ -7,51 +7,24 @@
 -- the run (the measure's declared aggregate over topics) in the latest evaluation whose inputs
 -- still hold, with the run's metadata; one row per judgment set it was evaluated under
 -- (judgment_set; docs/judgments.md).
+-- Reads: current_means, these rows stored (migration 0016; which mean is current:
+-- sql/archive/current_means_of_campaign.sql), kept by every evaluation, every load that makes
+-- values stale and every change of a run's metadata (pyeval/archive.py).
 -- Evaluations stored before migration 0006 recorded no means: re-evaluate to see them here.
 -- Portable SQL (DuckDB and PostgreSQL).
-with current_means as (
-    select
-        evaluation_means.evaluation_id,
-        evaluation_means.campaign_id,
-        evaluation_means.judgment_set,
-        evaluation_means.run_id,
-        evaluation_means.measure,
-        evaluation_means.value,
-        evaluation_means.topics,
-        row_number() over (
-            partition by
-                evaluation_means.campaign_id, evaluation_means.judgment_set, evaluation_means.run_id,
-                evaluation_means.measure
-            order by evaluation_means.evaluation_id desc
-        ) as recency
-    from evaluation_means
-    left join stale_results
-        on evaluation_means.evaluation_id = stale_results.evaluation_id
-        and evaluation_means.run_id = stale_results.run_id
-        and evaluation_means.measure = stale_results.measure
-    where stale_results.evaluation_id is null
-)
-
 select
-    current_means.campaign_id,
-    current_means.run_id,
-    runs.system,
-    runs.team,
-    runs.run_date,
-    current_means.measure,
-    current_means.value,
-    current_means.topics,
-    current_means.evaluation_id,
-    evaluations.created_at as evaluated_at,
-    evaluation_measures.measure_name,
-    measures.aggregate,
-    measures.higher_is_better,
-    current_means.judgment_set
+    campaign_id,
+    run_id,
+    system,
+    team,
+    run_date,
+    measure,
+    value,
+    topics,
+    evaluation_id,
+    evaluated_at,
+    measure_name,
+    aggregate,
+    higher_is_better,
+    judgment_set
 from current_means
-inner join runs on current_means.campaign_id = runs.campaign_id and current_means.run_id = runs.run_id
-left join evaluations on current_means.evaluation_id = evaluations.evaluation_id
-left join evaluation_measures
-    on current_means.evaluation_id = evaluation_measures.evaluation_id
-    and current_means.measure = evaluation_measures.measure
-left join measures on evaluation_measures.measure_name = measures.measure_name
-where current_means.recency = 1

@@ -1,10 +1,12 @@
--- reads: score_history
+-- reads: current_scores
 -- produces: scores (campaign_id, run_id, topic_id, measure, value, evaluation_id, evaluated_at,
 --           judgment_set)
 -- grain: campaign_id, judgment_set, run_id, topic_id, measure
 -- params: none
 -- scores: the public per-topic results, one row per (campaign_id, run_id, topic_id, measure).
--- Reads: score_history (every value ever stored, with its evaluation_id).
+-- Reads: current_scores, the stored current values (migration 0016), kept equal to
+-- score_history's is_latest rows by every evaluation and every load that makes values stale
+-- (pyeval/archive.py): a query reads stored rows, however long the history.
 -- judgment_set: the judgment set the value was computed under (docs/judgments.md); a campaign
 -- evaluated under several sets has one row per set: filter on judgment_set = 'official' for the
 -- official qrels' values.
@@ -20,5 +22,4 @@ select
     evaluation_id,
     evaluated_at,
     judgment_set
-from score_history
-where is_latest
+from current_scores
