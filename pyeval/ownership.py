@@ -39,6 +39,10 @@ DEMO_MARKER = "pyeval warehouse (demo)"
 #: warehouse never is). A snapshot opened read-write becomes a working warehouse (marker
 #: :data:`WAREHOUSE_MARKER`).
 SNAPSHOT_MARKER = "pyeval warehouse (snapshot)"
+#: The marker of a snapshot written for a BI client (``pyeval snapshot --for``), on
+#: ``pyeval_internal.schema_migrations``: only the public API is in its default schema, so it is
+#: no working warehouse (pyeval opens it for ``url`` and replaces it with a later snapshot).
+CLIENT_SNAPSHOT_MARKER = "pyeval snapshot for BI clients"
 
 #: Bytes 8-11 of every DuckDB database file (its header's magic).
 _DUCKDB_MAGIC = b"DUCK"
@@ -192,7 +196,7 @@ def mark(con: duckdb.DuckDBPyConnection, text: str = WAREHOUSE_MARKER, *,
     :data:`SNAPSHOT_MARKER`) on ``table`` (pyeval's own name of that table, qualified by an
     attached database of pyeval's naming for a snapshot)."""
     # text is one of this module's constants: no user input reaches this SQL text
-    if text not in (WAREHOUSE_MARKER, DEMO_MARKER, SNAPSHOT_MARKER):
+    if text not in (WAREHOUSE_MARKER, DEMO_MARKER, SNAPSHOT_MARKER, CLIENT_SNAPSHOT_MARKER):
         raise ValueError(f"not a pyeval marker: {text!r}")
     con.execute(f"comment on table {table} is '{text}'")
 
