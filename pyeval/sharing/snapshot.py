@@ -33,8 +33,8 @@ _DUCKDB_VERSION = re.compile(r"^(\d+)\.(\d+)(?:\.\d+)?$")
 #: tools/bi_clients_check.py: ``pyeval snapshot --for CLIENT`` writes the storage format it reads.
 CLIENT_DUCKDB: dict[str, str] = {
     "superset": "1.5",
-    "jupysql": "2.0",
-    "ibis": "2.0",
+    "jupysql": "1.5",
+    "ibis": "1.5",
     "harlequin": "2.0",
     "evidence": "1.4",
     "duckdb": "2.0",
