@@ -160,3 +160,23 @@ def test_snapshot_layout_does_not_change_the_plain_snapshot(built, tmp_path):
     copy.close()
     con.close()
     assert _storage_version(out).startswith("v1.5")
+
+
+def test_the_demo_dates_its_runs_and_names_systems_so_trend_views_have_rows(tmp_path):
+    from pyeval.demo import build_demo
+
+    path = tmp_path / "demo.duckdb"
+    build_demo(path)
+    con = pyeval.connect(path, read_only=True)
+    assert con.execute("select count(*) from runs where system is null or run_date is null").fetchone() == (0,)
+    assert con.execute("select count(distinct tag) from run_tags where tag in ('real', 'simulated')").fetchone() == (2,)
+    trend = con.execute(
+        "select system, count(*), sum(runs) from monthly_means where campaign_id = 'web2012-adhoc' "
+        "and measure = 'nDCG@10' group by system order by system").fetchall()
+    assert trend == [("indri", 2, 2), ("simulated-a", 6, 6), ("simulated-b", 6, 6), ("simulated-c", 6, 6)]
+    # a month's mean is the mean of that month's runs' values in run_means
+    month = con.execute("select mean_value from monthly_means where campaign_id = 'web2012-adhoc' and "
+                        "measure = 'nDCG@10' and system = 'indri' and month = date '2012-06-01'").fetchone()[0]
+    assert month == con.execute("select value from run_means where campaign_id = 'web2012-adhoc' and "
+                                "measure = 'nDCG@10' and run_id = 'indri-ql'").fetchone()[0]
+    con.close()
