@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -184,6 +185,15 @@ def check_rename(superset: Superset, db: Path, snapshot: Path) -> list[str]:
     database = superset.database("pyeval snapshot, renamed later", pyeval(snapshot, "url").strip())
     schemas = superset.call("GET", f"/api/v1/database/{database}/schemas/")["result"]
     results.append(f"INFO schemas Superset's dataset form lists for {snapshot.name}: {schemas}")
+    query = urllib.parse.quote(f"(schema_name:'{snapshot.stem}.main',force:!t)")
+    listed = {row["value"] for row in superset.call("GET", f"/api/v1/database/{database}/tables/?q={query}")["result"]}
+    sys.path.insert(0, str(ROOT))
+    from pyeval.sharing.common import PUBLIC_TABLES, PUBLIC_VIEWS
+
+    public = set(PUBLIC_TABLES) | set(PUBLIC_VIEWS)
+    results.append(f"{'PASS' if listed == public else 'FAIL'} the dataset form lists {len(listed)} tables and views "
+                   f"in {snapshot.stem}.main, the public API's {len(public)}"
+                   + ("" if listed == public else f" (others {sorted(listed - public)}, missing {sorted(public - listed)})"))
     on_main = superset.dataset(database, "main", "leaderboard")
     on_catalog = superset.dataset(database, f"{snapshot.stem}.main", "leaderboard")
     as_sql = superset.sql_dataset(database, "leaderboard_sql", "select * from leaderboard")
