@@ -182,6 +182,14 @@ def require_warehouse(
         return found
     if found is Ownership.EMPTY:
         raise NotAWarehouseError(f"{path}: an empty DuckDB database, not a pyeval warehouse (load something first)")
+    client_copy = con.execute(
+        "select count(*) from duckdb_tables() where database_name = current_database() and schema_name = "
+        "'pyeval_internal' and table_name = 'schema_migrations' and comment = $m", {"m": CLIENT_SNAPSHOT_MARKER}
+    ).fetchall()[0][0]
+    if client_copy:
+        raise NotAWarehouseError(
+            f"{path}: a snapshot for BI clients (pyeval snapshot --for), not a warehouse; read it with a BI "
+            "client or `pyeval url`, or take a plain `pyeval snapshot` for pyeval to open")
     objects = _user_objects(con)
     shown = ", ".join(objects[:3]) + (", ..." if len(objects) > 3 else "")
     raise NotAWarehouseError(

@@ -131,6 +131,11 @@ def test_url_of_a_client_snapshot_and_the_settable_variant_stay_read_only(built,
     engine.dispose()
     both = CliRunner().invoke(main, ["--db", str(out), "url", "--settable", "--read-write"])
     assert both.exit_code == 1 and both.output.count("\n") == 1
+    # pyeval does not open it as a warehouse, and says what it is
+    for command in (["sql", "select 1"], ["load", "qrels", "-C", "x", str(QRELS)]):
+        refused = CliRunner().invoke(main, ["--db", str(out), *command])
+        assert refused.exit_code == 1 and "a snapshot for BI clients" in refused.output, refused.output
+        assert refused.output.count("\n") == 1
 
 
 def test_a_client_snapshot_names_its_catalog_after_its_file_and_unqualified_names_follow_a_rename(built, tmp_path):
