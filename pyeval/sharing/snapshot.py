@@ -136,7 +136,7 @@ def _replaceable_snapshot_target(path: Path) -> bool:
 
 def _move_internal_out(cursor: duckdb.DuckDBPyConnection, database: str) -> None:
     """In the copy ``database``, leave only the public API (:data:`PUBLIC_TABLES`,
-    :data:`PUBLIC_VIEWS`) in ``main``: every other table and view moves to
+    :data:`PUBLIC_VIEWS`) in ``main``: every other table and pyeval's other views move to
     :data:`INTERNAL_SCHEMA` (views keep their SQL; DuckDB binds a view's names in its own schema
     first, then in ``main``)."""
     from .. import sqlfiles
@@ -154,7 +154,8 @@ def _move_internal_out(cursor: duckdb.DuckDBPyConnection, database: str) -> None
             quoted = quote_identifier(table)
             cursor.execute(f"create table {schema}.{quoted} as select * from {database}.main.{quoted}")
             cursor.execute(f"drop table {database}.main.{quoted}")
-    internal_views = [view for view in views if view not in PUBLIC_VIEWS]
+    # pyeval's own views only (a view someone made with `pyeval sql --write` stays where it is)
+    internal_views = [view for view in views if view not in PUBLIC_VIEWS and view in sqlfiles.VIEW_ORDER]
     for view in internal_views:
         cursor.execute(f"drop view {database}.main.{quote_identifier(view)}")
     for view in sqlfiles.VIEW_ORDER:  # dependencies first
