@@ -14,7 +14,9 @@ create table current_scores (
     value double,
     evaluation_id bigint not null,
     evaluated_at timestamp,
-    judgment_set varchar not null
+    judgment_set varchar not null,
+    aggregate varchar,
+    higher_is_better boolean
 );
 
 create table current_means (

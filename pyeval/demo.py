@@ -113,9 +113,32 @@ def build_demo(path: str | Path) -> Evaluation:
                 load_runs(con, campaign, runs, names=[sample.run_name(p) for p in runs],
                           metadata=RunMetadata(tags=(kind,)))
             load_doclengths(con, campaign, sample.path("doclengths.txt.gz"))
+            date_demo_runs(con, campaign)
         return evaluate(con, "web2012-adhoc", DEMO_MEASURES)
     finally:
         con.close()
+
+
+def demo_run_metadata(run_id: str) -> RunMetadata:
+    """The system and date the demo gives a sample run, so that ``monthly_means`` and other trend
+    views have rows (docs/bi.md): the two Indri runs are system ``indri`` (June and July 2012);
+    simulated run N is system ``simulated-a``, ``-b`` or ``-c`` (N mod 3), one run a month from
+    May to October 2012. Invented for the demo: the sample's files carry no dates."""
+    from datetime import date
+
+    if sample.is_real_run(run_id):
+        return RunMetadata(system="indri", run_date=date(2012, 6 if run_id.endswith("ql") else 7, 15))
+    number = int("".join(ch for ch in run_id if ch.isdigit()) or 1) - 1
+    return RunMetadata(system=f"simulated-{'abc'[number % 3]}", run_date=date(2012, 5 + (number // 3) % 6, 15))
+
+
+def date_demo_runs(con, campaign: str) -> None:
+    """Annotate each of ``campaign``'s runs with :func:`demo_run_metadata` (tags are kept)."""
+    from .loaders import annotate_run
+
+    for run_id, in con.execute("select run_id from runs where campaign_id = $c order by run_id",
+                               {"c": campaign}).fetchall():
+        annotate_run(con, campaign, run_id, demo_run_metadata(run_id))
 
 
 def asl_plot_path(out: Path) -> Path:

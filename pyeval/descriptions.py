@@ -160,9 +160,34 @@ def fill_columns(found: dict[str, dict], columns: dict[str, list[str]]) -> dict[
             return glossary.get(column) or types.get(column, "")
         return types.get(column) or glossary.get(column, "")
 
-    return {
+    described = {
         relation: {"description": found[relation]["description"], "columns": {c: text(relation, c) for c in names}}
         for relation, names in columns.items() if relation in found
+    }
+    return resolve_cross_references(described)
+
+
+_CROSS_REFERENCE = re.compile(r"as in ([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def resolve_cross_references(described: dict[str, dict]) -> dict[str, dict]:
+    """Replace a column's description that only points elsewhere ("as in runs", the page's
+    shorthand) by the description that relation gives the same column, followed through chains;
+    a BI tool shows each column's comment alone, where "as in runs" says nothing."""
+    def resolve(relation: str, column: str, seen: frozenset) -> str:
+        text = described[relation]["columns"][column]
+        pointer = _CROSS_REFERENCE.fullmatch(text)
+        if not pointer:
+            return text
+        target = pointer.group(1)
+        if (target, column) in seen or column not in described.get(target, {}).get("columns", {}):
+            return text
+        return resolve(target, column, seen | {(relation, column)})
+
+    return {
+        relation: {"description": entry["description"],
+                   "columns": {column: resolve(relation, column, frozenset()) for column in entry["columns"]}}
+        for relation, entry in described.items()
     }
 
 

@@ -39,6 +39,10 @@ DEMO_MARKER = "pyeval warehouse (demo)"
 #: warehouse never is). A snapshot opened read-write becomes a working warehouse (marker
 #: :data:`WAREHOUSE_MARKER`).
 SNAPSHOT_MARKER = "pyeval warehouse (snapshot)"
+#: The marker of a snapshot written for a BI client (``pyeval snapshot --for``), on
+#: ``pyeval_internal.schema_migrations``: only the public API is in its default schema, so it is
+#: no working warehouse (pyeval opens it for ``url`` and replaces it with a later snapshot).
+CLIENT_SNAPSHOT_MARKER = "pyeval snapshot for BI clients"
 
 #: Bytes 8-11 of every DuckDB database file (its header's magic).
 _DUCKDB_MAGIC = b"DUCK"
@@ -178,6 +182,14 @@ def require_warehouse(
         return found
     if found is Ownership.EMPTY:
         raise NotAWarehouseError(f"{path}: an empty DuckDB database, not a pyeval warehouse (load something first)")
+    client_copy = con.execute(
+        "select count(*) from duckdb_tables() where database_name = current_database() and schema_name = "
+        "'pyeval_internal' and table_name = 'schema_migrations' and comment = $m", {"m": CLIENT_SNAPSHOT_MARKER}
+    ).fetchall()[0][0]
+    if client_copy:
+        raise NotAWarehouseError(
+            f"{path}: a snapshot for BI clients (pyeval snapshot --for), not a warehouse; read it with a BI "
+            "client or `pyeval url`, or take a plain `pyeval snapshot` for pyeval to open")
     objects = _user_objects(con)
     shown = ", ".join(objects[:3]) + (", ..." if len(objects) > 3 else "")
     raise NotAWarehouseError(
@@ -192,7 +204,7 @@ def mark(con: duckdb.DuckDBPyConnection, text: str = WAREHOUSE_MARKER, *,
     :data:`SNAPSHOT_MARKER`) on ``table`` (pyeval's own name of that table, qualified by an
     attached database of pyeval's naming for a snapshot)."""
     # text is one of this module's constants: no user input reaches this SQL text
-    if text not in (WAREHOUSE_MARKER, DEMO_MARKER, SNAPSHOT_MARKER):
+    if text not in (WAREHOUSE_MARKER, DEMO_MARKER, SNAPSHOT_MARKER, CLIENT_SNAPSHOT_MARKER):
         raise ValueError(f"not a pyeval marker: {text!r}")
     con.execute(f"comment on table {table} is '{text}'")
 

@@ -264,3 +264,57 @@ def test_an_export_by_an_older_pyeval_attaches_with_the_later_tables_empty(built
     assert attached.execute("select count(*) from measures").fetchall() == [(0,)]
     assert attached.execute("select run_id, measure, value from run_means order by all").fetchall() == means
     attached.close()
+
+
+def test_scores_carry_the_aggregate_and_direction_so_a_dashboard_sums_a_sum_measure(built):
+    """Issue 31: a dashboard averaging `scores` gave NumRet 43.67 where the leaderboard says 131
+    (trec_eval's num_rel_ret for results.test); `aggregate` tells it to SUM."""
+    con = pyeval.connect(built, read_only=True)
+    rows = con.execute(
+        "select measure, aggregate, higher_is_better, "
+        "case aggregate when 'sum' then sum(value) when 'mean' then avg(value) "
+        "when 'gmean' then exp(avg(ln(greatest(value, 1e-5)))) end "
+        "from scores where run_id = 'a' group by measure, aggregate, higher_is_better order by measure").fetchall()
+    board = dict(con.execute("select measure, value from leaderboard where run_id = 'a'").fetchall())
+    assert [(m, a, h) for m, a, h, _ in rows] == [
+        ("AP", "mean", True), ("GMAP", "gmean", True), ("NumRet(rel=1)", "sum", None), ("P@10", "mean", True)]
+    for measure, _, _, value in rows:
+        assert value == pytest.approx(board[measure], rel=1e-12), measure
+    assert board["NumRet(rel=1)"] == 131.0
+    con.close()
+
+
+def test_monthly_means_name_their_campaign(tmp_path):
+    con = pyeval.connect(tmp_path / "w.duckdb")
+    for campaign in ("c1", "c2"):
+        pyeval.load_qrels(con, campaign, QRELS)
+        pyeval.load_run(con, campaign, RUN, name="a",
+                        metadata=pyeval.RunMetadata(system="bm25", run_date="2024-01-02"))
+        pyeval.evaluate(con, campaign, ["AP"])
+    rows = con.execute("select campaign_id, system, month, runs, campaigns from monthly_means "
+                       "order by campaign_id").fetchall()
+    assert rows == [("c1", "bm25", datetime.date(2024, 1, 1), 1, 1), ("c2", "bm25", datetime.date(2024, 1, 1), 1, 1)]
+    con.close()
+
+
+def test_a_verdict_from_a_test_older_than_the_evaluation_says_stale(tmp_path):
+    con = pyeval.connect(tmp_path / "w.duckdb")
+    pyeval.load_qrels(con, "c", QRELS)
+    pyeval.load_run(con, "c", RUN, name="a", metadata=pyeval.RunMetadata(tags=("baseline",)))
+    pyeval.load_run(con, "c", RUN_TRUNC, name="b")
+    pyeval.evaluate(con, "c", ["AP"])
+    compare(con, "c", ["AP"], test="t")
+    verdict = "select versus_baseline, test from leaderboard where run_id = 'b' and measure = 'AP'"
+    assert con.execute(verdict).fetchall() == [("not significant", "t")]
+    pyeval.evaluate(con, "c", ["AP"])  # newer values than the test read
+    assert con.execute(verdict).fetchall() == [("stale", "t")]
+    compare(con, "c", ["AP"], test="t")
+    assert con.execute(verdict).fetchall() == [("not significant", "t")]
+    con.close()
+
+
+def test_no_column_description_only_points_elsewhere():
+    """Issue 31: "as in run_means" said nothing in a BI tool's column list."""
+    for relation, entry in descriptions.load().items():
+        for column, text in entry["columns"].items():
+            assert not text.startswith("as in "), (relation, column, text)

@@ -26,8 +26,15 @@ V10 = FIXTURES / "archive" / "v10.duckdb"
 #: scores before migration 0016: the latest current value of each key, regrouped from every
 #: stored value at each query (score_history keeps that rule: is_latest).
 OLD_SCORES = """
-select campaign_id, run_id, topic_id, measure, value, evaluation_id, evaluated_at, judgment_set
-from score_history where is_latest
+select score_history.campaign_id, score_history.run_id, score_history.topic_id, score_history.measure,
+    score_history.value, score_history.evaluation_id, score_history.evaluated_at, score_history.judgment_set,
+    measures.aggregate, measures.higher_is_better
+from score_history
+left join evaluation_measures
+    on score_history.evaluation_id = evaluation_measures.evaluation_id
+    and score_history.measure = evaluation_measures.measure
+left join measures on evaluation_measures.measure_name = measures.measure_name
+where score_history.is_latest
 """
 
 #: run_means before migration 0016 (sql/views/run_means.sql at commit 4257248), verbatim.

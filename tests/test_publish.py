@@ -119,6 +119,16 @@ def test_publish_refuses_bad_urls_in_one_line():
         assert result.output.startswith(f"Error: {message}") and result.output.count("\n") == 1, result.output
 
 
+def test_publish_accepts_postgres_scheme(tmp_path, postgres_url):
+    """``postgres://`` (libpq's and many hosts' spelling) is postgresql://."""
+    con = pyeval.connect(tmp_path / "p.duckdb")
+    pyeval.load_qrels(con, "x", QRELS)
+    report = sharing.publish(con, postgres_url.replace("postgresql://", "postgres://", 1), full=True)
+    assert report.url.startswith("postgresql+psycopg://")
+    assert _pg_scalar(postgres_url, "select count(*) from qrels") == con.execute("select count(*) from qrels").fetchone()[0]
+    con.close()
+
+
 def test_publish_hides_the_password(tmp_path):
     con = pyeval.connect()
     with pytest.raises(pyeval.PyevalError) as caught:
@@ -164,6 +174,10 @@ def test_publish_keeps_grants_and_replaces_views_only_when_changed(tmp_path, pos
         for name in (*sharing.PUBLIC_TABLES, *sharing.PORTABLE_VIEWS):
             pg.execute(sa.text(f'select count(*) from "{name}"')).scalar_one()
         assert pg.execute(sa.text("select count(*) from scores")).scalar_one() == 3
+        # the publications, but not the publishing host's path of the warehouse (issue 31)
+        assert pg.execute(sa.text("select count(last_evaluation_id) from pyeval_publications")).scalar_one() >= 2
+    with reader.connect() as pg, pytest.raises(sa.exc.ProgrammingError, match="permission denied"):
+        pg.execute(sa.text("select source from pyeval_publications")).fetchall()
     reader.dispose()
     bad = runner.invoke(main, ["--db", str(tmp_path / "g.duckdb"), "publish", "--grant-select", "nobody", postgres_url])
     assert bad.exit_code == 1 and "no role 'nobody'" in bad.output and bad.output.count("\n") == 1, bad.output

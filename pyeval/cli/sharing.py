@@ -30,29 +30,47 @@ def annotate_command(ctx, campaign, system, team, run_date, tags, clear_tags, ru
 
 @main.command("url")
 @click.option("--read-write", is_flag=True, help="A URL without access_mode=read_only.")
+@click.option("--settable", is_flag=True,
+              help="Read-only, but without lock_configuration: for clients that set options on "
+              "connecting (Ibis sets timezone).")
 @click.pass_context
 @fail_cleanly
-def url_command(ctx, read_write):
+def url_command(ctx, read_write, settable):
     """Print the SQLAlchemy URL of the warehouse (for Superset, Metabase, pandas.read_sql)."""
+    from ..errors import PyevalError
     from ..sharing import sqlalchemy_url
+    from ..sharing.snapshot import is_client_snapshot
 
-    open_warehouse(ctx, read_only=True).close()  # it must exist (and is upgraded if older)
-    click.echo(sqlalchemy_url(ctx.obj["db"], read_only=not read_write))
+    if read_write and settable:
+        raise PyevalError("--read-write and --settable: choose one")
+    if is_client_snapshot(ctx.obj["db"]):
+        if read_write:
+            raise PyevalError(f"{ctx.obj['db']}: a snapshot for BI clients is read-only; no --read-write URL")
+    else:
+        open_warehouse(ctx, read_only=True).close()  # it must exist (and is upgraded if older)
+    click.echo(sqlalchemy_url(ctx.obj["db"], read_only=not read_write, settable=settable))
 
 
 @main.command("snapshot")
 @click.option("--storage-version", metavar="vX.Y.Z",
               help="DuckDB storage format to write (e.g. v1.5.0 for tools embedding DuckDB 1.5).")
+@click.option("--for", "client", metavar="CLIENT",
+              help="A BI client (superset, jupysql, ibis, harlequin, evidence, duckdb): the file format its "
+              "DuckDB reads, and only the public tables and views in the default schema (docs/bi.md).")
+@click.option("--duckdb-version", metavar="X.Y", help="Write the file format DuckDB X.Y reads.")
 @click.argument("out", type=click.Path(dir_okay=False))
 @click.pass_context
 @fail_cleanly
-def snapshot_command(ctx, storage_version, out):
+def snapshot_command(ctx, storage_version, client, duckdb_version, out):
     """Write a consistent, read-only copy of the warehouse to OUT (replaced if it exists)."""
     from ..sharing import snapshot
+    from ..sharing.snapshot import storage_version_for
 
+    storage_version_for(client, duckdb_version)  # an unknown client or version: one line, before opening
     con = open_warehouse(ctx, read_only=True)
-    report = snapshot(con, out, storage_version=storage_version)
-    click.echo(f"snapshot {report.path}: last evaluation {report.last_evaluation_id}, {report.bytes} bytes")
+    report = snapshot(con, out, storage_version=storage_version, client=client, duckdb_version=duckdb_version)
+    click.echo(f"snapshot {report.path}: last evaluation {report.last_evaluation_id}, {report.bytes} bytes"
+               + (f"; {report.storage_version} format, catalog {report.catalog}" if report.storage_version else ""))
 
 
 @main.command("export")

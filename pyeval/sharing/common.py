@@ -72,6 +72,26 @@ PUBLIC_TABLES: tuple[str, ...] = (
     "current_means",
 )
 
+#: The public views (docs/schema.md): what a snapshot for a BI client (``pyeval snapshot --for``)
+#: keeps in its default schema beside :data:`PUBLIC_TABLES`; the metric engine's views and the
+#: bookkeeping tables go to :data:`INTERNAL_SCHEMA` there.
+PUBLIC_VIEWS: tuple[str, ...] = (
+    "derived_run_status",
+    "current_inputs",
+    "stale_results",
+    "score_history",
+    "scores",
+    "run_means",
+    "monthly_means",
+    "leaderboard",
+    "campaign_overview",
+    "run_overview",
+    "topic_overview",
+)
+
+#: Where a snapshot for a BI client keeps what is not public API (docs/bi.md).
+INTERNAL_SCHEMA = "pyeval_internal"
+
 
 
 def database_path(con: duckdb.DuckDBPyConnection) -> str | None:

@@ -45,6 +45,10 @@ PORTABLE_VIEWS: tuple[str, ...] = (
 #: DuckDB-only views the portable ones read: PostgreSQL gets their rows as a table.
 MATERIALIZED_VIEWS: tuple[str, ...] = ("current_inputs",)
 PUBLICATIONS_TABLE = "pyeval_publications"
+#: The columns of :data:`PUBLICATIONS_TABLE` a ``--grant-select`` role may read: all but
+#: ``source``, the publishing host's path of the warehouse file.
+PUBLICATION_COLUMNS_GRANTED: tuple[str, ...] = (
+    "publication_id", "published_at", "pyeval_version", "last_evaluation_id", "rows_copied")
 #: The sha256 of each published view's SQL: a view is replaced only when its definition changed,
 #: so that what was granted on it stays.
 PUBLISHED_VIEWS_TABLE = "pyeval_published_views"
@@ -80,6 +84,8 @@ def _pg_engine(url: str):
         parsed = make_url(url)
     except Exception as exc:  # sqlalchemy.exc.ArgumentError
         raise PyevalError(f"not a database URL: {url!r}") from exc
+    if parsed.drivername.split("+")[0] == "postgres":  # libpq's and Heroku's spelling of postgresql://
+        parsed = parsed.set(drivername="postgresql")
     if parsed.get_backend_name() != "postgresql":
         raise PyevalError(f"publish needs a postgresql:// URL; got {parsed.get_backend_name()}://")
     try:
@@ -358,7 +364,10 @@ def _grant(pg, roles: tuple[str, ...]) -> None:
                                     f"--grant-select: PostgreSQL has no role {role!r}; create it first")
         pg.execute(sa.text(f"insert into {GRANTS_TABLE} (role_name) values (:r) on conflict do nothing"), {"r": role})
     relations = sql.SQL(", ").join(
-        sql.Identifier(name) for name in (*PUBLIC_TABLES, *MATERIALIZED_VIEWS, *PORTABLE_VIEWS, PUBLICATIONS_TABLE))
+        sql.Identifier(name) for name in (*PUBLIC_TABLES, *MATERIALIZED_VIEWS, *PORTABLE_VIEWS))
+    # pyeval_publications without `source`, the publishing host's file path: the columns only
+    # (a grant of the whole table by an earlier pyeval is revoked first)
+    shown = sql.SQL(", ").join(sql.Identifier(c) for c in PUBLICATION_COLUMNS_GRANTED)
     schema = pg.exec_driver_sql("select current_schema()").scalar_one()
     raw = pg.connection.driver_connection
     for role, in pg.exec_driver_sql(f"select role_name from {GRANTS_TABLE} order by role_name").fetchall():
@@ -369,6 +378,9 @@ def _grant(pg, roles: tuple[str, ...]) -> None:
         # psycopg composes the identifiers (no format string sees the role's name)
         raw.execute(sql.SQL("grant usage on schema {} to {}").format(sql.Identifier(schema), sql.Identifier(role)))
         raw.execute(sql.SQL("grant select on {} to {}").format(relations, sql.Identifier(role)))
+        raw.execute(sql.SQL("revoke select on {} from {}").format(sql.Identifier(PUBLICATIONS_TABLE), sql.Identifier(role)))
+        raw.execute(sql.SQL("grant select ({}) on {} to {}").format(
+            shown, sql.Identifier(PUBLICATIONS_TABLE), sql.Identifier(role)))
 
 
 def _dependants(pg, relation: str) -> list[tuple[str | None, str]]:

@@ -16,25 +16,93 @@ import duckdb
 
 from ..db import first_row, rollback_quietly
 from ..errors import NotOwnedError, PyevalError
-from ..ownership import LOCKED_DOWN, SNAPSHOT_MARKER, Ownership, mark, probe_warehouse_file
-from .common import database_path, error_reason, quote_identifier
+from ..ownership import (
+    CLIENT_SNAPSHOT_MARKER,
+    LOCKED_DOWN,
+    SNAPSHOT_MARKER,
+    Ownership,
+    mark,
+    probe_warehouse_file,
+)
+from .common import INTERNAL_SCHEMA, PUBLIC_TABLES, PUBLIC_VIEWS, database_path, error_reason, quote_identifier
 
 _STORAGE_VERSION = re.compile(r"^v\d+\.\d+\.\d+$")
+_DUCKDB_VERSION = re.compile(r"^(\d+)\.(\d+)(?:\.\d+)?$")
+
+#: The DuckDB (major.minor) that each BI client's recipe in docs/bi.md embeds, as verified by
+#: tools/bi_clients_check.py: ``pyeval snapshot --for CLIENT`` writes the storage format it reads.
+CLIENT_DUCKDB: dict[str, str] = {
+    "superset": "1.5",
+    "jupysql": "1.5",
+    "ibis": "1.5",
+    "harlequin": "2.0",
+    "evidence": "1.4",
+    "duckdb": "2.0",
+}
+
+#: The settings a read-only URL carries that a client may not change (``--settable`` leaves out
+#: only ``lock_configuration``: DuckDB refuses at run time to re-enable external access or
+#: extension loading, or to leave read-only mode, so the connection stays read-only).
+_LOCK = "lock_configuration"
 
 
-def sqlalchemy_url(path: str | os.PathLike[str], *, read_only: bool = True) -> str:
+def sqlalchemy_url(path: str | os.PathLike[str], *, read_only: bool = True, settable: bool = False) -> str:
     """The SQLAlchemy URL of a warehouse file (duckdb-sqlalchemy dialect), read-only by default.
 
     A read-only URL also carries the settings of ``pyeval sql`` without ``--write``
     (:data:`pyeval.ownership.LOCKED_DOWN`): no file but the warehouse, no extension installed
-    or loaded, settings locked.
+    or loaded, settings locked. ``settable``: the same without ``lock_configuration``, for
+    clients that set options on connecting (Ibis sets ``timezone``); still read-only, since
+    DuckDB refuses to turn external access or write access back on while a database is open.
     """
     from sqlalchemy.engine import URL
 
     query = {"access_mode": "read_only"} if read_only else {}
     if read_only:
-        query.update({key: str(value).lower() for key, value in LOCKED_DOWN.items()})
+        query.update({key: str(value).lower() for key, value in LOCKED_DOWN.items()
+                      if not (settable and key == _LOCK)})
     return URL.create("duckdb", database=str(Path(path).resolve()), query=query).render_as_string()
+
+
+def storage_version_for(client: str | None = None, duckdb_version: str | None = None) -> str | None:
+    """The DuckDB ``storage_version`` a snapshot for ``client`` (a key of :data:`CLIENT_DUCKDB`)
+    or for a reader embedding DuckDB ``duckdb_version`` (``X.Y``) must be written with; the
+    version wins over the client's. None: DuckDB's default format."""
+    if client is not None and client not in CLIENT_DUCKDB:
+        raise PyevalError(f"unknown client {client!r}: choose one of {', '.join(CLIENT_DUCKDB)} "
+                          "(or give --duckdb-version X.Y)")
+    version = duckdb_version if duckdb_version is not None else CLIENT_DUCKDB.get(client)
+    if version is None:
+        return None
+    found = _DUCKDB_VERSION.match(version)
+    if not found:
+        raise PyevalError(f"DuckDB version must look like 1.4 or 1.4.2; got {version!r}")
+    major, minor = int(found.group(1)), int(found.group(2))
+    if (major, minor) < (1, 0):
+        raise PyevalError(f"DuckDB {version} reads no file pyeval can write (DuckDB 1.0 or later)")
+    written = duckdb.__version__.split(".")[:2]
+    if (major, minor) > (int(written[0]), int(written[1])):
+        raise PyevalError(f"DuckDB {version} is newer than the DuckDB writing the snapshot ({duckdb.__version__})")
+    return f"v{major}.{minor}.0"
+
+
+def is_client_snapshot(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a snapshot written for BI clients (``pyeval snapshot --for``): its
+    ``pyeval_internal.schema_migrations`` carries :data:`pyeval.ownership.CLIENT_SNAPSHOT_MARKER`."""
+    path = Path(path)
+    if path.is_symlink() or not path.is_file():
+        return False
+    try:
+        probe = duckdb.connect(str(path), read_only=True, config={"autoinstall_known_extensions": False,
+                                                                    "autoload_known_extensions": False})
+    except duckdb.Error:
+        return False
+    try:
+        row = first_row(probe, "select comment from duckdb_tables() where database_name = current_database() "
+                               "and schema_name = $s and table_name = 'schema_migrations'", {"s": INTERNAL_SCHEMA})
+    finally:
+        probe.close()
+    return row is not None and row[0] == CLIENT_SNAPSHOT_MARKER
 
 
 
@@ -45,6 +113,14 @@ class SnapshotReport:
     path: str
     last_evaluation_id: int | None
     bytes: int
+    #: The DuckDB storage format written (``v1.4.0``), None for DuckDB's default.
+    storage_version: str | None = None
+
+    @property
+    def catalog(self) -> str:
+        """The name DuckDB gives the file's database when a client opens it: the file's stem
+        (what Superset shows as ``<catalog>.main``)."""
+        return Path(self.path).stem
 
 
 def _replaceable_snapshot_target(path: Path) -> bool:
@@ -55,7 +131,37 @@ def _replaceable_snapshot_target(path: Path) -> bool:
         found, marker = probe_warehouse_file(path)
     except NotOwnedError:
         return False
-    return found is Ownership.PYEVAL and marker == SNAPSHOT_MARKER
+    return (found is Ownership.PYEVAL and marker == SNAPSHOT_MARKER) or is_client_snapshot(path)
+
+
+def _move_internal_out(cursor: duckdb.DuckDBPyConnection, database: str) -> None:
+    """In the copy ``database``, leave only the public API (:data:`PUBLIC_TABLES`,
+    :data:`PUBLIC_VIEWS`) in ``main``: every other table and pyeval's other views move to
+    :data:`INTERNAL_SCHEMA` (views keep their SQL; DuckDB binds a view's names in its own schema
+    first, then in ``main``)."""
+    from .. import sqlfiles
+
+    schema = f"{database}.{INTERNAL_SCHEMA}"
+    cursor.execute(f"create schema {schema}")
+    tables = [name for name, in cursor.execute(
+        "select table_name from duckdb_tables() where database_name = $d and schema_name = 'main' "
+        "and not temporary order by table_name", {"d": database}).fetchall()]
+    views = [name for name, in cursor.execute(
+        "select view_name from duckdb_views() where database_name = $d and schema_name = 'main' "
+        "and not internal order by view_name", {"d": database}).fetchall()]
+    for table in tables:
+        if table not in PUBLIC_TABLES:
+            quoted = quote_identifier(table)
+            cursor.execute(f"create table {schema}.{quoted} as select * from {database}.main.{quoted}")
+            cursor.execute(f"drop table {database}.main.{quoted}")
+    # pyeval's own views only (a view someone made with `pyeval sql --write` stays where it is)
+    internal_views = [view for view in views if view not in PUBLIC_VIEWS and view in sqlfiles.VIEW_ORDER]
+    for view in internal_views:
+        cursor.execute(f"drop view {database}.main.{quote_identifier(view)}")
+    for view in sqlfiles.VIEW_ORDER:  # dependencies first
+        if view in internal_views:
+            # pyeval's own view text (sql/views/), no user input
+            cursor.execute(f"create view {schema}.{quote_identifier(view)} as\n{sqlfiles.view_sql(view)}")
 
 
 
@@ -64,6 +170,8 @@ def snapshot(
     out: str | os.PathLike[str],
     *,
     storage_version: str | None = None,
+    client: str | None = None,
+    duckdb_version: str | None = None,
 ) -> SnapshotReport:
     """Write a consistent copy of the warehouse to ``out`` (a DuckDB file) for dashboards.
 
@@ -77,10 +185,20 @@ def snapshot(
     ----------
     storage_version
         DuckDB storage format to write, e.g. ``'v1.5.0'`` for BI tools embedding DuckDB 1.5.
+    client
+        A BI client of :data:`CLIENT_DUCKDB` (``superset``, ``evidence``, ...): the copy is in
+        the storage format that client's DuckDB reads, and holds only the public API in its
+        default schema (the rest in ``pyeval_internal``); docs/bi.md.
+    duckdb_version
+        ``X.Y``: the storage format DuckDB X.Y reads (instead of the client's).
     """
     out = Path(out).resolve()
     if storage_version is not None and not _STORAGE_VERSION.match(storage_version):
         raise PyevalError(f"storage version must look like v1.5.0; got {storage_version!r}")
+    if storage_version is not None and duckdb_version is not None:
+        raise PyevalError("give --storage-version or --duckdb-version, not both")
+    if client is not None or duckdb_version is not None:
+        storage_version = storage_version or storage_version_for(client, duckdb_version)
     source = database_path(con)
     if source and Path(source).resolve() == out:
         raise PyevalError(f"{out}: a snapshot cannot overwrite the warehouse it copies")
@@ -106,7 +224,11 @@ def snapshot(
             cursor.begin()
             # source_name is DuckDB's name of the open database, quoted
             cursor.execute(f"copy from database {quote_identifier(source_name)} to pyeval_snapshot")
-            mark(cursor, SNAPSHOT_MARKER, table="pyeval_snapshot.main.schema_migrations")
+            if client is None:
+                mark(cursor, SNAPSHOT_MARKER, table="pyeval_snapshot.main.schema_migrations")
+            else:
+                _move_internal_out(cursor, "pyeval_snapshot")
+                mark(cursor, CLIENT_SNAPSHOT_MARKER, table=f"pyeval_snapshot.{INTERNAL_SCHEMA}.schema_migrations")
             last = first_row(cursor, "select max(evaluation_id) from evaluations")[0]
             cursor.commit()
         except BaseException:
@@ -123,7 +245,7 @@ def snapshot(
         raise PyevalError(f"{out}: cannot write the snapshot: {exc.strerror or exc}") from exc
     finally:
         cursor.close()
-    return SnapshotReport(str(out), last, out.stat().st_size)
+    return SnapshotReport(str(out), last, out.stat().st_size, storage_version)
 
 
 def _process_is_running(pid: int) -> bool:

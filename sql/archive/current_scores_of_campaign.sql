@@ -1,4 +1,4 @@
--- reads: score_history
+-- reads: evaluation_measures, measures, score_history
 -- writes: current_scores
 -- params: $campaign_id
 -- current_scores_of_campaign: the current per-topic values of campaign $campaign_id (null: of
@@ -9,17 +9,24 @@
 -- rebuild (null) after it deleted every row. Stored in campaign order, so that a query of one
 -- campaign reads only its row groups (DuckDB's min/max per row group).
 insert into current_scores (
-    campaign_id, run_id, topic_id, measure, value, evaluation_id, evaluated_at, judgment_set
+    campaign_id, run_id, topic_id, measure, value, evaluation_id, evaluated_at, judgment_set, aggregate,
+    higher_is_better
 )
 select
-    campaign_id,
-    run_id,
-    topic_id,
-    measure,
-    value,
-    evaluation_id,
-    evaluated_at,
-    judgment_set
+    score_history.campaign_id,
+    score_history.run_id,
+    score_history.topic_id,
+    score_history.measure,
+    score_history.value,
+    score_history.evaluation_id,
+    score_history.evaluated_at,
+    score_history.judgment_set,
+    measures.aggregate,
+    measures.higher_is_better
 from score_history
-where is_latest and ($campaign_id is null or campaign_id = $campaign_id)
-order by campaign_id, run_id
+left join evaluation_measures
+    on score_history.evaluation_id = evaluation_measures.evaluation_id
+    and score_history.measure = evaluation_measures.measure
+left join measures on evaluation_measures.measure_name = measures.measure_name
+where score_history.is_latest and ($campaign_id is null or score_history.campaign_id = $campaign_id)
+order by score_history.campaign_id, score_history.run_id

@@ -10,7 +10,9 @@
 -- measures.higher_is_better is false), its tags and metadata, and how it compares with the
 -- campaign's baseline run (the run tagged 'baseline'; the first by name when several are):
 -- the baseline's value, the difference, and the latest stored significance test of the pair
--- on that measure (`pyeval significance` / `compare`): its test, adjusted p and verdict.
+-- on that measure (`pyeval significance` / `compare`): its test, adjusted p and verdict. The
+-- verdict is 'stale' when that test read an older evaluation than the run's or the baseline's
+-- value shown (re-run `pyeval compare` to test the current values); NULL when no test was stored.
 -- The risk columns come from the latest stored risk experiment on the measure (`pyeval risk`,
 -- risk_results): its headline rows, the first baseline and first alpha the command was given
 -- (ZRisk and GeoRisk: every run as baseline, that alpha).
@@ -43,6 +45,7 @@ latest_tests as (
         test,
         p_adjusted,
         significant,
+        evaluation_id,
         row_number() over (
             partition by campaign_id, judgment_set, measure, run_a, run_b order by test_id desc
         ) as recency
@@ -104,6 +107,8 @@ select
     latest_tests.p_adjusted,
     case
         when latest_tests.significant is null then null
+        when latest_tests.evaluation_id < ranked.evaluation_id
+            or latest_tests.evaluation_id < baseline.evaluation_id then 'stale'
         when not latest_tests.significant then 'not significant'
         when ranked.higher_is_better is null then 'significantly different'
         when (ranked.value > baseline.value) = ranked.higher_is_better then 'significantly better'

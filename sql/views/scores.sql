@@ -1,6 +1,6 @@
 -- reads: current_scores
 -- produces: scores (campaign_id, run_id, topic_id, measure, value, evaluation_id, evaluated_at,
---           judgment_set)
+--           judgment_set, aggregate, higher_is_better)
 -- grain: campaign_id, judgment_set, run_id, topic_id, measure
 -- params: none
 -- scores: the public per-topic results, one row per (campaign_id, run_id, topic_id, measure).
@@ -12,6 +12,10 @@
 -- official qrels' values.
 -- Shows the value of the latest evaluation of each key whose inputs still hold, with that
 -- evaluation's id and time; every value stays in score_history (and topic_scores).
+-- aggregate, higher_is_better: from the measure catalogue (measures, stored with each current
+-- value by pyeval/archive.py): how the measure combines
+-- over topics (mean, sum, gmean) and its direction, so that a dashboard aggregates per-topic
+-- values as pyeval does (SUM for a sum measure such as NumRet, never AVG) and orders them right.
 -- Portable SQL (DuckDB and PostgreSQL).
 select
     campaign_id,
@@ -21,5 +25,7 @@ select
     value,
     evaluation_id,
     evaluated_at,
-    judgment_set
+    judgment_set,
+    aggregate,
+    higher_is_better
 from current_scores
