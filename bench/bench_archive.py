@@ -1,6 +1,6 @@
 """Archive queries as the archive grows: whole-archive aggregates over the views scores, run_means
 and monthly_means against the same aggregates over stored copies of the rows they show, the
-definitions before migration 0016 (which regrouped the whole history at every query), one-campaign
+definitions before migration 0015 (which regrouped the whole history at every query), one-campaign
 queries, and the cost of keeping the stored current values (pyeval/archive.py).
 
 The archive: one seed campaign made by pyeval itself (bench/common.py generate_campaign: runs of
@@ -12,7 +12,7 @@ per-topic values, means) are then copied under new campaign names up to ``--camp
 copy with its own evaluation ids and times, run dates 11 days apart per campaign (so
 monthly_means spans years) and systems drawn from 30 names. Run entries and qrels are not copied:
 no view timed here reads them. The stored current values are then rebuilt (what the upgrade to
-migration 0016 does) and the queries timed: median of ``--repeats`` executions, wall and process
+migration 0015 does) and the queries timed: median of ``--repeats`` executions, wall and process
 CPU time, in one process.
 
     python bench/bench_archive.py --campaigns 40 400 --out bench/results/archive.json
@@ -42,13 +42,13 @@ SEED = "seed"
 COPIED = ("campaigns", "runs", "campaign_inputs", "judgment_sets", "evaluations", "evaluation_inputs",
           "evaluation_measures", "topic_scores", "evaluation_means")
 
-#: scores and run_means as defined before migration 0016 (regrouping the history at each query).
+#: scores and run_means as defined before migration 0015 (regrouping the history at each query).
 OLD_SCORES = ("select campaign_id, run_id, topic_id, measure, value, evaluation_id, evaluated_at, judgment_set "
               "from score_history where is_latest")
 OLD_RUN_MEANS = (REPO / "tests" / "test_current_scores.py").read_text(encoding="utf-8").split(
     'OLD_RUN_MEANS = """')[1].split('"""')[0]
 
-#: (name, aggregate with {rows} for the relation, the relation in the view, its stored copy, before 0016)
+#: (name, aggregate with {rows} for the relation, the relation in the view, its stored copy, before 0015)
 WHOLE_ARCHIVE = [
     ("scores: count(*), avg(value)", "select count(*), avg(value) from {rows}",
      "scores", "stored_scores", f"({OLD_SCORES})"),
@@ -184,7 +184,7 @@ def measure_scale(work: Path, campaigns: int, args) -> dict:
         rows[name] = {
             "view": timed(query(con, view_sql), args.repeats),
             "stored": timed(query(con, sql(stored)), args.repeats),
-            "before_0016": timed(query(con, sql(old)), 1 if campaigns > 100 else args.repeats),
+            "before_0015": timed(query(con, sql(old)), 1 if campaigns > 100 else args.repeats),
         }
     result["whole_archive"] = rows
     result["one_campaign"] = {name: timed(query(con, sql), args.repeats) for name, sql in ONE_CAMPAIGN}

@@ -1,4 +1,4 @@
-"""The archive's current values as stored tables (migration 0016; docs/schema.md).
+"""The archive's current values as stored tables (migration 0015; docs/schema.md).
 
 ``current_scores`` and ``current_means`` hold what the views ``scores`` and ``run_means`` show:
 for each key, the value of the latest evaluation whose inputs (qrels, run, gain profile) still
@@ -38,7 +38,7 @@ _OF_EVALUATION = {"current_scores": ("topic_scores", "archive/current_scores_of_
 
 def _maintained(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether this warehouse keeps the tables (not a drop-in's scratch warehouse, nor one
-    opened with migrations before 0016)."""
+    opened with migrations before 0015)."""
     return first_row(con, "select count(*) from duckdb_tables() where table_name = 'current_scores' "
                           "and database_name = current_database() and schema_name = 'main'")[0] > 0
 
@@ -87,7 +87,7 @@ def runs_annotated(con: duckdb.DuckDBPyConnection, campaign_id: str) -> None:
 
 def rebuild(con: duckdb.DuckDBPyConnection) -> None:
     """Recompute every row (inside the caller's transaction): when the views that state the
-    rule were (re)created, and once for a warehouse upgraded by migration 0016."""
+    rule were (re)created, and once for a warehouse upgraded by migration 0015."""
     if not _maintained(con):
         return
     for table in TABLES:

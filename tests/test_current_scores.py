@@ -1,6 +1,6 @@
-"""The stored current values (migration 0016, pyeval/archive.py): the views scores, run_means,
+"""The stored current values (migration 0015, pyeval/archive.py): the views scores, run_means,
 leaderboard and monthly_means read current_scores and current_means, and show exactly the rows
-the definitions before 0016 regrouped from the whole history at every query. Checked after
+the definitions before 0015 regrouped from the whole history at every query. Checked after
 every step of a history with re-evaluations, a re-loaded run, a replaced gain profile, a fused
 run whose parent changed, a deleted run, re-loaded qrels, a run's metadata set after its
 evaluation and two judgment sets."""
@@ -23,7 +23,7 @@ RUN = FIXTURES / "trec_eval" / "results.test"
 RUN_TRUNC = FIXTURES / "trec_eval" / "results.trunc"
 V10 = FIXTURES / "archive" / "v10.duckdb"
 
-#: scores before migration 0016: the latest current value of each key, regrouped from every
+#: scores before migration 0015: the latest current value of each key, regrouped from every
 #: stored value at each query (score_history keeps that rule: is_latest).
 OLD_SCORES = """
 select score_history.campaign_id, score_history.run_id, score_history.topic_id, score_history.measure,
@@ -37,7 +37,7 @@ left join measures on evaluation_measures.measure_name = measures.measure_name
 where score_history.is_latest
 """
 
-#: run_means before migration 0016 (sql/views/run_means.sql at commit 4257248), verbatim.
+#: run_means before migration 0015 (sql/views/run_means.sql at commit 4257248), verbatim.
 OLD_RUN_MEANS = """
 with current_means as (
     select
@@ -94,7 +94,7 @@ def _rows(con, sql: str) -> list[tuple]:
 
 
 def assert_views_as_before(con) -> int:
-    """The four views' rows equal the pre-0016 definitions' rows; returns how many scores."""
+    """The four views' rows equal the pre-0015 definitions' rows; returns how many scores."""
     con.execute(f"create or replace temp view old_run_means as {OLD_RUN_MEANS}")
     assert _rows(con, "select * from scores") == _rows(con, OLD_SCORES)
     assert _rows(con, "select * from run_means") == _rows(con, "select * from old_run_means")
@@ -202,7 +202,7 @@ def test_an_old_warehouse_is_filled_by_the_upgrade(tmp_path):
         con.close()
 
 
-def test_an_export_made_before_0016_is_read_with_its_current_values_recomputed(con, tmp_path):
+def test_an_export_made_before_0015_is_read_with_its_current_values_recomputed(con, tmp_path):
     pyeval.load_qrels(con, "c", QRELS)
     pyeval.load_run(con, "c", RUN, name="a")
     pyeval.load_run(con, "c", RUN_TRUNC, name="b")

@@ -67,7 +67,7 @@ PUBLIC_TABLES: tuple[str, ...] = (
     "pool_coverage",
     "pool_leave_out",
     "pool_leave_out_rankings",
-    # the stored current values the views scores and run_means read (migration 0016)
+    # the stored current values the views scores and run_means read (migration 0015)
     "current_scores",
     "current_means",
 )

@@ -355,7 +355,7 @@ def attach_export(
                 raise PyevalError(f"{root}: table {table} has {found} rows; the manifest says {info['rows']}")
         for name in sqlfiles.VIEW_ORDER:
             con.execute(f"create view {name} as\n{sqlfiles.view_sql(name)}")
-        if "current_scores" not in manifest["tables"]:  # exported before migration 0016: from the history
+        if "current_scores" not in manifest["tables"]:  # exported before migration 0015: from the history
             archive.rebuild(con)
     except duckdb.Error as exc:
         con.close()

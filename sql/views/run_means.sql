@@ -7,7 +7,7 @@
 -- the run (the measure's declared aggregate over topics) in the latest evaluation whose inputs
 -- still hold, with the run's metadata; one row per judgment set it was evaluated under
 -- (judgment_set; docs/judgments.md).
--- Reads: current_means, these rows stored (migration 0016; which mean is current:
+-- Reads: current_means, these rows stored (migration 0015; which mean is current:
 -- sql/archive/current_means_of_campaign.sql), kept by every evaluation, every load that makes
 -- values stale and every change of a run's metadata (pyeval/archive.py).
 -- Evaluations stored before migration 0006 recorded no means: re-evaluate to see them here.

@@ -4,7 +4,7 @@
 -- grain: campaign_id, judgment_set, run_id, topic_id, measure
 -- params: none
 -- scores: the public per-topic results, one row per (campaign_id, run_id, topic_id, measure).
--- Reads: current_scores, the stored current values (migration 0016), kept equal to
+-- Reads: current_scores, the stored current values (migration 0015), kept equal to
 -- score_history's is_latest rows by every evaluation and every load that makes values stale
 -- (pyeval/archive.py): a query reads stored rows, however long the history.
 -- judgment_set: the judgment set the value was computed under (docs/judgments.md); a campaign

@@ -1,4 +1,4 @@
-"""Meta-evaluation under judgment sets (issue 26; migration 0018; docs/judgments.md): every
+"""Meta-evaluation under judgment sets (issue 26; migration 0017; docs/judgments.md): every
 command that reads stored scores (or, MEM, qrels) reads those of the set it is given, stores the
 set with its rows, keeps the rows of two sets side by side, and refuses an unknown set in one
 line without changing the warehouse. Oracle: a result under the set ``stricter`` equals the same
@@ -36,8 +36,8 @@ RUNS = ("indri-ql", "indri-rm", "sim01", "sim02", "sim03")
 MEASURES = ["AP", "nDCG@10", "P@10"]
 V10 = FIXTURES / "archive" / "v10.duckdb"
 
-#: every table 0018 gave a judgment_set column
-TABLES_0018 = ("discriminative_power", "swap_rates", "swap_rate_summaries", "minority_rates", "rank_correlations",
+#: every table 0017 gave a judgment_set column
+TABLES_0017 = ("discriminative_power", "swap_rates", "swap_rate_summaries", "minority_rates", "rank_correlations",
                "concordance_tests", "gain_robustness", "mem_solutions", "mem_predictions")
 
 #: (table, id column, the Python call under a judgment set)
@@ -189,7 +189,7 @@ def test_the_command_line_takes_judgments_everywhere(two_sets, tmp_path):
         done = run(*args, "--judgments", "stricter")
         assert done.exit_code == 0, (name, done.output)
     con = duckdb.connect(str(path), read_only=True)
-    for table in (*TABLES_0018, "significance_tests", "risk_results", "topic_set_designs"):
+    for table in (*TABLES_0017, "significance_tests", "risk_results", "topic_set_designs"):
         assert con.execute(f"select distinct judgment_set from {table}").fetchall() == [("stricter",)], table
     con.close()
 
@@ -203,10 +203,10 @@ def test_meta_evaluation_rows_of_an_old_warehouse_become_official(tmp_path):
                 "[0.01])")
     raw.execute("insert into rank_correlations (correlation_id, campaign_id, measure_a, measure_b, evaluation_ids, "
                 "run_ids, topic_count, tied_means) values (1, 'c', 'AP', 'P@10', [1, 1], ['a', 'b'], 3, false)")
-    before = {t: raw.execute(f"select * from {t}").fetchall() for t in TABLES_0018}
+    before = {t: raw.execute(f"select * from {t}").fetchall() for t in TABLES_0017}
     raw.close()
     con = pyeval.connect(path)
-    for table in TABLES_0018:
+    for table in TABLES_0017:
         rows = con.execute(f"select * from {table}").fetchall()
         assert [row[:-1] for row in rows] == before[table], table
         assert {row[-1] for row in rows} <= {"official"}, table

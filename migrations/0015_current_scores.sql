@@ -1,4 +1,4 @@
--- 0016_current_scores: the current value of every (campaign, judgment set, run, topic, measure)
+-- 0015_current_scores: the current value of every (campaign, judgment set, run, topic, measure)
 -- and of every run's mean as stored tables (issue 30), so that the views scores, run_means,
 -- leaderboard and monthly_means read stored rows instead of regrouping every evaluation at
 -- every query. Created empty here; the open that applies this migration fills them from the

@@ -1,4 +1,4 @@
--- 0018_metaeval_judgment_sets: every stored meta-evaluation result names the judgment set whose
+-- 0017_metaeval_judgment_sets: every stored meta-evaluation result names the judgment set whose
 -- scores (or, for MEM, whose qrels) it read (issue 26; docs/judgments.md). The stage II tables
 -- and discriminative_power gain judgment_set; results stored before this migration read the
 -- official scores, so they become 'official'. Each row's experiment id (discpower_id,
