@@ -490,5 +490,6 @@ def test_unique_relevant_view_is_pool_uniques_and_annotate_qrels(tmp_path):
             stored = stored.rename(columns={"group_name": grouping}).sort_values(grouping)
             assert list(printed.columns) == [grouping, "unique_judged", "unique_relevant"]
             assert printed.values.tolist() == stored[list(printed.columns)].values.tolist(), (judgment_set, grouping)
+    assert not view.duplicated(["judgment_set", "grouped_by", "group_name"]).any()  # the declared grain
     runs = view[(view["judgment_set"] == "official") & (view["grouped_by"] == "run")]
     assert sorted(runs["group_name"]) == POOLED

@@ -9,6 +9,7 @@
 -- gives them. Leaving a group out removes all of its unique judged documents, relevant or not,
 -- as gloo-eval.pl does (they become unjudged); the relevant ones (level > 0) are its unique
 -- relevant documents (view unique_relevant). docs/pools.md sections 3-4.
+-- Portable SQL (DuckDB and PostgreSQL).
 with unique_documents as (
     select
         campaign_id,
@@ -18,7 +19,7 @@ with unique_documents as (
         topic_id,
         doc_id
     from pool_documents
-    where len(teams) = 1
+    where array_length(teams, 1) = 1
     union all
     select
         campaign_id,
@@ -28,7 +29,7 @@ with unique_documents as (
         topic_id,
         doc_id
     from pool_documents
-    where len(runs) = 1
+    where array_length(runs, 1) = 1
 )
 
 select
@@ -46,4 +47,11 @@ inner join qrels
         unique_documents.campaign_id = qrels.campaign_id
         and unique_documents.topic_id = qrels.topic_id
         and unique_documents.doc_id = qrels.doc_id
-group by all
+group by
+    unique_documents.campaign_id,
+    unique_documents.pool_name,
+    qrels.judgment_set,
+    unique_documents.grouped_by,
+    unique_documents.group_name,
+    unique_documents.topic_id,
+    unique_documents.doc_id

@@ -8,7 +8,7 @@
 -- annotate-qrels.pl and gloo-eval.pl count groups; 'run': each pooled run), how many judged
 -- documents only that group contributed (unique_judged) and how many of them are relevant,
 -- level > 0 (unique_relevant); 0 for a group that contributed none. What `pyeval pool uniques`
--- prints. docs/pools.md section 3.
+-- prints. docs/pools.md section 3. Portable SQL (DuckDB and PostgreSQL).
 with pool_groups as (
     select distinct
         pool_runs.campaign_id,
@@ -35,7 +35,7 @@ unique_counts as (
         count(*) as unique_judged,
         count(*) filter (where level > 0) as unique_relevant
     from pool_unique_documents
-    group by all
+    group by campaign_id, pool_name, judgment_set, grouped_by, group_name
 )
 
 select
