@@ -6,6 +6,7 @@ evaluation against a qrels file written by gloo-eval.pl's rule."""
 from __future__ import annotations
 
 import hashlib
+import io
 from collections import defaultdict
 
 import pandas as pd
@@ -440,3 +441,55 @@ def test_list_marks_pooled_runs(tmp_path):
     rows = {line.split(",")[1]: line.split(",")[-1] for line in
             run("list", "--only", "runs", "--format", "csv").output.splitlines()[1:]}
     assert rows == {"r0": "True", "r5": "False"}
+
+
+def test_unique_relevant_view_is_pool_uniques_and_annotate_qrels(tmp_path):
+    """The view unique_relevant (per team: the judged and the relevant documents only its runs
+    contributed) holds what annotate-qrels.pl's output counts (documents of one group; relevant:
+    level > 0) and what `pyeval pool uniques` prints, for every judgment set of the campaign and
+    by run too."""
+    db = str(tmp_path / "w.duckdb")
+    runner = CliRunner()
+
+    def run(*args):
+        result = runner.invoke(main, ["--db", db, *args], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    run("load", "qrels", "-C", "c", str(DATA / "qrels.txt"))
+    # a second set that judges the same documents, none relevant
+    lenient = tmp_path / "none-relevant.txt"
+    lenient.write_text("".join(" ".join([*line.split()[:3], "0"]) + "\n"
+                               for line in (DATA / "qrels.txt").read_text().splitlines()))
+    run("load", "qrels", "-C", "c", "--judgments", "none", str(lenient))
+    for name, team in teams().items():
+        run("load", "run", "-C", "c", "--name", name, "--team", team, str(DATA / f"{name}.txt"))
+    run("pool", "build", "-C", "c", "--name", "p", "--depth", "10", *[x for r in POOLED for x in ("--runs", r)])
+    expected = {team: [0, 0] for team in ("alpha", "beta", "gamma")}  # delta's run r5 is not pooled
+    for line in (DATA / "annotate-qrels.txt").read_text().splitlines():
+        topic, _, doc, level, count, *groups = line.split()
+        if int(count) == 1:
+            expected[groups[0]][0] += 1
+            expected[groups[0]][1] += int(level) > 0
+    assert expected == {"alpha": [25, 10], "beta": [22, 14], "gamma": [11, 2]}
+
+    con = pyeval.connect(db, read_only=True)
+    view = con.execute("select judgment_set, grouped_by, group_name, unique_judged, unique_relevant "
+                       "from unique_relevant where campaign_id = 'c' and pool_name = 'p'").df()
+    con.close()
+    official = view[(view["judgment_set"] == "official") & (view["grouped_by"] == "team")]
+    assert {g: [j, r] for g, j, r in official[["group_name", "unique_judged", "unique_relevant"]].values} == expected
+    none = view[(view["judgment_set"] == "none") & (view["grouped_by"] == "team")]
+    assert {g: [j, r] for g, j, r in none[["group_name", "unique_judged", "unique_relevant"]].values} == {
+        team: [judged, 0] for team, (judged, _) in expected.items()}
+    for judgment_set in ("official", "none"):
+        for grouping in ("team", "run"):
+            printed = pd.read_csv(io.StringIO(run("pool", "uniques", "-C", "c", "--pool", "p", "--judgments",
+                                                  judgment_set, "--by", grouping, "--format", "csv")))
+            stored = view[(view["judgment_set"] == judgment_set) & (view["grouped_by"] == grouping)]
+            stored = stored.rename(columns={"group_name": grouping}).sort_values(grouping)
+            assert list(printed.columns) == [grouping, "unique_judged", "unique_relevant"]
+            assert printed.values.tolist() == stored[list(printed.columns)].values.tolist(), (judgment_set, grouping)
+    assert not view.duplicated(["judgment_set", "grouped_by", "group_name"]).any()  # the declared grain
+    runs = view[(view["judgment_set"] == "official") & (view["grouped_by"] == "run")]
+    assert sorted(runs["group_name"]) == POOLED

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from click.testing import CliRunner
 
 import pyeval
-from pyeval import sharing
+from pyeval import pools, sharing
 from pyeval.cli import main
 
 from .conftest import FIXTURES
@@ -63,6 +63,9 @@ def test_publish_copies_tables_and_views_then_only_what_changed(tmp_path, postgr
     pyeval.evaluate(con, ODD, ["AP", "P@10", "nDCG(gain=graded)@10", "GMAP"])
     # meta-evaluation results hold list columns: published as PostgreSQL arrays
     pyeval.discriminative_power(con, ODD, ["AP", "P@10"], "bootstrap", replicates=50, seed=1)
+    # a pool: the views unique_relevant and pool_unique_documents have rows to compare
+    pools.build(con, ODD, "p", depth=10)
+    assert con.execute("select count(*) from unique_relevant where unique_relevant > 0").fetchone()[0] > 0
     con.close()
 
     runner = CliRunner()

@@ -102,30 +102,34 @@ def coverage_summary(frame: pd.DataFrame, pooled: Sequence[str] = ()) -> pd.Data
     return pd.DataFrame(rows, columns=headers)
 
 
-def unique_documents(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: str, *,
-                     judgment_set: str = "official", grouping: str = "team") -> pd.DataFrame:
-    """The judged documents of the pool only one team (or run) contributed, with their level
-    (``group_name, topic_id, doc_id, level``)."""
+def _checked(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: str, judgment_set: str,
+             grouping: str) -> dict[str, str]:
     require_pool(con, campaign_id, pool_name)
     judgment_sets.require_set(con, campaign_id, judgment_set)
     if grouping not in GROUPINGS:
         raise PyevalError(f"grouping must be one of {', '.join(GROUPINGS)}; got {grouping!r}")
-    path = "pools/pool_unique_documents.sql"
-    bound = sqlfiles.model(path).bind({"campaign_id": campaign_id, "pool_name": pool_name,
-                                       "judgment_set": judgment_set, "grouping": grouping})
-    return con.execute(sqlfiles.read(path) + "\norder by group_name, topic_id, doc_id", bound).df()
+    return {"c": campaign_id, "p": pool_name, "j": judgment_set, "g": grouping}
+
+
+_ONE_GROUPING = "where campaign_id = $c and pool_name = $p and judgment_set = $j and grouped_by = $g"
+
+
+def unique_documents(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: str, *,
+                     judgment_set: str = "official", grouping: str = "team") -> pd.DataFrame:
+    """The judged documents of the pool only one team (or run) contributed, with their level
+    (``group_name, topic_id, doc_id, level``): the view ``pool_unique_documents`` (gloo-eval.pl's
+    unique documents), filtered."""
+    keys = _checked(con, campaign_id, pool_name, judgment_set, grouping)
+    return con.execute("select group_name, topic_id, doc_id, level from pool_unique_documents "
+                       f"{_ONE_GROUPING} order by group_name, topic_id, doc_id", keys).df()
 
 
 def unique_relevant(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: str, *,
                     judgment_set: str = "official", grouping: str = "team") -> pd.DataFrame:
-    """Per team (or run) of the pool: its pooled documents, its unique judged documents and its
-    unique relevant documents (level > 0), as annotate-qrels.pl's counts give them."""
-    unique = unique_documents(con, campaign_id, pool_name, judgment_set=judgment_set, grouping=grouping)
-    column = "coalesce(team, run_id)" if grouping == "team" else "run_id"
-    groups = con.execute(f"select distinct {column} as group_name from pool_runs where campaign_id = $c and "
-                         "pool_name = $p order by 1", {"c": campaign_id, "p": pool_name}).df()
-    counts = unique.groupby("group_name").agg(unique_judged=("doc_id", "size"),
-                                              unique_relevant=("level", lambda levels: int((levels > 0).sum())))
-    table = groups.merge(counts, on="group_name", how="left").fillna({"unique_judged": 0, "unique_relevant": 0})
-    table[["unique_judged", "unique_relevant"]] = table[["unique_judged", "unique_relevant"]].astype(int)
+    """Per team (or run) of the pool: its unique judged documents and its unique relevant
+    documents (level > 0), as annotate-qrels.pl's counts give them: the view ``unique_relevant``,
+    filtered (columns ``team`` or ``run``, ``unique_judged``, ``unique_relevant``)."""
+    keys = _checked(con, campaign_id, pool_name, judgment_set, grouping)
+    table = con.execute("select group_name, unique_judged, unique_relevant from unique_relevant "
+                        f"{_ONE_GROUPING} order by group_name", keys).df()
     return table.rename(columns={"group_name": grouping})

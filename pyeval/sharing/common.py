@@ -87,6 +87,8 @@ PUBLIC_VIEWS: tuple[str, ...] = (
     "campaign_overview",
     "run_overview",
     "topic_overview",
+    "pool_unique_documents",
+    "unique_relevant",
 )
 
 #: Where a snapshot for a BI client keeps what is not public API (docs/bi.md).

@@ -40,6 +40,8 @@ PORTABLE_VIEWS: tuple[str, ...] = (
     "campaign_overview",
     "run_overview",
     "topic_overview",
+    "pool_unique_documents",
+    "unique_relevant",
 )
 
 #: DuckDB-only views the portable ones read: PostgreSQL gets their rows as a table.
