@@ -218,14 +218,17 @@ def _compute_judged_only_apart(con, campaign_id, measures, judged, **settings) -
         con.execute("drop table if exists evaluation_judged_values")
 
 
-def means_into(con: duckdb.DuckDBPyConnection, measures: Sequence[Measure], table: str) -> None:
+def means_into(con: duckdb.DuckDBPyConnection, measures: Sequence[Measure], table: str, *,
+               in_topic_order: bool = False) -> None:
     """The temporary table ``table`` (``run_id, measure, value, topics``) of
-    sql/evaluation/means.sql over the relation ``evaluation_scores`` the caller provides."""
+    sql/evaluation/means.sql over the relation ``evaluation_scores`` the caller provides
+    (``in_topic_order``: means as trec_eval adds them, for its drop-in)."""
     create_rows(con, "requested_aggregates", {"measure": "varchar", "aggregate": "varchar"},
                 [(str(m), m.definition.aggregate) for m in measures])
     try:
         # table is a name chosen by pyeval, never user input
-        con.execute(f"create or replace temp table {table} as\n" + sqlfiles.read("evaluation/means.sql"))
+        con.execute(f"create or replace temp table {table} as\n" + sqlfiles.read("evaluation/means.sql"),
+                    {"in_topic_order": in_topic_order})
     finally:
         con.execute("drop table requested_aggregates")
 

@@ -124,7 +124,7 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
             ]
         _create_printed(con, rows)
         con.execute(f"create temp view evaluation_scores as select * from {VALUES_TABLE}")
-        means_into(con, numeric, "trec_summary_values")
+        means_into(con, numeric, "trec_summary_values", in_topic_order=True)
         num_rel_all = None
         if options.complete:
             num_rel_all = first_row(
