@@ -128,7 +128,6 @@ PAGES: dict[str, Setup] = {
         "pyeval load run -C c --name r2 --team t2 runs/sim16.txt",
         "pyeval load run -C c --name r3 --team t2 --tag priority runs/sim17.txt",
     )),
-    "ndeval.md": Setup(cwd="."),
     "ntcireval.md": Setup(cwd="."),
     "trec_eval.md": Setup(cwd="."),
     "resampling.md": Setup(demo=("web.duckdb",), warehouse="web.duckdb", con=True),
@@ -218,7 +217,7 @@ class Folder:
     namespace: dict = field(default_factory=dict)
 
 
-def _prepare(page: str, root: Path, demo: Path) -> Folder:
+def _prepare(page: str, root: Path, demo: Path | None) -> Folder:
     setup = PAGES[page]
     bin_dir = root / "bin"
     bin_dir.mkdir()
@@ -317,9 +316,10 @@ def _cases() -> list:
 
 @pytest.mark.slow  # every page's examples end to end, each command a new process
 @pytest.mark.parametrize("page", _cases())
-def test_the_page_examples_run_and_print_what_the_page_shows(page, demo_warehouse, tmp_path):
+def test_the_page_examples_run_and_print_what_the_page_shows(page, request, tmp_path):
     setup = PAGES[page]
-    folder = _prepare(page, tmp_path, demo_warehouse)
+    demo = request.getfixturevalue("demo_warehouse") if setup.demo else None  # built once, for the pages using it
+    folder = _prepare(page, tmp_path, demo)
     try:
         for example in examples(page):
             if _skip_reason(example):
