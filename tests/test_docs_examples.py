@@ -143,7 +143,8 @@ SKIPPED: dict[tuple[str, str], str] = {
               "/srv/ir/dash.duckdb"): "a crontab entry for a server's paths",
     ("bi.md", "python tools/superset_check.py          # [--venv DIR] [--port 8188] [--keep]"):
         "installs and starts Apache Superset (an external service)",
-    ("engines.md", "*"): "installs packages (pip) and Java",
+    ("engines.md", "*"): "installs packages (pip) and Java, then runs Spark and Ray (a JVM start of minutes); "
+                         "tests/engines checks both engines against DuckDB",
     ("queries.md", "*"): "tests/test_queries_doc.py runs this page's setup and queries, and compares every "
                          "table, on DuckDB and on PostgreSQL",
 }
