@@ -199,7 +199,10 @@ def demo_diversity(path: str | Path, plot: Path) -> Evaluation:
                             linestyles="dotted", linewidths=0.8)
     axes.clabel(contours, contours.levels[1::2], fmt="D#=%.1f", fontsize=7)
     axes.scatter(x_values[~real], y_values[~real], s=16, color="tab:blue", alpha=0.6,
-                 label=f"simulated runs ({int((~real).sum())})")
+                 label=f"simulated runs ({int((~real).sum())}; simNN numbered NN)")
+    for run_id, row in table[~real].iterrows():  # each simulated run by its number: sim16 is "16"
+        axes.annotate(run_id.removeprefix("sim"), (row["IRec@10"], row["D_nDCG@10"]), xytext=(3, 2),
+                      textcoords="offset points", fontsize=6, color="tab:blue")
     axes.scatter(x_values[real], y_values[real], s=40, marker="D", color="tab:red",
                  label=f"real runs ({int(real.sum())})")
     for rank, (run_id, row) in enumerate(table[real].sort_values("D_nDCG@10").iterrows()):

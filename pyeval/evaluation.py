@@ -102,17 +102,19 @@ def compute_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest) -> 
 
 
 def means_into(con: duckdb.DuckDBPyConnection, measures: Sequence[Measure], table: str,
-               scores: str = "evaluation_scores") -> None:
+               scores: str = "evaluation_scores", *, in_topic_order: bool = False) -> None:
     """The temporary table ``table`` (``run_id, measure, value, topics``) of
     sql/evaluation/means.sql over the per-topic values of the relation ``scores`` (columns
-    ``run_id, topic_id, measure, value``; default the evaluation's, sql/evaluation/evaluation_scores.sql)."""
+    ``run_id, topic_id, measure, value``; default the evaluation's, sql/evaluation/evaluation_scores.sql);
+    ``in_topic_order``: means as trec_eval adds them (a plain sum in topic order), for its drop-in;
+    else a compensated sum (favg), so that a mean prints without float noise."""
     create_declared(con, "requested_aggregates", [(str(m), m.definition.aggregate) for m in measures])
     try:
         text = sqlfiles.read("evaluation/means.sql")
         if scores != "evaluation_scores":  # means.sql reads evaluation_scores: given as a CTE over scores
             text = f"with evaluation_scores as (select run_id, topic_id, measure, value from {scores})\n" + text
         # table and scores are names chosen by pyeval, never user input
-        con.execute(f"create or replace temp table {table} as\n" + text)
+        con.execute(f"create or replace temp table {table} as\n" + text, {"in_topic_order": in_topic_order})
     finally:
         con.execute("drop table requested_aggregates")
 

@@ -337,7 +337,10 @@ def correlate_command(ctx, campaign, measures, test, replicates, seed, alpha, ma
     result = correlate(con, campaign, list(measures), runs=_run_names(runs), test=None if test == "none" else test,
                        alpha=alpha, replicates=replicates, seed=seed, store=not no_store, judgment_set=judgment_set)
     if matrix_column:
+        from ..resampling.correlation import MATRIX_LEGENDS
+
         click.echo(render(result.matrix(matrix_column).reset_index(names="measure"), fmt))
+        click.echo(MATRIX_LEGENDS[matrix_column], err=fmt in ("csv", "json"))  # csv/json: data only on stdout
     else:
         shown = [c for c in ("measure_a", "measure_b", "tau", "tau_b", "tau_ap", "tau_ap_reverse", "tau_ap_symmetric",
                              "a_only", "in_both", "b_only", "conflicts", "agreement") if c in result.table]

@@ -124,7 +124,7 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
                 for label, m, per_topic, summary, _, is_text, is_runid in rows
             ]
         _create_printed(con, rows)
-        means_into(con, numeric, "trec_summary_values", scores=VALUES_TABLE)
+        means_into(con, numeric, "trec_summary_values", scores=VALUES_TABLE, in_topic_order=True)
         num_rel_all = None
         if options.complete:
             num_rel_all = first_row(

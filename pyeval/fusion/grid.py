@@ -155,7 +155,7 @@ def parse_grid(specs: Sequence[str], inputs: int) -> dict[str, list]:
             for value in axes[key]:
                 (check_k if key == "k" else check_p)(value)
     if not axes:
-        raise PyevalError("an empty grid: give --grid KEY=VALUES")
+        raise PyevalError("an empty grid: give at least one axis KEY=VALUES (k, p or weights)")
     return axes
 
 

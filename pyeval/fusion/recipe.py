@@ -89,7 +89,7 @@ class Recipe:
             if not all(math.isfinite(w) for w in weights):
                 raise PyevalError("weights must be finite numbers")
         elif method == "wsum":
-            raise PyevalError("wsum needs weights, one per run (--weights)")
+            raise PyevalError("wsum needs weights, one per run")
         check_k(self.k)
         check_p(self.p)
         for label, depth in (("input depth", self.input_depth), ("output depth", self.output_depth)):

@@ -140,6 +140,20 @@ def correlate_means(a: np.ndarray, b: np.ndarray, run_ids: Sequence[str] | None 
     return Correlation(tau, tau_b, p, forward, reverse, (forward + reverse) / 2, has_ties(a) or has_ties(b))
 
 
+#: the legend printed under each matrix of :meth:`Correlation.matrix` (docs/meta-evaluation.md 8, 9)
+MATRIX_LEGENDS = {
+    "tau": "cell: Kendall's tau between the runs' rankings by the row and the column measure (symmetric)",
+    "tau_b": "cell: Kendall's tau_b (ties counted apart) between the runs' rankings by the row and the column "
+             "measure (symmetric)",
+    "tau_ap": "cell: tau_ap of the column measure's ranking with the row measure's as the reference (Yilmaz, "
+              "Aslam & Robertson 2008: top ranks weigh more; not symmetric)",
+    "tau_ap_symmetric": "cell: the mean of tau_ap both ways between the row and the column measure (symmetric)",
+    "agreement": "cell: agreement of the significant pairs, |A and B| / |A or B| of the run pairs the row (A) and "
+                 "the column (B) measure find significant, in the same direction (symmetric; blank on the "
+                 "diagonal)",
+}
+
+
 def significant_pair_agreement(pairs_a: pd.DataFrame, pairs_b: pd.DataFrame, alpha: float) -> dict:
     """|A − B|, |A ∩ B|, |B − A|, conflicts and |A ∩ B|/|A ∪ B| (docs/meta-evaluation.md 9).
 

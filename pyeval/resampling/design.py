@@ -134,7 +134,7 @@ def _check(alpha: float, beta: float | None, min_diff: float, variance: float, s
     if not (np.isfinite(min_diff) and min_diff > 0):
         raise PyevalError(f"the minimum detectable difference (or half-width) must be positive; got {min_diff:g}")
     if design == "anova" and (systems is None or systems < 2):
-        raise PyevalError(f"the ANOVA design needs at least 2 systems (--systems); got {systems}")
+        raise PyevalError(f"the ANOVA design needs the number of systems compared, at least 2; got {systems}")
     if not (np.isfinite(variance) and variance > 0):
         raise PyevalError(f"the variance estimate must be positive; got {variance:g}")
 

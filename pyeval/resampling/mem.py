@@ -73,6 +73,8 @@ MEASURES: dict[str, tuple[str, bool, str | None]] = {
     "alpha-DCG": ("cascade", True, "dcg"),
     "AP-IA": ("ap", True, None),
 }
+#: the targets whose values are not bounded by 1 (unnormalised DCG sums gains over the ranks)
+UNBOUNDED = frozenset(name for name, (_, _, discount) in MEASURES.items() if discount == "dcg")
 _ALIASES = {"ERRIA": "ERR-IA", "ERR_IA": "ERR-IA", "ALPHA-DCG": "alpha-DCG", "ALPHADCG": "alpha-DCG",
             "Α-DCG": "alpha-DCG", "APIA": "AP-IA", "AP_IA": "AP-IA"}
 
@@ -464,36 +466,44 @@ class Informativeness:
     mem_id: int | None = None
 
     def plot(self, path, title: str | None = None, dpi: float | None = None):
-        """Predicted against actual run means, one panel per target (Ashkan & Clarke, WWW 2011 Figs 6-10)."""
+        """Predicted against actual run means, one row of panels per target (Ashkan & Clarke,
+        WWW 2011 Figs 6-10): the measures bounded by 1 in one panel, the unbounded DCG and
+        alpha-DCG in another, each with its own scale."""
         from .store import pyplot, save_figure
 
         plt = pyplot()
         targets = list(dict.fromkeys(self.predictions["target"]))
-        figure, axes = plt.subplots(1, len(targets), figsize=(4.0 * len(targets), 3.8), dpi=110, squeeze=False)
         means = self.settings.get("run_means", {})
-        for axis, target in zip(axes[0], targets):
-            shown = []
-            for row in self.predictions[self.predictions["target"] == target].itertuples(index=False):
-                actual, predicted = means.get((target, row.predicted), (None, None))
-                if actual is None:
-                    continue
-                tau = "-" if row.tau is None or pd.isna(row.tau) else f"{row.tau:.3f}"
-                axis.scatter(actual, predicted, s=10, label=f"{row.predicted} (τ {tau})")
-                shown += [*np.ravel(actual), *np.ravel(predicted)]
-            if shown:  # a perfect prediction lies on y = x (Aslam, Yilmaz & Pavlu 2005)
-                low, high = float(np.nanmin(shown)), float(np.nanmax(shown))
-                pad = 0.05 * (high - low or 1.0)
-                axis.plot([low - pad, high + pad], [low - pad, high + pad], color="grey", linestyle="--",
-                          linewidth=0.8, label="y = x")
-                axis.set_xlim(low - pad, high + pad)
-                axis.set_ylim(low - pad, high + pad)
-                axis.set_aspect("equal")
-            axis.set_title(f"target {target}", fontsize=9)
-            axis.set_xlabel("actual mean")
-            axis.set_ylabel("predicted mean")
-            axis.legend(fontsize=7)
-            axis.grid(alpha=0.3)
+        groups = [("measures in [0, 1]", lambda m: m not in UNBOUNDED)]
+        if self.predictions["predicted"].isin(UNBOUNDED).any():
+            groups.append(("unbounded measures", lambda m: m in UNBOUNDED))
+        figure, axes = plt.subplots(len(targets), len(groups), figsize=(4.0 * len(groups), 3.8 * len(targets)),
+                                    dpi=110, squeeze=False)
+        for row_axes, target in zip(axes, targets):
+            for axis, (group, member) in zip(row_axes, groups):
+                shown = []
+                for row in self.predictions[self.predictions["target"] == target].itertuples(index=False):
+                    actual, predicted = means.get((target, row.predicted), (None, None))
+                    if actual is None or not member(row.predicted):
+                        continue
+                    tau = "-" if row.tau is None or pd.isna(row.tau) else f"{row.tau:.3f}"
+                    axis.scatter(actual, predicted, s=10, label=f"{row.predicted} (τ {tau})")
+                    shown += [*np.ravel(actual), *np.ravel(predicted)]
+                if shown:  # a perfect prediction lies on y = x (Aslam, Yilmaz & Pavlu 2005)
+                    low, high = float(np.nanmin(shown)), float(np.nanmax(shown))
+                    pad = 0.05 * (high - low or 1.0)
+                    axis.plot([low - pad, high + pad], [low - pad, high + pad], color="grey", linestyle="--",
+                              linewidth=0.8, label="y = x")
+                    axis.set_xlim(low - pad, high + pad)
+                    axis.set_ylim(low - pad, high + pad)
+                    axis.set_aspect("equal")
+                    axis.legend(fontsize=7)
+                axis.set_title(f"target {target}: {group}", fontsize=9)
+                axis.set_xlabel("actual mean")
+                axis.set_ylabel("predicted mean")
+                axis.grid(alpha=0.3)
         figure.suptitle(title or f"MEM predictions: {self.campaign_id}", fontsize=9)
+        figure.tight_layout()
         save_figure(figure, path, dpi)
         return path
 

@@ -129,7 +129,7 @@ def check_alphas(alphas: Sequence[float]) -> list[float]:
     """The α values, de-duplicated in order; a negative or non-finite one is an error."""
     values = [float(a) for a in alphas]
     if not values:
-        raise PyevalError("give at least one risk alpha (--alpha 0 1 5 10)")
+        raise PyevalError("give at least one risk alpha (e.g. 0, 1, 5, 10)")
     bad = [a for a in values if not np.isfinite(a) or a < 0]
     if bad:
         raise PyevalError(f"risk alpha must be a non-negative number; got {bad[0]:g}")

@@ -321,6 +321,11 @@ def test_cli_runs_stage_two_commands(tmp_path):
     result = runner.invoke(main, [*db, "correlate", "-C", "c", "-m", "AP", "-m", "nDCG@10", "--test", "none",
                                   "--no-store"])
     assert result.exit_code == 0 and "tau_ap" in result.output
+    for column in ("tau_ap", "agreement"):  # every matrix says what its cells are
+        result = runner.invoke(main, [*db, "correlate", "-C", "c", "-m", "AP", "-m", "nDCG@10", "-m", "P@10",
+                                      "--matrix", column, "--no-store"])
+        assert result.exit_code == 0 and result.output.splitlines()[0].split() == ["measure", "AP", "nDCG@10", "P@10"]
+        assert result.stdout.rstrip("\n").splitlines()[-1].startswith("cell: ")
     result = runner.invoke(main, [*db, "concordance", "-C", "c", "-m", "AP", "-m", "nDCG@10", "--gold", "P@10",
                                   "--matrix", "--format", "markdown"])
     assert result.exit_code == 0 and "| AP" in result.output
