@@ -30,10 +30,32 @@ def fixtures() -> Path:
     return FIXTURES
 
 
+@pytest.fixture(scope="session")
+def warehouse_template(tmp_path_factory) -> Path:
+    """An empty warehouse file made once per session by ``pyeval.connect`` (migrations, views,
+    the measure catalogue and the descriptions: ~1 s of CPU), for :func:`con` to copy."""
+    path = tmp_path_factory.mktemp("template") / "empty.duckdb"
+    pyeval.connect(path).close()
+    return path
+
+
 @pytest.fixture
-def con():
-    """A fresh in-memory warehouse with migrations and views applied."""
-    connection = pyeval.connect()
+def con(warehouse_template):
+    """A fresh in-memory warehouse with migrations and views applied: a copy of the session's
+    empty warehouse (``COPY FROM DATABASE``: tables, views, comments, rows), which
+    ``pyeval.warehouse.migrate`` then finds current (it would upgrade it otherwise, and the
+    assertion says so). Ten times cheaper than ``pyeval.connect()`` for each test."""
+    from pyeval import warehouse
+
+    connection = warehouse._connect(":memory:", False, {})
+    try:
+        connection.execute("attach $path as pyeval_template (read_only)", {"path": str(warehouse_template)})
+        connection.execute("copy from database pyeval_template to memory")
+        connection.execute("detach pyeval_template")
+        assert warehouse.migrate(connection) == [], "the template warehouse is not current"
+    except BaseException:
+        connection.close()
+        raise
     yield connection
     connection.close()
 
