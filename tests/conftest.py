@@ -23,6 +23,26 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.engines)
         if "demo_build" in getattr(item, "fixturenames", ()):  # `pyeval demo` end to end (minutes)
             item.add_marker(pytest.mark.slow)
+    if config.pluginmanager.hasplugin("xdist"):  # pytest -n auto --dist loadgroup (README, .ci/run)
+        for item in items:
+            group = _worker_group(item)
+            if group:
+                item.add_marker(pytest.mark.xdist_group(group))
+
+
+def _worker_group(item) -> str | None:
+    """The tests that must share one xdist worker so that an expensive fixture is made once:
+    every reader of the demo warehouse (session-scoped, `pyeval demo` end to end), and each
+    module with a module-scoped fixture (a loaded campaign, a PostgreSQL server) or under
+    tests/engines (a Spark session, a Ray cluster). Other tests go wherever a worker is free."""
+    fixture_definitions = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+    if "demo_build" in fixture_definitions:
+        return "demo"
+    if ENGINE_TESTS in Path(str(item.fspath)).parents:  # one JVM, one Ray cluster per module
+        return item.nodeid.split("::")[0]
+    if any(definitions and definitions[-1].scope == "module" for definitions in fixture_definitions.values()):
+        return item.nodeid.split("::")[0]
+    return None
 
 
 @pytest.fixture
