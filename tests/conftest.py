@@ -23,6 +23,26 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.engines)
         if "demo_build" in getattr(item, "fixturenames", ()):  # `pyeval demo` end to end (minutes)
             item.add_marker(pytest.mark.slow)
+    if config.pluginmanager.hasplugin("xdist"):  # pytest -n auto --dist loadgroup (README, .ci/run)
+        for item in items:
+            group = _worker_group(item)
+            if group:
+                item.add_marker(pytest.mark.xdist_group(group))
+
+
+def _worker_group(item) -> str | None:
+    """The tests that must share one xdist worker so that an expensive fixture is made once:
+    every reader of the demo warehouse (session-scoped, `pyeval demo` end to end), and each
+    module with a module-scoped fixture (a loaded campaign, a PostgreSQL server) or under
+    tests/engines (a Spark session, a Ray cluster). Other tests go wherever a worker is free."""
+    fixture_definitions = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+    if "demo_build" in fixture_definitions:
+        return "demo"
+    if ENGINE_TESTS in Path(str(item.fspath)).parents:  # one JVM, one Ray cluster per module
+        return item.nodeid.split("::")[0]
+    if any(definitions and definitions[-1].scope == "module" for definitions in fixture_definitions.values()):
+        return item.nodeid.split("::")[0]
+    return None
 
 
 @pytest.fixture
@@ -30,10 +50,32 @@ def fixtures() -> Path:
     return FIXTURES
 
 
+@pytest.fixture(scope="session")
+def warehouse_template(tmp_path_factory) -> Path:
+    """An empty warehouse file made once per session by ``pyeval.connect`` (migrations, views,
+    the measure catalogue and the descriptions: ~1 s of CPU), for :func:`con` to copy."""
+    path = tmp_path_factory.mktemp("template") / "empty.duckdb"
+    pyeval.connect(path).close()
+    return path
+
+
 @pytest.fixture
-def con():
-    """A fresh in-memory warehouse with migrations and views applied."""
-    connection = pyeval.connect()
+def con(warehouse_template):
+    """A fresh in-memory warehouse with migrations and views applied: a copy of the session's
+    empty warehouse (``COPY FROM DATABASE``: tables, views, comments, rows), which
+    ``pyeval.warehouse.migrate`` then finds current (it would upgrade it otherwise, and the
+    assertion says so). Ten times cheaper than ``pyeval.connect()`` for each test."""
+    from pyeval import warehouse
+
+    connection = warehouse._connect(":memory:", False, {})
+    try:
+        connection.execute("attach $path as pyeval_template (read_only)", {"path": str(warehouse_template)})
+        connection.execute("copy from database pyeval_template to memory")
+        connection.execute("detach pyeval_template")
+        assert warehouse.migrate(connection) == [], "the template warehouse is not current"
+    except BaseException:
+        connection.close()
+        raise
     yield connection
     connection.close()
 

@@ -27,6 +27,10 @@ ROOT = Path(__file__).resolve().parents[2]
 KILLS = 6
 SEED = int(os.environ.get("PYEVAL_KILL_SEED", "20261124"))
 
+# Child processes killed at six moments each, a PostgreSQL server for publish: the core suite's
+# two slowest tests (~70 s of CPU together); `-m slow` and .ci/run run them.
+pytestmark = pytest.mark.slow
+
 
 def _big_run(path: Path, lines: int) -> Path:
     topics = ("301", "302", "303")
