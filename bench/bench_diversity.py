@@ -128,7 +128,7 @@ def main() -> None:
     sys.path.insert(0, str(common.REPO))
     import pyeval
     import pyndeval
-    from pyeval.evaluation import evaluate
+    from pyeval.core.evaluation import evaluate
 
     low, high = (int(x) for x in args.subtopics.split("-"))
     with tempfile.TemporaryDirectory() as tmp:

@@ -109,7 +109,7 @@ def main() -> None:
             _, rows["spark_parquet_export"] = timed(spark.export_campaign, con, "bench", export)
             files = {t: [str(p) for p in sorted((export / t).glob("*.parquet"))] for t in spark.TABLES}
             frame, rows["evaluate_spark"] = timed(
-                spark.compute, session, con, "bench", [m for t in MEASURES for m in pyeval.evaluation.parse_measures(t)],
+                spark.compute, session, con, "bench", [m for t in MEASURES for m in pyeval.core.evaluation.parse_measures(t)],
                 runs=sorted(duck.per_topic["run_id"].unique()), files=files)
             merged = duck.per_topic.merge(frame, on=["run_id", "topic_id", "measure"])
             rows["spark_max_difference"] = float((merged["value_x"] - merged["value_y"]).abs().max())

@@ -292,17 +292,17 @@ class _TimedConnection:
 
 
 def _instrument_loaders(timings: _Timings) -> None:
-    """Wrap every function of pyeval.loaders.* (and pyeval.db) so that its own time, outside
+    """Wrap every function of pyeval.loaders.* (and pyeval.core.db) so that its own time, outside
     the SQL it runs and the other functions it calls, is recorded under its name."""
     import functools
     import importlib
     import inspect
     import pkgutil
 
-    import pyeval.db
+    import pyeval.core.db
     import pyeval.loaders
 
-    modules = [pyeval.db] + [importlib.import_module(f"pyeval.loaders.{m.name}")
+    modules = [pyeval.core.db] + [importlib.import_module(f"pyeval.loaders.{m.name}")
                              for m in pkgutil.iter_modules(pyeval.loaders.__path__)]
     wrapped = {}
     for module in modules:
@@ -329,7 +329,7 @@ def profile_run_load(run_path: str, db_path: str) -> dict:
     own (exclusive) time, so the rows add up to the whole load. Then variants of costly steps."""
     import duckdb
     import pyeval
-    from pyeval import sqlfiles
+    from pyeval.core import sqlfiles
     from pyeval.loaders import staging
     from pyeval.loaders.source import read_lines
 

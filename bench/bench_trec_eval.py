@@ -439,7 +439,7 @@ def profile(data: dict, work: Path) -> dict:
     total_us = sum(i[3] for i in imports if i[1] == 0)
     wanted = ("duckdb", "pandas", "pyarrow", "numpy", "click", "pyarrow.csv", "pyarrow.compute",
               "pyeval", "pyeval.cli", "pyeval.compat.trec_eval", "pyeval.measures", "pyeval.loaders",
-              "pyeval.evaluation", "pyeval.warehouse")
+              "pyeval.core.evaluation", "pyeval.storage.warehouse")
     named = {}
     for name, depth, _, cumulative in imports:
         if name in wanted and name not in named:

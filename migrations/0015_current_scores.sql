@@ -2,7 +2,7 @@
 -- and of every run's mean as stored tables (issue 30), so that the views scores, run_means,
 -- leaderboard and monthly_means read stored rows instead of regrouping every evaluation at
 -- every query. Created empty here; the open that applies this migration fills them from the
--- stored history in the transaction that recreates the views (pyeval/archive.py rebuild), and
+-- stored history in the transaction that recreates the views (pyeval/storage/archive.py rebuild), and
 -- every evaluation and every load that makes values stale keeps them current.
 -- Forward-only: never edit this file once merged.
 

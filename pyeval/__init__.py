@@ -21,7 +21,7 @@ from .errors import (
 #: Public names imported on first use (PEP 562), so that `pyeval --help` or `pyeval trec_eval`
 #: import only the modules they need.
 _LAZY = {
-    "Evaluation": ("evaluation", "Evaluation"),
+    "Evaluation": ("core.evaluation", "Evaluation"),
     "RunMetadata": ("loaders", "RunMetadata"),
     "annotate_run": ("loaders", "annotate_run"),
     "attach_export": ("sharing", "attach_export"),
@@ -29,8 +29,8 @@ _LAZY = {
     "publish": ("sharing", "publish"),
     "snapshot": ("sharing", "snapshot"),
     "sqlalchemy_url": ("sharing", "sqlalchemy_url"),
-    "evaluate": ("evaluation", "evaluate"),
-    "define_gain_profile": ("gains", "define_gain_profile"),
+    "evaluate": ("core.evaluation", "evaluate"),
+    "define_gain_profile": ("core.gains", "define_gain_profile"),
     "LoadReport": ("loaders", "LoadReport"),
     "load_campaign": ("loaders", "load_campaign"),
     "load_doclengths": ("loaders", "load_doclengths"),
@@ -40,7 +40,7 @@ _LAZY = {
     "load_runs": ("loaders", "load_runs"),
     "load_topics": ("loaders", "load_topics"),
     "parse_measure": ("measures", "parse_measure"),
-    "connect": ("warehouse", "connect"),
+    "connect": ("storage.warehouse", "connect"),
     "significance": ("resampling", "significance"),
     "discriminative_power": ("resampling", "discriminative_power"),
     "compare": ("resampling", "compare"),

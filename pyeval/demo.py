@@ -8,10 +8,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from . import ownership, sample, warehouse
-from .db import first_row, transaction
+from pyeval import sample
+from pyeval.storage import ownership
+from pyeval.storage import warehouse
+from pyeval.core.db import first_row, transaction
 from .errors import NotOwnedError, PyevalError, with_command_line
-from .evaluation import Evaluation, evaluate
+from pyeval.core.evaluation import Evaluation, evaluate
 from .loaders import RunMetadata, load_doclengths, load_intents, load_qrels, load_runs
 from .output import render
 from .query import campaign_overview, run_overview, run_sql
@@ -74,7 +76,7 @@ order by wins desc, run.run_id"""
 
 def _prepare(out: Path) -> None:
     """Remove a previous demo warehouse: a file that carries the demo's marker
-    (pyeval.ownership.DEMO_MARKER) and only the demo's campaigns; refuse to touch any other."""
+    (pyeval.storage.ownership.DEMO_MARKER) and only the demo's campaigns; refuse to touch any other."""
     if not out.exists() and not out.is_symlink():
         return
     refusal = f"{out} exists and is not a warehouse pyeval demo built; pyeval leaves it alone (choose another --out)"
@@ -408,7 +410,7 @@ def run_demo(out: str | Path, echo: Callable[[str], None] = print, *, progress: 
     is computed; ``progress``: a progress bar over the steps on stderr (on a terminal only)."""
     from tqdm import tqdm
 
-    from .evaluation import summed_measures
+    from pyeval.core.evaluation import summed_measures
 
     out = Path(out)
     _prepare(out)

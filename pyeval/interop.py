@@ -7,14 +7,14 @@ may be iterables of ir_measures' ``Qrel``/``ScoredDoc`` namedtuples (or any obje
 ``query_id``, ``doc_id`` and ``relevance``/``score``; ``iteration`` names a diversity intent),
 dicts of dicts (``{query_id: {doc_id: relevance or score}}``), pandas DataFrames with those
 columns, or file paths. The qrels are loaded once into a resident in-memory warehouse
-(:class:`Engine`: :func:`pyeval.warehouse.scratch`, its views created once); each measure set
+(:class:`Engine`: :func:`pyeval.storage.warehouse.scratch`, its views created once); each measure set
 is prepared once (:class:`Plan`: the stages that read only the qrels made once, one statement
 per call); each call registers only the run with DuckDB as it is (numpy object arrays from
 mappings and namedtuples, Arrow columns from DataFrames: no per-row Python loop, no pandas
 unless a DataFrame is given; files through the run loader) and runs that statement, whose SQL
 is the families' own (sql/metrics/, follows ir_measures 0.4.3, terrierteam/ir_measures).
 Measure sets one statement cannot compute (diversity, Python drivers, several orderings) take
-:func:`pyeval.evaluation.evaluate`. :func:`evaluator` keeps one engine; the module-level
+:func:`pyeval.core.evaluation.evaluate`. :func:`evaluator` keeps one engine; the module-level
 functions reuse one engine per thread and qrels content (:func:`engine_for`).
 
 Every topic of the qrels is scored (a topic the run lacks scores the measure's empty value, as
@@ -34,16 +34,17 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import duckdb
 
-from . import sqlfiles, warehouse
-from .db import create_rows, transaction
+from pyeval.core import sqlfiles
+from pyeval.storage import warehouse
+from pyeval.core.db import create_rows, transaction
 from .errors import InputFormatError, MeasureParamError, PyevalError
 from .loaders import load_qrels, load_run
 from .loaders.source import Lines, is_frame, pick_column
 from .measures import Measure, parse, parse_measures, registry
-from .plan import plan
-from .request import EvaluationRequest
-from .stages import check_gain_profiles
-from .stages import _create_requested  # a family's requested_measures, as the DuckDB executor makes it
+from pyeval.core.plan import plan
+from pyeval.core.request import EvaluationRequest
+from pyeval.core.stages import check_gain_profiles
+from pyeval.core.stages import _create_requested  # a family's requested_measures, as the DuckDB executor makes it
 
 if TYPE_CHECKING:
     import numpy as np
@@ -285,7 +286,7 @@ def preparable(measures: Sequence[Measure], ordering: str | None) -> bool:
     """Whether one prepared statement computes ``measures`` (:class:`Plan`): ad hoc SQL families
     only (no Python driver, no diversity staging, no preferences), numeric values, one ordering
     for all (``ordering``, else each measure's own), none with its own ``judged_only``. Other
-    sets take :func:`pyeval.evaluation.evaluate`."""
+    sets take :func:`pyeval.core.evaluation.evaluate`."""
     return (
         all(m.definition.staging == "adhoc" and m.definition.storable and registry.driver(m.family) is None
             and m.family != "preferences" and not (m.has("judged_only") and m["judged_only"]) for m in measures)
@@ -295,14 +296,14 @@ def preparable(measures: Sequence[Measure], ordering: str | None) -> bool:
 
 class Plan:
     """One measure set prepared in an engine, from the evaluation's own plan
-    (:func:`pyeval.plan.plan` of its :class:`~pyeval.request.EvaluationRequest`: the same stage
+    (:func:`pyeval.core.plan.plan` of its :class:`~pyeval.core.request.EvaluationRequest`: the same stage
     steps, models and bound parameters every engine executes): the stages that read only the
     qrels (headers that read neither ``run_entries`` nor ``ranked_entries``) made once as
     temporary tables, the families' ``requested_measures`` made once, and one statement per
     call: the per-run stages, every family's SQL (sql/metrics/) and the means
     (sql/evaluation/means.sql) as the common table expressions of one select. The SQL is the
-    files' own, unchanged: what :func:`pyeval.stages.compute_into` and
-    :func:`pyeval.evaluation.evaluate` run statement by statement."""
+    files' own, unchanged: what :func:`pyeval.core.stages.compute_into` and
+    :func:`pyeval.core.evaluation.evaluate` run statement by statement."""
 
     def __init__(self, con, measures: Sequence[Measure], ordering: str, number: int):
         prefix = f"resident_plan_{number}_"
@@ -364,7 +365,7 @@ class Plan:
             rows = con.execute(self.sql, self.params).fetchall()
         except duckdb.InvalidInputException as exc:
             # a family's own error('metric_<family>: ...'): a measure that does not apply to
-            # these data, as pyeval.stages.compute_into reports it
+            # these data, as pyeval.core.stages.compute_into reports it
             text = str(exc)
             marker = next((f"metric_{f}:" for f in self.families if f"metric_{f}:" in text), None)
             if marker is None:
@@ -465,7 +466,7 @@ class Engine:
             plan = self._plan(measures, ordering)
             if plan is not None:
                 return plan.run(self.con)
-            from .evaluation import evaluate  # the measures one statement does not compute
+            from pyeval.core.evaluation import evaluate  # the measures one statement does not compute
 
             result = evaluate(self.con, CAMPAIGN, measures, ordering=ordering, store=False)
             per_topic = list(zip(result.per_topic["topic_id"].tolist(), result.per_topic["measure"].tolist(),

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 #: Statements a read-only query may not run (files and extensions): COPY, EXPORT DATABASE,
-#: ATTACH/DETACH, INSTALL/LOAD, UPDATE EXTENSIONS. The connection refuses them too (pyeval.ownership.LOCKED_DOWN);
+#: ATTACH/DETACH, INSTALL/LOAD, UPDATE EXTENSIONS. The connection refuses them too (pyeval.storage.ownership.LOCKED_DOWN);
 #: this names the rule in the error, and guards ``pyeval attach``, whose export files must stay
 #: readable.
 FILE_STATEMENTS: dict[duckdb.StatementType, str] = {

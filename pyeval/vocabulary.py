@@ -45,7 +45,7 @@ TOPIC_POLICIES = (
     Term("intersection", "the topics the run has"),
 )
 
-#: Where the preferences family's judgments come from (pyeval.request.EvaluationRequest)
+#: Where the preferences family's judgments come from (pyeval.core.request.EvaluationRequest)
 PREFERENCE_SOURCES = (
     Term("qrels", "the campaign's qrels, as preferences (sql/evaluation/evaluation_preferences.sql)"),
     Term("file", "a preference file the caller staged as evaluation_preferences (trec_eval -R prefs)"),
@@ -54,7 +54,7 @@ PREFERENCE_SOURCES = (
 @dataclass(frozen=True)
 class Engine:
     """An evaluation engine: ``compute`` is ``module:function``, called by the orchestrator
-    (pyeval.evaluation) as ``function(con, request, **engine_options)`` to fill the temporary
+    (pyeval.core.evaluation) as ``function(con, request, **engine_options)`` to fill the temporary
     table ``evaluation_values`` (imported on first use)."""
 
     name: str
@@ -64,7 +64,7 @@ class Engine:
 
 #: Engines of ``pyeval evaluate --engine`` (docs/engines.md)
 ENGINES = (
-    Engine("duckdb", "the warehouse's own DuckDB connection", "pyeval.stages:compute_into"),
+    Engine("duckdb", "the warehouse's own DuckDB connection", "pyeval.core.stages:compute_into"),
     Engine("spark", "the metric SQL on a local Spark session (pip install 'pyeval[spark]')",
            "pyeval.engines.spark:compute_into"),
 )

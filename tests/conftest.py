@@ -63,9 +63,9 @@ def warehouse_template(tmp_path_factory) -> Path:
 def con(warehouse_template):
     """A fresh in-memory warehouse with migrations and views applied: a copy of the session's
     empty warehouse (``COPY FROM DATABASE``: tables, views, comments, rows), which
-    ``pyeval.warehouse.migrate`` then finds current (it would upgrade it otherwise, and the
+    ``pyeval.storage.warehouse.migrate`` then finds current (it would upgrade it otherwise, and the
     assertion says so). Ten times cheaper than ``pyeval.connect()`` for each test."""
-    from pyeval import warehouse
+    from pyeval.storage import warehouse
 
     connection = warehouse._connect(":memory:", False, {})
     try:

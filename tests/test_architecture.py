@@ -7,7 +7,8 @@ import ast
 import re
 from pathlib import Path
 
-from pyeval import sqlfiles, stages
+from pyeval.core import sqlfiles
+from pyeval.core import stages
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "pyeval"
@@ -19,7 +20,7 @@ PENDING: set[tuple[str, str]] = set()
 def test_the_sql_models_page_is_current():
     page = (ROOT / "docs" / "sql-models.md").read_text(encoding="utf-8")
     assert page == sqlfiles.models_page(stages.ADHOC_STAGING), (
-        "docs/sql-models.md is out of date: python -m pyeval.sqlfiles > docs/sql-models.md")
+        "docs/sql-models.md is out of date: python -m pyeval.core.sqlfiles > docs/sql-models.md")
 
 
 def test_every_file_the_architecture_page_names_exists():
@@ -146,16 +147,16 @@ def test_the_cycle_check_finds_a_cycle():
 
 def test_the_import_graph_sees_imports_inside_functions():
     graph = import_graph()
-    assert "pyeval.stages" in graph["pyeval.evaluation"]
-    assert "pyeval.plan" in graph["pyeval.diversity"] and "pyeval.evaluation" not in graph["pyeval.diversity"]
+    assert "pyeval.core.stages" in graph["pyeval.core.evaluation"]
+    assert "pyeval.core.plan" in graph["pyeval.diversity"] and "pyeval.core.evaluation" not in graph["pyeval.diversity"]
 
 
 def test_the_request_and_the_plan_are_below_every_engine():
     """The layers import one way (docs/architecture.md): the engines and the orchestrator read
     the plan and the request; the plan reads only the request, the headers and the registry."""
     graph = import_graph()
-    assert {"pyeval.plan", "pyeval.request"} <= graph["pyeval.stages"]
-    assert "pyeval.plan" in graph["pyeval.engines.spark"]
-    assert graph["pyeval.plan"] & {"pyeval.stages", "pyeval.evaluation", "pyeval.db"} == set()
-    assert graph["pyeval.request"] & {"pyeval.plan", "pyeval.stages", "pyeval.evaluation", "pyeval.db"} == set()
+    assert {"pyeval.core.plan", "pyeval.core.request"} <= graph["pyeval.core.stages"]
+    assert "pyeval.core.plan" in graph["pyeval.engines.spark"]
+    assert graph["pyeval.core.plan"] & {"pyeval.core.stages", "pyeval.core.evaluation", "pyeval.core.db"} == set()
+    assert graph["pyeval.core.request"] & {"pyeval.core.plan", "pyeval.core.stages", "pyeval.core.evaluation", "pyeval.core.db"} == set()
     assert graph["pyeval.vocabulary"] == set()

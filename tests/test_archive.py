@@ -12,7 +12,7 @@ import duckdb
 import pytest
 
 import pyeval
-from pyeval import sqlfiles
+from pyeval.core import sqlfiles
 from pyeval.errors import PyevalError
 
 from .conftest import FIXTURES, snapshot

@@ -9,7 +9,10 @@ from pathlib import Path
 import pytest
 
 import pyeval
-from pyeval import descriptions, sharing, sqlfiles, warehouse
+from pyeval import sharing
+from pyeval.storage import descriptions
+from pyeval.core import sqlfiles
+from pyeval.storage import warehouse
 from pyeval.measures import registry
 from pyeval.resampling.report import compare
 
@@ -74,7 +77,7 @@ def test_the_descriptions_are_those_of_docs_schema_md():
             columns.setdefault(relation, []).append(column)
     con.close()
     assert descriptions.load() == descriptions.fill_columns(descriptions.from_schema_page(page), columns), (
-        "sql/descriptions.json differs from docs/schema.md: run python -m pyeval.descriptions docs/schema.md")
+        "sql/descriptions.json differs from docs/schema.md: run python -m pyeval.storage.descriptions docs/schema.md")
     assert set(columns) == set(descriptions.load()), "a public table or view is not described in docs/schema.md"
 
 

@@ -11,7 +11,8 @@ import sqlalchemy as sa
 from click.testing import CliRunner
 
 import pyeval
-from pyeval import sharing, sqlfiles
+from pyeval import sharing
+from pyeval.core import sqlfiles
 from pyeval.cli import main
 from pyeval.sharing.common import INTERNAL_SCHEMA, PUBLIC_VIEWS
 from pyeval.sharing.snapshot import CLIENT_DUCKDB, storage_version_for

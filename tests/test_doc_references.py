@@ -283,7 +283,7 @@ def citation_problems(path: Path) -> list[str]:
 
 def test_the_scan_sees_the_citing_files():
     names = {p.relative_to(ROOT).as_posix() for p in scanned()}
-    assert {"README.md", "docs/references.md", "pyeval/evaluation.py", "sql/views/ranked_entries.sql"} <= names
+    assert {"README.md", "docs/references.md", "pyeval/core/evaluation.py", "sql/views/ranked_entries.sql"} <= names
 
 
 @pytest.mark.parametrize("check", [reference_problems, outside_problems, citation_problems],

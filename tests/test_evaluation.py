@@ -1,4 +1,4 @@
-"""Evaluating campaigns (pyeval/evaluation.py): policies, storage, the scores view, the CLI."""
+"""Evaluating campaigns (pyeval/core/evaluation.py): policies, storage, the scores view, the CLI."""
 from __future__ import annotations
 
 import pytest
@@ -7,7 +7,7 @@ from click.testing import CliRunner
 import pyeval
 from pyeval.cli import main
 from pyeval.errors import DataIntegrityError, PyevalError, UnknownCampaignError
-from pyeval.evaluation import evaluate
+from pyeval.core.evaluation import evaluate
 
 QRELS = "1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 a 1\n3 0 z 1\n"
 # file order: b, a, c; rank column: c, a, b; scores: a > b = c (tie: docno desc -> c before b)
@@ -180,8 +180,8 @@ def test_the_inline_profile_rule_on_duckdb(campaign):
 def test_evaluate_takes_a_request_and_stores_its_settings(campaign):
     import json
 
-    from pyeval.evaluation import run
-    from pyeval.request import EvaluationRequest
+    from pyeval.core.evaluation import run
+    from pyeval.core.request import EvaluationRequest
 
     request = EvaluationRequest.build("c", ["P@2", "RelString@2"], runs=["r"], max_depth=5)
     result = run(campaign, request)

@@ -1,4 +1,4 @@
-"""How an evaluation stages (pyeval/plan.py, pyeval/evaluation.py): the plan is pure and holds
+"""How an evaluation stages (pyeval/core/plan.py, pyeval/core/evaluation.py): the plan is pure and holds
 only the stages its families read, each with the parameters its header declares; the
 pandas-free evaluation_values table behind compute()."""
 from __future__ import annotations
@@ -7,11 +7,11 @@ import math
 
 import pytest
 
-from pyeval import sqlfiles
-from pyeval.evaluation import VALUES_TABLE, compute_into, means_into
+from pyeval.core import sqlfiles
+from pyeval.core.evaluation import VALUES_TABLE, compute_into, means_into
 from pyeval.measures import parse, registry
-from pyeval.plan import ADHOC_STAGING, plan, stage_steps, stages_read
-from pyeval.request import EvaluationRequest
+from pyeval.core.plan import ADHOC_STAGING, plan, stage_steps, stages_read
+from pyeval.core.request import EvaluationRequest
 
 from .test_evaluation import campaign  # noqa: F401  (the fixture: test_evaluation's small campaign)
 

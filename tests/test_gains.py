@@ -1,4 +1,4 @@
-"""Gain profiles as data (pyeval/gains.py, table gain_profiles, view gain_values)."""
+"""Gain profiles as data (pyeval/core/gains.py, table gain_profiles, view gain_values)."""
 from __future__ import annotations
 
 import math
@@ -9,7 +9,7 @@ from click.testing import CliRunner
 import pyeval
 from pyeval.cli import main
 from pyeval.errors import MeasureParamError
-from pyeval.gains import parse_gains
+from pyeval.core.gains import parse_gains
 
 QRELS = "1 0 a 3\n1 0 b 1\n1 0 c 2\n2 0 a 1\n"
 RUN = "1 Q0 b 1 3 r\n1 Q0 a 2 2 r\n2 Q0 a 1 1 r\n"

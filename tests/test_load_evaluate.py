@@ -9,7 +9,7 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 
-from pyeval import warehouse
+from pyeval.storage import warehouse
 from pyeval.cli import main
 
 from .conftest import FIXTURES

@@ -4,7 +4,7 @@ import math
 
 import duckdb
 
-from pyeval.evaluation import means_into
+from pyeval.core.evaluation import means_into
 from pyeval.measures.names import parse
 
 # the per-topic P@10 of the sample's indri-ql run (50 topics; they sum to 13.5)

@@ -14,7 +14,9 @@ import sqlalchemy as sa
 from click.testing import CliRunner
 
 import pyeval
-from pyeval import sharing, sqlfiles, warehouse
+from pyeval import sharing
+from pyeval.core import sqlfiles
+from pyeval.storage import warehouse
 from pyeval.cli import main
 from pyeval.errors import PyevalError
 

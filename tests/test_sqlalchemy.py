@@ -5,7 +5,7 @@ import pandas as pd
 import sqlalchemy as sa
 
 import pyeval
-from pyeval import sqlfiles
+from pyeval.core import sqlfiles
 
 from .conftest import FIXTURES
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pyeval import warehouse
+from pyeval.storage import warehouse
 from pyeval.cli import main
 
 from .conftest import FIXTURES

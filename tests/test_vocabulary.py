@@ -8,7 +8,8 @@ import sys
 
 import click
 
-from pyeval import sqlfiles, vocabulary
+from pyeval import vocabulary
+from pyeval.core import sqlfiles
 from pyeval.vocabulary import names
 
 
@@ -36,7 +37,7 @@ def test_every_cli_choice_is_a_vocabulary():
 
 
 def test_the_package_reads_its_lists_from_the_vocabularies():
-    from pyeval import evaluation
+    from pyeval.core import evaluation
     from pyeval.engines import EVALUATION_ENGINES, RESAMPLING_ENGINES
     from pyeval.loaders.qrels import QRELS_FORMATS, QRELS_LAYOUTS
     from pyeval.measures.trec_eval_names import PREFERENCE_FORMATS
@@ -71,7 +72,7 @@ def test_each_significance_test_is_one_entry_and_one_function():
 
 
 def test_importing_the_vocabularies_imports_nothing_heavy():
-    code = ("import sys; import pyeval.vocabulary, pyeval.request, pyeval.plan; "
+    code = ("import sys; import pyeval.vocabulary, pyeval.core.request, pyeval.core.plan; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pandas', 'numpy', 'scipy')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -1,4 +1,4 @@
-"""Opening, creating and upgrading warehouses (pyeval/warehouse.py, migrations/, schema/)."""
+"""Opening, creating and upgrading warehouses (pyeval/storage/warehouse.py, migrations/, schema/)."""
 from __future__ import annotations
 
 import re
@@ -8,7 +8,8 @@ import duckdb
 import pytest
 
 import pyeval
-from pyeval import sqlfiles, warehouse
+from pyeval.core import sqlfiles
+from pyeval.storage import warehouse
 from pyeval.errors import SchemaVersionError
 
 from .conftest import FIXTURES, snapshot

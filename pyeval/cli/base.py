@@ -14,7 +14,7 @@ import warnings
 
 import click
 
-from .. import warehouse
+from pyeval.storage import warehouse
 from ..vocabulary import OUTPUT_FORMATS, names
 from ..errors import PyevalError
 

@@ -123,9 +123,9 @@ def sample_command(directory):
 def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_only, topics, gains, probs,
                      judgment_set, no_store, per_topic, engine, export_dir, fmt):
     """Compute measures for a campaign's runs, store per-topic scores, print the means."""
-    from ..evaluation import evaluate_summary, run, summed_measures
+    from pyeval.core.evaluation import evaluate_summary, run, summed_measures
     from ..output import fitting_rows, render, whole_counts
-    from ..request import EvaluationRequest
+    from pyeval.core.request import EvaluationRequest
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
     if export_dir and engine != "spark":

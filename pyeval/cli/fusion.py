@@ -124,7 +124,7 @@ def fuse_command(ctx, campaign, method, runs, name, weights, norm, norm_stage, a
     if measures:
         if name is None:
             raise PyevalError("-m compares the stored fused run with its inputs: give --name")
-        from ..evaluation import evaluate
+        from pyeval.core.evaluation import evaluate
         from ..resampling import compare
 
         evaluate(con, campaign, list(measures), runs=[name, *run_names], judgment_set=judgments)

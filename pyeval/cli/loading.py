@@ -55,7 +55,7 @@ def load_qrels_command(ctx, campaign, qrels_format, description, judgment_set, k
         guideline_sha256 = file_sha256(guideline_file)
     provenance = SetProvenance(kind=kind, judge=judge, guideline_sha256=guideline_sha256,
                                description=None if judgment_set == "official" else description)
-    from ..db import transaction
+    from pyeval.core.db import transaction
     from ..pools.judged import link_judgments
 
     con = open_warehouse(ctx)
@@ -88,11 +88,11 @@ _evaluate_option = click.option(
 
 def _evaluation_hook(measures: tuple[str, ...], summaries: list):
     """The loaders' ``on_stored`` for --evaluate (None without it): evaluate the runs just
-    stored, inside the load's transaction (pyeval.evaluation.evaluate_summary). The measures are
+    stored, inside the load's transaction (pyeval.core.evaluation.evaluate_summary). The measures are
     parsed first, so that a mistyped one fails before anything is read."""
     if not measures:
         return None
-    from ..evaluation import evaluate_summary, parse_requested
+    from pyeval.core.evaluation import evaluate_summary, parse_requested
 
     parse_requested(measures)
 
@@ -104,7 +104,7 @@ def _evaluation_hook(measures: tuple[str, ...], summaries: list):
 
 def _echo_evaluations(summaries: list, fmt: str = "table") -> None:
     """Print the means of --evaluate, as ``pyeval evaluate`` does."""
-    from ..evaluation import summed_measures
+    from pyeval.core.evaluation import summed_measures
     from ..output import render_rows
 
     for summary in summaries:
@@ -237,7 +237,7 @@ def load_topics_command(ctx, campaign, file):
 @fail_cleanly
 def gains_command(ctx, campaign, topic, replace, name, spec):
     """Define gain profile NAME: SPEC is 'level=gain,...' or 'g1:g2:...' (levels 1, 2, ...)."""
-    from ..gains import define_gain_profile
+    from pyeval.core.gains import define_gain_profile
 
     con = open_warehouse(ctx, create=False)
     gains = define_gain_profile(con, campaign, name, spec, topic_id=topic, replace=replace)

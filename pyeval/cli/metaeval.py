@@ -33,11 +33,11 @@ def _resampling_options(command):
 
 def _checked_output(what: str, is_ours):
     """A click callback: refuse, before any work, an output path pyeval may not write
-    (:func:`pyeval.ownership.require_replaceable_output`)."""
+    (:func:`pyeval.storage.ownership.require_replaceable_output`)."""
     def check(ctx, param, value):
         if value is None:
             return None
-        from .. import ownership
+        from pyeval.storage import ownership
         from ..errors import PyevalError
 
         try:
@@ -51,7 +51,7 @@ def _checked_output(what: str, is_ours):
 
 
 def _is_pyeval_figure(path) -> bool:
-    from .. import ownership
+    from pyeval.storage import ownership
 
     return ownership.is_pyeval_figure(path)
 
@@ -72,7 +72,7 @@ _CURVES_HEADER = "measure,rank,asl"
 
 
 def _is_curves_csv(path) -> bool:
-    from .. import ownership
+    from pyeval.storage import ownership
 
     return ownership.starts_with_line(path, _CURVES_HEADER)
 
@@ -164,7 +164,7 @@ def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alp
     click.echo(f"{campaign}: {len(first.matrix.run_ids)} runs ({', '.join(first.matrix.run_ids)}), "
                f"{len(first.matrix.topic_ids)} topics", err=True)
     if curves:
-        from .. import ownership
+        from pyeval.storage import ownership
 
         ownership.require_replaceable_output(curves, "curves CSV", _is_curves_csv)
         ownership.replace_file(curves, lambda temporary: power.curves.to_csv(temporary, index=False))

@@ -24,14 +24,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import warehouse
+from pyeval.storage import warehouse
 from ..errors import PyevalError
-from ..evaluation import compute
-from ..request import EvaluationRequest
+from pyeval.core.evaluation import compute
+from pyeval.core.request import EvaluationRequest
 from ..loaders import load_qrels, load_run
 from ..loaders.source import is_gzip
 from ..measures import Measure, lookup, make
-from ..warehouse import LOADED_TABLES
+from pyeval.storage.warehouse import LOADED_TABLES
 
 CAMPAIGN = "ndeval"
 CUTOFFS = (5, 10, 20)

@@ -28,17 +28,18 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import sqlfiles, warehouse
+from pyeval.core import sqlfiles
+from pyeval.storage import warehouse
 from ..errors import InputWarning, PyevalError
-from ..db import create_rows
-from ..evaluation import VALUES_TABLE, compute_into
-from ..gains import define_gain_profile
+from pyeval.core.db import create_rows
+from pyeval.core.evaluation import VALUES_TABLE, compute_into
+from pyeval.core.gains import define_gain_profile
 from ..loaders import load_qrels, load_run
 from ..loaders.source import is_gzip
 from ..measures import Measure, lookup, make
-from ..request import EvaluationRequest
-from ..stages import run_stages
-from ..warehouse import ADHOC_EVALUATION, LOADED_TABLES
+from pyeval.core.request import EvaluationRequest
+from pyeval.core.stages import run_stages
+from pyeval.storage.warehouse import ADHOC_EVALUATION, LOADED_TABLES
 
 CAMPAIGN = "ntcireval"
 RUN = "run"
@@ -50,7 +51,7 @@ MAX_CUTOFFS = 9
 NAME_WIDTH = 21
 #: The warehouse relations the command reads (sql/compat/ntcireval_output.sql: levels and ranks).
 RELATIONS = (*LOADED_TABLES, *ADHOC_EVALUATION)
-#: The stages (pyeval.stages) whose ranked list the per-topic header lines describe.
+#: The stages (pyeval.core.stages) whose ranked list the per-topic header lines describe.
 LIST_STAGES = ("evaluation_entries", "evaluation_ranks", "evaluation_lists")
 
 

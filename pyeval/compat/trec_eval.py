@@ -15,11 +15,12 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from .. import sqlfiles, warehouse
-from ..db import create_rows, first_row
+from pyeval.core import sqlfiles
+from pyeval.storage import warehouse
+from pyeval.core.db import create_rows, first_row
 from ..errors import DuplicateEntryError, InputFormatError, TrecEvalError  # noqa: F401  (TrecEvalError: this module's API)
-from ..evaluation import VALUES_TABLE, compute, compute_into, means_into, values_from_frame
-from ..request import EvaluationRequest
+from pyeval.core.evaluation import VALUES_TABLE, compute, compute_into, means_into, values_from_frame
+from pyeval.core.request import EvaluationRequest
 from ..loaders import load_qrels, load_run
 from ..loaders.prefs import drop_preferences, stage_preferences
 from ..loaders.source import is_gzip
@@ -32,7 +33,7 @@ from ..measures.trec_eval_names import (  # noqa: F401  (TrecEvalOptions, measur
     measures_from_trec_name,
     selected_measures,
 )
-from ..warehouse import ADHOC_EVALUATION, LOADED_TABLES
+from pyeval.storage.warehouse import ADHOC_EVALUATION, LOADED_TABLES
 
 if TYPE_CHECKING:
     import pandas as pd

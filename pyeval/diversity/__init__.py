@@ -16,14 +16,14 @@ intent's levels, gains and ideal list), and a small family averages the per-inte
 (metric_sharp.sql). Stagings: sql/evaluation/diversity_*.sql, per_intent_*.sql.
 
 The passes (which staging each measure reads, the composites' components) are planned by
-:func:`pyeval.plan.plan` (pure) and executed by each engine; this module checks the campaign.
+:func:`pyeval.core.plan.plan` (pure) and executed by each engine; this module checks the campaign.
 """
 from __future__ import annotations
 
-from ..db import first_row
+from pyeval.core.db import first_row
 from ..errors import DataIntegrityError, MeasureParamError
-from ..plan import ADHOC, GLOBAL_STAGING, PER_INTENT_STAGING, SEPARATOR, probability_variants  # noqa: F401
-from ..request import EvaluationRequest
+from pyeval.core.plan import ADHOC, GLOBAL_STAGING, PER_INTENT_STAGING, SEPARATOR, probability_variants  # noqa: F401
+from pyeval.core.request import EvaluationRequest
 
 
 def check_campaign(con, request: EvaluationRequest) -> None:

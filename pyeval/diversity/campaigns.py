@@ -20,8 +20,8 @@ import re
 import duckdb
 import pandas as pd
 
-from .. import sqlfiles
-from ..db import first_row, transaction, unknown_campaign
+from pyeval.core import sqlfiles
+from pyeval.core.db import first_row, transaction, unknown_campaign
 from ..errors import DataIntegrityError, InputFormatError, PyevalError, already_stored
 from ..loaders import intents as intent_loader
 from ..loaders import judgment_sets, staging

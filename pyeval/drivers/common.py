@@ -19,16 +19,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ..plan import DRIVER_STAGING
-from ..stages import drop_tables, run_stages, staged_tables
+from pyeval.core.plan import DRIVER_STAGING
+from pyeval.core.stages import drop_tables, run_stages, staged_tables
 
 if TYPE_CHECKING:
-    from ..request import EvaluationRequest
+    from pyeval.core.request import EvaluationRequest
 
 
 @contextmanager
 def staged(con, request: EvaluationRequest) -> Iterator[pd.DataFrame]:
-    """Stage the evaluated lists of ``request`` (pyeval.plan.DRIVER_STAGING); yields them
+    """Stage the evaluated lists of ``request`` (pyeval.core.plan.DRIVER_STAGING); yields them
     (``list_no, run_id, topic_id, topic_no``)."""
     try:
         run_stages(con, DRIVER_STAGING, request.stage_parameters())

@@ -28,7 +28,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from .. import sqlfiles
+from pyeval.core import sqlfiles
 from ..errors import MeasureParamError
 from ..measures import Measure
 from .common import at_cutoff, group_starts, long_form, positions, running_sums, staged

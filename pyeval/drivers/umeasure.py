@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .. import sqlfiles
+from pyeval.core import sqlfiles
 from ..errors import MeasureParamError
 from ..measures import Measure
 from .common import group_starts, long_form, staged

@@ -25,7 +25,7 @@ import duckdb
 
 from ..vocabulary import significance_test
 from ..errors import PyevalError, with_command_line
-from ..db import stores_in_one_transaction
+from pyeval.core.db import stores_in_one_transaction
 from ..resampling import replicates as rep
 from ..resampling.discpower import DiscriminativePower, finish
 from ..resampling.matrix import ScoreMatrix, canonical_measure, score_matrix

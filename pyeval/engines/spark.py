@@ -25,13 +25,14 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from .. import evaluation as ev
-from .. import sqlfiles, stages
-from ..db import rollback_quietly
+from pyeval.core import evaluation as ev
+from pyeval.core import sqlfiles
+from pyeval.core import stages
+from pyeval.core.db import rollback_quietly
 from ..errors import MeasureParamError, PyevalError
 from ..measures import Measure, registry
-from ..plan import ADHOC_STAGING, GLOBAL_STAGING, PER_INTENT_STAGING, Step, execute, plan
-from ..request import EvaluationRequest
+from pyeval.core.plan import ADHOC_STAGING, GLOBAL_STAGING, PER_INTENT_STAGING, Step, execute, plan
+from pyeval.core.request import EvaluationRequest
 from . import transpile
 
 
@@ -209,7 +210,7 @@ def supported(measure: Measure) -> str | None:
 
 
 class SparkExecutor:
-    """Executes a plan's steps on a Spark session (pyeval.plan.Executor): each stage a
+    """Executes a plan's steps on a Spark session (pyeval.core.plan.Executor): each stage a
     checkpointed temporary view of its Spark SQL form (pyeval.engines.transpile), each family's
     values collected as pandas."""
 
@@ -280,7 +281,7 @@ class SparkExecutor:
 def compute(spark, con: duckdb.DuckDBPyConnection, request: EvaluationRequest,
             files: dict[str, list[str]] | None = None) -> pd.DataFrame:
     """Per-topic values of ``request`` computed on ``spark`` (the long form of
-    :func:`pyeval.evaluation.compute`): its plan (:func:`pyeval.plan.plan`) executed by a
+    :func:`pyeval.core.evaluation.compute`): its plan (:func:`pyeval.core.plan.plan`) executed by a
     :class:`SparkExecutor`. ``files``: table -> Parquet files (default: the campaign's rows of
     ``con`` exported to a temporary directory)."""
     refused = [(str(m), supported(m)) for m in request.measures if supported(m)]

@@ -91,7 +91,7 @@ def _macros() -> dict[str, tuple[tuple[str, ...], object]]:
     """name -> (parameter names, body) of every macro in sql/evaluation/macros.sql."""
     from sqlglot import exp
 
-    from .. import sqlfiles
+    from pyeval.core import sqlfiles
 
     found = {}
     for statement in _sqlglot().parse(sqlfiles.read("evaluation/macros.sql"), read=_dialect()):
@@ -427,6 +427,6 @@ def to_spark(sql: str, parameters: Mapping[str, object] | None = None) -> str:
 
 def spark_sql(relative_path: str, parameters: Mapping[str, object] | None = None) -> str:
     """Spark SQL of ``sql/<relative_path>`` (e.g. ``views/rank_gains.sql``)."""
-    from .. import sqlfiles
+    from pyeval.core import sqlfiles
 
     return to_spark(sqlfiles.read(relative_path), parameters)

@@ -18,7 +18,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from ..db import check_judgment_set, first_row, rollback_quietly, transaction
+from pyeval.core.db import check_judgment_set, first_row, rollback_quietly, transaction
 from ..errors import PyevalError, PyevalWarning
 from . import compute
 from .recipe import Recipe, check_k, check_p
@@ -205,7 +205,7 @@ def evaluate_grid(
     fold's point is chosen on the other folds; the reported value is the mean over all topics of
     the chosen points' values). Without a split an :class:`OverfittingWarning` is issued.
     """
-    from ..evaluation import evaluate
+    from pyeval.core.evaluation import evaluate
     from ..measures import parse_measures
     from ..resampling.matrix import ScoreMatrix
     from ..resampling.significance import test_matrix

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import duckdb
 import pandas as pd
 
-from ..db import create_rows, first_row, transaction
+from pyeval.core.db import create_rows, first_row, transaction
 from ..errors import PyevalError
 from ..loaders import judgment_sets
 from .agreement import COEFFICIENTS, LabelAgreement, label_agreement

@@ -27,7 +27,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from .. import sqlfiles
+from pyeval.core import sqlfiles
 
 #: The coefficients, as stored in judgment_agreement.coefficient.
 COEFFICIENTS = (

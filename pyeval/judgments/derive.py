@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from .. import archive, sqlfiles
-from ..db import first_row, transaction
+from pyeval.storage import archive
+from pyeval.core import sqlfiles
+from pyeval.core.db import first_row, transaction
 from ..errors import DataIntegrityError, PyevalError, already_stored
 from ..loaders import judgment_sets
 from ..loaders.judgment_sets import SetProvenance

@@ -56,7 +56,7 @@ def stored_matrix(con: duckdb.DuckDBPyConnection, campaign_id: str, measure: str
     except PyevalError as exc:
         if not evaluate_missing or "no stored scores" not in str(exc):
             raise
-    from ..evaluation import evaluate
+    from pyeval.core.evaluation import evaluate
 
     evaluate(con, campaign_id, [measure], runs=runs, judgment_set=judgment_set)
     return score_matrix(con, campaign_id, measure, runs, judgment_set)

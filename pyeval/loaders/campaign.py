@@ -31,7 +31,7 @@ from pathlib import Path
 
 import duckdb
 
-from ..db import first_row, transaction
+from pyeval.core.db import first_row, transaction
 from ..errors import InputFormatError, PyevalError
 from . import qrels as qrels_loader
 from . import runs as runs_loader

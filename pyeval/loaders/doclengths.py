@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from .. import sqlfiles
-from ..db import first_row, transaction
+from pyeval.core import sqlfiles
+from pyeval.core.db import first_row, transaction
 from . import staging
 from .source import Lines, frame_lines, pick_column
 

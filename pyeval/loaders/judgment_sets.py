@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import duckdb
 
-from ..db import check_judgment_set, first_row
+from pyeval.core.db import check_judgment_set, first_row
 from ..errors import DataIntegrityError, PyevalError
 from .. import vocabulary
 from ..vocabulary import names

@@ -17,8 +17,8 @@ import os
 
 import duckdb
 
-from .. import sqlfiles
-from ..db import first_row
+from pyeval.core import sqlfiles
+from pyeval.core.db import first_row
 from ..errors import InputFormatError
 from . import staging
 from .source import read_lines

@@ -14,8 +14,8 @@ import duckdb
 
 from .. import vocabulary
 from ..vocabulary import names
-from ..db import first_row, transaction
-from .. import sqlfiles
+from pyeval.core.db import first_row, transaction
+from pyeval.core import sqlfiles
 from ..errors import InputFormatError, already_stored
 from . import judgment_sets, staging
 from .judgment_sets import DEFAULT_SET, SetProvenance

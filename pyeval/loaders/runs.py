@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from .. import archive, sqlfiles
-from ..db import create_rows, first_row, transaction
+from pyeval.storage import archive
+from pyeval.core import sqlfiles
+from pyeval.core.db import create_rows, first_row, transaction
 from ..errors import DataIntegrityError, InputFormatError, InputWarning, PyevalError, already_stored
 from . import staging
 from .source import Lines, StagedFile, expand_paths, frame_lines, pick_column

@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 import duckdb
 
-from .. import sqlfiles
-from ..db import first_row
+from pyeval.core import sqlfiles
+from pyeval.core.db import first_row
 from ..errors import InputFormatError
 
 if TYPE_CHECKING:

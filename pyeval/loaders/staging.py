@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import duckdb
 
-from ..db import first_row, unknown_campaign
-from .. import archive, sqlfiles
+from pyeval.core.db import first_row, unknown_campaign
+from pyeval.storage import archive
+from pyeval.core import sqlfiles
 from ..errors import DuplicateEntryError, InputFormatError, already_stored
 from .source import STAGED_TABLE, Lines, StagedFile, expand_paths, is_frame, read_lines, stage_files
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from ..db import first_row, transaction
+from pyeval.core.db import first_row, transaction
 from ..errors import InputFormatError, PyevalError
 from . import staging
 from .intents import intent_lines, load_intents

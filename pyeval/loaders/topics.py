@@ -17,7 +17,7 @@ from pathlib import Path
 
 import duckdb
 
-from ..db import transaction
+from pyeval.core.db import transaction
 from ..errors import InputFormatError
 from .staging import LoadReport, require_campaign
 

@@ -112,7 +112,7 @@ class MeasureDef:
         Judged): the ``measures`` table of the warehouse (docs/schema.md)
     minimum, maximum : the range of a per-topic value with non-negative gains (None: unbounded)
     ordering : the order of a run's documents the tool the measure is named after reads
-        (pyeval.evaluation.ORDERINGS): ``trec`` (trec_eval's), ``rank`` (ndeval's: the rank
+        (pyeval.core.evaluation.ORDERINGS): ``trec`` (trec_eval's), ``rank`` (ndeval's: the rank
         column) or ``file`` (NTCIREVAL's, cwl_eval's: the file's line order); an evaluation
         that names no ordering ranks each measure's lists this way (docs/measures.md, "Whose
         conventions a name follows")

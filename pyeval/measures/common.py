@@ -41,7 +41,7 @@ GAIN = Param("gain", str, "linear", "gain profile: linear, exp, flat, steep, adj
               "gain_profiles, or level=gain pairs such as '0=1,1=4' (levels not listed: gain = level)",
              normalise=lambda value: _gain_profile(value))
 
-#: The two halves of a gain profile's ``level=gain`` pair (pyeval/gains.py, ``pyeval gains``):
+#: The two halves of a gain profile's ``level=gain`` pair (pyeval/core/gains.py, ``pyeval gains``):
 #: a level is stored as INTEGER (gain_profiles.level), a gain is any finite number.
 PROFILE_LEVEL = Param("level", int, None, "relevance level of a gain profile entry", minimum=0,
                       maximum=INTEGER_MAX)

@@ -38,7 +38,7 @@ def register_driver(family: str, target: str) -> None:
 
     ``target`` is ``"package.module:function"``, imported on first use; the function is called
     as ``function(con, measures, inputs)`` with the family's measures and the evaluation's
-    :class:`pyeval.request.EvaluationRequest` (campaign, runs, ordering, depth, ...), and returns the SQL families' long form
+    :class:`pyeval.core.request.EvaluationRequest` (campaign, runs, ordering, depth, ...), and returns the SQL families' long form
     (``run_id, topic_id, measure, value``).
     """
     if family in _DRIVERS:

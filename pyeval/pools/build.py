@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import duckdb
 
-from .. import sqlfiles
-from ..db import create_rows, first_row, transaction, unknown_campaign
+from pyeval.core import sqlfiles
+from pyeval.core.db import create_rows, first_row, transaction, unknown_campaign
 from ..errors import PyevalError, already_stored
 
 ORDERINGS = ("trec", "trec-asc", "rank", "file")

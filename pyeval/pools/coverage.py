@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from .. import sqlfiles
-from ..db import transaction
+from pyeval.core import sqlfiles
+from pyeval.core.db import transaction
 from ..errors import PyevalError
 from ..loaders import judgment_sets
 from .build import require_pool

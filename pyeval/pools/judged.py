@@ -9,7 +9,7 @@ import json
 
 import duckdb
 
-from ..db import first_row
+from pyeval.core.db import first_row
 from ..errors import PyevalError
 from ..loaders import judgment_sets
 from .build import require_pool

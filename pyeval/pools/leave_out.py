@@ -1,7 +1,7 @@
 """Leave-one-group-out (docs/pools.md section 4): for each team of a pool (or each run, with
 grouping 'run'), a derived judgment set without the judged documents only that group
 contributed (gloo-eval.pl, testcoll-tools; Zobel, SIGIR 1998; Buckley, Dimmick, Soboroff &
-Voorhees, IRJ 2007), that group's runs evaluated under it through pyeval.evaluation.evaluate,
+Voorhees, IRJ 2007), that group's runs evaluated under it through pyeval.core.evaluation.evaluate,
 NIST's summary columns
 (loo-summarize.pl: official, leave-out, difference, % difference, pooled mark), each run's rank
 change, and Kendall's tau and tau_ap of the leave-out leaderboard against the official one.
@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from .. import sqlfiles
-from ..db import first_row, transaction
+from pyeval.core import sqlfiles
+from pyeval.core.db import first_row, transaction
 from ..errors import PyevalError
 from ..loaders import judgment_sets
 from .build import require_pool
@@ -134,7 +134,7 @@ def leave_out(
     left_out_groups = sorted({g for g in group_of.values() if g is not None and (not teams or g in set(teams))})
     import pandas as pd
 
-    from ..evaluation import evaluate
+    from pyeval.core.evaluation import evaluate
 
     unique = unique_documents(con, campaign_id, pool_name, judgment_set=judgment_set, grouping=grouping)
     official = official_means(con, campaign_id, measures, evaluated, judgment_set, pool["ordering"])
@@ -170,7 +170,7 @@ def official_means(con: duckdb.DuckDBPyConnection, campaign_id: str, measures: S
     null). Rows by measure in the order asked, then run."""
     import pandas as pd
 
-    from ..evaluation import evaluate, parse_requested
+    from pyeval.core.evaluation import evaluate, parse_requested
 
     names = [str(m) for m in parse_requested(measures) if m.definition.storable]
     path = "pools/pool_official_means.sql"

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PyevalError, with_command_line
-from ..db import stores_in_one_transaction
+from pyeval.core.db import stores_in_one_transaction
 from .stats import TOLERANCE, differences
 from .store import (
     MeasureMatrices,

@@ -16,7 +16,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from ..db import stores_in_one_transaction
+from pyeval.core.db import stores_in_one_transaction
 from ..errors import PyevalError
 from .significance import DEFAULT_SEED, TESTS
 from .stats import pair_indices

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..vocabulary import TEST_NAMES
-from ..db import first_row, rollback_quietly, stores_in_one_transaction, transaction
+from pyeval.core.db import first_row, rollback_quietly, stores_in_one_transaction, transaction
 from ..errors import PyevalError, with_command_line
 from .matrix import canonical_measure
 from .store import announce, few_runs
@@ -146,7 +146,7 @@ def finish(
 
 
 def _store(con: duckdb.DuckDBPyConnection, power: DiscriminativePower) -> int:
-    with transaction(con):  # part of the command's transaction, if any (pyeval.db)
+    with transaction(con):  # part of the command's transaction, if any (pyeval.core.db)
         discpower_id = first_row(con, "select coalesce(max(discpower_id), 0) + 1 from discriminative_power")[0]
         for row in power.table.itertuples(index=False):
             result = power.results[row.measure]

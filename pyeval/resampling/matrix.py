@@ -9,8 +9,8 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from .. import sqlfiles
-from ..db import check_judgment_set, first_row, unknown_campaign
+from pyeval.core import sqlfiles
+from pyeval.core.db import check_judgment_set, first_row, unknown_campaign
 from ..errors import MeasureNameError, PyevalError
 
 

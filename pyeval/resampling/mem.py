@@ -50,8 +50,8 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from .. import sqlfiles
-from ..db import check_judgment_set, stores_in_one_transaction
+from pyeval.core import sqlfiles
+from pyeval.core.db import check_judgment_set, stores_in_one_transaction
 from ..errors import PyevalError
 from .matrix import campaign_runs
 from .store import insert_experiment

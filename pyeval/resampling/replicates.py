@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import duckdb
 import numpy as np
 
-from ..db import first_row, transaction
+from pyeval.core.db import first_row, transaction
 from ..errors import DataIntegrityError
 
 GENERATOR = "PCG64"
@@ -200,7 +200,7 @@ def obtain(con: duckdb.DuckDBPyConnection | None, kind: str, campaign_id: str, t
 def _store(con: duckdb.DuckDBPyConnection, result: ReplicateSet, topics_sha256: str) -> None:
     import pyarrow as pa
 
-    with transaction(con):  # part of the command's transaction, if any (pyeval.db)
+    with transaction(con):  # part of the command's transaction, if any (pyeval.core.db)
         set_id = first_row(con, "select coalesce(max(replicate_set_id), 0) + 1 from resample_sets")[0]
         con.execute(
             "insert into resample_sets (replicate_set_id, kind, campaign_id, topic_ids, topic_set_sha256, "

@@ -16,7 +16,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from ..db import first_row, stores_in_one_transaction
+from pyeval.core.db import first_row, stores_in_one_transaction
 from ..errors import PyevalError, with_command_line
 from ..vocabulary import CORRECTIONS, lookup, significance_test
 from .matrix import canonical_measure, score_matrix
@@ -266,7 +266,7 @@ def _run_means(con: duckdb.DuckDBPyConnection, matrices: dict) -> pd.DataFrame:
     """Each run's value of each measure over the matrix's topics, combined as the measure declares
     (mean, sum for counts, geometric mean for GMAP: the ``measures`` table's ``aggregate``), by
     sql/evaluation/means.sql as ``pyeval evaluate`` combines them. Runs x measures."""
-    from ..evaluation import means_into, parse_measures
+    from pyeval.core.evaluation import means_into, parse_measures
 
     frames = [
         pd.DataFrame({"run_id": np.repeat(np.asarray(matrix.run_ids, dtype=object), len(matrix.topic_ids)),

@@ -24,7 +24,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from ..db import check_judgment_set
+from pyeval.core.db import check_judgment_set
 from ..errors import PyevalError
 from .matrix import ScoreMatrix, campaign_runs, canonical_measure, score_matrix, scored_runs
 from .store import signs

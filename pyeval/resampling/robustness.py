@@ -16,7 +16,7 @@ import duckdb
 import pandas as pd
 
 from ..errors import MeasureParamError, PyevalError, with_command_line
-from ..db import check_judgment_set, stores_in_one_transaction
+from pyeval.core.db import check_judgment_set, stores_in_one_transaction
 from .correlation import correlate_means
 from .matrix import campaign_runs, scored_runs
 from .store import announce, few_runs, insert_experiment
@@ -58,7 +58,7 @@ def _means(con, campaign_id: str, variants: dict[str, str], runs: list[str], sto
            judgment_set: str = "official"):
     """Run x variant means, topic counts and evaluation ids: scores stored under ``judgment_set``,
     or evaluated under it now."""
-    from ..evaluation import evaluate
+    from pyeval.core.evaluation import evaluate
     from .matrix import score_matrix
 
     missing = [name for name in dict.fromkeys(variants.values())

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..vocabulary import COMPARISONS, CORRECTIONS, P_CONVENTIONS, SIGNIFICANCE_TESTS, TEST_NAMES, names, significance_test
-from ..db import first_row, rollback_quietly, stores_in_one_transaction, transaction
+from pyeval.core.db import first_row, rollback_quietly, stores_in_one_transaction, transaction
 from ..errors import PyevalError, with_command_line
 from . import replicates as rep
 from . import stats
@@ -243,7 +243,7 @@ def store_result(con: duckdb.DuckDBPyConnection, result: SignificanceResult) -> 
     from .. import __version__
 
     m = result.matrix
-    with transaction(con):  # part of the command's transaction, if any (pyeval.db)
+    with transaction(con):  # part of the command's transaction, if any (pyeval.core.db)
         test_id = first_row(con, "select coalesce(max(test_id), 0) + 1 from significance_tests")[0]
         con.execute(
             "insert into significance_tests (test_id, campaign_id, measure, test, run_ids, topic_count, "

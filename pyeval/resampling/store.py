@@ -14,7 +14,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from ..db import first_row, transaction
+from pyeval.core.db import first_row, transaction
 from ..errors import PyevalError, PyevalWarning
 from .matrix import ScoreMatrix, canonical_measure, score_matrix
 from .stats import TOLERANCE
@@ -133,7 +133,7 @@ def insert_experiment(con: duckdb.DuckDBPyConnection, table: str, id_column: str
     """Insert ``frame`` into ``table`` (and each ``more`` frame into the table of its keyword),
     all under one new experiment id in one transaction; returns the id. Table and column names
     are module constants and our own frame columns, never user input."""
-    with transaction(con):  # part of the command's transaction, if any (pyeval.db)
+    with transaction(con):  # part of the command's transaction, if any (pyeval.core.db)
         new_id = first_row(con, f"select coalesce(max({id_column}), 0) + 1 from {table}")[0]
         for target, rows in {table: frame, **more}.items():
             rows = rows.copy()
@@ -150,11 +150,11 @@ def insert_experiment(con: duckdb.DuckDBPyConnection, table: str, id_column: str
 def save_figure(figure, path, dpi: float | None = None) -> None:
     """Save and close a matplotlib figure (Agg backend) in the format ``path``'s suffix names
     (.png, .pdf, .svg), at ``dpi`` (None: the figure's). ``path`` is created, or replaced only
-    when it is a figure pyeval saved (:func:`pyeval.ownership.is_pyeval_figure`), never another
+    when it is a figure pyeval saved (:func:`pyeval.storage.ownership.is_pyeval_figure`), never another
     file; the figure is written beside it and renamed over it."""
     import matplotlib.pyplot as plt
 
-    from .. import ownership
+    from pyeval.storage import ownership
 
     try:
         fmt = ownership.figure_format(path)

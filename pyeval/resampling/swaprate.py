@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
-from ..db import stores_in_one_transaction
+from pyeval.core.db import stores_in_one_transaction
 from ..errors import PyevalError
 from . import replicates as rep
 from .significance import DEFAULT_SEED

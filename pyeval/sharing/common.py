@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import duckdb
 
-from ..db import first_row, quote_identifier  # noqa: F401  (re-exported: pyeval.sharing.quote_identifier)
+from pyeval.core.db import first_row, quote_identifier  # noqa: F401  (re-exported: pyeval.sharing.quote_identifier)
 
 #: The stored public tables (docs/schema.md): what exports and publications copy.
 PUBLIC_TABLES: tuple[str, ...] = (

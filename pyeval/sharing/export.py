@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from .. import archive, sqlfiles
-from ..db import first_row, rollback_quietly
+from pyeval.storage import archive
+from pyeval.core import sqlfiles
+from pyeval.core.db import first_row, rollback_quietly
 from ..errors import NotOwnedError, PyevalError, already_stored
-from ..ownership import LOCKED_DOWN, inside, listed_files, require_export, seal
+from pyeval.storage.ownership import LOCKED_DOWN, inside, listed_files, require_export, seal
 from .common import PUBLIC_TABLES, database_path, error_reason, table_columns
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ def export_parquet(
     and in the manifest); the others are one file each. The manifest lists each table's columns,
     rows and files with their sha256. Everything is read in one transaction. ``directory`` must
     be new or empty, or (with ``replace``) an earlier export that holds nothing else
-    (pyeval.ownership.require_export).
+    (pyeval.storage.ownership.require_export).
     """
     target = Path(directory).absolute()
     if target.is_symlink():
@@ -327,7 +328,7 @@ def attach_export(
     files, and every view of sql/views/ on top, so queries written for the warehouse run as is.
 
     The connection reads the export's files and no others, installs and loads no extension,
-    and its settings are locked (:data:`pyeval.ownership.LOCKED_DOWN`), unless
+    and its settings are locked (:data:`pyeval.storage.ownership.LOCKED_DOWN`), unless
     ``external_access``.
     """
     root = Path(directory).resolve()

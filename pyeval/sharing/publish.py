@@ -8,8 +8,8 @@ from pathlib import Path
 
 import duckdb
 
-from .. import sqlfiles
-from ..db import first_row
+from pyeval.core import sqlfiles
+from pyeval.core.db import first_row
 from ..errors import NotOwnedError, PyevalError, with_command_line
 from .common import PUBLIC_TABLES, database_path, quote_identifier, table_columns
 
@@ -331,10 +331,10 @@ def _publish(con, pg, report: PublishReport, grant_select: tuple[str, ...] = ())
 
 
 def _describe(pg, columns: dict) -> None:
-    """COMMENT ON every published table, view and column (pyeval/descriptions.py)."""
+    """COMMENT ON every published table, view and column (pyeval/storage/descriptions.py)."""
     import sqlalchemy as sa
 
-    from .. import descriptions
+    from pyeval.storage import descriptions
 
     inspector = sa.inspect(pg)
     published = {name: [c for c, _ in cols] for name, cols in columns.items()}

@@ -14,16 +14,9 @@ from pathlib import Path
 
 import duckdb
 
-from ..db import first_row, rollback_quietly
+from pyeval.core.db import first_row, rollback_quietly
 from ..errors import NotOwnedError, PyevalError
-from ..ownership import (
-    CLIENT_SNAPSHOT_MARKER,
-    LOCKED_DOWN,
-    SNAPSHOT_MARKER,
-    Ownership,
-    mark,
-    probe_warehouse_file,
-)
+from pyeval.storage.ownership import CLIENT_SNAPSHOT_MARKER, LOCKED_DOWN, SNAPSHOT_MARKER, Ownership, mark, probe_warehouse_file
 from .common import INTERNAL_SCHEMA, PUBLIC_TABLES, PUBLIC_VIEWS, database_path, error_reason, quote_identifier
 
 _STORAGE_VERSION = re.compile(r"^v\d+\.\d+\.\d+$")
@@ -50,7 +43,7 @@ def sqlalchemy_url(path: str | os.PathLike[str], *, read_only: bool = True, sett
     """The SQLAlchemy URL of a warehouse file (duckdb-sqlalchemy dialect), read-only by default.
 
     A read-only URL also carries the settings of ``pyeval sql`` without ``--write``
-    (:data:`pyeval.ownership.LOCKED_DOWN`): no file but the warehouse, no extension installed
+    (:data:`pyeval.storage.ownership.LOCKED_DOWN`): no file but the warehouse, no extension installed
     or loaded, settings locked. ``settable``: the same without ``lock_configuration``, for
     clients that set options on connecting (Ibis sets ``timezone``); still read-only, since
     DuckDB refuses to turn external access or write access back on while a database is open.
@@ -88,7 +81,7 @@ def storage_version_for(client: str | None = None, duckdb_version: str | None = 
 
 def is_client_snapshot(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` is a snapshot written for BI clients (``pyeval snapshot --for``): its
-    ``pyeval_internal.schema_migrations`` carries :data:`pyeval.ownership.CLIENT_SNAPSHOT_MARKER`."""
+    ``pyeval_internal.schema_migrations`` carries :data:`pyeval.storage.ownership.CLIENT_SNAPSHOT_MARKER`."""
     path = Path(path)
     if path.is_symlink() or not path.is_file():
         return False
@@ -125,7 +118,7 @@ class SnapshotReport:
 
 def _replaceable_snapshot_target(path: Path) -> bool:
     """Whether ``path`` may be replaced by a snapshot: a copy a snapshot wrote (marker
-    :data:`pyeval.ownership.SNAPSHOT_MARKER`). A working warehouse, the demo's, a file that is
+    :data:`pyeval.storage.ownership.SNAPSHOT_MARKER`). A working warehouse, the demo's, a file that is
     no DuckDB database or holds someone else's tables is not."""
     try:
         found, marker = probe_warehouse_file(path)
@@ -139,7 +132,7 @@ def _move_internal_out(cursor: duckdb.DuckDBPyConnection, database: str) -> None
     :data:`PUBLIC_VIEWS`) in ``main``: every other table and pyeval's other views move to
     :data:`INTERNAL_SCHEMA` (views keep their SQL; DuckDB binds a view's names in its own schema
     first, then in ``main``)."""
-    from .. import sqlfiles
+    from pyeval.core import sqlfiles
 
     schema = f"{database}.{INTERNAL_SCHEMA}"
     cursor.execute(f"create schema {schema}")
@@ -179,7 +172,7 @@ def snapshot(
     on ``con`` meanwhile is in it whole or not at all. It is written next to ``out`` and renamed
     over it, so a reader never sees a half-written file (a reader holding the old file keeps
     reading it). ``out`` may exist only as an earlier snapshot (marked as one, see
-    :data:`pyeval.ownership.SNAPSHOT_MARKER`), never as a working warehouse.
+    :data:`pyeval.storage.ownership.SNAPSHOT_MARKER`), never as a working warehouse.
 
     Parameters
     ----------

@@ -4,7 +4,7 @@
 -- params: none
 -- evaluation_values: the per-topic values an evaluation computed, one row per (run, topic,
 -- measure); text-valued measures (RelString) in value_text. Declared here, made empty (this
--- select) by the executor (pyeval/stages.py), and filled by the metric families
+-- select) by the executor (pyeval/core/stages.py), and filled by the metric families
 -- (sql/metrics/) and the Python family drivers (pyeval/drivers/), whose rows come from Python.
 select
     ''::varchar as run_id,

@@ -1,7 +1,7 @@
 -- defines: zero_by_zero, blended_ratio, repeated_powers
 -- params: none
 -- Formulas more than one metric family uses, defined once as macros of the evaluation's
--- connection (created before the stages; pyeval/evaluation.py).
+-- connection (created before the stages; pyeval/core/evaluation.py).
 
 -- 0/0 as trec_eval's C code computes it on x86-64: a NaN with the sign bit set, which printf
 -- prints as -nan (and which stays -nan through trec_eval's sums and means). Measures that

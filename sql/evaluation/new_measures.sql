@@ -4,7 +4,7 @@
 -- params: none
 -- new_measures: what each stored measure's canonical name meant, for the evaluation being
 -- stored (inserted into evaluation_measures). Declared here; its rows come from Python
--- (pyeval/evaluation.py, from the measures' declarations).
+-- (pyeval/core/evaluation.py, from the measures' declarations).
 select
     ''::varchar as measure,
     ''::varchar as measure_name,

@@ -1,5 +1,5 @@
 """The drop-ins start lean: each evaluates in a throw-away warehouse holding only the tables
-and views it reads, with no migration history (pyeval.warehouse.scratch; the relations are
+and views it reads, with no migration history (pyeval.storage.warehouse.scratch; the relations are
 declared next to each command, pyeval/compat/)."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from pyeval import warehouse
+from pyeval.storage import warehouse
 from pyeval.cli import main
 
 from ..conftest import FIXTURES

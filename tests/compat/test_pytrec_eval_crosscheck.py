@@ -18,8 +18,8 @@ import pytest
 
 import pyeval
 from pyeval.compat.trec_eval import measures_from_trec_name
-from pyeval.request import EvaluationRequest
-from pyeval.evaluation import compute
+from pyeval.core.request import EvaluationRequest
+from pyeval.core.evaluation import compute
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 

@@ -20,7 +20,7 @@ import pytest
 
 import pyeval
 from pyeval import sample
-from pyeval.evaluation import evaluate
+from pyeval.core.evaluation import evaluate
 from pyeval.measures import parse
 
 from ..conftest import FIXTURES

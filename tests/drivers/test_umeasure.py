@@ -8,7 +8,7 @@ import pytest
 
 import pyeval
 from pyeval.errors import MeasureParamError
-from pyeval.evaluation import evaluate
+from pyeval.core.evaluation import evaluate
 
 
 def campaign(qrels, run, lengths, intents=None, name="c"):

@@ -15,10 +15,10 @@ import pandas as pd
 import pytest
 
 import pyeval
-from pyeval import evaluation as ev
+from pyeval.core import evaluation as ev
 from pyeval.errors import MeasureParamError, PyevalError
 from pyeval.measures import definitions, make, registry
-from pyeval.request import EvaluationRequest
+from pyeval.core.request import EvaluationRequest
 
 from ..conftest import FIXTURES
 

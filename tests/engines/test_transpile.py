@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pyeval import sqlfiles
+from pyeval.core import sqlfiles
 
 sqlglot = pytest.importorskip("sqlglot", reason="sqlglot is not installed (pip install 'pyeval[spark]')")
 

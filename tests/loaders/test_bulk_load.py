@@ -249,7 +249,7 @@ def test_qrels_files_of_two_formats_are_refused(tmp_path):
 def test_a_hash_collision_in_the_duplicate_screen_is_no_error(tmp_path, runs_folder, monkeypatch):
     """run_summary.sql screens duplicates by 64-bit hashes; a collision (forced here: every
     document hashes alike) only makes the loader compare the docnos themselves."""
-    from pyeval import sqlfiles
+    from pyeval.core import sqlfiles
     from pyeval.loaders import runs
 
     read = sqlfiles.read

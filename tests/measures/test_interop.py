@@ -251,7 +251,7 @@ def test_one_prepared_statement_gives_what_evaluate_gives():
     import random
 
     from pyeval import interop
-    from pyeval.evaluation import evaluate
+    from pyeval.core.evaluation import evaluate
     from pyeval.measures import parse_measures
 
     rng = random.Random(30)

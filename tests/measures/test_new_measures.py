@@ -11,8 +11,8 @@ import random
 import pytest
 
 import pyeval
-from pyeval import evaluation
-from pyeval.gains import define_gain_profile
+from pyeval.core import evaluation
+from pyeval.core.gains import define_gain_profile
 
 ir_measures = pytest.importorskip("ir_measures")
 

@@ -11,7 +11,7 @@ import pytest
 
 import pyeval
 from pyeval.errors import MeasureParamError, PyevalError
-from pyeval.gains import parse_gains
+from pyeval.core.gains import parse_gains
 from pyeval.measures import definitions, parse
 
 from ..conftest import FIXTURES

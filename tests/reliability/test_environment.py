@@ -16,7 +16,7 @@ import duckdb
 import pytest
 
 import pyeval
-from pyeval import warehouse as pyeval_warehouse
+from pyeval.storage import warehouse as pyeval_warehouse
 
 from .helpers import RUN as RUN_FILE, cli, one_line_error, warehouse
 
@@ -132,7 +132,7 @@ def test_evaluate_and_load_on_a_full_disk_fail_in_one_line_and_keep_the_warehous
 def test_a_load_that_fails_part_way_reports_its_own_error_not_the_clean_up(tmp_path, monkeypatch):
     """The clean-up (drop the batch's temporary table) of an aborted transaction used to raise
     "Current transaction is aborted", hiding the disk-full error that stopped the load."""
-    from pyeval import sqlfiles
+    from pyeval.core import sqlfiles
     from pyeval.loaders import runs as run_loader
 
     path = warehouse(tmp_path / "w.duckdb", evaluate=False)
@@ -169,7 +169,7 @@ class InvalidatedOnRollback:
 
 
 def test_an_invalidated_database_on_rollback_does_not_hide_the_error_that_caused_it():
-    from pyeval.db import transaction
+    from pyeval.core.db import transaction
 
     con = InvalidatedOnRollback(pyeval.connect())
     with pytest.raises(duckdb.IOException, match=NO_SPACE):

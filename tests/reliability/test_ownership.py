@@ -9,7 +9,9 @@ import duckdb
 import pytest
 
 import pyeval
-from pyeval import demo, ownership, sharing, warehouse
+from pyeval import demo, sharing
+from pyeval.storage import ownership
+from pyeval.storage import warehouse
 from pyeval.errors import NotAWarehouseError, NotOwnedError, PyevalError
 
 from .helpers import QRELS, RUN, cli, digest, foreign_duckdb, one_line_error, warehouse as make_warehouse

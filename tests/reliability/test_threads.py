@@ -86,7 +86,7 @@ def test_concurrent_connects_create_a_new_warehouse_once(tmp_path):
     rows = opened[0].execute("select count(*) from schema_migrations").fetchall()
     for con in opened:
         con.close()
-    from pyeval import sqlfiles
+    from pyeval.core import sqlfiles
 
     assert rows == [(len(sqlfiles.migration_files()),)]
 

@@ -221,7 +221,7 @@ def test_stored_risk_is_trec_web_2014_gdeval():
 
     import pyeval
     from pyeval import sample
-    from pyeval.evaluation import evaluate
+    from pyeval.core.evaluation import evaluate
     from pyeval.loaders import load_qrels, load_run
 
     con = pyeval.connect()

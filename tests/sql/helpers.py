@@ -3,7 +3,7 @@ small campaigns written by the tests."""
 from __future__ import annotations
 
 import pyeval
-from pyeval.evaluation import evaluate
+from pyeval.core.evaluation import evaluate
 
 from ..conftest import FIXTURES
 

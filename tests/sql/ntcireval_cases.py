@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 import pyeval
-from pyeval.evaluation import evaluate
+from pyeval.core.evaluation import evaluate
 from pyeval.measures import parse
 
 from ..conftest import FIXTURES

@@ -11,7 +11,7 @@ from pyeval.cli import main
 from pyeval.diversity import campaigns
 from pyeval.loaders import topic_intents
 from pyeval.errors import DataIntegrityError, InputFormatError, MeasureParamError
-from pyeval.evaluation import evaluate
+from pyeval.core.evaluation import evaluate
 
 from ..conftest import FIXTURES
 

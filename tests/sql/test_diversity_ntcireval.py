@@ -8,7 +8,7 @@ import pytest
 
 import pyeval
 from pyeval.diversity.campaigns import load_intent_variant
-from pyeval.evaluation import evaluate
+from pyeval.core.evaluation import evaluate
 
 from ..conftest import FIXTURES
 

@@ -8,7 +8,7 @@ import pytest
 import pyeval
 from pyeval import sample
 from pyeval.diversity.campaigns import to_traditional
-from pyeval.evaluation import evaluate
+from pyeval.core.evaluation import evaluate
 
 from .test_diversity_seeds import diversity_campaign, values
 

@@ -9,7 +9,7 @@ import pytest
 
 import pyeval
 from pyeval.diversity.campaigns import load_intent_variant
-from pyeval.evaluation import evaluate
+from pyeval.core.evaluation import evaluate
 
 
 def diversity_campaign(judgments, intents, runs, campaign="t"):

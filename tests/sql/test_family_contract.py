@@ -7,7 +7,7 @@ Python driver (registry.register_driver: ndeval, umeasure) have no SQL file; the
 """
 from __future__ import annotations
 
-from pyeval.request import EvaluationRequest
+from pyeval.core.request import EvaluationRequest
 
 import re
 
@@ -15,7 +15,8 @@ import duckdb
 import pytest
 
 import pyeval
-from pyeval import sqlfiles, stages
+from pyeval.core import sqlfiles
+from pyeval.core import stages
 from pyeval.loaders.prefs import stage_preferences
 from pyeval.measures import definitions, make, registry
 
@@ -114,7 +115,7 @@ def test_every_declared_measure_has_a_value_and_its_empty_value(defined):
     ``empty_value`` (None: a value of the judgments alone, checked not to depend on the run).
     A family whose ``case kind`` has no branch for a measure ends in an error (below), so a
     NULL here is a formula that fails on data where it is defined."""
-    from pyeval.evaluation import compute
+    from pyeval.core.evaluation import compute
 
     measures = _adhoc_sql_measures()
     frame = compute(defined, EvaluationRequest("d", tuple(measures), runs=("r",)))
@@ -140,7 +141,7 @@ def test_a_kind_without_a_formula_is_an_error_naming_family_and_kind(defined, fa
     import dataclasses
 
     from pyeval.errors import MeasureParamError
-    from pyeval.evaluation import compute
+    from pyeval.core.evaluation import compute
 
     sql = sqlfiles.read(f"metrics/metric_{family}.sql")
     if not re.search(r"case (\w+\.)?kind\b|\bkind (=|in|not in) ", sql):

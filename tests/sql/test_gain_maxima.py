@@ -7,13 +7,13 @@ qrels (its ERR and RBP values are checked in test_metric_cascade.py).
 """
 from __future__ import annotations
 
-from pyeval.request import EvaluationRequest
+from pyeval.core.request import EvaluationRequest
 
 import pytest
 
 import pyeval
-from pyeval import stages
-from pyeval.gains import define_gain_profile
+from pyeval.core import stages
+from pyeval.core.gains import define_gain_profile
 
 from .helpers import qrels_text
 

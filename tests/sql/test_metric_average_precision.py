@@ -19,7 +19,7 @@ import re
 import pytest
 
 import pyeval
-from pyeval.evaluation import evaluate
+from pyeval.core.evaluation import evaluate
 from pyeval.measures import Measure, make, parse
 
 from ..conftest import FIXTURES

@@ -20,7 +20,7 @@ from pyNTCIREVAL.metrics import ERR, RBP, nERR
 
 import pyeval
 from pyeval.errors import MeasureParamError
-from pyeval.gains import define_gain_profile
+from pyeval.core.gains import define_gain_profile
 from pyeval.measures import parse
 
 from ..conftest import FIXTURES

@@ -15,7 +15,7 @@ import pytrec_eval
 
 import pyeval
 from pyeval.errors import MeasureParamError
-from pyeval.evaluation import evaluate
+from pyeval.core.evaluation import evaluate
 from pyeval.measures import parse
 
 from .helpers import CASES, TREC, campaign, qrels_text, trec_eval_values, values
@@ -686,7 +686,7 @@ def test_rndcg_counts_relevance_at_its_threshold(write):
 def test_rbp_gain_profiles_cutoffs_and_gmax(hand_campaign):
     """RBP takes a gain profile and a cutoff; gain_norm=gmax divides by the profile's highest
     gain (NTCIREVAL's RBP: the last -g value, even when no document has that level)."""
-    from pyeval.gains import define_gain_profile
+    from pyeval.core.gains import define_gain_profile
 
     define_gain_profile(hand_campaign, "t", "g1234", "1:2:3:4")
     got = values(hand_campaign, [

@@ -13,7 +13,7 @@ import random
 import pytest
 
 import pyeval
-from pyeval.gains import define_gain_profile
+from pyeval.core.gains import define_gain_profile
 
 from .helpers import campaign, values
 from .ntcireval_cases import per_topic, sample_campaign

@@ -17,7 +17,7 @@ from pyNTCIREVAL.metrics import MSnDCG, nDCG
 
 import pyeval
 from pyeval.errors import MeasureParamError
-from pyeval.gains import define_gain_profile
+from pyeval.core.gains import define_gain_profile
 from pyeval.measures import parse
 
 from .helpers import campaign, values

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 import pyeval
-from pyeval.request import EvaluationRequest
-from pyeval.evaluation import compute, evaluate
+from pyeval.core.request import EvaluationRequest
+from pyeval.core.evaluation import compute, evaluate
 from pyeval.measures import parse
 
 from ..conftest import FIXTURES

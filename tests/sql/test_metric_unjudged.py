@@ -11,7 +11,7 @@ import random
 import pytest
 
 import pyeval
-from pyeval.evaluation import evaluate
+from pyeval.core.evaluation import evaluate
 
 from .helpers import CASES, TREC, campaign, trec_eval_values, values
 

@@ -15,7 +15,7 @@
 """
 from __future__ import annotations
 
-from pyeval.request import EvaluationRequest
+from pyeval.core.request import EvaluationRequest
 
 import math
 import random
@@ -24,10 +24,10 @@ import pandas as pd
 import pytest
 
 import pyeval
-from pyeval import stages
+from pyeval.core import stages
 from pyeval.diversity import GLOBAL_STAGING, PER_INTENT_STAGING, SEPARATOR
-from pyeval.evaluation import evaluate
-from pyeval.gains import define_gain_profile
+from pyeval.core.evaluation import evaluate
+from pyeval.core.gains import define_gain_profile
 
 from .test_diversity_seeds import diversity_campaign
 

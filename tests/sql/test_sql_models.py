@@ -1,11 +1,11 @@
-"""Every file of sql/ declares what it reads, produces and takes (pyeval/sqlfiles.py), and the
+"""Every file of sql/ declares what it reads, produces and takes (pyeval/core/sqlfiles.py), and the
 declarations are true: a relation read but not declared (or declared but not read), a
 parameter used but not declared, a promised column missing from the result or a grain that is
 not a key fails here. The reads are found by DuckDB's own parser (json_serialize_sql), or, for
 the statements it does not serialise (insert, update), by a tokenizer."""
 from __future__ import annotations
 
-from pyeval.request import EvaluationRequest
+from pyeval.core.request import EvaluationRequest
 
 import json
 import re
@@ -15,7 +15,9 @@ import pandas as pd
 import pytest
 
 import pyeval
-from pyeval import sqlfiles, stages, warehouse
+from pyeval.core import sqlfiles
+from pyeval.core import stages
+from pyeval.storage import warehouse
 from pyeval.diversity import GLOBAL_STAGING, PER_INTENT_STAGING, SEPARATOR
 
 from .test_diversity_seeds import diversity_campaign

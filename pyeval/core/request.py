@@ -1,7 +1,7 @@
 """One evaluation request: everything an evaluation depends on, validated once.
 
 An :class:`EvaluationRequest` is what every layer is given (the orchestrator
-:func:`pyeval.evaluation.evaluate`, the plan :func:`pyeval.plan.plan`, the stagings, the Python
+:func:`pyeval.core.evaluation.evaluate`, the plan :func:`pyeval.core.plan.plan`, the stagings, the Python
 family drivers, the Spark engine): no layer takes the settings as loose keywords. It is frozen,
 so a layer that needs another request (a measure's own ``judged_only`` computed apart, a
 diversity campaign's ad hoc part) derives one with :meth:`EvaluationRequest.replace`, which
@@ -17,9 +17,9 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .errors import PyevalError, with_command_line
-from .measures import Measure, make, parse_measures
-from .vocabulary import ENGINES, ORDERINGS, PREFERENCE_SOURCES, TOPIC_POLICIES, names
+from pyeval.errors import PyevalError, with_command_line
+from pyeval.measures import Measure, make, parse_measures
+from pyeval.vocabulary import ENGINES, ORDERINGS, PREFERENCE_SOURCES, TOPIC_POLICIES, names
 
 #: The depth bound a staging file is given for "no depth limit" (``$max_depth``).
 NO_DEPTH_LIMIT = 2**62

@@ -1,11 +1,11 @@
 """Evaluating runs: the one orchestrator every engine goes through.
 
 :func:`evaluate` (and :func:`evaluate_summary`, what ``pyeval evaluate`` prints) turns its
-arguments into one :class:`~pyeval.request.EvaluationRequest`, validated once, and
+arguments into one :class:`~pyeval.core.request.EvaluationRequest`, validated once, and
 :func:`run` owns what holds on every engine: the runs resolved against the warehouse, the
 inline gain profiles (``nDCG(gains={0:1,1:4})``: kept only with a stored evaluation that used
 them, removed when the evaluation is not stored or fails), the values computed by the request's
-engine (pyeval.vocabulary.ENGINES: DuckDB executes the plan, pyeval.stages; Spark,
+engine (pyeval.vocabulary.ENGINES: DuckDB executes the plan, pyeval.core.stages; Spark,
 pyeval.engines.spark), their means and the stored evaluation. Every formula is in sql/metrics/
 (one file per family) and sql/evaluation/ (staging and topic aggregation), or in a registered
 Python driver (pyeval/drivers/).
@@ -19,18 +19,20 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from . import archive, diversity, sqlfiles
-from .db import check_judgment_set, first_row, transaction, unknown_campaign
-from .errors import DataIntegrityError, PyevalError
-from .measures import Measure, parse_measures, registry
-from .measures.common import is_inline_profile
-from .plan import is_diversity
-from .request import EvaluationRequest, ordering_column, orderings, parse_requested, with_default_gain, with_default_probs  # noqa: F401
-from .stages import VALUES_TABLE, create_declared, create_values, stored_profiles, take_values, values_from_frame  # noqa: F401
-from .stages import compute_into as execute_into
-from .vocabulary import ENGINES, lookup, names
-from .vocabulary import ORDERINGS as _ORDERINGS
-from .vocabulary import TOPIC_POLICIES as _TOPIC_POLICIES
+from pyeval import diversity
+from pyeval.storage import archive
+from pyeval.core import sqlfiles
+from pyeval.core.db import check_judgment_set, first_row, transaction, unknown_campaign
+from pyeval.errors import DataIntegrityError, PyevalError
+from pyeval.measures import Measure, parse_measures, registry
+from pyeval.measures.common import is_inline_profile
+from pyeval.core.plan import is_diversity
+from pyeval.core.request import EvaluationRequest, ordering_column, orderings, parse_requested, with_default_gain, with_default_probs  # noqa: F401
+from pyeval.core.stages import VALUES_TABLE, create_declared, create_values, stored_profiles, take_values, values_from_frame  # noqa: F401
+from pyeval.core.stages import compute_into as execute_into
+from pyeval.vocabulary import ENGINES, lookup, names
+from pyeval.vocabulary import ORDERINGS as _ORDERINGS
+from pyeval.vocabulary import TOPIC_POLICIES as _TOPIC_POLICIES
 
 if TYPE_CHECKING:  # pandas is imported where a DataFrame is made: `pyeval trec_eval` needs none
     import pandas as pd
@@ -95,7 +97,7 @@ def compute(con: duckdb.DuckDBPyConnection, request: EvaluationRequest) -> pd.Da
 def compute_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest) -> None:
     """Compute ``request`` on DuckDB into the temporary table ``evaluation_values`` (``run_id,
     topic_id, measure, value, value_text``; unordered): a diversity campaign checked first
-    (pyeval.diversity.check_campaign), then the plan executed (pyeval.stages.compute_into)."""
+    (pyeval.diversity.check_campaign), then the plan executed (pyeval.core.stages.compute_into)."""
     if is_diversity(request):
         diversity.check_campaign(con, request)
     execute_into(con, request)
@@ -350,7 +352,7 @@ def _store(con, request: EvaluationRequest) -> int:
     is ever updated or deleted afterwards."""
     import json
 
-    from . import __version__
+    from pyeval import __version__
 
     campaign_id, settings = request.campaign_id, request.stored_settings()
     ordering = ordering_column(orderings(request.measures, request.ordering))

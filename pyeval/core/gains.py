@@ -12,17 +12,10 @@ from collections.abc import Mapping
 
 import duckdb
 
-from . import archive
-from .db import first_row, transaction, unknown_campaign
-from .errors import MeasureParamError, already_stored
-from .measures.common import (
-    BUILTIN_GAIN_PROFILES,
-    PROFILE_GAIN,
-    PROFILE_LEVEL,
-    inline_profile,
-    is_inline_profile,
-    level_gain_pairs,
-)
+from pyeval.storage import archive
+from pyeval.core.db import first_row, transaction, unknown_campaign
+from pyeval.errors import MeasureParamError, already_stored
+from pyeval.measures.common import BUILTIN_GAIN_PROFILES, PROFILE_GAIN, PROFILE_LEVEL, inline_profile, is_inline_profile, level_gain_pairs
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -86,7 +79,7 @@ def define_gain_profile(
         raise unknown_campaign(con, campaign_id)
     parsed = parse_gains(gains)
     keys = {"campaign_id": campaign_id, "profile": name, "topic_id": topic_id or ""}
-    with transaction(con):  # part of the command's transaction, if any (pyeval.db)
+    with transaction(con):  # part of the command's transaction, if any (pyeval.core.db)
         exists = first_row(
             con,
             "select count(*) from gain_profiles where campaign_id = $campaign_id and profile = $profile "

@@ -28,8 +28,8 @@ from typing import Any
 
 import duckdb
 
-from . import sqlfiles
-from .errors import NotAWarehouseError, NotOwnedError, with_command_line
+from pyeval.core import sqlfiles
+from pyeval.errors import NotAWarehouseError, NotOwnedError, with_command_line
 
 #: The comment pyeval puts on a warehouse's ``schema_migrations`` table when it creates one.
 WAREHOUSE_MARKER = "pyeval warehouse"
@@ -353,7 +353,7 @@ def figure_format(path: str | os.PathLike[str]) -> str:
     """The format a figure path's suffix names (``png``, ``pdf``, ``svg``); PyevalError otherwise."""
     suffix = Path(path).suffix.lower()
     if suffix not in FIGURE_FORMATS:
-        from .errors import PyevalError
+        from pyeval.errors import PyevalError
 
         raise PyevalError(f"{path}: unknown figure suffix {suffix or '(none)'!r}; use .png, .pdf or .svg")
     return FIGURE_FORMATS[suffix][0]

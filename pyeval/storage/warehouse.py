@@ -6,7 +6,7 @@ sha256 of its text. Views are derived, never migrated: a read-write open recreat
 sql/views/ when their recorded sha256 (table ``derived_objects``) differs from the files', and
 with them the measure catalogue (table ``measures``) and the descriptions of every public
 table, view and column. Only a file pyeval made (or an empty one) is ever written to:
-pyeval/ownership.py.
+pyeval/storage/ownership.py.
 
 The drop-ins (``pyeval trec_eval``, ``ntcireval``, ``ndeval``) evaluate in a throw-away
 warehouse instead (:func:`scratch`): in memory, holding only the tables (from schema/, the
@@ -24,10 +24,12 @@ from pathlib import Path
 
 import duckdb
 
-from . import archive, ownership, sqlfiles
-from .sqlfiles import migration_checksum
-from .db import first_row, transaction
-from .errors import NotAWarehouseError, PyevalWarning, SchemaVersionError, WarehouseLockedError
+from pyeval.storage import archive
+from pyeval.storage import ownership
+from pyeval.core import sqlfiles
+from pyeval.core.sqlfiles import migration_checksum
+from pyeval.core.db import first_row, transaction
+from pyeval.errors import NotAWarehouseError, PyevalWarning, SchemaVersionError, WarehouseLockedError
 
 #: The CLI's warehouse when neither --db nor $PYEVAL_DB is given.
 DEFAULT_PATH = "pyeval.duckdb"
@@ -207,7 +209,7 @@ def migrate(con: duckdb.DuckDBPyConnection, migrations=None, path: str = "") -> 
                 f"{path}: migration {version:04d}_{name} failed: {str(exc).splitlines()[0]}"
             ) from exc
     if pending or not views_current(con):
-        with transaction(con):  # the stored current values follow the views' rule (pyeval/archive.py)
+        with transaction(con):  # the stored current values follow the views' rule (pyeval/storage/archive.py)
             create_views(con)
             archive.rebuild(con)
     elif not _sealed(con):  # current, stamped before the seal existed: seal it once
@@ -237,7 +239,7 @@ def _derived_checksums() -> dict[str, tuple[str, str]]:
 def _cheap_checksums() -> dict[str, tuple[str, str]]:
     """:func:`_derived_checksums` but the measure catalogue's, which needs the measure registry
     (imported, it costs a command's start-up ~50 ms: bench/bench_startup.py)."""
-    from . import descriptions  # not at the top: the drop-ins' scratch warehouses need none
+    from pyeval.storage import descriptions  # not at the top: the drop-ins' scratch warehouses need none
 
     found = {name: ("view", _view_checksum(name)) for name in sqlfiles.VIEW_ORDER}
     found[DESCRIPTIONS] = ("comments", descriptions.sha256())
@@ -246,7 +248,7 @@ def _cheap_checksums() -> dict[str, tuple[str, str]]:
 
 @functools.cache
 def _catalogue_checksum() -> str:
-    from .measures import catalogue
+    from pyeval.measures import catalogue
 
     return catalogue.rows_sha256(catalogue.rows())
 
@@ -322,8 +324,8 @@ def create_views(
             # View names come from the constant VIEW_ORDER: no user input reaches this SQL text.
             con.execute(f"create or replace view {name} as\n{sqlfiles.view_sql(name)}")
         if stamp:
-            from . import descriptions  # not at the top: see _derived_checksums
-            from .measures import catalogue
+            from pyeval.storage import descriptions  # not at the top: see _derived_checksums
+            from pyeval.measures import catalogue
 
             con.execute("delete from measures")
             placeholders = ", ".join("?" * len(catalogue.COLUMNS))
@@ -349,7 +351,7 @@ ADHOC_EVALUATION = ("gain_profiles", "topic_levels", "ranked_entries", "gain_val
 
 def scratch(relations: Iterable[str]) -> duckdb.DuckDBPyConnection:
     """A throw-away in-memory warehouse holding only ``relations`` (stored tables and views) and
-    what their views read (:func:`pyeval.sqlfiles.with_dependencies`): tables created from
+    what their views read (:func:`pyeval.core.sqlfiles.with_dependencies`): tables created from
     schema/, the current DDL, with no migration history (no ``schema_migrations``), views from
     sql/views/. For a command that loads its inputs, evaluates and forgets (the drop-ins)."""
     tables, views = sqlfiles.with_dependencies(relations)

@@ -1,12 +1,12 @@
 """The plan of an evaluation: which SQL models run, in which order, with which parameters.
 
-:func:`plan` is pure (no connection, no data): from an :class:`~pyeval.request.EvaluationRequest`
-and the headers of sql/ (pyeval.sqlfiles) it lists every step — the evaluation macros, each
+:func:`plan` is pure (no connection, no data): from an :class:`~pyeval.core.request.EvaluationRequest`
+and the headers of sql/ (pyeval.core.sqlfiles) it lists every step — the evaluation macros, each
 stage (a file of sql/evaluation/ or sql/drivers/ and the parameters its header declares, bound
 from the request), the rows a composite family is given, each metric family
 (sql/metrics/metric_<family>.sql with its ``requested_measures``) and each Python family driver
 (registry.register_driver). An engine *executes* a plan: :func:`execute` walks it and calls the
-engine's :class:`Executor` for each step (DuckDB: pyeval.stages.DuckDBExecutor; Spark:
+engine's :class:`Executor` for each step (DuckDB: pyeval.core.stages.DuckDBExecutor; Spark:
 pyeval.engines.spark.SparkExecutor), so every engine stages exactly the same models with the
 same parameters.
 
@@ -24,10 +24,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from . import sqlfiles
-from .errors import DataIntegrityError
-from .measures import Measure, registry
-from .request import EvaluationRequest
+from pyeval.core import sqlfiles
+from pyeval.errors import DataIntegrityError
+from pyeval.measures import Measure, registry
+from pyeval.core.request import EvaluationRequest
 
 if TYPE_CHECKING:  # pandas is imported where a frame is made: `pyeval trec_eval` needs none
     import pandas as pd
@@ -298,7 +298,7 @@ def _diversity_plan(request: EvaluationRequest) -> Plan:
 def plan(request: EvaluationRequest) -> Plan:
     """The steps that compute ``request``'s measures (pure: reads only the SQL headers and the
     measure registry). A request without one ordering is a plan per ordering its measures
-    declare (pyeval.request.orderings); measures with their own ``judged_only=True`` (when the
+    declare (pyeval.core.request.orderings); measures with their own ``judged_only=True`` (when the
     request's is False) are a plan of their own, staged with the unjudged documents dropped;
     the parts' values are joined."""
     if request.ordering is None:

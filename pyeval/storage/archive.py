@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import duckdb
 
-from . import sqlfiles
-from .db import first_row
+from pyeval.core import sqlfiles
+from pyeval.core.db import first_row
 
 #: The maintained tables and, for each, the columns of its key besides campaign_id.
 TABLES = {

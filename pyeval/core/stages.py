@@ -1,12 +1,12 @@
 """The DuckDB engine: execute an evaluation's plan on a connection, and what the stages share.
 
-An evaluation's steps come from its plan (:func:`pyeval.plan.plan`, derived from the headers of
+An evaluation's steps come from its plan (:func:`pyeval.core.plan.plan`, derived from the headers of
 sql/); :class:`DuckDBExecutor` runs each step on a DuckDB connection: a stage as the temporary
 table its header declares, given the parameters its header declares, a metric family's SQL
 appended to ``evaluation_values`` (sql/evaluation/evaluation_values.sql) with its
 ``requested_measures`` (sql/evaluation/requested_measures.sql), a Python family driver
 (registry.register_driver: pyeval/drivers/) given its measures and the request. Every formula
-is in sql/metrics/ (one file per family) or in a driver. pyeval.evaluation (the orchestrator)
+is in sql/metrics/ (one file per family) or in a driver. pyeval.core.evaluation (the orchestrator)
 builds on this module.
 """
 from __future__ import annotations
@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from . import sqlfiles
-from .db import create_rows
-from .errors import MeasureParamError
-from .gains import define_gain_profile
-from .measures import Measure, registry
-from .measures.common import BUILTIN_GAIN_PROFILES, STAGING_PARAMS, is_inline_profile
-from .plan import ADHOC_STAGING, Step, execute, plan, stage_steps, staged_tables, stages_read  # noqa: F401
-from .request import EvaluationRequest
+from pyeval.core import sqlfiles
+from pyeval.core.db import create_rows
+from pyeval.errors import MeasureParamError
+from pyeval.core.gains import define_gain_profile
+from pyeval.measures import Measure, registry
+from pyeval.measures.common import BUILTIN_GAIN_PROFILES, STAGING_PARAMS, is_inline_profile
+from pyeval.core.plan import ADHOC_STAGING, Step, execute, plan, stage_steps, staged_tables, stages_read  # noqa: F401
+from pyeval.core.request import EvaluationRequest
 
 if TYPE_CHECKING:  # pandas is imported where a DataFrame is made: `pyeval trec_eval` needs none
     import pandas as pd
@@ -37,7 +37,7 @@ def run_stages(con, files: Iterable[str], parameters: Mapping[str, object], need
     """Create the relation each of ``files`` (sql/evaluation/<file>.sql, or sql/<file>.sql for
     a name with a directory) produces, in the order their headers' ``reads`` require, after the
     evaluation macros, each given the parameters it declares from ``parameters``
-    (:func:`pyeval.plan.stage_steps`). With ``needed``, only those and the stages they are built
+    (:func:`pyeval.core.plan.stage_steps`). With ``needed``, only those and the stages they are built
     from. Returns the relations created."""
     executor = DuckDBExecutor(con)
     steps = stage_steps(files, parameters, needed)
@@ -102,7 +102,7 @@ def _create_requested(con, family: str, family_measures: list[Measure]) -> None:
 
 def check_gain_profiles(con, campaign_id: str, measures: Sequence[Measure]) -> None:
     """Every gain profile the measures name exists: built in, stored, or inline (``'0=1,1=4'``,
-    stored under that name, which says what it is; :func:`pyeval.evaluation.evaluate` keeps it
+    stored under that name, which says what it is; :func:`pyeval.core.evaluation.evaluate` keeps it
     only with a stored evaluation that used it). MeasureParamError for any other name."""
     wanted = {m["gain"] for m in measures if m.has("gain")} - set(BUILTIN_GAIN_PROFILES)
     if not wanted:
@@ -140,14 +140,14 @@ def take_values(con, measures: Sequence[Measure]) -> pd.DataFrame:
 def compute_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest) -> None:
     """Compute ``request``'s measures into the temporary table ``evaluation_values``
     (``run_id, topic_id, measure, value, value_text``; unordered): its inline gain profiles
-    defined (:func:`check_gain_profiles`), then its plan (:func:`pyeval.plan.plan`) executed on
+    defined (:func:`check_gain_profiles`), then its plan (:func:`pyeval.core.plan.plan`) executed on
     DuckDB. pandas is imported only when a Python family or a diversity plan computes."""
     check_gain_profiles(con, request.campaign_id, request.measures)
     execute(plan(request), DuckDBExecutor(con))
 
 
 class DuckDBExecutor:
-    """Executes a plan's steps on a DuckDB connection (pyeval.plan.Executor)."""
+    """Executes a plan's steps on a DuckDB connection (pyeval.core.plan.Executor)."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection):
         self.con = con

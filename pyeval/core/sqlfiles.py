@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-_PACKAGE_DIR = Path(__file__).resolve().parent
+_PACKAGE_DIR = Path(__file__).resolve().parent.parent  # pyeval/ (this file is in pyeval/core/)
 
 def resource_root(tree: str) -> Path:
     """Directory of ``tree`` ('sql', 'schema' or 'migrations') in a wheel or a checkout."""
@@ -195,7 +195,7 @@ def with_dependencies(relations: Iterable[str]) -> tuple[list[str], list[str]]:
     """``(tables, views)``: the stored tables and the views of ``relations`` and every table and
     view those views read (their headers' ``reads``), tables in the order given, views in
     creation order. What an in-memory warehouse that reads only ``relations`` must hold
-    (pyeval.warehouse.scratch)."""
+    (pyeval.storage.warehouse.scratch)."""
     order = _view_order()
     relations = tuple(relations)
     tables = [name for name in dict.fromkeys(relations) if name not in order]
@@ -210,27 +210,27 @@ def with_dependencies(relations: Iterable[str]) -> tuple[list[str], list[str]]:
 
 _TREES = {
     "views": "Views (created in every warehouse; docs/schema.md)",
-    "evaluation": "Evaluation stages and aggregates (pyeval/stages.py, pyeval/evaluation.py, pyeval/diversity)",
-    "metrics": "Metric families (one per file; pyeval/stages.py runs them)",
+    "evaluation": "Evaluation stages and aggregates (pyeval/core/stages.py, pyeval/core/evaluation.py, pyeval/diversity)",
+    "metrics": "Metric families (one per file; pyeval/core/stages.py runs them)",
     "drivers": "Python family drivers' reads (pyeval/drivers/)",
     "diversity": "Diversity campaign tools (pyeval/diversity/campaigns.py)",
     "resampling": "Resampling reads (pyeval/resampling/)",
     "compat": "Drop-in output (pyeval/compat/)",
     "loaders": "Loaders (pyeval/loaders/)",
     "fusion": "Run fusion (pyeval/fusion/)",
-    "archive": "Stored current values (pyeval/archive.py)",
+    "archive": "Stored current values (pyeval/storage/archive.py)",
 }
 
 
 def models_page(staging: Iterable[str]) -> str:
     """The text of docs/sql-models.md: the graph of the views and of ``staging`` (the ad hoc
     staging's files of sql/evaluation/) and every file's declared header, from the headers
-    themselves (``python -m pyeval.sqlfiles`` prints it)."""
+    themselves (``python -m pyeval.core.sqlfiles`` prints it)."""
     models = [model(path) for path in model_files()]
     lines = [
         "# SQL models",
         "",
-        "Generated from the headers of `sql/` by `python -m pyeval.sqlfiles > docs/sql-models.md`;",
+        "Generated from the headers of `sql/` by `python -m pyeval.core.sqlfiles > docs/sql-models.md`;",
         "tests/test_architecture.py fails when it is out of date. Each file declares what it reads,",
         "what it produces (a relation and its columns) or writes, its grain (what one row stands",
         "for) and its `$parameters`; tests/sql/test_sql_models.py checks the declarations against",
@@ -274,7 +274,7 @@ def models_page(staging: Iterable[str]) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":  # run as a script: the module is not being imported by pyeval.stages
-    from pyeval.stages import ADHOC_STAGING
+if __name__ == "__main__":  # run as a script: the module is not being imported by pyeval.core.stages
+    from pyeval.core.stages import ADHOC_STAGING
 
     print(models_page(ADHOC_STAGING), end="")

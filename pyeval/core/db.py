@@ -7,7 +7,7 @@ from typing import Any
 
 import duckdb
 
-from .errors import PyevalError
+from pyeval.errors import PyevalError
 
 
 def quote_identifier(name: str) -> str:
@@ -105,7 +105,7 @@ def unknown_campaign(con: duckdb.DuckDBPyConnection, campaign_id: str, *, label:
     ``hint`` follows the message (``cli_hint`` on the command line, see PyevalError.command_line)."""
     import difflib
 
-    from .errors import UnknownCampaignError
+    from pyeval.errors import UnknownCampaignError
 
     names = [row[0] for row in con.execute("select campaign_id from campaigns order by campaign_id").fetchall()]
     close = difflib.get_close_matches(campaign_id, names, n=3, cutoff=0.6)

@@ -2,7 +2,7 @@
 warehouse (DuckDB) and in a PostgreSQL publication, where BI tools show them.
 
 Their text is docs/schema.md's: each relation's first paragraph and each column's "meaning"
-(markdown removed), kept in ``sql/descriptions.json``. ``python -m pyeval.descriptions
+(markdown removed), kept in ``sql/descriptions.json``. ``python -m pyeval.storage.descriptions
 docs/schema.md`` rewrites that file from the page; a test fails when the two differ.
 """
 from __future__ import annotations
@@ -14,10 +14,10 @@ import re
 import sys
 from collections.abc import Iterable
 
-from . import sqlfiles
-from .db import quote_identifier
+from pyeval.core import sqlfiles
+from pyeval.core.db import quote_identifier
 
-#: Never described: its comment is the warehouse's ownership marker (pyeval/ownership.py).
+#: Never described: its comment is the warehouse's ownership marker (pyeval/storage/ownership.py).
 UNDESCRIBED = frozenset({"schema_migrations", "derived_objects"})
 
 
