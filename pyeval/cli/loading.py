@@ -55,15 +55,15 @@ def load_qrels_command(ctx, campaign, qrels_format, description, judgment_set, k
         guideline_sha256 = file_sha256(guideline_file)
     provenance = SetProvenance(kind=kind, judge=judge, guideline_sha256=guideline_sha256,
                                description=None if judgment_set == "official" else description)
-    from pyeval.core.db import transaction
     from ..pools.judged import link_judgments
 
     con = open_warehouse(ctx)
-    with transaction(con):  # the judgments and their pool's link together, or nothing
-        report = load_qrels(con, campaign, list(files), format=qrels_format, replace=replace,
-                            description=description if judgment_set == "official" else None,
-                            judgment_set=judgment_set, provenance=provenance)
-        link = link_judgments(con, campaign, judgment_set, from_pool)
+    links: list = []  # the judgments and their pool's link together, in the load's transaction, or nothing
+    report = load_qrels(con, campaign, list(files), format=qrels_format, replace=replace,
+                        description=description if judgment_set == "official" else None,
+                        judgment_set=judgment_set, provenance=provenance,
+                        on_stored=lambda stored: links.append(link_judgments(stored, campaign, judgment_set, from_pool)))
+    link = links[0] if links else None
     click.echo(report.summary())
     if link:
         click.echo(f"{campaign}: judgment set '{judgment_set}' judges pool '{link['pool']}' ({link['linked']}): "

@@ -6,7 +6,7 @@ docs/loading.md). Ad hoc judgments are stored with ``intent_id = ''``.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -126,6 +126,7 @@ def load_qrels(
     description: str | None = None,
     judgment_set: str = DEFAULT_SET,
     provenance: SetProvenance | None = None,
+    on_stored: Callable[[duckdb.DuckDBPyConnection], object] | None = None,
 ) -> staging.LoadReport:
     """Load a qrels file (or DataFrame) into ``campaign_id``, creating the campaign if needed.
 
@@ -152,6 +153,10 @@ def load_qrels(
     provenance
         Who made the set (kind human, llm, merged or derived; judge; guideline or prompt sha256;
         description); default kind ``human``.
+    on_stored
+        Called with ``con`` after the judgments are stored, inside the load's transaction (the
+        files are read before it opens): what it writes is kept with them, or nothing is
+        (``pyeval load qrels --from-pool`` links the set to its pool so).
 
     Raises
     ------
@@ -172,7 +177,10 @@ def load_qrels(
         inputs = read(sources, format, relations)
         with transaction(con):
             chosen = check(con, relations, campaign_id, inputs, format, judgment_set)
-            return store(con, campaign_id, inputs, chosen, replace, description, judgment_set, provenance)
+            report = store(con, campaign_id, inputs, chosen, replace, description, judgment_set, provenance)
+            if on_stored is not None:
+                on_stored(con)
+            return report
 
 
 def check(
