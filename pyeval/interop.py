@@ -312,7 +312,8 @@ class Plan:
         check_gain_profiles(con, CAMPAIGN, measures)  # inline profiles stored in the engine
         (one_pass,) = plan(EvaluationRequest(CAMPAIGN, tuple(measures), runs=(RUN,), ordering=ordering)).passes
         aliases: dict[str, str] = {}
-        per_run, expressions, self.params = set(_PER_RUN), [], {}
+        # the means as an evaluation takes them (a compensated sum, sql/evaluation/means.sql)
+        per_run, expressions, self.params = set(_PER_RUN), [], {"in_topic_order": False}
         try:
             for step in (s for s in one_pass.steps if s.kind == "stage"):
                 model = sqlfiles.model(step.model)

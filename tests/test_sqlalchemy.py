@@ -26,7 +26,8 @@ def test_reflection_of_tables_views_and_columns(tmp_path):
     assert PUBLIC_TABLES <= set(inspector.get_table_names())
     assert set(sqlfiles.VIEW_ORDER) <= set(inspector.get_view_names())
     assert [c["name"] for c in inspector.get_columns("scores")] == [
-        "campaign_id", "run_id", "topic_id", "measure", "value", "evaluation_id", "evaluated_at", "judgment_set"
+        "campaign_id", "run_id", "topic_id", "measure", "value", "evaluation_id", "evaluated_at", "judgment_set",
+        "aggregate", "higher_is_better",
     ]
     qrels_columns = {c["name"]: c for c in inspector.get_columns("qrels")}
     assert isinstance(qrels_columns["level"]["type"], sa.Integer)

@@ -5,7 +5,11 @@ PATH (neither is installable from the registries CI reaches, so CI skips it). Ea
 campaign is evaluated with both programs under several option sets; the printed output and the
 exit status must be identical. The generator avoids the two situations where pyeval departs
 from trec_eval 10 on purpose (docs/trec_eval.md, "Differences from trec_eval 10.0"): a qrels
-topic missing from the run without ``-c``, and a topic whose judgments are all negative.
+topic missing from the run without ``-c``, and a topic whose judgments are all negative; the
+third, ``rbp`` (m_rbp.c decides whether to rescale the gains, and rescales them, with ``min``
+and ``max`` it never initialises, so each build of trec_eval prints its own numbers, even for
+levels in [0, 1]), is left out of the comparison: the ``rbp`` lines only (``rbp_resid`` is
+compared).
 
 How this was run at the time of writing, with a build of trec_eval from sources copied out of
 a public code archive: docs/benchmarks.md, "trec_eval's C program, rebuilt here".
@@ -76,4 +80,12 @@ def test_same_output_as_trec_eval(seed, tmp_path):
     for options in OPTION_SETS:
         theirs = subprocess.run([BINARY, *options, str(qrels), str(run)], capture_output=True)
         ours = subprocess.run([sys.executable, "-m", "pyeval.cli", "trec_eval", *options, str(qrels), str(run)], capture_output=True)
-        assert (ours.returncode, ours.stdout.decode()) == (theirs.returncode, theirs.stdout.decode()), options
+        ours_text, theirs_text = ours.stdout.decode(), theirs.stdout.decode()
+        # m_rbp.c's uninitialised rescaling (docstring; docs/trec_eval.md)
+        ours_text, theirs_text = _without_rbp(ours_text), _without_rbp(theirs_text)
+        assert (ours.returncode, ours_text) == (theirs.returncode, theirs_text), options
+
+
+def _without_rbp(text: str) -> str:
+    return "".join(line for line in text.splitlines(keepends=True)
+                   if not (line.split()[:1] == ["rbp"] or line.startswith("rbp_p=")))

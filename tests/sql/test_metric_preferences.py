@@ -99,6 +99,16 @@ EXPECTED = {
 }
 
 
+def file_values(con, measures) -> dict[tuple[str, str, str], float]:
+    """(run_id, topic_id, measure) -> value, the preferences read from the file staged as
+    evaluation_preferences (the request says so: preferences='file', as trec_eval -R prefs does)."""
+    from pyeval.core.evaluation import run
+    from pyeval.core.request import EvaluationRequest
+
+    result = run(con, EvaluationRequest.build("t", measures, preferences="file"), store=False)
+    return {(r.run_id, r.topic_id, r.measure): r.value for r in result.per_topic.itertuples()}
+
+
 @pytest.fixture
 def write(tmp_path):
     def _write(name: str, text: str):
@@ -118,7 +128,7 @@ def hand_values(write):
     con = campaign(write, docs, RUNS)
     try:
         stage_preferences(con, write("hand.prefs", PREFS))
-        return values(con, MEASURES)
+        return file_values(con, MEASURES)
     finally:
         con.close()
 
@@ -138,7 +148,7 @@ def test_qrels_as_preferences_are_one_group_per_iter_field(write):
                            "order by jg, doc_id").fetchall()
         assert rows == [("1", "0", "0", "a", 1.0), ("1", "0", "0", "b", 0.0),
                         ("1", "7", "0", "a", 0.0), ("1", "7", "0", "b", 3.0)]
-        got = values(con, ["PrefsSimp", "PrefsPair", "PrefsAvgJG"])
+        got = file_values(con, ["PrefsSimp", "PrefsPair", "PrefsAvgJG"])
         # group 0: a>b fails (b is first); group 7: b>a holds; the pair (b, a): 1/2
         assert [got["r", "1", m] for m in ("PrefsSimp", "PrefsPair", "PrefsAvgJG")] == [0.5, 0.5, 0.5]
     finally:
@@ -149,7 +159,7 @@ def test_topic_without_preferences_scores_zero(write):
     con = campaign(write, {"1": {"a": 1}, "2": {"b": 1}}, {"r": {"1": ["a"], "2": ["b"]}})
     try:
         stage_preferences(con, write("p.txt", "1 g s a 1\n"))
-        got = values(con, ["PrefsSimp", "PrefsPossible", "PrefsAvgJGRnonrel"])
+        got = file_values(con, ["PrefsSimp", "PrefsPossible", "PrefsAvgJGRnonrel"])
         assert got["r", "2", "PrefsSimp"] == 0 and got["r", "2", "PrefsPossible"] == 0
         # topic 1: one document, no preference; R = 1 >= N = 0 pads 1*(1-0) fulfilled of 1
         assert got["r", "1", "PrefsAvgJGRnonrel"] == 1.0
