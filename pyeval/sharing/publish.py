@@ -11,7 +11,7 @@ import duckdb
 from pyeval.core import sqlfiles
 from pyeval.core.db import first_row
 from ..errors import NotOwnedError, PyevalError, with_command_line
-from .common import PUBLIC_TABLES, database_path, quote_identifier, table_columns
+from .common import PUBLIC_TABLES, PUBLIC_VIEWS, database_path, quote_identifier, table_columns
 
 #: Tables whose rows belong to one evaluation and never change: published incrementally.
 EVALUATION_TABLES: tuple[str, ...] = (
@@ -29,20 +29,12 @@ CAMPAIGN_INPUT_TABLES: dict[str, str] = {
     "document_lengths": "doclengths",
 }
 
-#: Views whose SQL is portable: PostgreSQL gets them as views, created from sql/views/ text.
-PORTABLE_VIEWS: tuple[str, ...] = (
-    "stale_results",
-    "score_history",
-    "scores",
-    "run_means",
-    "monthly_means",
-    "leaderboard",
-    "campaign_overview",
-    "run_overview",
-    "topic_overview",
-    "pool_unique_documents",
-    "unique_relevant",
-)
+#: Public views whose SQL is DuckDB's own: current_inputs reaches PostgreSQL as rows
+#: (:data:`MATERIALIZED_VIEWS`), derived_run_status not at all.
+DUCKDB_ONLY_VIEWS: tuple[str, ...] = ("derived_run_status", "current_inputs")
+#: Views whose SQL is portable: PostgreSQL gets them as views, created from sql/views/ text (the
+#: public views of pyeval.sharing.common, in their order, but the DuckDB-only ones).
+PORTABLE_VIEWS: tuple[str, ...] = tuple(view for view in PUBLIC_VIEWS if view not in DUCKDB_ONLY_VIEWS)
 
 #: DuckDB-only views the portable ones read: PostgreSQL gets their rows as a table.
 MATERIALIZED_VIEWS: tuple[str, ...] = ("current_inputs",)
