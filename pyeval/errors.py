@@ -13,6 +13,14 @@ class PyevalError(Exception):
     command_line: str | None = None
 
 
+def require_choice(what: str, value: object, choices) -> None:
+    """PyevalError ``WHAT must be one of A, B; got 'x'`` unless ``value`` is one of ``choices``
+    (one check for every closed choice of the Python API; the CLI's choices come from
+    pyeval.vocabulary)."""
+    if value not in choices:
+        raise PyevalError(f"{what} must be one of {', '.join(map(str, choices))}; got {value!r}")
+
+
 def with_command_line(error: PyevalError, command_line: str) -> PyevalError:
     """``error`` (worded for Python callers: argument names) with its command-line wording
     (option names), which the CLI prints instead."""

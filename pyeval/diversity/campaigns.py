@@ -22,7 +22,7 @@ import pandas as pd
 
 from pyeval.core import sqlfiles
 from pyeval.core.db import first_row, transaction, unknown_campaign
-from ..errors import DataIntegrityError, InputFormatError, PyevalError, already_stored
+from ..errors import DataIntegrityError, InputFormatError, PyevalError, already_stored, require_choice
 from ..loaders import intents as intent_loader
 from ..loaders import judgment_sets, staging
 from ..loaders.topic_intents import intent_order, intent_probabilities
@@ -105,10 +105,8 @@ def to_traditional(con: duckdb.DuckDBPyConnection, source: str, target: str, *, 
     of intents the document is relevant to, TR09DIV2T); negative_as: a document judged negative
     (spam) for all its intents keeps that level (``unjudged``) or gets 0 (``nonrelevant``).
     """
-    if method not in TRADITIONAL_METHODS:
-        raise PyevalError(f"method must be one of {', '.join(TRADITIONAL_METHODS)}; got {method!r}")
-    if negative_as not in NEGATIVE_AS:
-        raise PyevalError(f"negative_as must be one of {', '.join(NEGATIVE_AS)}; got {negative_as!r}")
+    require_choice("method", method, TRADITIONAL_METHODS)
+    require_choice("negative_as", negative_as, NEGATIVE_AS)
     with transaction(con):
         row = first_row(con, "select qrels_kind from campaigns where campaign_id = $c", {"c": source})
         if row is None:

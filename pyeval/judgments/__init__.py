@@ -17,7 +17,7 @@ import duckdb
 import pandas as pd
 
 from pyeval.core.db import create_rows, first_row, transaction
-from ..errors import PyevalError
+from ..errors import PyevalError, require_choice
 from ..loaders import judgment_sets
 from .agreement import COEFFICIENTS, LabelAgreement, label_agreement
 from .derive import DERIVATIONS, derive, holes
@@ -91,8 +91,7 @@ class Comparison:
         """:meth:`summary` as a markdown or LaTeX (booktabs) table to paste into a paper."""
         from ..resampling.report import REPORT_FORMATS, _escape
 
-        if fmt not in REPORT_FORMATS:
-            raise PyevalError(f"table format must be one of {', '.join(REPORT_FORMATS)}; got {fmt!r}")
+        require_choice("table format", fmt, REPORT_FORMATS)
         frame = self.summary()
         header = [_escape(str(column), fmt) for column in frame.columns]
 
@@ -197,8 +196,7 @@ def compare(
         raise PyevalError("name at least one candidate judgment set (--candidate NAME)")
     if threshold < 1:
         raise PyevalError(f"the relevance threshold must be at least 1; got {threshold}")
-    if on_missing not in ON_MISSING:
-        raise PyevalError(f"on_missing must be one of {', '.join(ON_MISSING)}; got {on_missing!r}")
+    require_choice("on_missing", on_missing, ON_MISSING)
     candidates = list(dict.fromkeys(candidates))
     for name in [reference, *candidates]:
         judgment_sets.require_set(con, campaign_id, name)

@@ -12,7 +12,7 @@ import duckdb
 from pyeval.storage import archive
 from pyeval.core import sqlfiles
 from pyeval.core.db import first_row, transaction
-from ..errors import DataIntegrityError, PyevalError, already_stored
+from ..errors import DataIntegrityError, PyevalError, already_stored, require_choice
 from ..loaders import judgment_sets
 from ..loaders.judgment_sets import SetProvenance
 from .. import vocabulary
@@ -61,8 +61,7 @@ def derive(
     existing set without ``replace``; nothing is stored then.
     """
     judgment_sets.check_name(name)
-    if derivation not in DERIVATIONS:
-        raise PyevalError(f"derivation must be one of {', '.join(DERIVATIONS)}; got {derivation!r}")
+    require_choice("derivation", derivation, DERIVATIONS)
     path, count = DERIVATIONS[derivation]
     parents = list(dict.fromkeys(parents))
     if (count is None and len(parents) < 2) or (count is not None and len(parents) != count):
@@ -75,8 +74,7 @@ def derive(
     parameters: dict[str, object] = {}
     bound: dict[str, object] = {"campaign_id": campaign_id}
     if derivation in ("union", "fill"):
-        if rule not in UNION_RULES:
-            raise PyevalError(f"rule must be one of {', '.join(UNION_RULES)}; got {rule!r}")
+        require_choice("rule", rule, UNION_RULES)
         rule = "first" if derivation == "fill" else rule
         bound.update(parents=parents, rule=rule)
         parameters["rule"] = rule

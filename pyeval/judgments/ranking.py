@@ -19,7 +19,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from ..errors import PyevalError, PyevalWarning
+from ..errors import PyevalError, PyevalWarning, require_choice
 from ..resampling.correlation import correlate_means, ranking, significant_pair_agreement
 from ..resampling.matrix import ScoreMatrix, canonical_measure, score_matrix
 from ..resampling.significance import test_matrix
@@ -135,8 +135,7 @@ def ranking_agreement(
     evaluate_missing: bool = True,
 ) -> RankingAgreement:
     """How far ``measure`` under the set ``candidate`` agrees with it under ``reference``."""
-    if on_missing not in ON_MISSING:
-        raise PyevalError(f"on_missing must be one of {', '.join(ON_MISSING)}; got {on_missing!r}")
+    require_choice("on_missing", on_missing, ON_MISSING)
     if any(k < 1 for k in top_k):
         raise PyevalError("top_k values must be positive integers")
     name = canonical_measure(measure)

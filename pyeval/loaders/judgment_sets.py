@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import duckdb
 
 from pyeval.core.db import check_judgment_set, first_row
-from ..errors import DataIntegrityError, PyevalError
+from ..errors import DataIntegrityError, PyevalError, require_choice
 from .. import vocabulary
 from ..vocabulary import names
 
@@ -43,8 +43,7 @@ def check_name(judgment_set: str) -> None:
 
 
 def check_kind(kind: str) -> None:
-    if kind not in KINDS:
-        raise PyevalError(f"judgment set kind must be one of {', '.join(KINDS)}; got {kind!r}")
+    require_choice("judgment set kind", kind, KINDS)
 
 
 def set_names(con: duckdb.DuckDBPyConnection, campaign_id: str) -> list[str]:

@@ -14,7 +14,7 @@ import duckdb
 
 from pyeval.core import sqlfiles
 from pyeval.core.db import create_rows, first_row, transaction, unknown_campaign
-from ..errors import PyevalError, already_stored
+from ..errors import PyevalError, already_stored, require_choice
 
 ORDERINGS = ("trec", "trec-asc", "rank", "file")
 DEFAULT_SEED = 20261126
@@ -94,8 +94,7 @@ def build(
     documents are drawn per stratum as docs/pools.md section 1 says, seeded by ``seed``.
     """
     check_pool_name(name)
-    if ordering not in ORDERINGS:
-        raise PyevalError(f"ordering must be one of {', '.join(ORDERINGS)}; got {ordering!r}")
+    require_choice("ordering", ordering, ORDERINGS)
     if depth is None or depth < 1:
         raise PyevalError(f"depth must be a positive integer; got {depth}")
     if budget is not None and budget < 1:

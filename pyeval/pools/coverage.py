@@ -12,7 +12,7 @@ import duckdb
 
 from pyeval.core import sqlfiles
 from pyeval.core.db import transaction
-from ..errors import PyevalError
+from ..errors import PyevalError, require_choice
 from ..loaders import judgment_sets
 from .build import require_pool
 from .. import vocabulary
@@ -106,8 +106,7 @@ def _checked(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: str, j
              grouping: str) -> dict[str, str]:
     require_pool(con, campaign_id, pool_name)
     judgment_sets.require_set(con, campaign_id, judgment_set)
-    if grouping not in GROUPINGS:
-        raise PyevalError(f"grouping must be one of {', '.join(GROUPINGS)}; got {grouping!r}")
+    require_choice("grouping", grouping, GROUPINGS)
     return {"c": campaign_id, "p": pool_name, "j": judgment_set, "g": grouping}
 
 

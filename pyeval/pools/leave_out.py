@@ -18,7 +18,7 @@ import duckdb
 
 from pyeval.core import sqlfiles
 from pyeval.core.db import first_row, transaction
-from ..errors import PyevalError
+from ..errors import PyevalError, require_choice
 from ..loaders import judgment_sets
 from .build import require_pool
 from .coverage import GROUPINGS, unique_documents
@@ -106,8 +106,7 @@ def leave_out(
     values. Stored in
     pool_leave_out and pool_leave_out_rankings with ``store``."""
     pool = require_pool(con, campaign_id, pool_name)
-    if grouping not in GROUPINGS:
-        raise PyevalError(f"grouping must be one of {', '.join(GROUPINGS)}; got {grouping!r}")
+    require_choice("grouping", grouping, GROUPINGS)
     if not measures:
         raise PyevalError("name at least one measure (-m AP)")
     judgment_sets.require_set(con, campaign_id, judgment_set)

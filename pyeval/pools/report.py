@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..errors import PyevalError
+from ..errors import PyevalError, require_choice
 from .. import vocabulary
 from ..vocabulary import names
 
@@ -15,8 +15,7 @@ def paper_table(frame: pd.DataFrame, fmt: str = "markdown", digits: int = 4, cap
     decimals; missing values as a dash)."""
     from ..resampling.report import _escape
 
-    if fmt not in TABLE_FORMATS:
-        raise PyevalError(f"table format must be one of {', '.join(TABLE_FORMATS)}; got {fmt!r}")
+    require_choice("table format", fmt, TABLE_FORMATS)
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
                for c in frame.columns]
 

@@ -28,7 +28,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from ..errors import PyevalError
+from ..errors import PyevalError, require_choice
 from .matrix import ScoreMatrix, canonical_measure, score_matrix, scored_runs
 from .risk import DEFAULT_JUDGMENTS, check_judgments
 from .stats import residual_variance
@@ -123,10 +123,8 @@ def ci_half_width(n, variance: float, alpha: float = 0.05, method: str = "exact"
 
 def _check(alpha: float, beta: float | None, min_diff: float, variance: float, systems: int | None,
            design: str, method: str) -> None:
-    if design not in DESIGNS:
-        raise PyevalError(f"design must be one of {', '.join(DESIGNS)}; got {design!r}")
-    if method not in METHODS:
-        raise PyevalError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
+    require_choice("design", design, DESIGNS)
+    require_choice("method", method, METHODS)
     if not 0 < alpha < 1:
         raise PyevalError(f"alpha must lie strictly between 0 and 1; got {alpha:g}")
     if design != "ci" and (beta is None or not 0 < beta < 1):
@@ -277,8 +275,7 @@ def topic_set_design(
         raise PyevalError("give at least one campaign (-C)")
     if not measures:
         raise PyevalError("no measure requested (e.g. -m AP)")
-    if variance_method not in VARIANCE_METHODS:
-        raise PyevalError(f"variance method must be one of {', '.join(VARIANCE_METHODS)}; got {variance_method!r}")
+    require_choice("variance method", variance_method, VARIANCE_METHODS)
     for design in designs:
         _check(alpha, beta, min_diff if design != "ci" else (half_width or min_diff), 1.0,
                systems if design != "anova" or systems is not None else 2, design, method)

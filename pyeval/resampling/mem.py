@@ -52,7 +52,7 @@ import pandas as pd
 
 from pyeval.core import sqlfiles
 from pyeval.core.db import check_judgment_set, stores_in_one_transaction
-from ..errors import PyevalError
+from ..errors import PyevalError, require_choice
 from .matrix import campaign_runs
 from .store import insert_experiment
 
@@ -515,10 +515,8 @@ def _iv(targets: Sequence[str], depth: int, alpha: float, beta: float, expectati
         raise PyevalError(f"depth must be a positive integer; got {depth}")
     if not 0 < alpha < 1 or not 0 < beta < 1:
         raise PyevalError(f"alpha and beta must lie in (0, 1); got {alpha}, {beta}")
-    if expectation_mode not in EXPECTATIONS:
-        raise PyevalError(f"expectation must be one of {', '.join(EXPECTATIONS)}; got {expectation_mode!r}")
-    if solver not in SOLVERS:
-        raise PyevalError(f"solver must be one of {', '.join(SOLVERS)}; got {solver!r}")
+    require_choice("expectation", expectation_mode, EXPECTATIONS)
+    require_choice("solver", solver, SOLVERS)
     return list(dict.fromkeys(target_name(t) for t in targets))
 
 

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from pyeval.core.db import first_row, stores_in_one_transaction
-from ..errors import PyevalError, with_command_line
+from ..errors import PyevalError, with_command_line, require_choice
 from ..vocabulary import CORRECTIONS, lookup, significance_test
 from .matrix import canonical_measure, score_matrix
 from .significance import (
@@ -150,8 +150,7 @@ class Comparison:
         return "\n".join(lines)
 
     def render(self, fmt: str = "markdown") -> str:
-        if fmt not in REPORT_FORMATS:
-            raise PyevalError(f"report format must be one of {', '.join(REPORT_FORMATS)}; got {fmt!r}")
+        require_choice("report format", fmt, REPORT_FORMATS)
         return self.to_markdown() if fmt == "markdown" else self.to_latex()
 
 
@@ -187,8 +186,7 @@ def compare(
     them). Each measure's pairwise results come from the latest stored test with the same runs,
     scores (evaluation), test, B, seed and correction; a missing one is computed (and stored
     when ``store``). ``judgment_set``: the scores compared are those stored under that set."""
-    if test not in TESTS:
-        raise PyevalError(f"test must be one of {', '.join(TESTS)}; got {test!r}")
+    require_choice("test", test, TESTS)
     if not measures:
         raise with_command_line(PyevalError("no measure requested (measures=['AP', 'nDCG@10'], say)"),
                                 "no measure requested (e.g. -m AP -m nDCG@10)")

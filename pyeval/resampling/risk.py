@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from pyeval.core.db import check_judgment_set
-from ..errors import PyevalError
+from ..errors import PyevalError, require_choice
 from .matrix import ScoreMatrix, campaign_runs, canonical_measure, score_matrix, scored_runs
 from .store import signs
 from .. import vocabulary
@@ -66,8 +66,7 @@ def trisk(differences: np.ndarray, alphas: Sequence[float], se: str = "populatio
     """
     from scipy import stats as sps  # imported here: importing pyeval.resampling needs no scipy.stats
 
-    if se not in SE_CONVENTIONS:
-        raise PyevalError(f"standard error must be one of {', '.join(SE_CONVENTIONS)}; got {se!r}")
+    require_choice("standard error", se, SE_CONVENTIONS)
     rewards = risk_rewards(differences, alphas)
     c = rewards.shape[1]
     urisk = rewards.mean(axis=1)
@@ -284,8 +283,7 @@ def risk(
     stored measure against each baseline and α; stored as one experiment (``risk_results``,
     ``risk_topic_values``) unless ``store`` is False. Checks everything before computing."""
     alphas = check_alphas(alphas)
-    if se not in SE_CONVENTIONS:
-        raise PyevalError(f"standard error must be one of {', '.join(SE_CONVENTIONS)}; got {se!r}")
+    require_choice("standard error", se, SE_CONVENTIONS)
     if not measures:
         raise PyevalError("no measure requested (e.g. -m nDCG@20)")
     parsed = parse_baselines(baselines)

@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..vocabulary import COMPARISONS, CORRECTIONS, P_CONVENTIONS, SIGNIFICANCE_TESTS, TEST_NAMES, names, significance_test
 from pyeval.core.db import first_row, rollback_quietly, stores_in_one_transaction, transaction
-from ..errors import PyevalError, with_command_line
+from ..errors import PyevalError, with_command_line, require_choice
 from . import replicates as rep
 from . import stats
 from .matrix import (
@@ -96,8 +96,7 @@ class SignificanceResult:
 
 def _options_iv(test: str, alpha: float, replicates: int | None, correction: str, comparison: str,
                 p_convention: str) -> None:
-    if test not in TESTS:
-        raise PyevalError(f"test must be one of {', '.join(TESTS)}; got {test!r}")
+    require_choice("test", test, TESTS)
     if not 0 < alpha < 1:
         raise PyevalError(f"alpha must be between 0 and 1; got {alpha}")
     if replicates is not None and replicates < 1:

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from pyeval.core.db import stores_in_one_transaction
-from ..errors import PyevalError
+from ..errors import PyevalError, require_choice
 from . import replicates as rep
 from .significance import DEFAULT_SEED
 from .stats import TOLERANCE, pair_indices
@@ -152,8 +152,7 @@ def stability(
     topics (default c = ⌊n/2⌋), the same subsets for every measure. Stored in minority_rates."""
     if trials < 1:
         raise PyevalError(f"the number of trials must be positive; got {trials}")
-    if fuzz not in FUZZ:
-        raise PyevalError(f"fuzz must be one of {', '.join(FUZZ)}; got {fuzz!r}")
+    require_choice("fuzz", fuzz, FUZZ)
     values = [float(f) for f in fuzziness]
     if not values or any(not 0 <= f < 1 for f in values):
         raise PyevalError(f"fuzziness values must lie in [0, 1); got {', '.join(map(str, values)) or 'none'}")

@@ -25,7 +25,7 @@ import pandas as pd
 
 from .. import __version__
 from pyeval.core.db import stores_in_one_transaction
-from ..errors import PyevalError
+from ..errors import PyevalError, require_choice
 from . import replicates as rep
 from .significance import DEFAULT_SEED
 from .stats import pair_indices
@@ -134,10 +134,8 @@ def _iv(trials: int, bins: int, bin_width: float, sampling: str, rule: str, max_
         raise PyevalError(f"the number of trials must be positive; got {trials}")
     if bins < 2 or bin_width <= 0:
         raise PyevalError(f"bins must be at least 2 and the bin width positive; got {bins} bins of {bin_width}")
-    if sampling not in SAMPLINGS:
-        raise PyevalError(f"sampling must be one of {', '.join(SAMPLINGS)}; got {sampling!r}")
-    if rule not in SWAP_RULES:
-        raise PyevalError(f"swap rule must be one of {', '.join(SWAP_RULES)}; got {rule!r}")
+    require_choice("sampling", sampling, SAMPLINGS)
+    require_choice("swap rule", rule, SWAP_RULES)
     if not 0 < max_swap_rate < 1:
         raise PyevalError(f"the maximum swap rate must be between 0 and 1; got {max_swap_rate}")
 
