@@ -274,7 +274,7 @@ def models_page(staging: Iterable[str]) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":  # run as a script: the module is not being imported by pyeval.core.stages
-    from pyeval.core.stages import ADHOC_STAGING
+if __name__ == "__main__":  # run as a script (docs/sql-models.md): the plan names the ad hoc staging
+    from pyeval.core.plan import ADHOC_STAGING
 
     print(models_page(ADHOC_STAGING), end="")
