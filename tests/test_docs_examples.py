@@ -122,7 +122,7 @@ PAGES: dict[str, Setup] = {
         "pyeval load run -C web --name dense runs/sim16.txt",
         "seq 151 175 > train.txt",
     )),
-    "pools.md": Setup(sample=True, shell=(
+    "pools.md": Setup(sample=True, warehouse="pyeval.duckdb", shell=(
         "pyeval load qrels -C c qrels.adhoc.txt",
         "pyeval load run -C c --name r1 --team t1 --tag priority runs/indri-ql.txt",
         "pyeval load run -C c --name r2 --team t2 runs/sim16.txt",

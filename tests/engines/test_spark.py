@@ -237,21 +237,21 @@ def test_evaluate_on_spark_under_a_judgment_set(spark, warehouse, tmp_path):
     stricter = pd.read_csv(FIXTURES / "trec_eval" / "qrels.rel_level", sep=r"\s+", header=None,
                            names=["query_id", "iteration", "doc_id", "relevance"], dtype={"query_id": str})
     stricter["relevance"] = stricter["relevance"].where(stricter["relevance"] <= 0, stricter["relevance"] - 1)
-    pyeval.load_qrels(con, CAMPAIGN, stricter[["query_id", "doc_id", "relevance"]], judgment_set="strict")
+    pyeval.load_qrels(con, CAMPAIGN, stricter[["query_id", "doc_id", "relevance"]], judgment_set="stricter")
     measures = ["AP", "nDCG@10", "ERR@20"]
-    reference = pyeval.evaluate(con, CAMPAIGN, measures, judgment_set="strict", store=False)
-    result = engine.evaluate(con, CAMPAIGN, measures, spark=spark, judgment_set="strict")
+    reference = pyeval.evaluate(con, CAMPAIGN, measures, judgment_set="stricter", store=False)
+    result = engine.evaluate(con, CAMPAIGN, measures, spark=spark, judgment_set="stricter")
     pd.testing.assert_frame_equal(result.means, reference.means, check_exact=False, atol=1e-9, rtol=0)
     official = pyeval.evaluate(con, CAMPAIGN, measures, store=False)
     assert not np.allclose(official.means["value"], reference.means["value"])
     assert con.execute("select distinct judgment_set from topic_scores where evaluation_id = $e",
-                       {"e": result.evaluation_id}).fetchall() == [("strict",)]
+                       {"e": result.evaluation_id}).fetchall() == [("stricter",)]
     assert con.execute("select input_name from evaluation_inputs where evaluation_id = $e and input_kind = 'qrels'",
-                       {"e": result.evaluation_id}).fetchall() == [("strict",)]
+                       {"e": result.evaluation_id}).fetchall() == [("stricter",)]
     with pytest.raises(PyevalError, match="has no judgment set 'nope'"):
         engine.evaluate(con, CAMPAIGN, measures, spark=spark, judgment_set="nope")
     con.close()
     done = CliRunner().invoke(main, ["--db", str(source), "evaluate", "-C", CAMPAIGN, "-m", "AP", "--engine",
-                                     "spark", "--judgments", "strict", "--format", "csv"])
+                                     "spark", "--judgments", "stricter", "--format", "csv"])
     assert done.exit_code == 0, done.output
     assert "stored as evaluation" in done.stderr
