@@ -183,6 +183,7 @@ def test_ranking_agreement_matches_scipy_and_tau_ap(con):
     stored = con.execute("select statistic, top_k, value from judgment_ranking_agreement "
                          "where statistic = 'kendall_tau_b' order by top_k nulls first").fetchall()
     assert [row[:2] for row in stored] == [("kendall_tau_b", None), ("kendall_tau_b", 4)]
+    assert str(result.summary()["reference_best_run_rank"].dtype) == "Int64"
     assert result.table("latex").startswith("\\begin{tabular}") or "\\toprule" in result.table("latex")
 
 

@@ -198,6 +198,8 @@ def test_the_command_line_loads_compares_derives_and_refuses_in_one_line(tmp_pat
     assert compared.exit_code == 0, compared.output
     rows = [line.split(",") for line in compared.output.splitlines() if line and not line.startswith("stored")]
     assert rows[0][:2] == ["candidate_set", "measure"] and [r[0] for r in rows[1:]] == ["strict", "bin1"]
+    rank = rows[0].index("reference_best_run_rank")
+    assert all(row[rank].isdigit() for row in rows[1:])  # a rank prints as a whole number, not 1.000
     import hashlib
 
     con = pyeval.connect(db, read_only=True)

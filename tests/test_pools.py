@@ -269,7 +269,7 @@ def test_bad_input_changes_nothing(campaign, con):
         (lambda: pools.build(con, "c", "q", depth=0), "depth must be a positive integer"),
         (lambda: pools.build(con, "c", "p", depth=10), "already has pool 'p'"),
         (lambda: pools.build(con, "c", "q", runs=["nope"]), "no run named 'nope'"),
-        (lambda: pools.build(con, "c", "q", strata=["3:9"]), "give --budget"),
+        (lambda: pools.build(con, "c", "q", strata=["3:9"]), "give budget="),
         (lambda: pools.build(con, "c", "q", strata=["9:3"]), "FROM <= TO"),
         (lambda: pools.build(con, "c", "q", run_depths={"r5": 3}, runs=POOLED), "not a pooled run"),
         (lambda: pools.coverage(con, "c", "nope"), "has no pool 'nope'"),

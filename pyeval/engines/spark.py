@@ -29,7 +29,7 @@ from pyeval.core import evaluation as ev
 from pyeval.core import sqlfiles
 from pyeval.core import stages
 from pyeval.core.db import rollback_quietly
-from ..errors import MeasureParamError, PyevalError
+from ..errors import MeasureParamError, PyevalError, with_command_line
 from ..measures import Measure, registry
 from pyeval.core.plan import ADHOC_STAGING, GLOBAL_STAGING, PER_INTENT_STAGING, Step, execute, plan
 from pyeval.core.request import EvaluationRequest
@@ -287,7 +287,8 @@ def compute(spark, con: duckdb.DuckDBPyConnection, request: EvaluationRequest,
     refused = [(str(m), supported(m)) for m in request.measures if supported(m)]
     if refused:
         name, reason = refused[0]
-        raise PyevalError(f"measure {name} does not run on Spark: {reason} (use --engine duckdb)")
+        raise with_command_line(PyevalError(f"measure {name} does not run on Spark: {reason} (use engine='duckdb')"),
+                                f"measure {name} does not run on Spark: {reason} (use --engine duckdb)")
     stages.check_gain_profiles(con, request.campaign_id, request.measures)
     temporary = None
     if files is None:

@@ -17,7 +17,7 @@ import duckdb
 import pandas as pd
 
 from pyeval.core.db import create_rows, first_row, transaction
-from ..errors import PyevalError, require_choice
+from ..errors import PyevalError, require_choice, with_command_line
 from ..loaders import judgment_sets
 from .agreement import COEFFICIENTS, LabelAgreement, label_agreement
 from .derive import DERIVATIONS, derive, holes
@@ -31,6 +31,8 @@ SUMMARY_LABELS = (("cohen_kappa_binary", "threshold"), ("cohen_kappa_linear", No
                   ("krippendorff_alpha_ordinal", None), ("raw_agreement", None), ("jaccard_relevant", "threshold"))
 SUMMARY_RANKING = ("kendall_tau_b", "tau_ap", "spearman_rho", "pearson_r", "reference_best_run_rank",
                    "significant_pairs_kept", "bland_altman_bias_run_means")
+#: The summary's columns that hold whole numbers.
+SUMMARY_COUNTS = ("reference_best_run_rank",)
 
 
 def list_sets(con: duckdb.DuckDBPyConnection, campaign_id: str | None = None) -> pd.DataFrame:
@@ -85,6 +87,9 @@ class Comparison:
                         full[statistic] = part["value"].iloc[0] if len(part) else None
                 rows.append(full)
         frame = pd.DataFrame(rows)
+        for column in SUMMARY_COUNTS:  # a rank is a whole number: printed as one
+            if column in frame:
+                frame[column] = frame[column].astype("Int64")
         return frame[["candidate_set", "measure", *[c for c in frame.columns if c not in ("candidate_set", "measure")]]]
 
     def table(self, fmt: str = "markdown", digits: int = 3) -> str:
@@ -96,7 +101,7 @@ class Comparison:
         header = [_escape(str(column), fmt) for column in frame.columns]
 
         def cell(value) -> str:
-            if value is None or (isinstance(value, float) and pd.isna(value)):
+            if value is None or value is pd.NA or (isinstance(value, float) and pd.isna(value)):
                 return "--" if fmt == "latex" else "–"
             if isinstance(value, float):
                 return f"{value:.{digits}f}"
@@ -193,7 +198,8 @@ def compare(
     significant-pair agreement; ``on_missing``: runs or topics scored under one set only are an
     error, a stored warning, or left out quietly. Stored with ``store``."""
     if not candidates:
-        raise PyevalError("name at least one candidate judgment set (--candidate NAME)")
+        raise with_command_line(PyevalError("name at least one candidate judgment set (candidates=[NAME])"),
+                                "name at least one candidate judgment set (--candidate NAME)")
     if threshold < 1:
         raise PyevalError(f"the relevance threshold must be at least 1; got {threshold}")
     require_choice("on_missing", on_missing, ON_MISSING)

@@ -12,7 +12,7 @@ import duckdb
 from pyeval.storage import archive
 from pyeval.core import sqlfiles
 from pyeval.core.db import first_row, transaction
-from ..errors import DataIntegrityError, PyevalError, already_stored, require_choice
+from ..errors import DataIntegrityError, PyevalError, already_stored, require_choice, with_command_line
 from ..loaders import judgment_sets
 from ..loaders.judgment_sets import SetProvenance
 from .. import vocabulary
@@ -80,7 +80,8 @@ def derive(
         parameters["rule"] = rule
     elif derivation == "binarise":
         if threshold is None or threshold < 1:
-            raise PyevalError("derivation binarise needs a threshold of at least 1 (e.g. --threshold 2)")
+            raise with_command_line(PyevalError("derivation binarise needs a threshold of at least 1 (threshold=2, say)"),
+                                    "derivation binarise needs a threshold of at least 1 (e.g. --threshold 2)")
         bound.update(parent=parents[0], threshold=int(threshold))
         parameters["threshold"] = int(threshold)
     elif derivation == "common":

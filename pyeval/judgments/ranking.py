@@ -19,7 +19,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from ..errors import PyevalError, PyevalWarning, require_choice
+from ..errors import PyevalError, PyevalWarning, require_choice, with_command_line
 from ..resampling.correlation import correlate_means, ranking, significant_pair_agreement
 from ..resampling.matrix import ScoreMatrix, canonical_measure, score_matrix
 from ..resampling.significance import test_matrix
@@ -76,7 +76,8 @@ def _align(reference: ScoreMatrix, candidate: ScoreMatrix, on_missing: str, note
             text = (f"{len(names)} {what} scored under the {side} set only ({', '.join(names[:5])}"
                     f"{', ...' if len(names) > 5 else ''}): left out")
             if on_missing == "error":
-                raise PyevalError(text.replace(": left out", "; --on-missing warn or skip compares the rest"))
+                raise with_command_line(PyevalError(text.replace(": left out", "; on_missing='warn' or 'skip' compares the rest")),
+                                        text.replace(": left out", "; --on-missing warn or skip compares the rest"))
             if on_missing == "warn":
                 notes.append(text)
     runs = [r for r in reference.run_ids if r in set(candidate.run_ids)]

@@ -32,7 +32,7 @@ from pathlib import Path
 import duckdb
 
 from pyeval.core.db import first_row, transaction
-from ..errors import InputFormatError, PyevalError
+from ..errors import InputFormatError, PyevalError, with_command_line
 from . import qrels as qrels_loader
 from . import runs as runs_loader
 from . import staging
@@ -212,8 +212,9 @@ def _one(found: list[Path], chosen: str | None, what: str, option: str, folder: 
                                    f"(found: {', '.join(p.name for p in found) or 'none'})")
         return named[0]
     if len(found) > 1:
-        raise InputFormatError(str(folder), None, f"{len(found)} {what} files "
-                               f"({', '.join(p.name for p in found)}); choose one with {option}")
+        files = f"{len(found)} {what} files ({', '.join(p.name for p in found)}); choose one with"
+        raise with_command_line(InputFormatError(str(folder), None, f"{files} {what}=NAME"),
+                                f"{folder}: {files} {option}")
     return found[0] if found else None
 
 

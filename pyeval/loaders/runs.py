@@ -17,7 +17,7 @@ import duckdb
 from pyeval.storage import archive
 from pyeval.core import sqlfiles
 from pyeval.core.db import create_rows, first_row, transaction
-from ..errors import DataIntegrityError, InputFormatError, InputWarning, PyevalError, already_stored
+from ..errors import DataIntegrityError, InputFormatError, InputWarning, PyevalError, already_stored, with_command_line
 from . import staging
 from .source import Lines, StagedFile, expand_paths, frame_lines, pick_column
 
@@ -312,10 +312,9 @@ def _run_names(
         if not run_id:
             raise InputFormatError(lines.label, None, "the run name is empty")
         if run_id in run_ids:
-            raise DataIntegrityError(
-                f"{lines.label}: run '{run_id}' is loaded twice in this command; "
-                "load such files one at a time with --name (pyeval load campaign: --run-names file)"
-            )
+            twice = f"{lines.label}: run '{run_id}' is loaded twice in this command; load such files one at a time"
+            raise with_command_line(DataIntegrityError(f"{twice} with name= (load_campaign: run_names='file')"),
+                                    f"{twice} with --name (pyeval load campaign: --run-names file)")
         run_ids.append(run_id)
     derived = replace and con.execute(  # a fused run is replaced or deleted only with its derivation (pyeval fuse)
         "select run_id from run_derivations where campaign_id = $campaign_id and list_contains($run_ids, run_id)",

@@ -14,7 +14,7 @@ import duckdb
 
 from pyeval.core import sqlfiles
 from pyeval.core.db import create_rows, first_row, transaction, unknown_campaign
-from ..errors import PyevalError, already_stored, require_choice
+from ..errors import PyevalError, already_stored, require_choice, with_command_line
 
 ORDERINGS = ("trec", "trec-asc", "rank", "file")
 DEFAULT_SEED = 20261126
@@ -101,7 +101,8 @@ def build(
         raise PyevalError(f"budget must be a positive integer; got {budget}")
     parsed = [s if isinstance(s, Stratum) else parse_stratum(s) for s in strata] or [Stratum(1, depth, 1.0)]
     if any(s.rate is None for s in parsed) and budget is None:
-        raise PyevalError("a stratum without a rate (FROM:TO) draws from the budget: give --budget")
+        raise with_command_line(PyevalError("a stratum without a rate (FROM:TO) draws from the budget: give budget="),
+                                "a stratum without a rate (FROM:TO) draws from the budget: give --budget")
     if first_row(con, "select count(*) from campaigns where campaign_id = $c", {"c": campaign_id})[0] == 0:
         raise unknown_campaign(con, campaign_id)
     teams = dict(con.execute("select run_id, team from runs where campaign_id = $c", {"c": campaign_id}).fetchall())
@@ -125,7 +126,9 @@ def build(
     run_depths = dict(run_depths or {})
     unknown = [r for r in run_depths if r not in chosen]
     if unknown:
-        raise PyevalError(f"--run-depth names {', '.join(map(repr, unknown))}, not a pooled run")
+        names = ', '.join(map(repr, unknown))
+        raise with_command_line(PyevalError(f"run_depths names {names}, not a pooled run"),
+                                f"--run-depth names {names}, not a pooled run")
     bad = {r: d for r, d in run_depths.items() if d is None or d < 1}
     if bad:
         raise PyevalError(f"depth must be a positive integer; got {bad}")

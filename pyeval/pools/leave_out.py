@@ -18,7 +18,7 @@ import duckdb
 
 from pyeval.core import sqlfiles
 from pyeval.core.db import first_row, transaction
-from ..errors import PyevalError, require_choice
+from ..errors import PyevalError, require_choice, with_command_line
 from ..loaders import judgment_sets
 from .build import require_pool
 from .coverage import GROUPINGS, unique_documents
@@ -117,8 +117,9 @@ def leave_out(
     if grouping == "team":
         teamless = sorted(r for r, t in pooled.items() if t is None)
         if teamless:
-            raise PyevalError(f"pooled run {teamless[0]!r} of pool '{pool_name}' has no team; give every pooled run "
-                              "a team (pyeval annotate --team) or leave runs out one by one (--by run)")
+            first = f"pooled run {teamless[0]!r} of pool '{pool_name}' has no team; give every pooled run a team"
+            raise with_command_line(PyevalError(f"{first} (pyeval.annotate_run) or leave runs out one by one (grouping='run')"),
+                                    f"{first} (pyeval annotate --team) or leave runs out one by one (--by run)")
     evaluated = list(dict.fromkeys(runs)) if runs else sorted(team_of)
     missing = [r for r in evaluated if r not in team_of]
     if missing:

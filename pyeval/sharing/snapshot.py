@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 
 from pyeval.core.db import first_row, rollback_quietly
-from ..errors import NotOwnedError, PyevalError
+from ..errors import NotOwnedError, PyevalError, with_command_line
 from pyeval.storage.ownership import CLIENT_SNAPSHOT_MARKER, LOCKED_DOWN, SNAPSHOT_MARKER, Ownership, mark, probe_warehouse_file
 from .common import INTERNAL_SCHEMA, PUBLIC_TABLES, PUBLIC_VIEWS, database_path, error_reason, quote_identifier
 
@@ -189,7 +189,8 @@ def snapshot(
     if storage_version is not None and not _STORAGE_VERSION.match(storage_version):
         raise PyevalError(f"storage version must look like v1.5.0; got {storage_version!r}")
     if storage_version is not None and duckdb_version is not None:
-        raise PyevalError("give --storage-version or --duckdb-version, not both")
+        raise with_command_line(PyevalError("give storage_version or duckdb_version, not both"),
+                                "give --storage-version or --duckdb-version, not both")
     if client is not None or duckdb_version is not None:
         storage_version = storage_version or storage_version_for(client, duckdb_version)
     source = database_path(con)

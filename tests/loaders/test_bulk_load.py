@@ -167,11 +167,11 @@ def test_load_campaign_on_the_sample_folder_asks_which_qrels(tmp_path):
     shutil.copytree(FIXTURES.parent.parent / "pyeval" / "sample", sample,
                     ignore=shutil.ignore_patterns("*.py", "__pycache__"))
     con = pyeval.connect(tmp_path / "w.duckdb")
-    with pytest.raises(pyeval.InputFormatError, match="2 qrels files .*choose one with --qrels"):
+    with pytest.raises(pyeval.InputFormatError, match="2 qrels files .*choose one with qrels=NAME"):
         pyeval.load_campaign(con, sample)
-    with pytest.raises(pyeval.InputFormatError, match="2 intents files .*choose one with --intents"):
+    with pytest.raises(pyeval.InputFormatError, match="2 intents files .*choose one with intents=NAME"):
         pyeval.load_campaign(con, sample, qrels="qrels.diversity.txt.gz")
-    with pytest.raises(pyeval.DataIntegrityError, match="'indri' is loaded twice.*--run-names file"):
+    with pytest.raises(pyeval.DataIntegrityError, match="'indri' is loaded twice.*run_names='file'"):
         pyeval.load_campaign(con, sample, qrels="qrels.diversity.txt.gz", intents="intents.uniform.txt")
     report = pyeval.load_campaign(con, sample, campaign_id="web2012", qrels="qrels.diversity.txt.gz",
                                   intents="intents.uniform.txt", run_names="file")

@@ -62,7 +62,7 @@ def test_trec_layout_loads_titles_folder_names_and_skips_what_is_not_a_run(tmp_p
 
 def test_run_tags_name_runs_and_a_shared_tag_asks_for_file_names(tmp_path, trec_folder):
     con = pyeval.connect(tmp_path / "w.duckdb")
-    with pytest.raises(pyeval.DataIntegrityError, match="--run-names file"):
+    with pytest.raises(pyeval.DataIntegrityError, match="run_names='file'"):
         pyeval.load_campaign(con, trec_folder)  # ql and rm are both tagged indri
     assert con.execute("select count(*) from campaigns").fetchone() == (0,)
 
