@@ -114,6 +114,7 @@ def test_url_of_a_client_snapshot_and_the_settable_variant_stay_read_only(built,
     settable = CliRunner().invoke(main, ["--db", str(out), "url", "--settable"])
     assert locked.exit_code == 0 and settable.exit_code == 0, (locked.output, settable.output)
     assert "lock_configuration=true" in locked.output and "lock_configuration" not in settable.output
+    assert locked.stderr == ""  # a copy for clients: no note
     assert "access_mode=read_only" in settable.output and "enable_external_access=false" in settable.output
     refused = CliRunner().invoke(main, ["--db", str(out), "url", "--read-write"])
     assert refused.exit_code == 1 and "is read-only" in refused.output
