@@ -36,10 +36,10 @@ import duckdb
 
 from pyeval.core import sqlfiles
 from pyeval.storage import warehouse
-from pyeval.core.db import create_rows, transaction
+from pyeval.core.db import create_rows, first_row, transaction
 from .errors import InputFormatError, MeasureParamError, PyevalError
-from .loaders import load_qrels, load_run
-from .loaders.source import Lines, is_frame, pick_column
+from .loaders.qrels import load_qrels  # not pyeval.loaders: it imports every loader
+from .loaders.source import STAGED_TABLE, Lines, StagedFile, is_frame, pick_column
 from .measures import Measure, parse, parse_measures, registry
 from pyeval.core.plan import plan
 from pyeval.core.request import EvaluationRequest
@@ -50,9 +50,12 @@ if TYPE_CHECKING:
     import numpy as np
     import pyarrow as pa
 
-#: The relations an evaluation reads: the loaded tables, the ad hoc gain and ranking views, and
-#: the intent views of diversity measures.
-RELATIONS = (*warehouse.LOADED_TABLES, *warehouse.ADHOC_EVALUATION, "intent_weights", "intent_gain_values", "global_gains",
+#: The relations a prepared :class:`Plan` reads: the loaded tables and the ad hoc gain and
+#: ranking views (what the engine's warehouse is made with).
+ADHOC_RELATIONS = (*warehouse.LOADED_TABLES, *warehouse.ADHOC_EVALUATION)
+#: The relations any evaluation reads: those and the intent views of diversity measures (made
+#: when a measure set that no :class:`Plan` computes first needs them).
+RELATIONS = (*ADHOC_RELATIONS, "intent_weights", "intent_gain_values", "global_gains",
              "din_rank_gains", "intent_levels", "profile_gains", "document_lengths")
 CAMPAIGN = "ir_measures"
 RUN = "run"
@@ -118,11 +121,27 @@ def _records(source: Iterable[Any], value: str) -> dict[str, np.ndarray] | None:
             else list(map(operator.attrgetter(field), records)) for field in fields}
 
 
+#: In-memory qrels as the fast path's ``file_fields`` (sql/loaders/qrels_fast_rows.sql reads
+#: it): a field the general path would split differently (ASCII whitespace inside, or empty) is
+#: null, so that sql/loaders/staged_file_fits.sql sends the qrels to the general path, which
+#: names the row.
+_QRELS_FIELDS = (
+    "select 0 as file_index, "
+    + ", ".join(f"case when not regexp_matches({column}, '^$|[ \\t\\n\\v\\f\\r]') then {column} end as {field}"
+                for column, field in (("topic_id", "topic_id"), ("intent_id", "iter"), ("doc_id", "doc_id"),
+                                      ("level", "level_text")))
+    + " from resident_qrels_rows"
+)
+
+
 def _qrels_source(con, qrels: Any) -> Any:
     """Qrels as :func:`pyeval.loaders.load_qrels` takes them: a path or a DataFrame as given;
-    a mapping or an iterable of Qrel namedtuples as the lines of a TREC qrels file
-    (``topic intent doc level``, intent ``0`` unless the ``iteration`` field varies), made by
-    DuckDB from object arrays (no pandas; the loader then checks them as a file's lines)."""
+    a mapping or an iterable of Qrel namedtuples as the rows of a TREC qrels file (``topic
+    intent doc level``, intent ``0`` unless the ``iteration`` field varies), registered with
+    DuckDB as object arrays (no pandas, no pyarrow) and typed into the fast path's staged table
+    (:class:`~pyeval.loaders.source.StagedFile`) by the fast path's own SQL when they fit it
+    (sql/loaders/staged_file_fits.sql), else as the lines of such a file (the general path,
+    which names the bad row). The loader then checks them as a file's rows."""
     if isinstance(qrels, (str, os.PathLike)) or is_frame(qrels):
         return qrels
     import numpy as np
@@ -144,6 +163,13 @@ def _qrels_source(con, qrels: Any) -> Any:
                 "intent_id": intents, "doc_id": columns["doc_id"], "level": _texts(columns["relevance"])}
     con.register("resident_qrels_rows", relation)
     try:
+        if rows and first_row(con, "select current_setting('preserve_insertion_order')")[0]:  # rowid: row order
+            con.execute(sqlfiles.read("loaders/macros.sql"))  # the typing rules of qrels_fast_rows.sql
+            con.execute(f"create or replace temp table {STAGED_TABLE} as\n"
+                        + _scoped(sqlfiles.read("loaders/qrels_fast_rows.sql"), {"file_fields": f"({_QRELS_FIELDS})"}))
+            if all(first_row(con, sqlfiles.read("loaders/staged_file_fits.sql"))[1:]):
+                return StagedFile("<qrels>", "<in memory>", "", STAGED_TABLE, rows)
+            con.execute(f"drop table {STAGED_TABLE}")
         table = con.sql("select line_number, concat_ws(' ', topic_id, intent_id, doc_id, level) as line "
                         "from resident_qrels_rows order by line_number").to_arrow_table()
     finally:
@@ -329,9 +355,7 @@ class Plan:
                 aliases[step.produces] = table
             for family in self.families:
                 table = f"{prefix}requested_{family}"
-                _create_requested(con, family, [m for m in measures if m.family == family])
-                con.execute(f"create or replace temp table {table} as select * from requested_measures")
-                con.execute("drop table requested_measures")
+                _create_requested(con, family, [m for m in measures if m.family == family], table)
                 self.tables.append(table)
                 expressions.append(f"metric_{family} as (\n"
                                    + _scoped(sqlfiles.read(f"metrics/metric_{family}.sql"),
@@ -391,9 +415,13 @@ class Engine:
         self._plans: OrderedDict[tuple, Plan | None] = OrderedDict()
         self._batch_ready = False  # run_batch and batch_runs exist (a file's load drops them)
         self._made = 0  # plans made (their tables' numbers)
-        self.con = warehouse.scratch(RELATIONS)
+        self._complete = False  # the relations beyond ADHOC_RELATIONS made
+        self.con = warehouse.scratch(ADHOC_RELATIONS)
         try:
-            load_qrels(self.con, CAMPAIGN, _qrels_source(self.con, qrels))
+            try:
+                load_qrels(self.con, CAMPAIGN, _qrels_source(self.con, qrels))
+            finally:
+                self.con.execute(f"drop table if exists {STAGED_TABLE}")  # in-memory qrels staged
             self.con.execute(sqlfiles.read("evaluation/macros.sql"))
             self._add_run_row()
         except BaseException:
@@ -415,6 +443,8 @@ class Engine:
             with transaction(con):
                 con.execute("delete from run_entries")
                 con.execute("delete from runs")
+            from .loaders.runs import load_run  # files only
+
             try:
                 load_run(con, CAMPAIGN, run, name=RUN)
             except BaseException:
@@ -443,6 +473,19 @@ class Engine:
         finally:
             con.unregister("resident_run")
 
+    def _make_all_relations(self) -> None:
+        """Add to the engine's warehouse the tables and views of :data:`RELATIONS` it lacks (the
+        diversity intent views, document lengths), once."""
+        if self._complete:
+            return
+        made_tables, made_views = sqlfiles.with_dependencies(ADHOC_RELATIONS)
+        tables, views = sqlfiles.with_dependencies(RELATIONS)
+        for table in tables:
+            if table not in made_tables:
+                self.con.execute(sqlfiles.table_sql(table))  # our own DDL; table names are pyeval's
+        warehouse.create_views(self.con, [view for view in views if view not in made_views], stamp=False)
+        self._complete = True
+
     def _plan(self, measures: list[Measure], ordering: str | None) -> Plan | None:
         """The prepared :class:`Plan` of ``measures`` (made on first use), or None when they are
         not :func:`preparable`."""
@@ -469,6 +512,7 @@ class Engine:
                 return plan.run(self.con)
             from pyeval.core.evaluation import evaluate  # the measures one statement does not compute
 
+            self._make_all_relations()
             result = evaluate(self.con, CAMPAIGN, measures, ordering=ordering, store=False)
             per_topic = list(zip(result.per_topic["topic_id"].tolist(), result.per_topic["measure"].tolist(),
                                  result.per_topic["value"].tolist()))
