@@ -150,7 +150,10 @@ def main(argv=None) -> int:
         engine, _ = engine_for(qrels)
         import duckdb
         con = duckdb.connect()
-        load = _cpu(lambda: engine._load(big), 3)
+        if hasattr(engine, "evaluate_many"):  # runs by name (this code); before it, one run
+            load = _cpu(lambda: engine._load({"run": big}, {"run": "<run>"}), 3)
+        else:
+            load = _cpu(lambda: engine._load(big), 3)
         whole = _cpu(lambda: pyeval.calc_aggregate(measures, qrels, big), 3)
         con.register("big", big)
         duck = _cpu(lambda: con.execute("create or replace table t as select * from big").fetchall(), 3)
@@ -187,7 +190,7 @@ def _compare(args) -> int:
                 figures[side].setdefault(f"whole process, import + {args.calls} calls s", []).append(cpu)
                 out = subprocess.run([sys.executable, __file__, "--json", *common, f"--frame-rows={args.frame_rows}",
                                       f"--many={','.join(map(str, args.many))}", f"--many-rounds={args.many_rounds}"],
-                                     env=env, check=True, cwd=tmp, capture_output=True, text=True).stdout
+                                     env=env, check=True, cwd=tmp, stdout=subprocess.PIPE, text=True).stdout
                 for name, value in json.loads(out.strip().splitlines()[-1]).items():
                     figures[side].setdefault(name, []).append(value)
     loads.append(os.getloadavg())
