@@ -503,10 +503,10 @@ class Engine:
         for name, run in runs.items():
             try:
                 table = run_table(run, labels[name])
-            except InputFormatError:
-                raise
             except PyevalError as exc:
-                raise PyevalError(str(exc) if len(runs) == 1 else f"{labels[name]}: {exc}") from None
+                if isinstance(exc, InputFormatError) or len(runs) == 1:
+                    raise  # named by its label already, or the only run
+                raise PyevalError(f"{labels[name]}: {exc}") from None
             if table is None:
                 files[name] = run
             else:
@@ -531,16 +531,11 @@ class Engine:
             if files:
                 from .loaders.runs import load_run  # files only
 
-                self._set_runs([])
-                self._run_rows = None
+                self._set_runs(names)  # the runs in memory; the loader adds each file's
+                self._run_rows = None  # the next call rewrites the runs table
                 self._batch_ready, self._batch_runs = False, None  # a file's load drops the batch
                 for name, path in files.items():
                     load_run(con, CAMPAIGN, path, name=name)
-                self._run_rows = list(files)
-                if names:
-                    con.execute("insert into runs (campaign_id, run_id, run_tag, source_file, source_sha256) "
-                                "select $c, unnest($r), unnest($r), '<in memory>', ''", {"c": CAMPAIGN, "r": names})
-                    self._run_rows = None  # the next call rewrites the runs table
             else:
                 self._set_runs(names)
             if relation is None:
