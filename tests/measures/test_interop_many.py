@@ -146,3 +146,31 @@ def test_in_memory_qrels_on_either_path_give_the_same_values():
     ntcir = {"Q0": {"D0": "L0", "D1": "L1"}, "#Q1": {"D2": "L2", "D3": "L0"}}
     assert pyeval.calc_aggregate([AP, P @ 2], plain, run) == pyeval.calc_aggregate([AP, P @ 2], ntcir, run) \
         == {AP: 0.75, P @ 2: 0.5}
+
+
+def test_threads_share_an_evaluator_for_many_runs():
+    """Calls take turns on one engine: each thread's batch gets its own runs' values."""
+    import threading
+
+    rng = random.Random(11)
+    qrels = _qrels(rng)
+    batches = [{f"t{worker}r{i}": _run(rng) for i in range(3)} for worker in range(3)]
+    singles = {name: pyeval.calc_aggregate(MEASURES[:4], qrels, run) for batch in batches for name, run in batch.items()}
+    evaluator = pyeval.evaluator(MEASURES[:4], qrels)
+    errors, results = [], {}
+
+    def work(batch: dict) -> None:
+        try:
+            for _ in range(3):
+                results.update(evaluator.calc_aggregate_many(batch))
+        except BaseException as exc:  # noqa: BLE001 (reported below)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(batch,)) for batch in batches]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    evaluator.close()
+    assert not errors, errors
+    assert results == singles
