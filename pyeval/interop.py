@@ -16,6 +16,10 @@ is the families' own (sql/metrics/, follows ir_measures 0.4.3, terrierteam/ir_me
 Measure sets one statement cannot compute (diversity, Python drivers, several orderings) take
 :func:`pyeval.core.evaluation.evaluate`. :func:`evaluator` keeps one engine; the module-level
 functions reuse one engine per thread and qrels content (:func:`engine_for`).
+:func:`calc_aggregate_many` and :func:`calc_many` (and the evaluator's methods of those names)
+take a mapping of run name -> run and evaluate all the runs in one statement of the plan
+(:meth:`Engine.evaluate_many`), paying its fixed cost once: each run's values are those of one
+call for it alone.
 
 Every topic of the qrels is scored (a topic the run lacks scores the measure's empty value, as
 ir_measures' evaluators fill 0); topics only the run has are ignored.
