@@ -11,7 +11,9 @@ moves the figures less than wall time) of:
 2. the steady state per call of ``pyeval.calc_aggregate`` and of ``ir_measures.calc_aggregate``
    (its pytrec_eval provider) on the same dicts, calls interleaved, medians; and of pyeval with
    the run as a DataFrame and as ScoredDoc namedtuples, and of ``pyeval.evaluator(...)``;
-3. loading a ``--frame-rows`` DataFrame run into the engine (Arrow columns, the duplicate
+3. many runs in one statement: ``evaluator.calc_aggregate_many`` of ``--many`` runs (1, 10 and
+   100 by default), CPU per run, against ``ir_measures.calc_aggregate`` once per run;
+4. loading a ``--frame-rows`` DataFrame run into the engine (Arrow columns, the duplicate
    check, run_insert.sql's ranking) against DuckDB reading the same frame into a table.
 
 With ``--baseline REV`` the script drives itself: it extracts REV's and HEAD's code (git
@@ -52,6 +54,9 @@ def main(argv=None) -> int:
     parser.add_argument("--topics", type=int, default=50)
     parser.add_argument("--docs", type=int, default=100)
     parser.add_argument("--frame-rows", type=int, default=1_000_000)
+    parser.add_argument("--many", type=lambda text: [int(n) for n in text.split(",")], default=[1, 10, 100],
+                        help="numbers of runs evaluated together by calc_aggregate_many (comma-separated; 0: none)")
+    parser.add_argument("--many-rounds", type=int, default=3)
     parser.add_argument("--baseline", metavar="REV", help="compare REV's code with HEAD's (child processes)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line at the end")
@@ -116,6 +121,23 @@ def main(argv=None) -> int:
         figures[f"{name} ms"] = median * 1000
         print(f"  {name:48s} {median * 1000:8.1f}   {median / baseline:6.1f}x")
 
+    if args.many and args.many != [0] and hasattr(evaluator, "calc_aggregate_many"):
+        # many runs in one statement: CPU per run of evaluator.calc_aggregate_many over N runs
+        # against ir_measures.calc_aggregate once per run (medians of --many-rounds, interleaved)
+        many_runs = [{str(q): {f"d{d}": float(rng.random()) for d in rng.choice(300, args.docs, replace=False)}
+                      for q in range(args.topics)} for _ in range(max(args.many))]
+        for count in args.many:
+            batch = {f"run{i}": r for i, r in enumerate(many_runs[:count])}
+            ours_many, theirs_many = [], []
+            for _ in range(args.many_rounds):
+                ours_many += _cpu(lambda: evaluator.calc_aggregate_many(batch), 1)
+                theirs_many += _cpu(lambda: [ir_measures.calc_aggregate(measures, qrels, r) for r in batch.values()], 1)
+            per_run, theirs_per_run = statistics.median(ours_many) / count, statistics.median(theirs_many) / count
+            figures[f"calc_aggregate_many, {count} runs: per run ms"] = per_run * 1000
+            figures[f"ir_measures, {count} runs: per run ms"] = theirs_per_run * 1000
+            print(f"  evaluator.calc_aggregate_many, {count:4d} runs: {per_run * 1000:8.1f} ms per run; ir_measures "
+                  f"{theirs_per_run * 1000:6.1f} ms per run; {per_run / theirs_per_run:6.1f}x")
+
     if args.frame_rows:
         from pyeval.interop import engine_for
         n = args.frame_rows
@@ -128,7 +150,10 @@ def main(argv=None) -> int:
         engine, _ = engine_for(qrels)
         import duckdb
         con = duckdb.connect()
-        load = _cpu(lambda: engine._load(big), 3)
+        if hasattr(engine, "evaluate_many"):  # runs by name (this code); before it, one run
+            load = _cpu(lambda: engine._load({"run": big}, {"run": "<run>"}), 3)
+        else:
+            load = _cpu(lambda: engine._load(big), 3)
         whole = _cpu(lambda: pyeval.calc_aggregate(measures, qrels, big), 3)
         con.register("big", big)
         duck = _cpu(lambda: con.execute("create or replace table t as select * from big").fetchall(), 3)
@@ -163,8 +188,9 @@ def _compare(args) -> int:
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
                 figures[side].setdefault(f"whole process, import + {args.calls} calls s", []).append(cpu)
-                out = subprocess.run([sys.executable, __file__, "--json", *common, f"--frame-rows={args.frame_rows}"],
-                                     env=env, check=True, cwd=tmp, capture_output=True, text=True).stdout
+                out = subprocess.run([sys.executable, __file__, "--json", *common, f"--frame-rows={args.frame_rows}",
+                                      f"--many={','.join(map(str, args.many))}", f"--many-rounds={args.many_rounds}"],
+                                     env=env, check=True, cwd=tmp, stdout=subprocess.PIPE, text=True).stdout
                 for name, value in json.loads(out.strip().splitlines()[-1]).items():
                     figures[side].setdefault(name, []).append(value)
     loads.append(os.getloadavg())

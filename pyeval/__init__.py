@@ -48,6 +48,8 @@ _LAZY = {
     "iter_calc": ("interop", "iter_calc"),
     "calc": ("interop", "calc"),
     "evaluator": ("interop", "evaluator"),
+    "calc_aggregate_many": ("interop", "calc_aggregate_many"),
+    "calc_many": ("interop", "calc_many"),
 }
 
 
@@ -93,6 +95,8 @@ __all__ = [
     "attach_export",
     "calc",
     "calc_aggregate",
+    "calc_aggregate_many",
+    "calc_many",
     "compare",
     "connect",
     "define_gain_profile",

@@ -16,6 +16,10 @@ is the families' own (sql/metrics/, follows ir_measures 0.4.3, terrierteam/ir_me
 Measure sets one statement cannot compute (diversity, Python drivers, several orderings) take
 :func:`pyeval.core.evaluation.evaluate`. :func:`evaluator` keeps one engine; the module-level
 functions reuse one engine per thread and qrels content (:func:`engine_for`).
+:func:`calc_aggregate_many` and :func:`calc_many` (and the evaluator's methods of those names)
+take a mapping of run name -> run and evaluate all the runs in one statement of the plan
+(:meth:`Engine.evaluate_many`), paying its fixed cost once: each run's values are those of one
+call for it alone.
 
 Every topic of the qrels is scored (a topic the run lacks scores the measure's empty value, as
 ir_measures' evaluators fill 0); topics only the run has are ignored.
@@ -36,10 +40,10 @@ import duckdb
 
 from pyeval.core import sqlfiles
 from pyeval.storage import warehouse
-from pyeval.core.db import create_rows, transaction
+from pyeval.core.db import create_rows, first_row, transaction
 from .errors import InputFormatError, MeasureParamError, PyevalError
-from .loaders import load_qrels, load_run
-from .loaders.source import Lines, is_frame, pick_column
+from .loaders.qrels import load_qrels  # not pyeval.loaders: it imports every loader
+from .loaders.source import STAGED_TABLE, Lines, StagedFile, is_frame, pick_column
 from .measures import Measure, parse, parse_measures, registry
 from pyeval.core.plan import plan
 from pyeval.core.request import EvaluationRequest
@@ -50,9 +54,12 @@ if TYPE_CHECKING:
     import numpy as np
     import pyarrow as pa
 
-#: The relations an evaluation reads: the loaded tables, the ad hoc gain and ranking views, and
-#: the intent views of diversity measures.
-RELATIONS = (*warehouse.LOADED_TABLES, *warehouse.ADHOC_EVALUATION, "intent_weights", "intent_gain_values", "global_gains",
+#: The relations a prepared :class:`Plan` reads: the loaded tables and the ad hoc gain and
+#: ranking views (what the engine's warehouse is made with).
+ADHOC_RELATIONS = (*warehouse.LOADED_TABLES, *warehouse.ADHOC_EVALUATION)
+#: The relations any evaluation reads: those and the intent views of diversity measures (made
+#: when a measure set that no :class:`Plan` computes first needs them).
+RELATIONS = (*ADHOC_RELATIONS, "intent_weights", "intent_gain_values", "global_gains",
              "din_rank_gains", "intent_levels", "profile_gains", "document_lengths")
 CAMPAIGN = "ir_measures"
 RUN = "run"
@@ -89,6 +96,11 @@ def _measures(measures: Iterable[Any] | Any) -> list[tuple[Any, Measure]]:
     return pairs
 
 
+#: A mapping's values, through its own method (a dict's in C; ``Mapping.values`` would iterate
+#: a dict in Python).
+_VALUES = operator.methodcaller("values")
+
+
 def _texts(values: Iterable[Any]) -> np.ndarray:
     """Identifiers as an object array of their text (numbers as their text, as a file writes
     them), a missing value (None) kept as None."""
@@ -118,11 +130,27 @@ def _records(source: Iterable[Any], value: str) -> dict[str, np.ndarray] | None:
             else list(map(operator.attrgetter(field), records)) for field in fields}
 
 
+#: In-memory qrels as the fast path's ``file_fields`` (sql/loaders/qrels_fast_rows.sql reads
+#: it): a field the general path would split differently (ASCII whitespace inside, or empty) is
+#: null, so that sql/loaders/staged_file_fits.sql sends the qrels to the general path, which
+#: names the row.
+_QRELS_FIELDS = (
+    "select 0 as file_index, "
+    + ", ".join(f"case when not regexp_matches({column}, '^$|[ \\t\\n\\v\\f\\r]') then {column} end as {field}"
+                for column, field in (("topic_id", "topic_id"), ("intent_id", "iter"), ("doc_id", "doc_id"),
+                                      ("level", "level_text")))
+    + " from resident_qrels_rows"
+)
+
+
 def _qrels_source(con, qrels: Any) -> Any:
     """Qrels as :func:`pyeval.loaders.load_qrels` takes them: a path or a DataFrame as given;
-    a mapping or an iterable of Qrel namedtuples as the lines of a TREC qrels file
-    (``topic intent doc level``, intent ``0`` unless the ``iteration`` field varies), made by
-    DuckDB from object arrays (no pandas; the loader then checks them as a file's lines)."""
+    a mapping or an iterable of Qrel namedtuples as the rows of a TREC qrels file (``topic
+    intent doc level``, intent ``0`` unless the ``iteration`` field varies), registered with
+    DuckDB as object arrays (no pandas, no pyarrow) and typed into the fast path's staged table
+    (:class:`~pyeval.loaders.source.StagedFile`) by the fast path's own SQL when they fit it
+    (sql/loaders/staged_file_fits.sql), else as the lines of such a file (the general path,
+    which names the bad row). The loader then checks them as a file's rows."""
     if isinstance(qrels, (str, os.PathLike)) or is_frame(qrels):
         return qrels
     import numpy as np
@@ -132,8 +160,8 @@ def _qrels_source(con, qrels: Any) -> Any:
         lists = list(qrels.values())
         counts = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
         columns = {"query_id": np.repeat(_texts(names), counts),
-                   "doc_id": _texts(itertools.chain.from_iterable(map(Mapping.keys, lists))),
-                   "relevance": list(itertools.chain.from_iterable(map(Mapping.values, lists)))}
+                   "doc_id": _texts(itertools.chain.from_iterable(lists)),
+                   "relevance": list(itertools.chain.from_iterable(map(_VALUES, lists)))}
     else:
         columns = _records(qrels, "relevance") or {"query_id": [], "doc_id": [], "relevance": []}
     rows = len(columns["query_id"])
@@ -144,6 +172,13 @@ def _qrels_source(con, qrels: Any) -> Any:
                 "intent_id": intents, "doc_id": columns["doc_id"], "level": _texts(columns["relevance"])}
     con.register("resident_qrels_rows", relation)
     try:
+        if rows and first_row(con, "select current_setting('preserve_insertion_order')")[0]:  # rowid: row order
+            con.execute(sqlfiles.read("loaders/macros.sql"))  # the typing rules of qrels_fast_rows.sql
+            con.execute(f"create or replace temp table {STAGED_TABLE} as\n"
+                        + _scoped(sqlfiles.read("loaders/qrels_fast_rows.sql"), {"file_fields": f"({_QRELS_FIELDS})"}))
+            if all(first_row(con, sqlfiles.read("loaders/staged_file_fits.sql"))[1:]):
+                return StagedFile("<qrels>", "<in memory>", "", STAGED_TABLE, rows)
+            con.execute(f"drop table {STAGED_TABLE}")
         table = con.sql("select line_number, concat_ws(' ', topic_id, intent_id, doc_id, level) as line "
                         "from resident_qrels_rows order by line_number").to_arrow_table()
     finally:
@@ -177,7 +212,7 @@ class RunInput(NamedTuple):
     checked: bool
 
 
-def run_table(run: Any) -> RunInput | None:
+def run_table(run: Any, label: str = "<run>") -> RunInput | None:
     """A run as :class:`RunInput` (no per-row Python loop), or None for a path (the run loader
     reads files). Ranks follow the order given within each topic unless a DataFrame has a rank
     column; ``line_number`` is the row's position (1-based), what a file's line number is to
@@ -190,8 +225,8 @@ def run_table(run: Any) -> RunInput | None:
     PyevalError
         Rows without ``query_id``, ``doc_id`` and ``score``.
     InputFormatError
-        A missing identifier or score, a score that is not a finite number, or a document
-        given twice for a topic (``<run>:ROW``, the row of its second occurrence).
+        A missing identifier or score, or a score that is not a finite number (``label:ROW``;
+        :meth:`Engine.evaluate_many` checks that no document is given twice for a topic).
     """
     if isinstance(run, (str, os.PathLike)):
         return None
@@ -209,7 +244,7 @@ def run_table(run: Any) -> RunInput | None:
             if given is not None:
                 rank = np.asarray(given.to_numpy(), dtype=np.int64)
         except (TypeError, ValueError) as exc:
-            raise InputFormatError("<run>", None, f"a score or rank is not a number ({exc})") from None
+            raise InputFormatError(label, None, f"a score or rank is not a number ({exc})") from None
         checked = False
         missing = [np.asarray(topics.is_null()), np.asarray(docs.is_null())]
     else:
@@ -219,8 +254,8 @@ def run_table(run: Any) -> RunInput | None:
             counts = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
             topic_names = _texts(names)
             topics = np.repeat(topic_names, counts)
-            docs = _texts(itertools.chain.from_iterable(map(Mapping.keys, lists)))
-            values = itertools.chain.from_iterable(map(Mapping.values, lists))
+            docs = _texts(itertools.chain.from_iterable(lists))
+            values = itertools.chain.from_iterable(map(_VALUES, lists))
             checked = len(set(topic_names)) == len(names)  # no two keys with one text
         else:
             columns = _records(run, "score")
@@ -233,15 +268,15 @@ def run_table(run: Any) -> RunInput | None:
         try:
             scores = np.fromiter(values, dtype=np.float64, count=len(topics))
         except (TypeError, ValueError) as exc:
-            raise InputFormatError("<run>", None, f"a score is not a number ({exc})") from None
+            raise InputFormatError(label, None, f"a score is not a number ({exc})") from None
         missing = [np.equal(topics, None), np.equal(docs, None)]
     for name, absent in zip(("query_id", "doc_id"), missing):
         if absent.any():
-            raise InputFormatError("<run>", int(np.argmax(absent)) + 1, f"{name} has no value")
+            raise InputFormatError(label, int(np.argmax(absent)) + 1, f"{name} has no value")
     bad = ~np.isfinite(scores)
     if bad.any():
         row = int(np.argmax(bad)) + 1
-        raise InputFormatError("<run>", row, f"the score {float(scores[row - 1])!r} is not a finite number")
+        raise InputFormatError(label, row, f"the score {float(scores[row - 1])!r} is not a finite number")
     positions = np.arange(1, len(scores) + 1, dtype=np.int64)
     relation = {"topic_id": topics, "doc_id": docs, "score": scores, "line_number": positions,
                 "rank_given": positions if rank is None else rank}
@@ -262,11 +297,14 @@ def _empty_run() -> RunInput:
                      "rank_given": np.empty(0, dtype=np.int64)}, True)
 
 
-#: The run loaded from memory (:meth:`Engine._load`): the view run_insert.sql reads as its batch.
+#: The runs loaded from memory (:meth:`Engine._load`): the view run_insert.sql reads as its
+#: batch, ``file_index`` the run's position among the runs of the call.
 _RUN_BATCH = (
-    "create or replace temp view run_batch as select 0 as file_index, line_number, topic_id, doc_id, "
+    "create or replace temp view run_batch as select file_index, line_number, topic_id, doc_id, "
     "rank_given, score from resident_run"
 )
+#: The columns of a run in memory (:func:`run_table`), and the run's position added to them.
+_RUN_COLUMNS = ("topic_id", "doc_id", "score", "line_number", "rank_given")
 #: Per-run relations: a stage that reads one (or a stage that does) is computed at every call.
 _PER_RUN = frozenset({"run_entries", "ranked_entries"})
 #: Measure sets prepared per engine (the least recently used dropped beyond).
@@ -329,9 +367,7 @@ class Plan:
                 aliases[step.produces] = table
             for family in self.families:
                 table = f"{prefix}requested_{family}"
-                _create_requested(con, family, [m for m in measures if m.family == family])
-                con.execute(f"create or replace temp table {table} as select * from requested_measures")
-                con.execute("drop table requested_measures")
+                _create_requested(con, family, [m for m in measures if m.family == family], table)
                 self.tables.append(table)
                 expressions.append(f"metric_{family} as (\n"
                                    + _scoped(sqlfiles.read(f"metrics/metric_{family}.sql"),
@@ -351,19 +387,20 @@ class Plan:
         bindings = [f"{name} as (select * from {relation})" for name, relation in aliases.items()]
         self.sql = (
             "with " + ",\n".join(bindings + expressions) + "\n"
-            "select values.topic_id, values.measure, values.value from (\n"
-            "    select null::varchar as topic_id, measure, value from means\n"
+            "select values.run_id, values.topic_id, values.measure, values.value from (\n"
+            "    select run_id, null::varchar as topic_id, measure, value from means\n"
             "    union all\n"
-            "    select topic_id, measure, value from evaluation_scores\n"
+            "    select run_id, topic_id, measure, value from evaluation_scores\n"
             f") as values inner join {order} as requested on values.measure = requested.measure\n"
-            "order by values.topic_id nulls first, requested.position"
+            "order by values.run_id, values.topic_id nulls first, requested.position"
         )
 
-    def run(self, con) -> tuple[list[tuple[str, str, float]], dict[str, float]]:
-        """Evaluate the engine's run: per-topic ``(topic_id, measure, value)`` by topic and the
-        order the measures were asked in, and each measure's aggregate by measure name."""
+    def run(self, con, runs: Sequence[str]) -> dict[str, Result]:
+        """Evaluate the engine's runs named ``runs`` in one statement (the per-run stages and the
+        means group by run): for each run, per-topic ``(topic_id, measure, value)`` by topic
+        and the order the measures were asked in, and each measure's aggregate by name."""
         try:
-            rows = con.execute(self.sql, self.params).fetchall()
+            rows = con.execute(self.sql, {**self.params, "runs": list(runs)}).fetchall()
         except duckdb.InvalidInputException as exc:
             # a family's own error('metric_<family>: ...'): a measure that does not apply to
             # these data, as pyeval.core.stages.compute_into reports it
@@ -372,76 +409,166 @@ class Plan:
             if marker is None:
                 raise
             raise MeasureParamError(text[text.index(marker):]) from None
-        means = {measure: value for topic, measure, value in rows if topic is None}
-        return [row for row in rows if row[0] is not None], means
+        results: dict[str, Result] = {run: ([], {}) for run in runs}
+        for run_id, run_rows in itertools.groupby(rows, operator.itemgetter(0)):
+            per_topic, means = results[run_id]
+            for _, topic, measure, value in run_rows:
+                if topic is None:
+                    means[measure] = value
+                else:
+                    per_topic.append((topic, measure, value))
+        return results
 
     def drop(self, con) -> None:
         for table in self.tables:
             con.execute(f"drop table if exists {table}")  # pyeval's own names
 
 
+#: One run's values: per-topic ``(topic_id, measure, value)`` and the aggregates by measure name.
+Result = tuple[list[tuple[str, str, float]], dict[str, float]]
+
+
+def _run_names(runs: Mapping[Any, Any]) -> list[str]:
+    """The run names of ``runs``' keys (their text), which must differ."""
+    names = [str(key) for key in runs]
+    if len(set(names)) < len(names):
+        twice = next(name for name in names if names.count(name) > 1)
+        raise PyevalError(f"two runs are named {twice!r}: give each run its own name")
+    return names
+
+
+def _combined(inputs: Sequence[RunInput]) -> Any:
+    """The relations of several runs in memory as one, with ``file_index`` (the run's
+    position): numpy arrays joined, or an Arrow table when a DataFrame is among them."""
+    import numpy as np
+
+    sizes = [len(given.relation["score"]) for given in inputs]
+    positions = np.repeat(np.arange(len(inputs), dtype=np.int32), sizes)
+    if all(isinstance(given.relation, dict) for given in inputs):
+        combined = {column: np.concatenate([given.relation[column] for given in inputs]) for column in _RUN_COLUMNS}
+        return {"file_index": positions, **combined}
+    import pyarrow as pa
+
+    schema = pa.schema([("topic_id", pa.string()), ("doc_id", pa.string()), ("score", pa.float64()),
+                        ("line_number", pa.int64()), ("rank_given", pa.int64())])
+    tables = [pa.table({column: given.relation[column] for column in _RUN_COLUMNS}, schema=schema)
+              for given in inputs]
+    return pa.concat_tables(tables).append_column("file_index", pa.array(positions))
+
+
 class Engine:
     """A resident in-memory warehouse holding one set of qrels: the views are created and the
-    qrels loaded once; :meth:`evaluate` loads a run (replacing the previous one) and evaluates
-    it, through a :class:`Plan` prepared once per measure set. Calls take turns (a lock): an
-    engine may be shared by threads."""
+    qrels loaded once; :meth:`evaluate_many` loads runs (replacing the previous ones) and
+    evaluates them in one statement of a :class:`Plan` prepared once per measure set. Calls
+    take turns (a lock): an engine may be shared by threads."""
 
     def __init__(self, qrels: Any):
         self._lock = threading.Lock()
         self._plans: OrderedDict[tuple, Plan | None] = OrderedDict()
-        self._batch_ready = False  # run_batch and batch_runs exist (a file's load drops them)
+        self._batch_ready = False  # run_batch exists (a file's load drops it)
+        self._batch_runs: list[str] | None = None  # the names batch_runs holds
+        self._run_rows: list[str] | None = []  # the names the runs table holds (None: unknown)
         self._made = 0  # plans made (their tables' numbers)
-        self.con = warehouse.scratch(RELATIONS)
+        self._complete = False  # the relations beyond ADHOC_RELATIONS made
+        self.con = warehouse.scratch(ADHOC_RELATIONS)
         try:
-            load_qrels(self.con, CAMPAIGN, _qrels_source(self.con, qrels))
+            try:
+                load_qrels(self.con, CAMPAIGN, _qrels_source(self.con, qrels))
+            finally:
+                self.con.execute(f"drop table if exists {STAGED_TABLE}")  # in-memory qrels staged
             self.con.execute(sqlfiles.read("evaluation/macros.sql"))
-            self._add_run_row()
         except BaseException:
             self.con.close()
             raise
 
-    def _add_run_row(self) -> None:
-        self.con.execute("insert into runs (campaign_id, run_id, run_tag, source_file, source_sha256) "
-                         "values ($c, $r, $r, '<in memory>', '')", {"c": CAMPAIGN, "r": RUN})
-
-    def _load(self, run: Any) -> None:
-        """Replace the engine's run by ``run``: a path through the run loader (its checks,
-        FILE:LINE errors), the other forms registered with DuckDB as they are
-        (:func:`run_table`) and ranked by sql/loaders/run_insert.sql."""
+    def _set_runs(self, names: list[str]) -> None:
+        """Make the runs table hold a row for each of ``names`` (none of their entries)."""
         con = self.con
-        given = run_table(run)
-        if given is None:
-            self._batch_ready = False
-            with transaction(con):
-                con.execute("delete from run_entries")
-                con.execute("delete from runs")
-            try:
-                load_run(con, CAMPAIGN, run, name=RUN)
-            except BaseException:
-                self._add_run_row()  # the engine keeps its (empty) run
-                raise
-            return
         con.execute("delete from run_entries")
-        con.register("resident_run", given.relation)
+        if self._run_rows == names:
+            return
+        self._run_rows = None
+        with transaction(con):
+            con.execute("delete from runs")
+            if names:
+                con.execute("insert into runs (campaign_id, run_id, run_tag, source_file, source_sha256) "
+                            "select $c, unnest($r), unnest($r), '<in memory>', ''", {"c": CAMPAIGN, "r": names})
+        self._run_rows = names
+
+    def _load(self, runs: Mapping[str, Any], labels: Mapping[str, str]) -> None:
+        """Replace the engine's runs by ``runs`` (name -> run): paths through the run loader
+        (its checks, FILE:LINE errors), the other forms registered with DuckDB as they are
+        (:func:`run_table`), checked for a document given twice, and ranked by
+        sql/loaders/run_insert.sql in one statement; ``labels`` name each run in errors. A
+        bad run raises before anything is replaced."""
+        con = self.con
+        given: dict[str, RunInput] = {}
+        files: dict[str, Any] = {}
+        for name, run in runs.items():
+            try:
+                table = run_table(run, labels[name])
+            except PyevalError as exc:
+                if isinstance(exc, InputFormatError) or len(runs) == 1:
+                    raise  # named by its label already, or the only run
+                raise PyevalError(f"{labels[name]}: {exc}") from None
+            if table is None:
+                files[name] = run
+            else:
+                given[name] = table
+        relation = _combined(list(given.values())) if given else None
+        names = list(given)
+        if relation is not None:
+            con.register("resident_run", relation)
         try:
-            if not given.checked and con.execute(
-                "select count(*) from (select hash(topic_id, doc_id) as pair from resident_run "
+            if relation is not None and not all(item.checked for item in given.values()) and con.execute(
+                "select count(*) from (select hash(file_index, topic_id, doc_id) as pair from resident_run "
                 "group by pair having count(*) > 1 limit 1)"
-            ).fetchall()[0][0]:  # a document twice for a topic, or two pairs of one hash: the row, if any
+            ).fetchall()[0][0]:  # a document twice for a topic, or two triples of one hash: the row, if any
                 duplicate = con.execute(
-                    "select min(line_number) from (select line_number, count(*) over (partition by topic_id, doc_id "
-                    "order by line_number rows between unbounded preceding and current row) as seen "
-                    "from resident_run) where seen > 1").fetchall()[0][0]
-                if duplicate is not None:
-                    raise InputFormatError("<run>", int(duplicate), "a document is given twice for its topic")
+                    "select file_index, line_number from (select file_index, line_number, count(*) over "
+                    "(partition by file_index, topic_id, doc_id order by line_number rows between unbounded "
+                    "preceding and current row) as seen from resident_run) where seen > 1 "
+                    "order by file_index, line_number limit 1").fetchall()
+                if duplicate:
+                    index, line = duplicate[0]
+                    raise InputFormatError(labels[names[index]], int(line), "a document is given twice for its topic")
+            if files:
+                from .loaders.runs import load_run  # files only
+
+                self._set_runs(names)  # the runs in memory; the loader adds each file's
+                self._run_rows = None  # the next call rewrites the runs table
+                self._batch_ready, self._batch_runs = False, None  # a file's load drops the batch
+                for name, path in files.items():
+                    load_run(con, CAMPAIGN, path, name=name)
+            else:
+                self._set_runs(names)
+            if relation is None:
+                return
             if not self._batch_ready:
                 con.execute(_RUN_BATCH)
-                create_rows(con, "batch_runs", {"file_index": "integer", "run_id": "varchar"}, [(0, RUN)])
                 self._batch_ready = True
+            if self._batch_runs != names:
+                self._batch_runs = None
+                create_rows(con, "batch_runs", {"file_index": "integer", "run_id": "varchar"}, list(enumerate(names)))
+                self._batch_runs = names
             con.execute(sqlfiles.read("loaders/run_insert.sql"),
-                        {"campaign_id": CAMPAIGN, "first_file": 0, "last_file": 0})
+                        {"campaign_id": CAMPAIGN, "first_file": 0, "last_file": len(names) - 1})
         finally:
-            con.unregister("resident_run")
+            if relation is not None:
+                con.unregister("resident_run")
+
+    def _make_all_relations(self) -> None:
+        """Add to the engine's warehouse the tables and views of :data:`RELATIONS` it lacks (the
+        diversity intent views, document lengths), once."""
+        if self._complete:
+            return
+        made_tables, made_views = sqlfiles.with_dependencies(ADHOC_RELATIONS)
+        tables, views = sqlfiles.with_dependencies(RELATIONS)
+        for table in tables:
+            if table not in made_tables:
+                self.con.execute(sqlfiles.table_sql(table))  # our own DDL; table names are pyeval's
+        warehouse.create_views(self.con, [view for view in views if view not in made_views], stamp=False)
+        self._complete = True
 
     def _plan(self, measures: list[Measure], ordering: str | None) -> Plan | None:
         """The prepared :class:`Plan` of ``measures`` (made on first use), or None when they are
@@ -458,21 +585,48 @@ class Engine:
         self._plans.move_to_end(key)
         return self._plans[key]
 
-    def evaluate(self, measures: list[Measure], run: Any, ordering: str | None
-                 ) -> tuple[list[tuple[str, str, float]], dict[str, float]]:
+    def evaluate(self, measures: list[Measure], run: Any, ordering: str | None) -> Result:
         """Load ``run`` and evaluate ``measures`` on it (not stored): per-topic ``(topic_id,
         measure, value)`` (by topic, then the order asked in) and the aggregates by measure name."""
+        return self.evaluate_many(measures, {RUN: run}, ordering, labels={RUN: "<run>"})[RUN]
+
+    def evaluate_many(self, measures: list[Measure], runs: Mapping[Any, Any], ordering: str | None,
+                      labels: Mapping[str, str] | None = None) -> dict[Any, Result]:
+        """Load ``runs`` (name -> run, any form :meth:`evaluate` takes) and evaluate ``measures``
+        on all of them at once (not stored): one statement of the prepared :class:`Plan`, so
+        that its fixed cost is paid once. Each run's result, by the keys given, is what
+        :meth:`evaluate` gives for it alone. Errors name the run (``<run NAME>:ROW: ...``)."""
+        names = _run_names(runs)
+        if labels is None:
+            labels = {name: f"<run {name}>" for name in names}
         with self._lock:
-            self._load(run)
+            self._load(dict(zip(names, runs.values())), labels)
+            if not names:
+                return {}
             plan = self._plan(measures, ordering)
             if plan is not None:
-                return plan.run(self.con)
-            from pyeval.core.evaluation import evaluate  # the measures one statement does not compute
+                results = plan.run(self.con, names)
+            else:
+                results = self._evaluate_general(measures, names, ordering)
+        return {key: results[name] for key, name in zip(runs, names)}
 
-            result = evaluate(self.con, CAMPAIGN, measures, ordering=ordering, store=False)
-            per_topic = list(zip(result.per_topic["topic_id"].tolist(), result.per_topic["measure"].tolist(),
-                                 result.per_topic["value"].tolist()))
-            return per_topic, dict(zip(result.means["measure"].tolist(), result.means["value"].tolist()))
+    def _evaluate_general(self, measures: list[Measure], names: list[str], ordering: str | None
+                          ) -> dict[str, Result]:
+        """:func:`pyeval.core.evaluation.evaluate` of the loaded runs: the measure sets one
+        statement does not compute."""
+        from pyeval.core.evaluation import evaluate
+
+        self._make_all_relations()
+        result = evaluate(self.con, CAMPAIGN, measures, runs=names, ordering=ordering, store=False)
+        results: dict[str, Result] = {name: ([], {}) for name in names}
+        per_topic = result.per_topic
+        for run_id, topic, measure, value in zip(per_topic["run_id"].tolist(), per_topic["topic_id"].tolist(),
+                                                 per_topic["measure"].tolist(), per_topic["value"].tolist()):
+            results[run_id][0].append((topic, measure, value))
+        for run_id, measure, value in zip(result.means["run_id"].tolist(), result.means["measure"].tolist(),
+                                          result.means["value"].tolist()):
+            results[run_id][1][measure] = value
+        return results
 
     def close(self) -> None:
         with self._lock:
@@ -547,18 +701,29 @@ def engine_for(qrels: Any) -> tuple[Engine, bool]:
 
 def _evaluate(measures, qrels, run, ordering: str | None, engine: Engine | None = None
               ) -> tuple[list[tuple[Any, Measure]], list[tuple[str, str, float]], dict[str, float]]:
+    pairs, results = _evaluate_many(measures, qrels, {RUN: run}, ordering, engine, single=True)
+    return (pairs, *results[RUN])
+
+
+def _evaluate_many(measures, qrels, runs: Mapping[Any, Any], ordering: str | None, engine: Engine | None = None,
+                   *, single: bool = False) -> tuple[list[tuple[Any, Measure]], dict[Any, Result]]:
+    """The measures asked for and each run's values (``single``: one run, named ``<run>`` in
+    errors, as ir_measures' functions take it)."""
     pairs = _measures(measures)
+    if not isinstance(runs, Mapping):
+        raise PyevalError(f"runs must be a mapping of run name -> run; got {type(runs).__name__}")
     if engine is None and _has_no_rows(qrels):  # no judged topic: no value per topic
-        return pairs, [], _no_topics(pairs)
+        return pairs, {key: ([], _no_topics(pairs)) for key in runs}
     kept = engine is not None
     if engine is None:
         engine, kept = engine_for(qrels)
     try:
-        per_topic, means = engine.evaluate(list(dict.fromkeys(m for _, m in pairs)), run, ordering)
+        unique = list(dict.fromkeys(m for _, m in pairs))
+        results = engine.evaluate_many(unique, runs, ordering, labels={RUN: "<run>"} if single else None)
     finally:
         if not kept:
             engine.close()
-    return pairs, per_topic, means
+    return pairs, results
 
 
 def _has_no_rows(source: Any) -> bool:
@@ -608,6 +773,24 @@ def calc(measures, qrels, run, *, ordering: str | None = None) -> CalcResults:
     return CalcResults(_aggregates(pairs, means), list(_metrics(pairs, per_topic)))
 
 
+def calc_aggregate_many(measures, qrels, runs: Mapping[Any, Any], *, ordering: str | None = None
+                        ) -> dict[Any, dict[Any, float]]:
+    """:func:`calc_aggregate` of every run of ``runs`` (run name -> run, each in any form
+    :func:`calc_aggregate` takes), evaluated together in one statement (:meth:`Engine.evaluate_many`):
+    the same values, bit for bit, as one call per run, at a fraction of the cost per run.
+    Errors name the run (``<run NAME>:ROW: ...``)."""
+    pairs, results = _evaluate_many(measures, qrels, runs, ordering)
+    return {key: _aggregates(pairs, means) for key, (_, means) in results.items()}
+
+
+def calc_many(measures, qrels, runs: Mapping[Any, Any], *, ordering: str | None = None) -> dict[Any, CalcResults]:
+    """:func:`calc` of every run of ``runs`` (run name -> run), evaluated together as
+    :func:`calc_aggregate_many` does."""
+    pairs, results = _evaluate_many(measures, qrels, runs, ordering)
+    return {key: CalcResults(_aggregates(pairs, means), list(_metrics(pairs, per_topic)))
+            for key, (per_topic, means) in results.items()}
+
+
 class Evaluator:
     """ir_measures.evaluator(measures, qrels): the measures and qrels, evaluated per run. The
     qrels are loaded once into a resident :class:`Engine`."""
@@ -628,6 +811,18 @@ class Evaluator:
     def calc(self, run) -> CalcResults:
         pairs, per_topic, means = _evaluate(self.measures, None, run, self.ordering, self.engine)
         return CalcResults(_aggregates(pairs, means), list(_metrics(pairs, per_topic)))
+
+    def calc_aggregate_many(self, runs: Mapping[Any, Any]) -> dict[Any, dict[Any, float]]:
+        """:meth:`calc_aggregate` of every run of ``runs`` (run name -> run), in one statement
+        (:func:`calc_aggregate_many`)."""
+        pairs, results = _evaluate_many(self.measures, None, runs, self.ordering, self.engine)
+        return {key: _aggregates(pairs, means) for key, (_, means) in results.items()}
+
+    def calc_many(self, runs: Mapping[Any, Any]) -> dict[Any, CalcResults]:
+        """:meth:`calc` of every run of ``runs`` (run name -> run), in one statement."""
+        pairs, results = _evaluate_many(self.measures, None, runs, self.ordering, self.engine)
+        return {key: CalcResults(_aggregates(pairs, means), list(_metrics(pairs, per_topic)))
+                for key, (per_topic, means) in results.items()}
 
     def close(self) -> None:
         """Close the engine's in-memory warehouse."""

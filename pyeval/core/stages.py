@@ -92,12 +92,13 @@ def requested_frame(family: str, family_measures: list[Measure]) -> pd.DataFrame
     return frame.astype({name: _DTYPES[kind] for name, kind in params.items()})
 
 
-def _create_requested(con, family: str, family_measures: list[Measure]) -> None:
-    """The family's ``requested_measures`` relation (sql/metrics/ headers)."""
+def _create_requested(con, family: str, family_measures: list[Measure], table: str = "requested_measures") -> None:
+    """The family's ``requested_measures`` relation (sql/metrics/ headers), as the temporary
+    table ``table`` (a name of pyeval's)."""
     params = _requested_params(family)
     declared = sqlfiles.model("evaluation/requested_measures.sql").columns[:2]  # measure, kind
     columns = {**dict.fromkeys(declared, "varchar"), **{n: _SQL_TYPES[t] for n, t in params.items()}}
-    create_rows(con, "requested_measures", columns, _requested_rows(family, family_measures))
+    create_rows(con, table, columns, _requested_rows(family, family_measures))
 
 
 def check_gain_profiles(con, campaign_id: str, measures: Sequence[Measure]) -> None:

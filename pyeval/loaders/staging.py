@@ -98,14 +98,14 @@ class TemporaryRelations:
         (``empty_ok``: an empty file is no lines, not an error); lines read already as given."""
         staged: dict[int, StagedFile] = {}
         files = {index: source for index, source in enumerate(sources)
-                 if not is_frame(source) and not isinstance(source, Lines)}
+                 if not is_frame(source) and not isinstance(source, (Lines, StagedFile))}
         if fast_path is not None and files:
             fields, query, table = fast_path
             self.track(STAGED_TABLE, table)
             staged = stage_files(self.con, files, fields, query, table)
         return [
             staged[index] if index in staged
-            else source if isinstance(source, Lines)
+            else source if isinstance(source, (Lines, StagedFile))
             else frame_to_lines(source) if is_frame(source)
             else read_lines(source, empty_ok=empty_ok)
             for index, source in enumerate(sources)
@@ -152,10 +152,10 @@ def input_list(source: Source | Lines | Sequence[Source | Lines], what: str) -> 
     """The inputs of a load that takes one input or several: a path, a DataFrame or lines read
     already, or a list of them, folders and glob patterns standing for their files
     (:func:`source.expand_paths`)."""
-    one = isinstance(source, (str, os.PathLike, Lines)) or is_frame(source)
+    one = isinstance(source, (str, os.PathLike, Lines, StagedFile)) or is_frame(source)
     sources: list[Source | Lines] = []
     for item in [source] if one else list(source):
-        sources.extend([item] if isinstance(item, Lines) else expand_paths([item])[0])
+        sources.extend([item] if isinstance(item, (Lines, StagedFile)) else expand_paths([item])[0])
     if not sources:
         raise InputFormatError(f"<no {what}>", None, f"no {what} file given")
     return sources
