@@ -4,15 +4,18 @@
 
 1. Makes one virtual environment per client under ``--cache`` (default
    ``~/.cache/pyeval-bi-clients``) with the packages docs/bi.md's recipe names
-   (:data:`RECIPES`), or for Evidence an npm folder with its DuckDB connector
-   (``@evidence-dev/duckdb``, what ``npm run sources`` of an Evidence app runs).
+   (:data:`RECIPES`), or for Evidence an npm folder holding an Evidence app written by hand
+   (:data:`EVIDENCE_FILES`: no template repository) with the npm packages of its recipe.
 2. Builds a small warehouse with this checkout's pyeval (trec_eval's test files: two runs, AP
    and NumRet(rel=1)), and for each client writes ``pyeval snapshot --for CLIENT`` and, to show
    what the client cannot read, a snapshot in DuckDB's default format.
 3. In each client's environment, opens the snapshot through the client's own API, lists the
    relations it shows, and reads NumRet(rel=1) per run from ``leaderboard`` and the mean AP
    per run from ``scores``; checks they equal what ``pyeval sql`` gives on the warehouse, and
-   that the relations listed are the public API (PUBLIC_TABLES and the public views).
+   that the relations listed are the public API (PUBLIC_TABLES and the public views). Evidence:
+   the snapshot becomes the app's DuckDB source, ``evidence sources --strict`` and ``evidence
+   build`` run, and the numbers and relations are read from the query results the built site
+   serves (``build/api/prerendered_queries/*.arrow``, named by the page's ``all-queries.json``).
 
 Prints the versions that ran and one line per check; exit status 0 when every check passed.
 Superset is checked by tools/superset_check.py (it needs a server and PostgreSQL).
@@ -42,7 +45,14 @@ RECIPES: dict[str, dict] = {
     "harlequin": {"pip": ["harlequin==2.17.0"]},
     "frames": {"pip": ["duckdb==2.0.1", "pandas", "polars", "pyarrow", "duckdb-sqlalchemy==1.5.6.4"]},
     "duckdb-engine": {"pip": ["duckdb-engine==0.17.0", "sqlalchemy>=2.1", "pandas"]},
-    "evidence": {"npm": ["@evidence-dev/duckdb@2.0.1", "@evidence-dev/db-commons"]},
+    # Evidence 39.1.13 with the core components released with it: its @evidence-dev/universal-sql
+    # 2.1.6 writes and reads the app's Parquet files with @duckdb/duckdb-wasm 1.28.0, which has
+    # Parquet built in; Evidence 40 (duckdb-wasm 1.32) downloads DuckDB's parquet extension from
+    # extensions.duckdb.org during `evidence sources`, and hangs where that host is unreachable.
+    # TypeScript is the exact version Evidence's peer dependencies name (else npm picks 7 and
+    # refuses to install).
+    "evidence": {"npm": ["@evidence-dev/evidence@39.1.13", "@evidence-dev/core-components@4.8.10",
+                         "@evidence-dev/duckdb@2.0.1", "typescript@5.4.2"]},
 }
 
 #: ``pyeval snapshot --for`` name of each check.
@@ -189,29 +199,54 @@ print(json.dumps(out))
 ''',
 }
 
-EVIDENCE_PROBE = r'''
-const runQuery = require('@evidence-dev/duckdb');
-const { testConnection } = require('@evidence-dev/duckdb');
-const fs = require('fs');
-async function rows(query, filename) {
-  const result = await runQuery(query, { filename });
-  const found = [];
-  for await (const batch of result.rows()) found.push(...batch);
-  return found;
+#: The Evidence app, file by file (what the template repository would hold, minus the demo):
+#: the component and datasource plugins, the DuckDB source reading the snapshot (``filename``
+#: is relative to the source's folder), one source query per check, and a page showing them.
+EVIDENCE_FILES: dict[str, str] = {
+    # Evidence 39 reads its plugins from evidence.plugins.yaml (Evidence 40: evidence.config.yaml)
+    "evidence.plugins.yaml": """components:
+  "@evidence-dev/core-components": {}
+datasources:
+  "@evidence-dev/duckdb": {}
+""",
+    "sources/pyeval/connection.yaml": "name: pyeval\ntype: duckdb\noptions:\n  filename: dash.duckdb\n",
+    "sources/pyeval/leaderboard.sql": NUMRET + "\n",
+    "sources/pyeval/ap.sql": MEAN_AP + "\n",
+    "sources/pyeval/relations.sql": RELATIONS + "\n",
+    "pages/index.md": """---
+title: pyeval warehouse
+---
+
+```sql numret
+select run_id, value from pyeval.leaderboard order by run_id
+```
+
+```sql mean_ap
+select run_id, value from pyeval.ap order by run_id
+```
+
+```sql relations
+select table_name from pyeval.relations order by table_name
+```
+
+## NumRet(rel=1) per run
+
+<DataTable data={numret} rows=all />
+
+## Mean AP per run
+
+<BarChart data={mean_ap} x=run_id y=value swapXY=true />
+
+<DataTable data={mean_ap} rows=all />
+
+## Relations in schema main
+
+<DataTable data={relations} rows=all />
+""",
 }
-(async () => {
-  const lock = JSON.parse(fs.readFileSync('node_modules/@duckdb/node-api/package.json', 'utf8'));
-  const out = { versions: { '@evidence-dev/duckdb': JSON.parse(fs.readFileSync('node_modules/@evidence-dev/duckdb/package.json', 'utf8')).version,
-                            '@duckdb/node-api': lock.version }, notes: {} };
-  const snapshot = process.env.SNAPSHOT;
-  out.numret = Object.fromEntries((await rows("select run_id, value from leaderboard where measure = 'NumRet(rel=1)'", snapshot)).map(r => [r.run_id, r.value]));
-  out.mean_ap = Object.fromEntries((await rows("select run_id, avg(value) as value from scores where measure = 'AP' group by run_id", snapshot)).map(r => [r.run_id, r.value]));
-  out.relations = (await rows("select table_name from information_schema.tables where table_schema = 'main' order by 1", snapshot)).map(r => r.table_name);
-  const tested = await testConnection({ filename: process.env.DEFAULT }, undefined);
-  out.default_format = tested === true ? 'reads it' : 'error: ' + String(tested.reason).trim().split('\n')[0].slice(0, 160);
-  console.log(JSON.stringify(out));
-})().catch(e => { console.log(JSON.stringify({ error: String(e.message || e).split('\n')[0] })); });
-'''
+
+#: Evidence sends usage statistics unless told not to (@evidence-dev/telemetry).
+EVIDENCE_ENV = {"SEND_ANONYMOUS_USAGE_STATS": "no"}
 
 
 def pyeval(db: Path, *arguments: str) -> str:
@@ -236,20 +271,102 @@ def build_warehouse(folder: Path) -> Path:
 
 
 def environment(cache: Path, client: str) -> list[str]:
-    """The command that runs a probe in ``client``'s environment (made if missing)."""
-    recipe = RECIPES[client]
+    """The command that runs a probe in ``client``'s virtual environment (made if missing)."""
     folder = cache / client
-    if "npm" in recipe:
-        if not (folder / "node_modules" / "@evidence-dev" / "duckdb").exists():
-            folder.mkdir(parents=True, exist_ok=True)
-            subprocess.run(["npm", "init", "-y"], cwd=folder, check=True, capture_output=True)
-            subprocess.run(["npm", "install", "--no-audit", "--no-fund", *recipe["npm"]], cwd=folder, check=True)
-        return ["node", "-e", EVIDENCE_PROBE]
     python = folder / "bin" / "python"
     if not python.exists():
         subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", *recipe["pip"]], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", *RECIPES[client]["pip"]], check=True)
     return [str(python), "-c", PROBES[client]]
+
+
+def npm_package(spec: str) -> tuple[str, str]:
+    """``@scope/name@1.2.3`` as (``@scope/name``, ``1.2.3``)."""
+    name, _, version = spec.rpartition("@")
+    return name, version
+
+
+def evidence_project(cache: Path) -> Path:
+    """The Evidence app's npm folder: package.json with the recipe's exact versions, installed."""
+    folder = cache / "evidence"
+    manifest = {"name": "pyeval-evidence", "version": "0.0.1", "private": True, "type": "module",
+                "scripts": {"sources": "evidence sources", "build": "evidence build",
+                            "dev": "evidence dev", "preview": "evidence preview"},
+                "dependencies": dict(npm_package(spec) for spec in RECIPES["evidence"]["npm"])}
+    written = folder / "package.json"
+    if not (written.exists() and json.loads(written.read_text()) == manifest
+            and (folder / "node_modules" / "@evidence-dev" / "evidence").exists()):
+        folder.mkdir(parents=True, exist_ok=True)
+        written.write_text(json.dumps(manifest, indent=2) + "\n")
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund"], cwd=folder, check=True)
+    for name, text in EVIDENCE_FILES.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+    return folder
+
+
+def npm_run(folder: Path, *arguments: str, timeout: int) -> str | None:
+    """Run ``npx evidence ARGUMENTS`` in the app; None, or the error (its last lines of output)."""
+    try:
+        done = subprocess.run(["npx", "evidence", *arguments], cwd=folder, capture_output=True, text=True,
+                              env={**os.environ, **EVIDENCE_ENV}, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return f"evidence {' '.join(arguments)}: no end after {timeout} s"
+    lines = [line.strip() for line in (done.stdout + done.stderr).splitlines() if line.strip()]
+    errors = [line for line in lines if "error" in line.lower()]
+    if not done.returncode and not any("Error connecting to datasource" in line for line in errors):
+        return None
+    return f"evidence {' '.join(arguments)}: " + " | ".join(errors[:2] or lines[-3:])
+
+
+def installed_version(folder: Path, name: str) -> str:
+    """The version of npm package ``name`` installed in ``folder`` (hoisted or nested)."""
+    hoisted = folder / "node_modules" / name / "package.json"
+    found = [hoisted] if hoisted.exists() else sorted((folder / "node_modules").glob(f"**/node_modules/{name}/package.json"))
+    return json.loads(found[0].read_text())["version"] if found else "not installed"
+
+
+def evidence_app(cache: Path, snapshot: Path, default: Path) -> dict:
+    """Build the Evidence app on ``snapshot``; what its built site holds (a probe's JSON object).
+
+    ``evidence build`` runs the page's queries and writes their results as Arrow files the
+    page loads (``build/api/prerendered_queries/<hash>.arrow``; the page's ``all-queries.json``
+    maps ``<query>_data`` to the hash): the rows read here are those the site shows.
+    """
+    import pyarrow.ipc
+
+    folder = evidence_project(cache)
+    source = folder / "sources" / "pyeval" / "dash.duckdb"
+    shutil.rmtree(folder / "build", ignore_errors=True)
+    shutil.copyfile(snapshot, source)
+    error = npm_run(folder, "sources", "--strict", timeout=600) or npm_run(folder, "build", timeout=1800)
+    if error:
+        return {"error": error}
+    if not (folder / "build" / "index.html").exists():
+        return {"error": "evidence build wrote no build/index.html"}
+    names = (*(npm_package(spec)[0] for spec in RECIPES["evidence"]["npm"]), "@duckdb/node-api",
+             "@duckdb/duckdb-wasm")
+    out: dict = {"versions": {name: installed_version(folder, name) for name in names}, "notes": {}}
+    pages = list((folder / "build" / "api").glob("*/*/all-queries.json"))
+    if len(pages) != 1:
+        return {"error": f"expected one page's all-queries.json under build/api, found {len(pages)}"}
+    results = json.loads(pages[0].read_text())
+
+    def rows(query: str) -> list[dict]:
+        arrow = folder / "build" / "api" / "prerendered_queries" / f"{results[query + '_data']}.arrow"
+        return pyarrow.ipc.open_stream(arrow.read_bytes()).read_all().to_pylist()
+
+    out["numret"] = {r["run_id"]: r["value"] for r in rows("numret")}
+    out["mean_ap"] = {r["run_id"]: r["value"] for r in rows("mean_ap")}
+    out["relations"] = [r["table_name"] for r in rows("relations")]
+    parquet = sorted(str(file.relative_to(folder / "build")) for file in (folder / "build").rglob("*.parquet"))
+    queries = sorted({key.rsplit("_", 1)[0] for key in results})
+    out["notes"]["built site"] = f"build/index.html, Parquet files {parquet}, prerendered queries {queries}"
+    shutil.copyfile(default, source)
+    failed = npm_run(folder, "sources", "--strict", timeout=600)
+    out["default_format"] = "reads it" if failed is None else "error: " + failed[:240]
+    source.unlink()
+    return out
 
 
 def public_api() -> tuple[set[str], set[str]]:
@@ -283,6 +400,17 @@ def check(client: str, found: dict, want_numret: dict, want_ap: dict, public: se
     return lines
 
 
+def run_probe(cache: Path, client: str, snapshot: Path, default: Path, folder: Path) -> dict:
+    """Run ``client``'s probe on ``snapshot`` in its environment; the JSON object it prints."""
+    env = {**os.environ, "SNAPSHOT": str(snapshot), "DEFAULT": str(default),
+           "URL": pyeval(snapshot, "url").strip(), "URL_SETTABLE": pyeval(snapshot, "url", "--settable").strip()}
+    done = subprocess.run(environment(cache, client), capture_output=True, text=True, env=env, cwd=folder, check=False)
+    try:
+        return json.loads([line for line in done.stdout.splitlines() if line.startswith("{")][-1])
+    except (json.JSONDecodeError, IndexError):
+        return {"error": f"probe failed: {(done.stderr or done.stdout).strip().splitlines()[-1:]}"}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "pyeval-bi-clients")
@@ -302,15 +430,10 @@ def main() -> int:
         for client in options.only:
             snapshot = folder / f"{client}.duckdb"
             print(pyeval(db, "snapshot", "--for", SNAPSHOT_FOR[client], str(snapshot)).strip())
-            env = {**os.environ, "SNAPSHOT": str(snapshot), "DEFAULT": str(default),
-                   "URL": pyeval(snapshot, "url").strip(), "URL_SETTABLE": pyeval(snapshot, "url", "--settable").strip()}
-            command = environment(options.cache, client)
-            cwd = options.cache / client if "npm" in RECIPES[client] else folder
-            done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=cwd, check=False)
-            try:
-                found = json.loads([line for line in done.stdout.splitlines() if line.startswith("{")][-1])
-            except (json.JSONDecodeError, IndexError):
-                found = {"error": f"probe failed: {(done.stderr or done.stdout).strip().splitlines()[-1:]}"}
+            if "npm" in RECIPES[client]:
+                found = evidence_app(options.cache, snapshot, default)
+            else:
+                found = run_probe(options.cache, client, snapshot, default, folder)
             if "versions" in found:
                 print(f"versions {client}: {json.dumps(found['versions'])}")
             results += check(client, found, want_numret, want_ap, public, tables)
