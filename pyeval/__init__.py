@@ -7,8 +7,6 @@
 >>> pyeval.evaluate(con, "web2012", ["AP", "nDCG@10"]).means
 >>> con.sql("select * from scores").df()
 """
-from importlib import import_module
-
 from .errors import (
     DataIntegrityError,
     InputFormatError,
@@ -17,6 +15,7 @@ from .errors import (
     SchemaVersionError,
     UnknownCampaignError,
 )
+from .lazy import lazy_attributes
 
 #: Public names imported on first use (PEP 562), so that `pyeval --help` or `pyeval trec_eval`
 #: import only the modules they need.
@@ -64,16 +63,14 @@ def _version() -> str:
         return "0+unknown"
 
 
+_lazy_attribute = lazy_attributes(__name__, _LAZY)
+
+
 def __getattr__(name: str):
     if name == "__version__":
         globals()[name] = value = _version()
         return value
-    if name in _LAZY:
-        module, attribute = _LAZY[name]
-        value = getattr(import_module(f".{module}", __name__), attribute)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'pyeval' has no attribute {name!r}")
+    return _lazy_attribute(name)
 
 
 def __dir__() -> list[str]:

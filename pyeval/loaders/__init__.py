@@ -2,33 +2,28 @@
 
 The public names are imported on first use (PEP 562), so that importing one loader (the Python
 API's engine imports only ``pyeval.loaders.qrels``) does not import every other one."""
-from importlib import import_module
+from ..lazy import lazy_attributes
 
-#: Public name -> the module of this package that defines it.
+#: Public name -> the module of this package that defines it, and its name there.
 _LAZY = {
-    "load_topics": "topics",
-    "QRELS_FORMATS": "qrels",
-    "LoadReport": "staging",
-    "RunMetadata": "runs",
-    "annotate_run": "runs",
-    "load_campaign": "campaign",
-    "load_doclengths": "doclengths",
-    "load_intents": "intents",
-    "load_qrels": "qrels",
-    "load_run": "runs",
-    "load_runs": "runs",
-    "run_metadata": "runs",
+    "load_topics": ("topics", "load_topics"),
+    "QRELS_FORMATS": ("qrels", "QRELS_FORMATS"),
+    "LoadReport": ("staging", "LoadReport"),
+    "RunMetadata": ("runs", "RunMetadata"),
+    "annotate_run": ("runs", "annotate_run"),
+    "load_campaign": ("campaign", "load_campaign"),
+    "load_doclengths": ("doclengths", "load_doclengths"),
+    "load_intents": ("intents", "load_intents"),
+    "load_qrels": ("qrels", "load_qrels"),
+    "load_run": ("runs", "load_run"),
+    "load_runs": ("runs", "load_runs"),
+    "run_metadata": ("runs", "run_metadata"),
 }
 
 __all__ = list(_LAZY)
 
 
-def __getattr__(name: str):
-    if name in _LAZY:
-        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'pyeval.loaders' has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, _LAZY)
 
 
 def __dir__() -> list[str]:
