@@ -15,7 +15,9 @@
    that the relations listed are the public API (PUBLIC_TABLES and the public views). Evidence:
    the snapshot becomes the app's DuckDB source, ``evidence sources --strict`` and ``evidence
    build`` run, and the numbers and relations are read from the query results the built site
-   serves (``build/api/prerendered_queries/*.arrow``, named by the page's ``all-queries.json``).
+   serves (``build/api/prerendered_queries/*.arrow``, named by the page's ``all-queries.json``);
+   where Chromium is installed, the built site is served on localhost and the page, rendered
+   by headless Chromium, must show the numbers and the count of relations.
 
 Prints the versions that ran and one line per check; exit status 0 when every check passed.
 Superset is checked by tools/superset_check.py (it needs a server and PostgreSQL).
@@ -362,11 +364,45 @@ def evidence_app(cache: Path, snapshot: Path, default: Path) -> dict:
     parquet = sorted(str(file.relative_to(folder / "build")) for file in (folder / "build").rglob("*.parquet"))
     queries = sorted({key.rsplit("_", 1)[0] for key in results})
     out["notes"]["built site"] = f"build/index.html, Parquet files {parquet}, prerendered queries {queries}"
+    out["page_text"] = rendered_text(folder / "build")
     shutil.copyfile(default, source)
     failed = npm_run(folder, "sources", "--strict", timeout=600)
     out["default_format"] = "reads it" if failed is None else "error: " + failed[:240]
     source.unlink()
     return out
+
+
+#: Headless Chromium as this machine runs it (Debian's chromium; no network beyond localhost).
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--virtual-time-budget=20000", "--dump-dom")
+
+
+def rendered_text(site: Path) -> str | None:
+    """The text a browser shows of ``site``'s index page (served on localhost, rendered by
+    headless Chromium with its scripts run), or None when no Chromium is installed."""
+    import functools
+    import html
+    import re
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        return None
+    handler = functools.partial(SimpleHTTPRequestHandler, directory=str(site))
+    handler.log_message = lambda *args: None
+    with ThreadingHTTPServer(("127.0.0.1", 0), handler) as server, \
+            tempfile.TemporaryDirectory(prefix="pyeval-chromium-") as profile:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            done = subprocess.run([browser, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
+                                   f"http://127.0.0.1:{server.server_address[1]}/"],
+                                  capture_output=True, text=True, timeout=180, check=False)
+        finally:
+            server.shutdown()
+    text = re.sub(r"<(script|style)\b.*?</\1>", " ", done.stdout, flags=re.S)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", text))).strip()
 
 
 def public_api() -> tuple[set[str], set[str]]:
@@ -395,6 +431,15 @@ def check(client: str, found: dict, want_numret: dict, want_ap: dict, public: se
     lines.append(f"{status} {client}: lists {len(listed)} relations, {len(public & listed)} of the public API's "
                  f"{len(public)}" + (f" (others: {extra}; missing: {missing})" if not ok else "; nothing else"))
     lines.append(f"INFO {client}: DuckDB's default format (pyeval snapshot without --for): {found['default_format']}")
+    if "page_text" in found:  # Evidence: what the built page shows in a browser
+        text = found["page_text"]
+        if text is None:
+            lines.append(f"INFO {client}: the page was not opened in a browser (no chromium on PATH)")
+        else:
+            shown = [f"{run} {value:g}" for run, value in want_numret.items()] + [f"of {len(public)} records"]
+            ok = all(piece in text for piece in shown)
+            lines.append(f"{'PASS' if ok else 'FAIL'} {client}: the page in headless Chromium shows {shown}"
+                         + ("" if ok else f"; it shows: {text[:300]}"))
     for note, value in found.get("notes", {}).items():
         lines.append(f"INFO {client}: {note}: {value}")
     return lines
