@@ -20,7 +20,7 @@ PENDING: set[tuple[str, str]] = set()
 def test_the_sql_models_page_is_current():
     page = (ROOT / "docs" / "sql-models.md").read_text(encoding="utf-8")
     assert page == sqlfiles.models_page(stages.ADHOC_STAGING), (
-        "docs/sql-models.md is out of date: python -m pyeval.core.sqlfiles > docs/sql-models.md")
+        "docs/sql-models.md is out of date: python -m pyeval.core.plan > docs/sql-models.md")
 
 
 def test_every_file_the_architecture_page_names_exists():

@@ -431,3 +431,7 @@ def _components(step: Step, results: Mapping[tuple[int, str], pd.DataFrame]) -> 
             "value": frame["value"].astype(float).to_numpy(),
         }))
     return pd.concat(rows, ignore_index=True)
+
+
+if __name__ == "__main__":  # docs/sql-models.md: the SQL models, with the ad hoc staging planned here
+    print(sqlfiles.models_page(ADHOC_STAGING), end="")

@@ -225,12 +225,12 @@ _TREES = {
 def models_page(staging: Iterable[str]) -> str:
     """The text of docs/sql-models.md: the graph of the views and of ``staging`` (the ad hoc
     staging's files of sql/evaluation/) and every file's declared header, from the headers
-    themselves (``python -m pyeval.core.sqlfiles`` prints it)."""
+    themselves (``python -m pyeval.core.plan`` prints it, with the plan's ad hoc staging)."""
     models = [model(path) for path in model_files()]
     lines = [
         "# SQL models",
         "",
-        "Generated from the headers of `sql/` by `python -m pyeval.core.sqlfiles > docs/sql-models.md`;",
+        "Generated from the headers of `sql/` by `python -m pyeval.core.plan > docs/sql-models.md`;",
         "tests/test_architecture.py fails when it is out of date. Each file declares what it reads,",
         "what it produces (a relation and its columns) or writes, its grain (what one row stands",
         "for) and its `$parameters`; tests/sql/test_sql_models.py checks the declarations against",
@@ -272,9 +272,3 @@ def models_page(staging: Iterable[str]) -> str:
             lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
         lines.append("")
     return "\n".join(lines)
-
-
-if __name__ == "__main__":  # run as a script (docs/sql-models.md): the plan names the ad hoc staging
-    from pyeval.core.plan import ADHOC_STAGING
-
-    print(models_page(ADHOC_STAGING), end="")
