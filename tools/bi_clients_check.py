@@ -6,9 +6,10 @@
    ``~/.cache/pyeval-bi-clients``) with the packages docs/bi.md's recipe names
    (:data:`RECIPES`), or for Evidence an npm folder holding an Evidence app written by hand
    (:data:`EVIDENCE_FILES`: no template repository) with the npm packages of its recipe.
-2. Builds a small warehouse with this checkout's pyeval (trec_eval's test files: two runs, AP
-   and NumRet(rel=1)), and for each client writes ``pyeval snapshot --for CLIENT`` and, to show
-   what the client cannot read, a snapshot in DuckDB's default format.
+2. Builds the warehouse of tools/superset_check.py with this checkout's pyeval (trec_eval's
+   test files: two runs, AP, P@10 and NumRet(rel=1), a t test), and for each client writes
+   ``pyeval snapshot --for CLIENT`` and, to show what the client cannot read, a snapshot in
+   DuckDB's default format.
 3. In each client's environment, opens the snapshot through the client's own API, lists the
    relations it shows, and reads NumRet(rel=1) per run from ``leaderboard`` and the mean AP
    per run from ``scores``; checks they equal what ``pyeval sql`` gives on the warehouse, and
@@ -33,8 +34,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+# the warehouse both checks read, this checkout's CLI and the report: tools/superset_check.py
+from superset_check import build_warehouse, print_results, pyeval
+
 ROOT = Path(__file__).resolve().parents[1]
-FIXTURES = ROOT / "tests" / "fixtures" / "trec_eval"
 
 #: Each client's environment as docs/bi.md gives it: pip packages (a venv) or npm packages.
 RECIPES: dict[str, dict] = {
@@ -251,27 +254,6 @@ select table_name from pyeval.relations order by table_name
 EVIDENCE_ENV = {"SEND_ANONYMOUS_USAGE_STATS": "no"}
 
 
-def pyeval(db: Path, *arguments: str) -> str:
-    """Run this checkout's ``pyeval`` CLI; its output."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "pyeval.cli", "--db", str(db), *arguments],
-                          capture_output=True, text=True, env=env, check=False)
-    if done.returncode:
-        raise SystemExit(f"pyeval {' '.join(arguments)} failed: {done.stderr or done.stdout}")
-    return done.stdout
-
-
-def build_warehouse(folder: Path) -> Path:
-    db = folder / "work.duckdb"
-    pyeval(db, "load", "qrels", "-C", "trec6", str(FIXTURES / "qrels.test"))
-    pyeval(db, "load", "run", "-C", "trec6", "--name", "bm25", "--system", "bm25", "--date", "2024-03-01",
-           "--tag", "baseline", str(FIXTURES / "results.test"))
-    pyeval(db, "load", "run", "-C", "trec6", "--name", "short", "--system", "short", "--date", "2024-04-01",
-           str(FIXTURES / "results.trunc"))
-    pyeval(db, "evaluate", "-C", "trec6", "-m", "AP", "-m", "NumRet(rel=1)")
-    return db
-
-
 def environment(cache: Path, client: str) -> list[str]:
     """The command that runs a probe in ``client``'s virtual environment (made if missing)."""
     folder = cache / client
@@ -485,12 +467,7 @@ def main() -> int:
     finally:
         if not options.keep:
             shutil.rmtree(folder, ignore_errors=True)
-    for line in results:
-        print(line)
-    passed = sum(line.startswith("PASS") for line in results)
-    failed = sum(line.startswith("FAIL") for line in results)
-    print(f"{passed} passed, {failed} failed")
-    return 0 if results and not failed else 1
+    return print_results(results)
 
 
 if __name__ == "__main__":

@@ -295,6 +295,11 @@ def main() -> int:
     finally:
         if not options.keep:
             shutil.rmtree(folder, ignore_errors=True)
+    return print_results(results)
+
+
+def print_results(results: list[str]) -> int:
+    """Print one line per check and the count; the exit status (0: every check passed)."""
     for line in results:
         print(line)
     passed = sum(line.startswith("PASS") for line in results)
