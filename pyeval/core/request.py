@@ -17,7 +17,7 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from pyeval.errors import PyevalError, with_command_line
+from pyeval.errors import PyevalError, require_choice, with_command_line
 from pyeval.measures import Measure, make, parse_measures
 from pyeval.vocabulary import ENGINES, ORDERINGS, PREFERENCE_SOURCES, TOPIC_POLICIES, names
 
@@ -111,10 +111,8 @@ class EvaluationRequest:
         for name, allowed in (("ordering", ORDERINGS), ("topics", TOPIC_POLICIES), ("engine", ENGINES),
                               ("preferences", PREFERENCE_SOURCES)):
             value = getattr(self, name)
-            if value is None and name == "ordering":  # each measure's own
-                continue
-            if value not in names(allowed):
-                raise PyevalError(f"{name} must be one of {', '.join(names(allowed))}; got {value!r}")
+            if value is not None or name != "ordering":  # ordering None: each measure's own
+                require_choice(name, value, names(allowed))
         if self.max_depth is not None and (isinstance(self.max_depth, bool) or self.max_depth < 1):
             raise PyevalError(f"max_depth must be a positive integer; got {self.max_depth}")
         if not all(isinstance(m, Measure) for m in self.measures):

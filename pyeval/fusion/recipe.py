@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..errors import PyevalError
+from ..errors import PyevalError, require_choice
 from .. import vocabulary
 from ..vocabulary import names
 
@@ -64,8 +64,7 @@ class Recipe:
         """The recipe with aliases resolved and the default ``absent`` chosen; PyevalError (one
         line) for anything that is not a recipe."""
         method = METHOD_ALIASES.get(self.method, self.method)
-        if method not in METHODS:
-            raise PyevalError(f"fusion method must be one of {', '.join(METHODS)}; got {self.method!r}")
+        require_choice("fusion method", method, METHODS)
         runs = tuple(self.runs)
         if len(runs) < 2:
             raise PyevalError(f"fusion needs at least two runs; got {len(runs)}")
@@ -73,14 +72,14 @@ class Recipe:
         if repeated:
             raise PyevalError(f"run {repeated[0]!r} is given twice")
         norm = NORM_ALIASES.get(self.norm, self.norm)
-        _one_of("normalisation", norm, NORMS)
-        _one_of("normalisation stage", self.norm_stage, NORM_STAGES)
+        require_choice("normalisation", norm, NORMS)
+        require_choice("normalisation stage", self.norm_stage, NORM_STAGES)
         absent = self.absent if self.absent is not None else ("shared" if method == "borda" else "none")
-        _one_of("absent-document rule", absent, ABSENT)
+        require_choice("absent-document rule", absent, ABSENT)
         if absent == "shared" and method != "borda":
             raise PyevalError("absent 'shared' (ranx's unranked points) is Borda's rule only")
-        _one_of("input ordering", self.input_ordering, INPUT_ORDERINGS)
-        _one_of("tie order", self.tie_order, TIE_ORDERS)
+        require_choice("input ordering", self.input_ordering, INPUT_ORDERINGS)
+        require_choice("tie order", self.tie_order, TIE_ORDERS)
         weights = self.weights
         if weights is not None:
             weights = tuple(float(w) for w in weights)
@@ -132,8 +131,3 @@ def check_k(k: float) -> None:
 def check_p(p: float) -> None:
     if not isinstance(p, (int, float)) or not 0 < p < 1:
         raise PyevalError(f"RBP's p must be between 0 and 1; got {p}")
-
-
-def _one_of(what: str, value: str, allowed: Sequence[str]) -> None:
-    if value not in allowed:
-        raise PyevalError(f"{what} must be one of {', '.join(allowed)}; got {value!r}")

@@ -103,8 +103,7 @@ def _options_iv(test: str, alpha: float, replicates: int | None, correction: str
         raise PyevalError(f"the number of replicates B must be positive; got {replicates}")
     for what, vocabulary, value in (("correction", CORRECTIONS, correction), ("comparison", COMPARISONS, comparison),
                                     ("p-value convention", P_CONVENTIONS, p_convention)):
-        if value not in names(vocabulary):
-            raise PyevalError(f"{what} must be one of {', '.join(names(vocabulary))}; got {value!r}")
+        require_choice(what, value, names(vocabulary))
 
 
 def choose_runs(con: duckdb.DuckDBPyConnection, campaign_id: str, measures: Sequence[str],
