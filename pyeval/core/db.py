@@ -29,12 +29,16 @@ def create_rows(con: duckdb.DuckDBPyConnection, table: str, columns: dict[str, s
     """A temporary table ``table`` with ``columns`` (name -> SQL type) holding ``rows``, the
     values bound as parameters (no pandas needed). Table and column names are pyeval's own."""
     con.execute(f"create or replace temp table {table} ({', '.join(f'{c} {t}' for c, t in columns.items())})")
+    insert_bound_rows(con, table, rows)
+
+
+def insert_bound_rows(con: duckdb.DuckDBPyConnection, table: str, rows: Sequence[tuple]) -> None:
+    """Insert ``rows`` into ``table`` (pyeval's own name) in one statement, the values bound
+    as parameters."""
     if rows:
-        row = "(" + ", ".join(["?"] * len(columns)) + ")"
-        con.execute(
-            f"insert into {table} values " + ", ".join([row] * len(rows)),
-            [value for values in rows for value in values],
-        )
+        row = "(" + ", ".join(["?"] * len(rows[0])) + ")"
+        con.execute(f"insert into {table} values " + ", ".join([row] * len(rows)),
+                    [value for values in rows for value in values])
 
 
 def rollback_quietly(con: duckdb.DuckDBPyConnection) -> None:

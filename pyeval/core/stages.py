@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from pyeval.core import sqlfiles
-from pyeval.core.db import create_rows
+from pyeval.core.db import create_rows, insert_bound_rows
 from pyeval.errors import MeasureParamError
 from pyeval.core.gains import define_gain_profile
 from pyeval.measures import Measure, registry
@@ -211,10 +211,7 @@ def create_declared(con, relation: str, rows: Sequence[tuple] = ()) -> None:
     model = sqlfiles.model(f"evaluation/{relation}.sql")
     # names come from pyeval's own declarations, never user input
     con.execute(f"create or replace temp table {relation} as\n" + sqlfiles.read(model.path))
-    if rows:
-        row = "(" + ", ".join(["?"] * len(model.columns)) + ")"
-        con.execute(f"insert into {relation} values " + ", ".join([row] * len(rows)),
-                    [value for values in rows for value in values])
+    insert_bound_rows(con, relation, rows)
 
 
 def create_values(con) -> None:

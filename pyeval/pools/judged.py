@@ -9,32 +9,30 @@ import json
 
 import duckdb
 
+from pyeval.core import sqlfiles
 from pyeval.core.db import first_row
 from ..errors import PyevalError
 from ..loaders import judgment_sets
 from .build import require_pool
 
-#: How a set judges a pool: its documents, those the set judges, and the set's judgments of
-#: documents outside the pool.
-_COUNTS = (
-    "with pooled as (select topic_id, doc_id from pool_documents where campaign_id = $c and pool_name = $p), "
-    "judged as (select distinct topic_id, doc_id from qrels where campaign_id = $c and judgment_set = $s) "
-    "select (select count(*) from pooled), "
-    "(select count(*) from pooled semi join judged using (topic_id, doc_id)), "
-    "(select count(*) from judged anti join pooled using (topic_id, doc_id))")
+
+def _judgment_counts(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str,
+                     pool_name: str | None = None) -> list[tuple]:
+    """How ``judgment_set`` judges each pool of the campaign (or ``pool_name``), latest pool
+    first: ``(pool_name, created_at, documents, judged, outside)`` (sql/pools/pool_judgment_counts.sql)."""
+    return con.execute(sqlfiles.read("pools/pool_judgment_counts.sql"),
+                       {"campaign_id": campaign_id, "judgment_set": judgment_set, "pool_name": pool_name}).fetchall()
+
+
+def _judged_exactly(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str) -> list[tuple]:
+    """The counts of the pools whose documents are exactly those ``judgment_set`` judges."""
+    return [row for row in _judgment_counts(con, campaign_id, judgment_set) if row[2] == row[3] and row[4] == 0]
 
 
 def matching_pools(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str) -> list[str]:
     """The campaign's pools whose documents are exactly the documents ``judgment_set`` judges
     (latest built first)."""
-    names = [r[0] for r in con.execute("select pool_name from pools where campaign_id = $c "
-                                       "order by created_at desc, pool_name", {"c": campaign_id}).fetchall()]
-    found = []
-    for name in names:
-        documents, judged, outside = first_row(con, _COUNTS, {"c": campaign_id, "p": name, "s": judgment_set})
-        if documents == judged and outside == 0:
-            found.append(name)
-    return found
+    return [row[0] for row in _judged_exactly(con, campaign_id, judgment_set)]
 
 
 def link_judgments(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str,
@@ -47,20 +45,18 @@ def link_judgments(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_se
     that judges none of its documents. Runs inside the caller's transaction."""
     judgment_sets.require_set(con, campaign_id, judgment_set)
     if pool_name is None:
-        if first_row(con, "select count(*) from pools where campaign_id = $c", {"c": campaign_id})[0] == 0:
-            return None
-        found = matching_pools(con, campaign_id, judgment_set)
+        found = _judged_exactly(con, campaign_id, judgment_set)
         if not found:
             return None
-        pool_name, how = found[0], "matched"
+        counts, how = found[0], "matched"
     else:
-        how = "given"
-    pool = require_pool(con, campaign_id, pool_name)
-    documents, judged, outside = first_row(con, _COUNTS, {"c": campaign_id, "p": pool_name, "s": judgment_set})
+        require_pool(con, campaign_id, pool_name)
+        (counts,), how = _judgment_counts(con, campaign_id, judgment_set, pool_name), "given"
+    pool_name, created_at, documents, judged, outside = counts
     if judged == 0:
         raise PyevalError(f"judgment set '{judgment_set}' judges none of the {documents} documents of pool "
                           f"'{pool_name}'; is it that pool's judged export?")
-    link = {"pool": pool_name, "pool_created_at": str(pool["created_at"]), "pool_documents": int(documents),
+    link = {"pool": pool_name, "pool_created_at": str(created_at), "pool_documents": int(documents),
             "judged_pool_documents": int(judged), "judgments_outside_pool": int(outside), "linked": how}
     row = first_row(con, "select parameters from judgment_sets where campaign_id = $c and judgment_set = $s",
                     {"c": campaign_id, "s": judgment_set})

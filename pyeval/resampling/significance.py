@@ -151,6 +151,7 @@ def test_matrix(
     B = replicates or traits.default_b
     set_id = None
     used_seed: int | None = seed
+    options = {"alpha": alpha, "tau": tau, "method": wilcoxon_method}  # what a test may take and record
     if test == "bootstrap":
         draws = rep.obtain(con, "bootstrap", matrix.campaign_id, topics, B, seed, store=store_replicates)
         set_id = draws.replicate_set_id
@@ -174,7 +175,6 @@ def test_matrix(
                                               p_convention=p_convention, progress=progress)
         B = result.replicates
     else:  # a closed-form test: its registered function (pyeval.vocabulary.SIGNIFICANCE_TESTS)
-        options = {"alpha": alpha, "tau": tau, "method": wilcoxon_method}
         module, _, function = traits.function.partition(":")
         compute = getattr(importlib.import_module(module), function)
         result, B, used_seed = compute(X, runs=runs, **{k: options[k] for k in traits.options}), None, None

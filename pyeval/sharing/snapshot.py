@@ -62,8 +62,9 @@ def storage_version_for(client: str | None = None, duckdb_version: str | None = 
     or for a reader embedding DuckDB ``duckdb_version`` (``X.Y``) must be written with; the
     version wins over the client's. None: DuckDB's default format."""
     if client is not None and client not in CLIENT_DUCKDB:
-        raise PyevalError(f"unknown client {client!r}: choose one of {', '.join(CLIENT_DUCKDB)} "
-                          "(or give --duckdb-version X.Y)")
+        unknown = f"unknown client {client!r}: choose one of {', '.join(CLIENT_DUCKDB)}"
+        raise with_command_line(PyevalError(f"{unknown} (or give duckdb_version='X.Y')"),
+                                f"{unknown} (or give --duckdb-version X.Y)")
     version = duckdb_version if duckdb_version is not None else CLIENT_DUCKDB.get(client)
     if version is None:
         return None
