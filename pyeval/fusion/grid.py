@@ -261,7 +261,8 @@ def evaluate_grid(
         X_inputs = matrix[list(recipe.runs)].to_numpy()
         if split == "none":
             warnings.warn("the best point is chosen and reported on the same topics, which overfits: its mean is "
-                          "optimistic; give training topics (train_topics, --train-topics) or folds (folds, --folds)", OverfittingWarning,
+                          "optimistic; give training topics (train_topics, --train-topics) or folds (folds, --folds)",
+                          OverfittingWarning,
                           stacklevel=2)
         if split.startswith("folds"):
             train_mean = X_points.mean(axis=0)

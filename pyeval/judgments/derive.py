@@ -80,8 +80,8 @@ def derive(
         parameters["rule"] = rule
     elif derivation == "binarise":
         if threshold is None or threshold < 1:
-            raise with_command_line(PyevalError("derivation binarise needs a threshold of at least 1 (threshold=2, say)"),
-                                    "derivation binarise needs a threshold of at least 1 (e.g. --threshold 2)")
+            needs = "derivation binarise needs a threshold of at least 1"
+            raise with_command_line(PyevalError(f"{needs} (threshold=2, say)"), f"{needs} (e.g. --threshold 2)")
         bound.update(parent=parents[0], threshold=int(threshold))
         parameters["threshold"] = int(threshold)
     elif derivation == "common":

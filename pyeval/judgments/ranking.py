@@ -76,8 +76,9 @@ def _align(reference: ScoreMatrix, candidate: ScoreMatrix, on_missing: str, note
             text = (f"{len(names)} {what} scored under the {side} set only ({', '.join(names[:5])}"
                     f"{', ...' if len(names) > 5 else ''}): left out")
             if on_missing == "error":
-                raise with_command_line(PyevalError(text.replace(": left out", "; on_missing='warn' or 'skip' compares the rest")),
-                                        text.replace(": left out", "; --on-missing warn or skip compares the rest"))
+                found = text.removesuffix(": left out")  # run names may hold any character
+                raise with_command_line(PyevalError(f"{found}; on_missing='warn' or 'skip' compares the rest"),
+                                        f"{found}; --on-missing warn or skip compares the rest")
             if on_missing == "warn":
                 notes.append(text)
     runs = [r for r in reference.run_ids if r in set(candidate.run_ids)]

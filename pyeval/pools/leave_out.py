@@ -118,8 +118,9 @@ def leave_out(
         teamless = sorted(r for r, t in pooled.items() if t is None)
         if teamless:
             first = f"pooled run {teamless[0]!r} of pool '{pool_name}' has no team; give every pooled run a team"
-            raise with_command_line(PyevalError(f"{first} (pyeval.annotate_run) or leave runs out one by one (grouping='run')"),
-                                    f"{first} (pyeval annotate --team) or leave runs out one by one (--by run)")
+            then = "or leave runs out one by one"
+            raise with_command_line(PyevalError(f"{first} (pyeval.annotate_run) {then} (grouping='run')"),
+                                    f"{first} (pyeval annotate --team) {then} (--by run)")
     evaluated = list(dict.fromkeys(runs)) if runs else sorted(team_of)
     missing = [r for r in evaluated if r not in team_of]
     if missing:
