@@ -87,16 +87,9 @@ def is_client_snapshot(path: str | os.PathLike[str]) -> bool:
     if path.is_symlink() or not path.is_file():
         return False
     try:
-        probe = duckdb.connect(str(path), read_only=True, config={"autoinstall_known_extensions": False,
-                                                                    "autoload_known_extensions": False})
-    except duckdb.Error:
+        return probe_warehouse_file(path)[1] == CLIENT_SNAPSHOT_MARKER
+    except NotOwnedError:
         return False
-    try:
-        row = first_row(probe, "select comment from duckdb_tables() where database_name = current_database() "
-                               "and schema_name = $s and table_name = 'schema_migrations'", {"s": INTERNAL_SCHEMA})
-    finally:
-        probe.close()
-    return row is not None and row[0] == CLIENT_SNAPSHOT_MARKER
 
 
 
@@ -125,7 +118,7 @@ def _replaceable_snapshot_target(path: Path) -> bool:
         found, marker = probe_warehouse_file(path)
     except NotOwnedError:
         return False
-    return (found is Ownership.PYEVAL and marker == SNAPSHOT_MARKER) or is_client_snapshot(path)
+    return (found is Ownership.PYEVAL and marker == SNAPSHOT_MARKER) or marker == CLIENT_SNAPSHOT_MARKER
 
 
 def _move_internal_out(cursor: duckdb.DuckDBPyConnection, database: str) -> None:

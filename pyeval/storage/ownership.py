@@ -138,10 +138,13 @@ def _user_objects(con: duckdb.DuckDBPyConnection) -> list[str]:
 
 
 def marker(con: duckdb.DuckDBPyConnection) -> str | None:
-    """The comment on the open database's ``schema_migrations`` table (None: no such table)."""
+    """The comment on the open database's ``schema_migrations`` table (None: no such table):
+    in schema ``main``, or in ``pyeval_internal`` for a copy written for BI clients (its marker
+    :data:`CLIENT_SNAPSHOT_MARKER`)."""
     rows = con.execute(
         "select coalesce(comment, '') from duckdb_tables() where database_name = current_database() "
-        "and schema_name = 'main' and table_name = 'schema_migrations' and not temporary"
+        "and schema_name in ('main', 'pyeval_internal') and table_name = 'schema_migrations' and not temporary "
+        "order by schema_name = 'main' desc"
     ).fetchall()
     return rows[0][0] if rows else None
 
@@ -153,7 +156,7 @@ def ownership(
     if not _user_objects(con):
         return Ownership.EMPTY
     comment = marker(con)
-    if comment is None:
+    if comment is None or comment == CLIENT_SNAPSHOT_MARKER:  # a copy for clients is no warehouse
         return Ownership.FOREIGN
     if comment.startswith(WAREHOUSE_MARKER):
         return Ownership.PYEVAL
@@ -182,11 +185,7 @@ def require_warehouse(
         return found
     if found is Ownership.EMPTY:
         raise NotAWarehouseError(f"{path}: an empty DuckDB database, not a pyeval warehouse (load something first)")
-    client_copy = con.execute(
-        "select count(*) from duckdb_tables() where database_name = current_database() and schema_name = "
-        "'pyeval_internal' and table_name = 'schema_migrations' and comment = $m", {"m": CLIENT_SNAPSHOT_MARKER}
-    ).fetchall()[0][0]
-    if client_copy:
+    if marker(con) == CLIENT_SNAPSHOT_MARKER:
         raise NotAWarehouseError(
             f"{path}: a snapshot for BI clients (pyeval snapshot --for), not a warehouse; read it with a BI "
             "client or `pyeval url`, or take a plain `pyeval snapshot` for pyeval to open")
