@@ -94,13 +94,12 @@ def write(tmp_path):
 
 def snapshot(con) -> dict[str, list[tuple]]:
     """Every row of every stored table, sorted: equal snapshots mean an unchanged warehouse."""
-    tables = [
-        row[0]
-        for row in con.execute(
-            "select table_name from duckdb_tables() where not temporary order by table_name"
-        ).fetchall()
-    ]
-    return {table: sorted(con.execute(f"select * from {table}").fetchall(), key=repr) for table in tables}
+    tables = con.execute(
+        "select schema_name, table_name from duckdb_tables() where not temporary "
+        "and database_name = current_database() order by table_name"
+    ).fetchall()
+    return {table: sorted(con.execute(f"select * from {schema}.{table}").fetchall(), key=repr)
+            for schema, table in tables}
 
 
 def read_path(reader, *arguments):

@@ -68,13 +68,7 @@ def test_means_aggregate_as_the_catalogue_says_as_trec_eval_does(built):
 def test_the_descriptions_are_those_of_docs_schema_md():
     page = (ROOT / "docs" / "schema.md").read_text(encoding="utf-8")
     con = pyeval.connect()
-    columns: dict[str, list[str]] = {}
-    for relation, column in con.execute(
-        "select table_name, column_name from duckdb_columns() where database_name = current_database() "
-        "and schema_name = 'main' and not internal order by table_name, column_index"
-    ).fetchall():
-        if relation not in descriptions.UNDESCRIBED:
-            columns.setdefault(relation, []).append(column)
+    columns = descriptions.described_columns(con)
     con.close()
     assert descriptions.load() == descriptions.fill_columns(descriptions.from_schema_page(page), columns), (
         "sql/descriptions.json differs from docs/schema.md: run python -m pyeval.storage.descriptions docs/schema.md")
@@ -93,7 +87,7 @@ def test_every_public_table_view_and_column_carries_its_description(built):
         assert relations[name] == described[name]["description"] and relations[name], name
     for relation, column, comment in con.execute(
         "select table_name, column_name, comment from duckdb_columns() where database_name = current_database() "
-        "and schema_name = 'main'").fetchall():
+        "and schema_name in ('main', 'pyeval_internal')").fetchall():
         if relation in public:
             assert comment and comment == described[relation]["columns"][column], (relation, column)
     # the ownership marker stays the comment of schema_migrations

@@ -14,7 +14,7 @@ import pyeval
 from pyeval import sharing
 from pyeval.core import sqlfiles
 from pyeval.cli import main
-from pyeval.sharing.common import INTERNAL_SCHEMA, PUBLIC_VIEWS
+from pyeval.storage.public import INTERNAL_SCHEMA, PUBLIC_VIEWS
 from pyeval.sharing.snapshot import CLIENT_DUCKDB, storage_version_for
 
 from .conftest import FIXTURES, snapshot

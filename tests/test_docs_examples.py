@@ -339,7 +339,7 @@ def test_the_page_examples_run_and_print_what_the_page_shows(page, request, tmp_
 
 def test_cli_page_counts_the_tables_export_writes():
     """docs/cli.md's count of the tables `pyeval export` writes (every public table and `scores`)."""
-    from pyeval.sharing.common import PUBLIC_TABLES
+    from pyeval.storage.public import PUBLIC_TABLES
 
     text = (DOCS / "cli.md").read_text(encoding="utf-8")
     count = re.search(r"exported N rows of T tables to DIR`: T is (\d+) \(the (\d+) public tables", text)

@@ -17,6 +17,7 @@ import pyeval
 from pyeval import sharing
 from pyeval.core import sqlfiles
 from pyeval.storage import warehouse
+from pyeval.storage.public import INTERNAL_SCHEMA, PUBLIC_VIEWS
 from pyeval.cli import main
 from pyeval.errors import PyevalError
 
@@ -69,8 +70,10 @@ def test_url_reflects_public_tables_and_views(built):
                    "&temp_directory=")
     engine = sa.create_engine(url)
     inspector = sa.inspect(engine)
-    assert set(sharing.PUBLIC_TABLES) <= set(inspector.get_table_names())
-    assert set(sqlfiles.VIEW_ORDER) <= set(inspector.get_view_names())
+    # schema main holds the public API and nothing else; the engine's views are in pyeval_internal
+    assert set(inspector.get_table_names()) == set(sharing.PUBLIC_TABLES)
+    assert set(inspector.get_view_names()) == set(PUBLIC_VIEWS)
+    assert set(inspector.get_view_names(schema=INTERNAL_SCHEMA)) == set(sqlfiles.VIEW_ORDER) - set(PUBLIC_VIEWS)
     assert [c["name"] for c in inspector.get_columns("run_means")] == [
         "campaign_id", "run_id", "system", "team", "run_date", "measure", "value", "topics", "evaluation_id",
         "evaluated_at", "measure_name", "aggregate", "higher_is_better", "judgment_set",

@@ -6,6 +6,7 @@ import sqlalchemy as sa
 
 import pyeval
 from pyeval.core import sqlfiles
+from pyeval.storage.public import INTERNAL_SCHEMA, PUBLIC_VIEWS
 
 from .conftest import FIXTURES
 
@@ -24,7 +25,8 @@ def test_reflection_of_tables_views_and_columns(tmp_path):
     engine = sa.create_engine(f"duckdb:///{path}", connect_args={"read_only": True})
     inspector = sa.inspect(engine)
     assert PUBLIC_TABLES <= set(inspector.get_table_names())
-    assert set(sqlfiles.VIEW_ORDER) <= set(inspector.get_view_names())
+    assert set(inspector.get_view_names()) == set(PUBLIC_VIEWS)  # main: the public API only
+    assert set(inspector.get_view_names(schema=INTERNAL_SCHEMA)) == set(sqlfiles.VIEW_ORDER) - set(PUBLIC_VIEWS)
     assert [c["name"] for c in inspector.get_columns("scores")] == [
         "campaign_id", "run_id", "topic_id", "measure", "value", "evaluation_id", "evaluated_at", "judgment_set",
         "aggregate", "higher_is_better",

@@ -9,7 +9,7 @@ import pytest
 
 import pyeval
 from pyeval.core import sqlfiles
-from pyeval.storage import warehouse
+from pyeval.storage import ownership, public, warehouse
 from pyeval.errors import SchemaVersionError
 
 from .conftest import FIXTURES, snapshot
@@ -64,7 +64,7 @@ def test_a_failing_migration_is_rolled_back(tmp_path):
         pyeval.connect(path, migrations=[*files, (9999, "broken", bad)])
     con = duckdb.connect(str(path))
     assert con.execute("select count(*) from duckdb_tables() where table_name = 'half_done'").fetchall() == [(0,)]
-    assert con.execute("select max(version) from schema_migrations").fetchall() == [(files[-1][0],)]
+    assert con.execute("select max(version) from pyeval_internal.schema_migrations").fetchall() == [(files[-1][0],)]
     con.close()
 
 
@@ -188,6 +188,61 @@ def _columns_and_constraints(con):
         "select table_name, constraint_type, constraint_text from duckdb_constraints() order by all"
     ).fetchall()
     return columns, constraints
+
+
+def test_main_holds_the_public_api_and_pyeval_internal_the_rest(tmp_path):
+    """Clients list schema main first: only the public tables and views are there (issue 31);
+    the bookkeeping tables and the engine's views are in pyeval_internal, which pyeval's own
+    connections find by name and any other client reads qualified."""
+    path = tmp_path / "w.duckdb"
+    con = pyeval.connect(path)
+    pyeval.load_qrels(con, "c", FIXTURES / "trec_eval" / "qrels.test")
+    pyeval.load_run(con, "c", FIXTURES / "trec_eval" / "results.test", name="test")
+    pyeval.evaluate(con, "c", ["AP"])
+    assert con.execute("select count(*) > 0 from rank_gains").fetchall() == [(True,)]  # found by name
+    con.close()
+    raw = duckdb.connect(str(path), read_only=True)  # a client: no search path of pyeval's
+    listed = {}
+    for schema, name in raw.execute(
+            "select table_schema, table_name from information_schema.tables "
+            "where table_catalog = current_database()").fetchall():
+        listed.setdefault(schema, set()).add(name)
+    assert listed.pop("main") == set(public.PUBLIC_TABLES) | set(public.PUBLIC_VIEWS)
+    assert listed.pop(public.INTERNAL_SCHEMA) == (
+        set(public.INTERNAL_TABLES) | {v for v in sqlfiles.VIEW_ORDER if public.internal_view(v)})
+    assert listed == {}
+    assert raw.execute("select count(*) from scores where measure = 'AP'").fetchall() == [(3,)]  # 3 topics
+    assert raw.execute("select count(*) > 0 from pyeval_internal.rank_gains").fetchall() == [(True,)]
+    raw.close()
+
+
+def test_an_older_warehouse_moves_its_internals_out_of_main_and_keeps_its_marker(tmp_path):
+    """A warehouse an older pyeval made (migrations 0001-0010, its bookkeeping and engine views in
+    main) opened now: migration 0018 moves schema_migrations and derived_objects with their
+    rows, the engine's views are remade in pyeval_internal and none is left in main, and the
+    moved table carries the warehouse's marker still."""
+    path = tmp_path / "v10.duckdb"
+    shutil.copy(FIXTURES / "archive" / "v10.duckdb", path)
+    raw = duckdb.connect(str(path), read_only=True)
+    applied = raw.execute("select version, name, checksum, applied_at from schema_migrations order by 1").fetchall()
+    assert raw.execute("select count(*) from duckdb_views() where schema_name = 'main' "
+                       "and view_name = 'rank_gains'").fetchall() == [(1,)]
+    marker = ownership.marker(raw)
+    raw.close()
+    con = pyeval.connect(path)
+    assert con.execute("select version, name, checksum, applied_at from schema_migrations where version <= 10 "
+                       "order by 1").fetchall() == applied
+    assert con.execute("select max(version) from schema_migrations").fetchall() == [(len(sqlfiles.migration_files()),)]
+    assert ownership.marker(con) == marker == ownership.WAREHOUSE_MARKER
+    assert warehouse.views_current(con)
+    con.close()
+    raw = duckdb.connect(str(path), read_only=True)
+    in_main = {name for name, in raw.execute("select table_name from information_schema.tables "
+                                             "where table_schema = 'main'").fetchall()}
+    assert in_main == set(public.PUBLIC_TABLES) | set(public.PUBLIC_VIEWS)
+    assert raw.execute("select count(*) from pyeval_internal.derived_objects").fetchall()[0][0] > 0
+    raw.close()
+    assert ownership.probe_warehouse_file(path) == (ownership.Ownership.PYEVAL, marker)
 
 
 def test_schema_folder_matches_the_migrations():

@@ -390,7 +390,7 @@ def rendered_text(site: Path) -> str | None:
 def public_api() -> tuple[set[str], set[str]]:
     """The public relations and the public tables (pyeval/sharing/common.py)."""
     sys.path.insert(0, str(ROOT))
-    from pyeval.sharing.common import PUBLIC_TABLES, PUBLIC_VIEWS
+    from pyeval.storage.public import PUBLIC_TABLES, PUBLIC_VIEWS
 
     return set(PUBLIC_TABLES) | set(PUBLIC_VIEWS), set(PUBLIC_TABLES)
 

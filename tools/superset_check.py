@@ -188,7 +188,7 @@ def check_rename(superset: Superset, db: Path, snapshot: Path) -> list[str]:
     query = urllib.parse.quote(f"(schema_name:'{snapshot.stem}.main',force:!t)")
     listed = {row["value"] for row in superset.call("GET", f"/api/v1/database/{database}/tables/?q={query}")["result"]}
     sys.path.insert(0, str(ROOT))
-    from pyeval.sharing.common import PUBLIC_TABLES, PUBLIC_VIEWS
+    from pyeval.storage.public import PUBLIC_TABLES, PUBLIC_VIEWS
 
     public = set(PUBLIC_TABLES) | set(PUBLIC_VIEWS)
     results.append(f"{'PASS' if listed == public else 'FAIL'} the dataset form lists {len(listed)} tables and views "

@@ -49,8 +49,8 @@ def url_command(ctx, read_write, settable):
     else:
         open_warehouse(ctx, read_only=True).close()  # it must exist (and is upgraded if older)
         if not read_write:
-            click.echo(f"note: {ctx.obj['db']} is a working warehouse: a client lists pyeval's internal relations "
-                       "beside the public ones, and cannot open it while pyeval writes it; for dashboards, "
+            click.echo(f"note: {ctx.obj['db']} is a working warehouse: a client cannot open it while pyeval "
+                       "writes it, and an older client's DuckDB cannot read its file format; for dashboards, "
                        "`pyeval snapshot --for CLIENT OUT` and the URL of OUT (docs/bi.md)", err=True)
     click.echo(sqlalchemy_url(ctx.obj["db"], read_only=not read_write, settable=settable))
 

@@ -21,6 +21,7 @@ import duckdb
 
 from pyeval import diversity
 from pyeval.storage import archive
+from pyeval.storage.public import use_internal_schema
 from pyeval.core import sqlfiles
 from pyeval.core.db import check_judgment_set, first_row, transaction, unknown_campaign
 from pyeval.errors import DataIntegrityError, PyevalError
@@ -273,6 +274,7 @@ def _evaluate_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest, s
     stays only when the evaluation is stored (removed when it is not, or fails)."""
     if store and read_only(con):
         raise PyevalError("the warehouse is open read-only: evaluate with store=False, or open it for writing")
+    use_internal_schema(con)  # con may be a cursor: a session of its own, searching main only
     request = resolve(con, request)
     inline = sorted({m["gain"] for m in request.measures if m.has("gain") and is_inline_profile(m["gain"])}
                     - stored_profiles(con, request.campaign_id))

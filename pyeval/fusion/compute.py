@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import duckdb
 
 from pyeval.core import sqlfiles
+from pyeval.storage.public import use_internal_schema
 from pyeval.core.db import create_rows, first_row, unknown_campaign
 from ..errors import PyevalError
 from .recipe import Recipe
@@ -78,6 +79,7 @@ def stage(con: duckdb.DuckDBPyConnection, campaign_id: str, recipe: Recipe, poin
         "output_depth": recipe.output_depth or NO_DEPTH_LIMIT,
         "tie_order": recipe.tie_order,
     }
+    use_internal_schema(con)  # fusion_entries reads ranked_entries; con may be a cursor
     for name in STAGES:
         model = sqlfiles.model(f"fusion/{name}.sql")
         # name is one of STAGES, pyeval's own; the values are bound as parameters

@@ -11,6 +11,7 @@ import duckdb
 
 from pyeval.storage import archive
 from pyeval.core import sqlfiles
+from pyeval.storage.public import use_internal_schema
 from pyeval.core.db import first_row, transaction
 from ..errors import DataIntegrityError, PyevalError, already_stored, require_choice, with_command_line
 from ..loaders import judgment_sets
@@ -165,6 +166,7 @@ def holes(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str = 
     if depth < 1:
         raise PyevalError(f"depth must be a positive integer; got {depth}")
     model = sqlfiles.model("judgments/judgment_holes.sql")
+    use_internal_schema(con)  # judgment_holes reads ranked_entries; con may be a cursor
     return con.execute(
         sqlfiles.read("judgments/judgment_holes.sql") + "\norder by topic_id, best_rank, doc_id",
         model.bind({"campaign_id": campaign_id, "judgment_set": judgment_set, "depth": depth, "runs": list(runs)}),

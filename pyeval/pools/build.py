@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import duckdb
 
 from pyeval.core import sqlfiles
+from pyeval.storage.public import use_internal_schema
 from pyeval.core.db import create_rows, first_row, transaction, unknown_campaign
 from ..errors import PyevalError, already_stored, require_choice, with_command_line
 
@@ -157,6 +158,7 @@ def build(
         try:
             settings = {"campaign_id": campaign_id, "pool_name": name, "ordering": ordering, "budget": budget,
                         "seed": seed}
+            use_internal_schema(con)  # pool_candidates reads ranked_entries; con may be a cursor
             _stage(con, "pools/pool_candidates.sql", "pool_candidates", settings)
             if budget is None and all(s.rate == 1 for s in parsed):  # nothing is drawn: every candidate
                 con.execute("alter table pool_candidates rename to pool_selected")

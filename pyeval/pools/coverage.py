@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from pyeval.core import sqlfiles
+from pyeval.storage.public import use_internal_schema
 from pyeval.core.db import transaction
 from ..errors import PyevalError, require_choice
 from ..loaders import judgment_sets
@@ -54,6 +55,7 @@ def coverage_into(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: s
     bound = sqlfiles.model(path).bind({"campaign_id": campaign_id, "pool_name": pool_name,
                                        "judgment_set": judgment_set, "ordering": pool["ordering"], "runs": list(runs)})
     keys = {"c": campaign_id, "p": pool_name, "s": judgment_set}
+    use_internal_schema(con)  # pool_coverage reads ranked_entries; con may be a cursor
     with transaction(con):
         con.execute(f"create or replace temp table {ROWS_TABLE} as\n" + sqlfiles.read(path), bound)
         try:

@@ -51,6 +51,7 @@ import numpy as np
 import pandas as pd
 
 from pyeval.core import sqlfiles
+from pyeval.storage.public import use_internal_schema
 from pyeval.core.db import check_judgment_set, stores_in_one_transaction
 from ..errors import PyevalError, require_choice
 from .matrix import campaign_runs
@@ -376,6 +377,7 @@ def read_lists(con: duckdb.DuckDBPyConnection, campaign_id: str, depth: int, run
     if topics.empty:
         under = "" if judgment_set == "official" else f" in judgment set '{judgment_set}'"
         raise PyevalError(f"campaign '{campaign_id}' has no relevant judgments{under}")
+    use_internal_schema(con)  # mem_relevance reads the engine's views; con may be a cursor
     hits = con.execute(sqlfiles.read("resampling/mem_relevance.sql"),
                        {"campaign_id": campaign_id, "depth": depth, "runs": chosen, "judgment_set": judgment_set}).df()
     topic_ids = sorted(topics["topic_id"].unique())

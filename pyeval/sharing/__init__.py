@@ -8,7 +8,9 @@ inside one transaction, so it shows whole evaluations only.
 """
 from __future__ import annotations
 
-from .common import PUBLIC_TABLES, quote_identifier
+from pyeval.storage.public import PUBLIC_TABLES
+
+from .common import quote_identifier
 from .export import EXPORT_FORMAT, MANIFEST, ExportReport, attach_export, digest_folder, export_parquet, export_tables, read_manifest
 from .publish import (
     CAMPAIGN_INPUT_TABLES,

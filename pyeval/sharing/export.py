@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from pyeval.storage import archive
+from pyeval.storage import archive, warehouse
 from pyeval.core import sqlfiles
 from pyeval.core.db import first_row, rollback_quietly
 from ..errors import NotOwnedError, PyevalError, already_stored
 from pyeval.storage.ownership import LOCKED_DOWN, inside, listed_files, require_export, seal
-from .common import PUBLIC_TABLES, database_path, error_reason, table_columns
+from pyeval.storage.public import PUBLIC_TABLES, use_internal_schema
+
+from .common import database_path, error_reason, table_columns
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -87,6 +89,7 @@ def _write_export(con: duckdb.DuckDBPyConnection, target: Path, building: Path) 
     from .. import __version__
 
     cursor = con.cursor()
+    use_internal_schema(cursor)  # a cursor is a new session: it reads schema_migrations there
     tables = {}
     try:
         cursor.begin()
@@ -341,7 +344,6 @@ def attach_export(
         if not external_access:
             con.execute("set allowed_paths = $paths", {"paths": paths})
             con.execute("set enable_external_access = false")
-            con.execute("set lock_configuration = true")
         for table in PUBLIC_TABLES:
             info = manifest["tables"].get(table)
             if info is None:
@@ -354,10 +356,12 @@ def attach_export(
             found = first_row(con, f"select count(*) from {table}")[0]
             if found != info["rows"]:
                 raise PyevalError(f"{root}: table {table} has {found} rows; the manifest says {info['rows']}")
-        for name in sqlfiles.VIEW_ORDER:
-            con.execute(f"create view {name} as\n{sqlfiles.view_sql(name)}")
+        # the public views in main, the engine's in pyeval_internal, searched after main
+        warehouse.create_views(con, stamp=False)
         if "current_scores" not in manifest["tables"]:  # exported before migration 0015: from the history
             archive.rebuild(con)
+        if not external_access:
+            con.execute("set lock_configuration = true")  # after the search path the views set
     except duckdb.Error as exc:
         con.close()
         raise PyevalError(f"{root}: cannot read the export: {str(exc).splitlines()[0]}") from exc

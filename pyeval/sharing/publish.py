@@ -11,7 +11,9 @@ import duckdb
 from pyeval.core import sqlfiles
 from pyeval.core.db import first_row
 from ..errors import NotOwnedError, PyevalError, with_command_line
-from .common import PUBLIC_TABLES, PUBLIC_VIEWS, database_path, quote_identifier, table_columns
+from pyeval.storage.public import PUBLIC_TABLES, PUBLIC_VIEWS
+
+from .common import database_path, quote_identifier, table_columns
 
 #: Tables whose rows belong to one evaluation and never change: published incrementally.
 EVALUATION_TABLES: tuple[str, ...] = (

@@ -17,7 +17,9 @@ import duckdb
 from pyeval.core.db import first_row, rollback_quietly
 from ..errors import NotOwnedError, PyevalError, with_command_line
 from pyeval.storage.ownership import CLIENT_SNAPSHOT_MARKER, LOCKED_DOWN, SNAPSHOT_MARKER, Ownership, mark, probe_warehouse_file
-from .common import INTERNAL_SCHEMA, PUBLIC_TABLES, PUBLIC_VIEWS, database_path, error_reason, quote_identifier
+from pyeval.storage.public import INTERNAL_SCHEMA, PUBLIC_TABLES
+
+from .common import database_path, error_reason, quote_identifier
 
 _STORAGE_VERSION = re.compile(r"^v\d+\.\d+\.\d+$")
 _DUCKDB_VERSION = re.compile(r"^(\d+)\.(\d+)(?:\.\d+)?$")
@@ -123,32 +125,18 @@ def _replaceable_snapshot_target(path: Path) -> bool:
 
 def _move_internal_out(cursor: duckdb.DuckDBPyConnection, database: str) -> None:
     """In the copy ``database``, leave only the public API (:data:`PUBLIC_TABLES`,
-    :data:`PUBLIC_VIEWS`) in ``main``: every other table and pyeval's other views move to
-    :data:`INTERNAL_SCHEMA` (views keep their SQL; DuckDB binds a view's names in its own schema
-    first, then in ``main``)."""
-    from pyeval.core import sqlfiles
-
+    :data:`~pyeval.storage.public.PUBLIC_VIEWS`) in ``main``: a table someone made there (``pyeval sql --write``) moves
+    to :data:`INTERNAL_SCHEMA`, where every warehouse keeps pyeval's bookkeeping tables and
+    engine views (migration 0018). A view someone made stays where it is."""
     schema = f"{database}.{INTERNAL_SCHEMA}"
-    cursor.execute(f"create schema {schema}")
     tables = [name for name, in cursor.execute(
         "select table_name from duckdb_tables() where database_name = $d and schema_name = 'main' "
         "and not temporary order by table_name", {"d": database}).fetchall()]
-    views = [name for name, in cursor.execute(
-        "select view_name from duckdb_views() where database_name = $d and schema_name = 'main' "
-        "and not internal order by view_name", {"d": database}).fetchall()]
     for table in tables:
         if table not in PUBLIC_TABLES:
             quoted = quote_identifier(table)
             cursor.execute(f"create table {schema}.{quoted} as select * from {database}.main.{quoted}")
             cursor.execute(f"drop table {database}.main.{quoted}")
-    # pyeval's own views only (a view someone made with `pyeval sql --write` stays where it is)
-    internal_views = [view for view in views if view not in PUBLIC_VIEWS and view in sqlfiles.VIEW_ORDER]
-    for view in internal_views:
-        cursor.execute(f"drop view {database}.main.{quote_identifier(view)}")
-    for view in sqlfiles.VIEW_ORDER:  # dependencies first
-        if view in internal_views:
-            # pyeval's own view text (sql/views/), no user input
-            cursor.execute(f"create view {schema}.{quote_identifier(view)} as\n{sqlfiles.view_sql(view)}")
 
 
 
@@ -213,7 +201,7 @@ def snapshot(
             # source_name is DuckDB's name of the open database, quoted
             cursor.execute(f"copy from database {quote_identifier(source_name)} to pyeval_snapshot")
             if client is None:
-                mark(cursor, SNAPSHOT_MARKER, table="pyeval_snapshot.main.schema_migrations")
+                mark(cursor, SNAPSHOT_MARKER, table=f"pyeval_snapshot.{INTERNAL_SCHEMA}.schema_migrations")
             else:
                 _move_internal_out(cursor, "pyeval_snapshot")
                 mark(cursor, CLIENT_SNAPSHOT_MARKER, table=f"pyeval_snapshot.{INTERNAL_SCHEMA}.schema_migrations")

@@ -16,9 +16,10 @@ from collections.abc import Iterable
 
 from pyeval.core import sqlfiles
 from pyeval.core.db import quote_identifier
+from pyeval.storage.public import INTERNAL_SCHEMA, INTERNAL_TABLES
 
 #: Never described: its comment is the warehouse's ownership marker (pyeval/storage/ownership.py).
-UNDESCRIBED = frozenset({"schema_migrations", "derived_objects"})
+UNDESCRIBED = frozenset(INTERNAL_TABLES)
 
 
 @functools.cache
@@ -191,20 +192,28 @@ def resolve_cross_references(described: dict[str, dict]) -> dict[str, dict]:
     }
 
 
+def described_columns(con) -> dict[str, list[str]]:
+    """``relation -> columns`` of every table and view of the warehouse ``con`` that
+    docs/schema.md describes: those of schema ``main`` and ``pyeval_internal`` (the metric
+    engine's views) but the bookkeeping tables."""
+    columns: dict[str, list[str]] = {}
+    for relation, column in con.execute(
+        "select table_name, column_name from duckdb_columns() where database_name = current_database() "
+        "and schema_name in ('main', $s) and not internal order by table_name, column_index", {"s": INTERNAL_SCHEMA}
+    ).fetchall():
+        if relation not in UNDESCRIBED:
+            columns.setdefault(relation, []).append(column)
+    return columns
+
+
 def main(argv: list[str]) -> int:
-    """Rewrite sql/descriptions.json from docs/schema.md (``argv[0]``), for the public tables and
-    views of a fresh warehouse and their columns."""
+    """Rewrite sql/descriptions.json from docs/schema.md (``argv[0]``), for the tables and views
+    of a fresh warehouse (:func:`described_columns`) and their columns."""
     import pyeval
 
     page = open(argv[0], encoding="utf-8").read()
     con = pyeval.connect()
-    columns: dict[str, list[str]] = {}
-    for relation, column in con.execute(
-        "select table_name, column_name from duckdb_columns() where database_name = current_database() "
-        "and schema_name = 'main' and not internal order by table_name, column_index"
-    ).fetchall():
-        if relation not in UNDESCRIBED:
-            columns.setdefault(relation, []).append(column)
+    columns = described_columns(con)
     con.close()
     described = fill_columns(from_schema_page(page), columns)
     target = sqlfiles.resource_root("sql") / "descriptions.json"

@@ -30,6 +30,7 @@ import duckdb
 
 from pyeval.core import sqlfiles
 from pyeval.errors import NotAWarehouseError, NotOwnedError, with_command_line
+from pyeval.storage.public import INTERNAL_SCHEMA
 
 #: The comment pyeval puts on a warehouse's ``schema_migrations`` table when it creates one.
 WAREHOUSE_MARKER = "pyeval warehouse"
@@ -40,8 +41,9 @@ DEMO_MARKER = "pyeval warehouse (demo)"
 #: :data:`WAREHOUSE_MARKER`).
 SNAPSHOT_MARKER = "pyeval warehouse (snapshot)"
 #: The marker of a snapshot written for a BI client (``pyeval snapshot --for``), on
-#: ``pyeval_internal.schema_migrations``: only the public API is in its default schema, so it is
-#: no working warehouse (pyeval opens it for ``url`` and replaces it with a later snapshot).
+#: its ``schema_migrations``: a copy in the storage format of a client's DuckDB, with no table
+#: of anyone else's in its default schema, so it is no working warehouse (pyeval opens it for
+#: ``url`` and replaces it with a later snapshot).
 CLIENT_SNAPSHOT_MARKER = "pyeval snapshot for BI clients"
 
 #: Bytes 8-11 of every DuckDB database file (its header's magic).
@@ -139,14 +141,19 @@ def _user_objects(con: duckdb.DuckDBPyConnection) -> list[str]:
 
 def marker(con: duckdb.DuckDBPyConnection) -> str | None:
     """The comment on the open database's ``schema_migrations`` table (None: no such table):
-    in schema ``main``, or in ``pyeval_internal`` for a copy written for BI clients (its marker
-    :data:`CLIENT_SNAPSHOT_MARKER`)."""
-    rows = con.execute(
-        "select coalesce(comment, '') from duckdb_tables() where database_name = current_database() "
-        "and schema_name in ('main', 'pyeval_internal') and table_name = 'schema_migrations' and not temporary "
-        "order by schema_name = 'main' desc"
+    in schema ``pyeval_internal``, or ``main`` in a warehouse migration 0018 has not moved yet."""
+    rows = _migrations_tables(con)
+    return rows[0][1] if rows else None
+
+
+def _migrations_tables(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
+    """``(schema, comment)`` of each ``schema_migrations`` table of the open database, in
+    ``pyeval_internal`` or ``main`` (a warehouse before migration 0018), ``main`` first."""
+    return con.execute(
+        "select schema_name, coalesce(comment, '') from duckdb_tables() where database_name = current_database() "
+        "and schema_name in ('main', $s) and table_name = 'schema_migrations' and not temporary "
+        "order by schema_name = 'main' desc", {"s": INTERNAL_SCHEMA}
     ).fetchall()
-    return rows[0][0] if rows else None
 
 
 def ownership(
@@ -161,9 +168,10 @@ def ownership(
     if comment.startswith(WAREHOUSE_MARKER):
         return Ownership.PYEVAL
     name, checksum = _first_migration_checksum(migrations)
+    schema = _migrations_tables(con)[0][0]  # 'main' or 'pyeval_internal', from the catalogue
     try:
         rows = con.execute(
-            "select count(*) from schema_migrations where version = 1 and name = $n and checksum = $c",
+            f"select count(*) from {schema}.schema_migrations where version = 1 and name = $n and checksum = $c",
             {"n": name, "c": checksum},
         ).fetchall()
     except duckdb.Error:  # a table of that name with other columns

@@ -6,7 +6,9 @@ sha256 of its text. Views are derived, never migrated: a read-write open recreat
 sql/views/ when their recorded sha256 (table ``derived_objects``) differs from the files', and
 with them the measure catalogue (table ``measures``) and the descriptions of every public
 table, view and column. Only a file pyeval made (or an empty one) is ever written to:
-pyeval/storage/ownership.py.
+pyeval/storage/ownership.py. The public tables and views are in schema ``main``; the
+bookkeeping tables and the metric engine's views in ``pyeval_internal``, which every
+connection pyeval opens searches after ``main`` (pyeval/storage/public.py).
 
 The drop-ins (``pyeval trec_eval``, ``ntcireval``, ``ndeval``) evaluate in a throw-away
 warehouse instead (:func:`scratch`): in memory, holding only the tables (from schema/, the
@@ -26,6 +28,7 @@ import duckdb
 
 from pyeval.storage import archive
 from pyeval.storage import ownership
+from pyeval.storage.public import INTERNAL_SCHEMA, internal_view, use_internal_schema
 from pyeval.core import sqlfiles
 from pyeval.core.sqlfiles import migration_checksum
 from pyeval.core.db import first_row, transaction
@@ -134,15 +137,16 @@ def _connect(path: str, read_only: bool, config: dict) -> duckdb.DuckDBPyConnect
     locked = config.get("lock_configuration", False)
     con = duckdb.connect(path, read_only=read_only, config={k: v for k, v in config.items() if k != "lock_configuration"})
     con.execute("set enable_progress_bar = false")
+    use_internal_schema(con)
     if locked:
         con.execute("set lock_configuration = true")
     return con
 
 
 def _recorded(con: duckdb.DuckDBPyConnection) -> dict[int, tuple[str, str]]:
-    exists = first_row(con, 
-        "select count(*) from duckdb_tables() where table_name = 'schema_migrations'"
-    )[0]
+    exists = first_row(con, "select count(*) from duckdb_tables() where table_name = 'schema_migrations' "
+                            "and database_name = current_database() and schema_name in ('main', $s)",
+                       {"s": INTERNAL_SCHEMA})[0]
     if not exists:
         return {}
     rows = con.execute("select version, name, checksum from schema_migrations").fetchall()
@@ -183,6 +187,7 @@ def migrate(con: duckdb.DuckDBPyConnection, migrations=None, path: str = "") -> 
     """
     files = migrations if migrations is not None else _shipped_migrations()
     found = ownership.require_warehouse(con, path or "the database", migrations=files, allow_empty=True)
+    use_internal_schema(con)  # a connection made before the file was attached or copied in
     if found is ownership.Ownership.EMPTY:
         with transaction(con):
             con.execute(sqlfiles.table_sql("schema_migrations"))
@@ -195,11 +200,15 @@ def migrate(con: duckdb.DuckDBPyConnection, migrations=None, path: str = "") -> 
             ownership.mark(con)
     pending = _check(con, files, path)
     by_version = {version: (name, file) for version, name, file in files}
+    marked = ownership.marker(con)
     for version in pending:
         name, file = by_version[version]
         try:
             with transaction(con):
                 con.execute(file.read_text(encoding="utf-8"))
+                use_internal_schema(con)  # bookkeeping moved to pyeval_internal (0018): found there
+                if marked and ownership.marker(con) != marked:  # a moved schema_migrations lost its comment
+                    ownership.mark(con, marked, table=f"{INTERNAL_SCHEMA}.schema_migrations")
                 con.execute(
                     "insert into schema_migrations (version, name, checksum) values ($v, $n, $c)",
                     {"v": version, "n": name, "c": migration_checksum(file)},
@@ -282,16 +291,16 @@ def views_current(con: duckdb.DuckDBPyConnection) -> bool:
     (:data:`CATALOGUE_SEAL`) says it was made from this pyeval's measure sources; a read-only
     open then reads files only (no import of the measure registry, no write)."""
     exists = first_row(con, "select count(*) from duckdb_tables() where table_name = 'derived_objects' "
-                            "and database_name = current_database() and schema_name = 'main'")[0]
+                            "and database_name = current_database() and schema_name in ('main', $s)",
+                       {"s": INTERNAL_SCHEMA})[0]
     if not exists:
         return False
     stored = {name: (kind, digest) for name, kind, digest in
               con.execute("select object_name, object_kind, sha256 from derived_objects").fetchall()}
     seal = stored.pop(CATALOGUE_SEAL, None)
-    views = {name for name, in con.execute(
-        "select view_name from duckdb_views() where not internal "
-        "and database_name = current_database() and schema_name = 'main'").fetchall()}
-    if not set(sqlfiles.VIEW_ORDER) <= views:
+    views = set(con.execute("select schema_name, view_name from duckdb_views() where not internal "
+                            "and database_name = current_database()").fetchall())
+    if not {(_view_schema(name), name) for name in sqlfiles.VIEW_ORDER} <= views:
         return False
     recorded = stored.get(CATALOGUE)
     if seal is not None and recorded is not None and seal[1] == _catalogue_seal(recorded[1]):
@@ -312,17 +321,26 @@ def _sealed(con: duckdb.DuckDBPyConnection) -> bool:
     return first_row(con, "select count(*) from derived_objects where object_name = $n", {"n": CATALOGUE_SEAL})[0] > 0
 
 
+def _view_schema(name: str) -> str:
+    """The schema pyeval makes its view ``name`` in: ``main`` for the public API, else
+    :data:`~pyeval.storage.public.INTERNAL_SCHEMA`."""
+    return INTERNAL_SCHEMA if internal_view(name) else "main"
+
+
 def create_views(
     con: duckdb.DuckDBPyConnection, names: Sequence[str] = sqlfiles.VIEW_ORDER, *, stamp: bool = True
 ) -> None:
     """(Re)create the views ``names`` (default: every view of sql/views/) in that order, in one
-    transaction; ``stamp``: a warehouse's open, which also rewrites the measure catalogue, puts
+    transaction, the public ones in ``main`` and the others in ``pyeval_internal``; ``stamp``: a warehouse's open, which also rewrites the measure catalogue, puts
     the descriptions on every public table, view and column, and records in ``derived_objects``
     what each was made from (:func:`views_current`)."""
     with transaction(con):
+        if any(map(internal_view, names)):
+            con.execute(f"create schema if not exists {INTERNAL_SCHEMA}")
+            use_internal_schema(con)
         for name in names:
             # View names come from the constant VIEW_ORDER: no user input reaches this SQL text.
-            con.execute(f"create or replace view {name} as\n{sqlfiles.view_sql(name)}")
+            con.execute(f"create or replace view {_view_schema(name)}.{name} as\n{sqlfiles.view_sql(name)}")
         if stamp:
             from pyeval.storage import descriptions  # not at the top: see _derived_checksums
             from pyeval.measures import catalogue

@@ -101,7 +101,7 @@ def _older_pyeval_warehouse(path):
     """A warehouse as a pyeval without markers left it: the marker comment removed."""
     make_warehouse(path)
     con = duckdb.connect(str(path))
-    con.execute("comment on table schema_migrations is null")
+    con.execute("comment on table pyeval_internal.schema_migrations is null")
     con.close()
     probe = duckdb.connect(str(path), read_only=True)
     assert ownership.marker(probe) == ""

@@ -71,7 +71,7 @@ def test_an_upgrade_on_a_read_only_open_is_said_on_stderr(tmp_path):
     db = warehouse(tmp_path / "w.duckdb")
     con = duckdb.connect(str(db))
     # as if made by a pyeval with other views (derived_objects records what each was made from)
-    con.execute("update derived_objects set sha256 = 'other' where object_name = 'scores'")
+    con.execute("update pyeval_internal.derived_objects set sha256 = 'other' where object_name = 'scores'")
     con.close()
     status, output = cli("--db", db, "list")
     assert status == 0

@@ -1,0 +1,117 @@
+"""Which relations are pyeval's public API, and the schema that holds the rest.
+
+The public tables and views (docs/schema.md) are in schema ``main``, the default schema every
+client lists. pyeval's bookkeeping tables and the views of its metric engine (sql/views/ but
+:data:`PUBLIC_VIEWS`) are in :data:`INTERNAL_SCHEMA` (migration 0018, docs/bi.md). pyeval's own
+connections search that schema after ``main`` (:func:`use_internal_schema`), so its SQL names
+them unqualified; a view in :data:`INTERNAL_SCHEMA` binds the names it reads in its own schema
+first, then in ``main``, whatever the reading connection's search path. A cursor is a session
+of its own: the functions that read the engine's views set the search path of the connection
+they are given (evaluation, fusion, pools, judgment holes, MEM).
+"""
+from __future__ import annotations
+
+import duckdb
+
+#: The stored public tables (docs/schema.md), in schema ``main``: what exports and publications copy.
+PUBLIC_TABLES: tuple[str, ...] = (
+    "campaigns",
+    "campaign_derivations",
+    "topics",
+    "topic_texts",
+    "intents",
+    "intent_variants",
+    "qrels",
+    "runs",
+    "run_tags",
+    "run_entries",
+    "document_lengths",
+    "campaign_inputs",
+    "gain_profiles",
+    "evaluations",
+    "topic_scores",
+    "evaluation_inputs",
+    "evaluation_measures",
+    "evaluation_means",
+    "measures",
+    # meta-evaluation (migrations 0005 and 0008; docs/resampling.md)
+    "resample_sets",
+    "resample_replicates",
+    "significance_tests",
+    "pairwise_tests",
+    "discriminative_power",
+    "swap_rates",
+    "swap_rate_summaries",
+    "minority_rates",
+    "rank_correlations",
+    "concordance_tests",
+    "gain_robustness",
+    "mem_solutions",
+    "mem_predictions",
+    # the topic x run matrix analyses (migration 0012; docs/risk.md, docs/design.md)
+    "risk_results",
+    "risk_topic_values",
+    "topic_set_designs",
+    # fusion (migration 0013; docs/fusion.md)
+    "run_derivations",
+    "run_derivation_parents",
+    "fusion_grids",
+    "fusion_grid_points",
+    # judgment sets and their comparisons (migration 0011; docs/judgments.md)
+    "judgment_sets",
+    "judgment_comparisons",
+    "judgment_agreement",
+    "judgment_confusion",
+    "judgment_ranking_agreement",
+    # pools, coverage and leave-one-group-out (migration 0014; docs/pools.md)
+    "pools",
+    "pool_runs",
+    "pool_documents",
+    "pool_coverage",
+    "pool_leave_out",
+    "pool_leave_out_rankings",
+    # the stored current values the views scores and run_means read (migration 0015)
+    "current_scores",
+    "current_means",
+)
+
+#: The public views (docs/schema.md), in schema ``main`` beside :data:`PUBLIC_TABLES`.
+PUBLIC_VIEWS: tuple[str, ...] = (
+    "derived_run_status",
+    "current_inputs",
+    "stale_results",
+    "score_history",
+    "scores",
+    "run_means",
+    "monthly_means",
+    "leaderboard",
+    "campaign_overview",
+    "run_overview",
+    "topic_overview",
+    "pool_unique_documents",
+    "unique_relevant",
+)
+
+#: The schema of what is not public API: the bookkeeping tables and the metric engine's views.
+INTERNAL_SCHEMA = "pyeval_internal"
+
+#: pyeval's bookkeeping tables (migration 0018 moved them to :data:`INTERNAL_SCHEMA`).
+INTERNAL_TABLES: tuple[str, ...] = ("schema_migrations", "derived_objects")
+
+
+def internal_view(name: str) -> bool:
+    """Whether pyeval's view ``name`` (sql/views/) is made in :data:`INTERNAL_SCHEMA`."""
+    return name not in PUBLIC_VIEWS
+
+
+def use_internal_schema(con: duckdb.DuckDBPyConnection) -> None:
+    """Make ``con`` (a connection or cursor of a warehouse, or a scratch database) search
+    :data:`INTERNAL_SCHEMA` after ``main``, when its database has that schema (DuckDB refuses a
+    search path naming a schema it does not have). A session setting: every connection and
+    cursor sets it once. Reads only."""
+    found = con.execute(
+        "select count(*) from duckdb_schemas() where database_name = current_database() and schema_name = $s",
+        {"s": INTERNAL_SCHEMA}).fetchall()[0][0]
+    if found:
+        # the constant INTERNAL_SCHEMA: no user input reaches this SQL text
+        con.execute(f"set search_path = 'main,{INTERNAL_SCHEMA}'")
