@@ -308,3 +308,29 @@ def test_scratch_tables_are_those_of_a_migrated_warehouse():
 def test_scratch_refuses_an_unknown_relation():
     with pytest.raises(ValueError, match="no stored table or view named 'nothing'"):
         warehouse.scratch(["nothing"])
+
+
+def test_the_functions_that_read_the_engine_views_work_on_a_cursor(tmp_path):
+    """A cursor is a DuckDB session of its own, searching schema main only: each function that
+    reads the views of pyeval_internal sets its search path (pyeval/storage/public.py)."""
+    from pyeval import fusion, judgments, pools
+    from pyeval.resampling import mem
+
+    con = pyeval.connect(tmp_path / "w.duckdb")
+    pyeval.load_qrels(con, "c", FIXTURES / "trec_eval" / "qrels.test")
+    pyeval.load_run(con, "c", FIXTURES / "trec_eval" / "results.test", name="a")
+    pyeval.load_run(con, "c", FIXTURES / "trec_eval" / "results.trunc", name="b")
+    for function in (
+        lambda cursor: pyeval.evaluate(cursor, "c", ["AP", "nDCG@10"], store=False),
+        lambda cursor: fusion.fuse(cursor, "c", ["a", "b"], "sum"),
+        lambda cursor: pools.build(cursor, "c", "depth10", depth=10),
+        lambda cursor: pools.coverage(cursor, "c", "depth10", store=False),
+        lambda cursor: judgments.holes(cursor, "c", depth=10),
+        lambda cursor: mem.informativeness(cursor, "c", ["ERR"], depth=3, runs_top=2, topics_top=2, store=False),
+    ):
+        cursor = con.cursor()
+        with pytest.raises(duckdb.CatalogException):  # what a cursor sees before: main only
+            cursor.execute("select count(*) from ranked_entries")
+        function(cursor)
+        cursor.close()
+    con.close()
