@@ -18,7 +18,7 @@ from pyeval.core import sqlfiles
 from pyeval.core.db import first_row, rollback_quietly
 from ..errors import NotOwnedError, PyevalError, already_stored
 from pyeval.storage.ownership import LOCKED_DOWN, inside, listed_files, require_export, seal
-from pyeval.storage.public import PUBLIC_TABLES, use_internal_schema
+from pyeval.storage.public import INTERNAL_SCHEMA, PUBLIC_TABLES
 
 from .common import database_path, error_reason, table_columns
 
@@ -89,7 +89,6 @@ def _write_export(con: duckdb.DuckDBPyConnection, target: Path, building: Path) 
     from .. import __version__
 
     cursor = con.cursor()
-    use_internal_schema(cursor)  # a cursor is a new session: it reads schema_migrations there
     tables = {}
     try:
         cursor.begin()
@@ -123,7 +122,8 @@ def _write_export(con: duckdb.DuckDBPyConnection, target: Path, building: Path) 
                 ],
             }
         last = first_row(cursor, "select max(evaluation_id) from evaluations")[0]
-        migrations = cursor.execute("select version, name, checksum from schema_migrations order by version").fetchall()
+        migrations = cursor.execute(f"select version, name, checksum from {INTERNAL_SCHEMA}.schema_migrations "
+                                    "order by version").fetchall()
         cursor.commit()
     except BaseException as exc:
         rollback_quietly(cursor)

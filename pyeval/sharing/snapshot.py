@@ -123,7 +123,7 @@ def _replaceable_snapshot_target(path: Path) -> bool:
     return (found is Ownership.PYEVAL and marker == SNAPSHOT_MARKER) or marker == CLIENT_SNAPSHOT_MARKER
 
 
-def _move_internal_out(cursor: duckdb.DuckDBPyConnection, database: str) -> None:
+def _move_user_tables_out(cursor: duckdb.DuckDBPyConnection, database: str) -> None:
     """In the copy ``database``, leave only the public API (:data:`PUBLIC_TABLES`,
     :data:`~pyeval.storage.public.PUBLIC_VIEWS`) in ``main``: a table someone made there (``pyeval sql --write``) moves
     to :data:`INTERNAL_SCHEMA`, where every warehouse keeps pyeval's bookkeeping tables and
@@ -203,7 +203,7 @@ def snapshot(
             if client is None:
                 mark(cursor, SNAPSHOT_MARKER, table=f"pyeval_snapshot.{INTERNAL_SCHEMA}.schema_migrations")
             else:
-                _move_internal_out(cursor, "pyeval_snapshot")
+                _move_user_tables_out(cursor, "pyeval_snapshot")
                 mark(cursor, CLIENT_SNAPSHOT_MARKER, table=f"pyeval_snapshot.{INTERNAL_SCHEMA}.schema_migrations")
             last = first_row(cursor, "select max(evaluation_id) from evaluations")[0]
             cursor.commit()

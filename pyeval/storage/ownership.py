@@ -142,18 +142,26 @@ def _user_objects(con: duckdb.DuckDBPyConnection) -> list[str]:
 def marker(con: duckdb.DuckDBPyConnection) -> str | None:
     """The comment on the open database's ``schema_migrations`` table (None: no such table):
     in schema ``pyeval_internal``, or ``main`` in a warehouse migration 0018 has not moved yet."""
-    rows = _migrations_tables(con)
-    return rows[0][1] if rows else None
+    found = _migrations_table(con)
+    return found[1] if found else None
 
 
-def _migrations_tables(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
-    """``(schema, comment)`` of each ``schema_migrations`` table of the open database, in
-    ``pyeval_internal`` or ``main`` (a warehouse before migration 0018), ``main`` first."""
-    return con.execute(
+def migrations_schema(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The schema of the open database's ``schema_migrations`` table (None: no such table)."""
+    found = _migrations_table(con)
+    return found[0] if found else None
+
+
+def _migrations_table(con: duckdb.DuckDBPyConnection) -> tuple[str, str] | None:
+    """``(schema, comment)`` of the open database's ``schema_migrations`` table: in
+    ``pyeval_internal``, or ``main`` in a warehouse migration 0018 has not moved yet (``main``
+    first should both exist)."""
+    rows = con.execute(
         "select schema_name, coalesce(comment, '') from duckdb_tables() where database_name = current_database() "
         "and schema_name in ('main', $s) and table_name = 'schema_migrations' and not temporary "
-        "order by schema_name = 'main' desc", {"s": INTERNAL_SCHEMA}
+        "order by schema_name = 'main' desc limit 1", {"s": INTERNAL_SCHEMA}
     ).fetchall()
+    return rows[0] if rows else None
 
 
 def ownership(
@@ -168,7 +176,7 @@ def ownership(
     if comment.startswith(WAREHOUSE_MARKER):
         return Ownership.PYEVAL
     name, checksum = _first_migration_checksum(migrations)
-    schema = _migrations_tables(con)[0][0]  # 'main' or 'pyeval_internal', from the catalogue
+    schema = migrations_schema(con)  # 'main' or 'pyeval_internal', from the catalogue
     try:
         rows = con.execute(
             f"select count(*) from {schema}.schema_migrations where version = 1 and name = $n and checksum = $c",

@@ -144,12 +144,10 @@ def _connect(path: str, read_only: bool, config: dict) -> duckdb.DuckDBPyConnect
 
 
 def _recorded(con: duckdb.DuckDBPyConnection) -> dict[int, tuple[str, str]]:
-    exists = first_row(con, "select count(*) from duckdb_tables() where table_name = 'schema_migrations' "
-                            "and database_name = current_database() and schema_name in ('main', $s)",
-                       {"s": INTERNAL_SCHEMA})[0]
-    if not exists:
+    schema = ownership.migrations_schema(con)  # 'main' or 'pyeval_internal', from the catalogue
+    if schema is None:
         return {}
-    rows = con.execute("select version, name, checksum from schema_migrations").fetchall()
+    rows = con.execute(f"select version, name, checksum from {schema}.schema_migrations").fetchall()
     return {version: (name, checksum) for version, name, checksum in rows}
 
 
