@@ -14,7 +14,18 @@ moves the figures less than wall time) of:
 3. many runs in one statement: ``evaluator.calc_aggregate_many`` of ``--many`` runs (1, 10 and
    100 by default), CPU per run, against ``ir_measures.calc_aggregate`` once per run;
 4. loading a ``--frame-rows`` DataFrame run into the engine (Arrow columns, the duplicate
-   check, run_insert.sql's ranking) against DuckDB reading the same frame into a table.
+   check, run_insert.sql's ranking) against DuckDB reading the same frame into a table;
+5. with ``--plan-reuse``, where one call's statement spends its time (DuckDB's profiler: binding,
+   optimizer and physical planner against the operators' CPU, the floor a reused plan would
+   still cost), and whether DuckDB reuses a plan at ``EXECUTE``: a ``PREPARE``d statement that
+   reads a table against one that reads none (its optimizer time at ``EXECUTE``: zero when the
+   plan is reused);
+6. with ``--rank-options``, the ways of ranking the ``--frame-rows`` frame in trec_eval's order
+   (score descending, docno descending, per topic) that DuckDB offers, each as an insert of
+   the frame into a table, against the same insert without a rank;
+7. with ``--first-calls N``, only item 1, in N fresh processes: wall and CPU seconds of the
+   first call after ``import pyeval``, least, median and most, and how many took at most 0.5 s
+   wall (the issue's target).
 
 With ``--baseline REV`` the script drives itself: it extracts REV's and HEAD's code (git
 archive, bench/common.py ``snapshot_code``), then runs, ``--rounds`` times and in turn for each,
@@ -60,11 +71,19 @@ def main(argv=None) -> int:
     parser.add_argument("--baseline", metavar="REV", help="compare REV's code with HEAD's (child processes)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line at the end")
+    parser.add_argument("--first-calls", type=int, metavar="N", help="only the first call, in N processes (item 7)")
+    parser.add_argument("--first-call-only", action="store_true", help=argparse.SUPPRESS)  # one of those processes
+    parser.add_argument("--rank-options", action="store_true",
+                        help="time DuckDB's ways of ranking the frame in trec_eval's order (item 6)")
+    parser.add_argument("--plan-reuse", action="store_true",
+                        help="profile one call's statement and DuckDB's reuse of prepared plans (item 5)")
     parser.add_argument("--whole-process", action="store_true",
                         help="only import pyeval and make --calls calls (what --baseline times from outside)")
     args = parser.parse_args(argv)
     if args.baseline:
         return _compare(args)
+    if args.first_calls:
+        return _first_calls(args)
 
     import numpy as np
 
@@ -86,9 +105,12 @@ def main(argv=None) -> int:
     import pyeval
     from ir_measures import AP, P, ScoredDoc, nDCG
     measures = [AP, nDCG @ 10, P @ 10]
-    imported = time.process_time()
+    imported, clock = time.process_time(), time.perf_counter()
     ours = pyeval.calc_aggregate(measures, qrels, run)
     first = time.process_time() - imported
+    if args.first_call_only:
+        print(json.dumps({"cpu": first, "wall": time.perf_counter() - clock}))
+        return 0
     print(f"import pyeval (and ir_measures' names): {imported - started:.3f} s CPU; "
           f"first calc_aggregate after it: {first:.3f} s CPU")
     figures["first call s"] = first
@@ -164,8 +186,112 @@ def main(argv=None) -> int:
               f"DuckDB reading the frame into a table {statistics.median(duck):.3f} s CPU "
               f"(load {statistics.median(load) / statistics.median(duck):.1f}x, "
               f"calc_aggregate {statistics.median(whole) / statistics.median(duck):.1f}x)")
+        if args.rank_options:
+            figures.update(_rank_options(con))
+    if args.plan_reuse:
+        figures.update(_plan_reuse(measures, qrels, run))
     if args.json:
         print(json.dumps(figures))
+    return 0
+
+
+#: Item 6: inserts of the registered frame ``big`` (query_id, doc_id, score) into ``ranked``,
+#: each ranking it in trec_eval's order another way (the script's own constant SQL).
+RANK_OPTIONS = {
+    "no rank": "select query_id, doc_id, score, 0 from big",
+    "row_number window (run_insert.sql's)": "select query_id, doc_id, score, row_number() over "
+        "(partition by query_id order by score desc, doc_id desc) from big",
+    "sorted first, then the window": "select query_id, doc_id, score, row_number() over (partition by query_id "
+        "order by score desc, doc_id desc) from (select * from big order by query_id, score desc, doc_id desc)",
+    "list aggregate, unnested with positions": "select query_id, entry.doc_id, entry.score, position from ("
+        "select query_id, list({'doc_id': doc_id, 'score': score} order by score desc, doc_id desc) as entries "
+        "from big group by query_id), unnest(entries) with ordinality as listed(entry, position)",
+    "integer docno key (dense_rank), then the window": "select query_id, doc_id, score, row_number() over "
+        "(partition by query_id order by score desc, doc_key desc) from (select *, dense_rank() over "
+        "(order by doc_id) as doc_key from big)",
+}
+
+
+def _rank_options(con, repeats: int = 3) -> dict[str, float]:
+    """Item 6 of the module's docstring: CPU and wall seconds, medians of ``repeats``."""
+    figures = {}
+    print("\nranking the frame in trec_eval's order in DuckDB (insert into a table; CPU / wall s, medians):")
+    for name, sql in RANK_OPTIONS.items():
+        cpu, wall = [], []
+        for _ in range(repeats):
+            con.execute("create or replace table ranked (query_id varchar, doc_id varchar, score double, r bigint)")
+            started, clock = time.process_time(), time.perf_counter()
+            con.execute(f"insert into ranked {sql}")
+            cpu.append(time.process_time() - started)
+            wall.append(time.perf_counter() - clock)
+        figures[f"rank option {name}: CPU s"] = statistics.median(cpu)
+        print(f"  {name:50s} {statistics.median(cpu):6.3f} / {statistics.median(wall):6.3f}")
+    return figures
+
+
+def _profiled(con, sql: str, params=None) -> dict:
+    """DuckDB's JSON profile of one execution of ``sql`` on ``con`` (profiling off after)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        output = Path(tmp, "profile.json")
+        con.execute("pragma enable_profiling = 'json'")
+        con.execute("pragma profiling_output = $path", {"path": str(output)})
+        try:
+            con.execute(sql, params).fetchall()
+        finally:
+            con.execute("pragma disable_profiling")
+        return json.loads(output.read_text())
+
+
+def _phases(profile: dict) -> tuple[float, float, float, float]:
+    """Seconds of binding, optimising and physical planning, and the operators' CPU, of a profile
+    (a phase DuckDB skipped is missing from it: 0)."""
+    return (profile["planner"].get("binding_time", 0.0), profile["optimizer"].get("total_time", 0.0),
+            profile["physical_planner"].get("total_time", 0.0), profile["query"]["cpu_time"])
+
+
+def _plan_reuse(measures, qrels, run, repeats: int = 5) -> dict[str, float]:
+    """Item 5 of the module's docstring: medians of ``repeats`` profiles."""
+    import duckdb
+    from pyeval.interop import RUN, engine_for
+
+    engine, _ = engine_for(qrels)
+    engine.evaluate(measures, run, None)  # the plan prepared, the run loaded
+    (plan,) = [p for p in engine._plans.values() if p is not None][-1:]
+    params = {**plan.params, "runs": [RUN]}
+    phases = [_phases(_profiled(engine.con, plan.sql, params)) for _ in range(repeats)]
+    binding, optimizer, physical, operators = (statistics.median(values) * 1000 for values in zip(*phases))
+    print(f"\none call's statement ({len(plan.sql.splitlines())} lines of SQL), DuckDB's profiler, medians of "
+          f"{repeats}: binding {binding:.1f} ms, optimizer {optimizer:.1f} ms, physical planner {physical:.1f} ms; "
+          f"operators {operators:.1f} ms CPU (what a reused plan would still cost)")
+    con = duckdb.connect()
+    con.execute("create table numbers as select range as n, range % 50 as topic from range(5000)")
+    grouped = " union all ".join(f"select topic, sum(n * {i}) from numbers group by topic" for i in range(40))
+    constants = " union all ".join(f"select {i} as topic, {i} * 2 as n" for i in range(400))
+    reuse = {}
+    for name, sql in (("reads a table", grouped), ("reads no table", constants)):
+        con.execute(f"prepare {name.replace(' ', '_')} as {sql}")  # the script's own constant SQL
+        _profiled(con, f"execute {name.replace(' ', '_')}")
+        optimised = statistics.median(_phases(_profiled(con, f"execute {name.replace(' ', '_')}"))[1]
+                                      for _ in range(repeats)) * 1000
+        reuse[f"EXECUTE optimizer ms, statement that {name}"] = optimised
+        print(f"PREPARE once, EXECUTE: a statement that {name}: optimizer {optimised:.2f} ms at each EXECUTE "
+              f"({'planned again' if optimised > 0 else 'plan reused'}; DuckDB {duckdb.__version__})")
+    return {"call binding ms": binding, "call optimizer ms": optimizer, "call physical planner ms": physical,
+            "call operators CPU ms": operators, **reuse}
+
+
+def _first_calls(args) -> int:
+    """--first-calls N: the first call in N fresh processes (item 7)."""
+    loads = [os.getloadavg()]
+    common = [f"--topics={args.topics}", f"--docs={args.docs}", "--first-call-only"]
+    figures = [json.loads(subprocess.run([sys.executable, __file__, *common], check=True, stdout=subprocess.PIPE,
+                                         text=True).stdout.strip().splitlines()[-1]) for _ in range(args.first_calls)]
+    loads.append(os.getloadavg())
+    for kind in ("wall", "cpu"):
+        values = sorted(figure[kind] for figure in figures)
+        print(f"first call, {kind} s: least {values[0]:.3f}, median {statistics.median(values):.3f}, "
+              f"most {values[-1]:.3f}; at most 0.5 s: {sum(value <= 0.5 for value in values)} of {len(values)}")
+    print(f"load average (1, 5, 15 min) before {loads[0]}, after {loads[1]}")
     return 0
 
 
