@@ -252,17 +252,23 @@ def _phases(profile: dict) -> tuple[float, float, float, float]:
 def _plan_reuse(measures, qrels, run, repeats: int = 5) -> dict[str, float]:
     """Item 5 of the module's docstring: medians of ``repeats`` profiles."""
     import duckdb
-    from pyeval.interop import RUN, engine_for
+    from pyeval.interop import RUN, _measures, engine_for
 
     engine, _ = engine_for(qrels)
-    engine.evaluate(measures, run, None)  # the plan prepared, the run loaded
+    engine.evaluate([measure for _, measure in _measures(measures)], run, None)  # the plan prepared, the run loaded
     plan = next(prepared for prepared in engine._plans.values() if prepared is not None)
     params = {**plan.params, "runs": [RUN]}
     phases = [_phases(_profiled(engine.con, plan.sql, params)) for _ in range(repeats)]
     binding, optimizer, physical, operators = (statistics.median(values) * 1000 for values in zip(*phases))
+    (threads,) = engine.con.execute("select current_setting('threads')").fetchone()
+    engine.con.execute("set threads = 1")
+    try:
+        one_thread = statistics.median(_phases(_profiled(engine.con, plan.sql, params))[3] for _ in range(repeats)) * 1000
+    finally:
+        engine.con.execute("set threads = $threads", {"threads": threads})
     print(f"\none call's statement ({len(plan.sql.splitlines())} lines of SQL), DuckDB's profiler, medians of "
           f"{repeats}: binding {binding:.1f} ms, optimizer {optimizer:.1f} ms, physical planner {physical:.1f} ms; "
-          f"operators {operators:.1f} ms CPU (what a reused plan would still cost)")
+          f"operators {operators:.1f} ms CPU, {one_thread:.1f} ms on one thread (what a reused plan would still cost)")
     con = duckdb.connect()
     con.execute("create table numbers as select range as n, range % 50 as topic from range(5000)")
     grouped = " union all ".join(f"select topic, sum(n * {i}) from numbers group by topic" for i in range(40))
@@ -277,7 +283,7 @@ def _plan_reuse(measures, qrels, run, repeats: int = 5) -> dict[str, float]:
         print(f"PREPARE once, EXECUTE: a statement that {name}: optimizer {optimised:.2f} ms at each EXECUTE "
               f"({'planned again' if optimised > 0 else 'plan reused'}; DuckDB {duckdb.__version__})")
     return {"call binding ms": binding, "call optimizer ms": optimizer, "call physical planner ms": physical,
-            "call operators CPU ms": operators, **reuse}
+            "call operators CPU ms": operators, "call operators CPU ms, one thread": one_thread, **reuse}
 
 
 def _first_calls(args) -> int:
