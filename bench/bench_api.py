@@ -74,7 +74,7 @@ def main(argv=None) -> int:
     parser.add_argument("--first-calls", type=int, metavar="N", help="only the first call, in N processes (item 7)")
     parser.add_argument("--first-call-only", action="store_true", help=argparse.SUPPRESS)  # one of those processes
     parser.add_argument("--rank-options", action="store_true",
-                        help="time DuckDB's ways of ranking the frame in trec_eval's order (item 6)")
+                        help="time DuckDB's ways of ranking the --frame-rows frame in trec_eval's order (item 6)")
     parser.add_argument("--plan-reuse", action="store_true",
                         help="profile one call's statement and DuckDB's reuse of prepared plans (item 5)")
     parser.add_argument("--whole-process", action="store_true",
@@ -255,8 +255,9 @@ def _plan_reuse(measures, qrels, run, repeats: int = 5) -> dict[str, float]:
     from pyeval.interop import RUN, _measures, engine_for
 
     engine, _ = engine_for(qrels)
-    engine.evaluate([measure for _, measure in _measures(measures)], run, None)  # the plan prepared, the run loaded
-    plan = next(prepared for prepared in engine._plans.values() if prepared is not None)
+    ours = [measure for _, measure in _measures(measures)]
+    engine.evaluate(ours, run, None)  # the run loaded, the plan prepared
+    plan = engine._plan(ours, None)  # that plan, as each call takes it
     params = {**plan.params, "runs": [RUN]}
     phases = [_phases(_profiled(engine.con, plan.sql, params)) for _ in range(repeats)]
     binding, optimizer, physical, operators = (statistics.median(values) * 1000 for values in zip(*phases))
