@@ -63,7 +63,7 @@ WHOLE_ARCHIVE = [
 
 ONE_CAMPAIGN = [
     ("leaderboard of one campaign, AP",
-     "select * from leaderboard where campaign_id = 'c0001' and judgment_set = 'official' and measure = 'AP'"),
+     "select * from leaderboard where campaign_id = 'c0001' and measure = 'AP'"),
     ("scores of one run", "select * from scores where campaign_id = 'c0001' and run_id = 'run0003'"),
     ("run_means of one campaign", "select * from run_means where campaign_id = 'c0001'"),
 ]

@@ -450,7 +450,7 @@ def run_demo(out: str | Path, echo: Callable[[str], None] = print, *, progress: 
             runs.insert(2, "kind", runs["run_id"].map(run_kind))
             say(f"\nRuns ({len(runs)} in all; the first three of each campaign):")
             say(render(runs.groupby("campaign_id").head(3).drop(columns=["source_file"])))
-            nav = first_row(con, "select count(*) from intents where campaign_id = 'web2012' and intent_type = 'nav'")[0]
+            nav = first_row(con, "select count(*) from intents_by_set where campaign_id = 'web2012' and intent_type = 'nav'")[0]
             say(f"\nIntents of web2012: {nav} navigational, the rest informational.")
             say(f"\nAd hoc evaluation of web2012-adhoc, stored as evaluation {evaluation.evaluation_id} "
                 f"(means over {topic_count(con)} topics, NumRet(rel=1) summed); {shown.format('AP')}:")

@@ -153,8 +153,11 @@ def test_first_schema_version_file_upgrades_and_keeps_every_value(tmp_path):
     # columns added since: run_entries.trec_rank (0004), runs.system, team, run_date (0006)
     after["run_entries"] = sorted((row[:-1] for row in after["run_entries"]), key=repr)
     after["runs"] = sorted((row[:-3] for row in after["runs"]), key=repr)
-    # judgment_set, the last column of these tables, was added by 0011 (every row: 'official')
-    for table in ("qrels", "campaign_inputs", "evaluations", "topic_scores"):
+    # judgment_set, the last column of these tables, was added by 0011 (every row: 'official');
+    # 0019 renamed qrels qrels_by_set and added campaigns.default_judgment_set ('official')
+    after["qrels"] = after.pop("qrels_by_set")
+    after["intents"] = after.pop("intents_by_set")
+    for table in ("qrels", "campaign_inputs", "evaluations", "topic_scores", "campaigns"):
         assert {row[-1] for row in after[table]} == {"official"}, table
         after[table] = sorted((row[:-1] for row in after[table]), key=repr)
     for table in before:

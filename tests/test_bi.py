@@ -6,6 +6,7 @@ import datetime
 import json
 from pathlib import Path
 
+import duckdb
 import pytest
 
 import pyeval
@@ -253,13 +254,28 @@ def test_an_export_by_an_older_pyeval_attaches_with_the_later_tables_empty(built
     sharing.export_parquet(con, target)
     means = con.execute("select run_id, measure, value from run_means order by all").fetchall()
     con.close()
+    con = pyeval.connect(built, read_only=True)
+    qrels = con.execute("select * from qrels order by all").fetchall()
+    con_rows = con.execute("select * exclude (default_judgment_set) from campaigns order by all").fetchall()
+    con.close()
     manifest = json.loads((target / "manifest.json").read_text())
     for table in ("measures", "topic_texts"):
         del manifest["tables"][table]
+    # before migration 0019: tables qrels and intents (renamed since), campaigns without its default set
+    for old, new in (("qrels", "qrels_by_set"), ("intents", "intents_by_set")):
+        manifest["tables"][old] = manifest["tables"].pop(new)
+    for entry in manifest["tables"]["campaigns"]["files"]:
+        path = target / entry["path"]
+        duckdb.execute("copy (select * exclude (default_judgment_set) from read_parquet($p)) to $o (format parquet)",
+                       {"p": str(path), "o": str(path) + ".old"})
+        (target / (entry["path"] + ".old")).replace(path)
     (target / "manifest.json").write_text(json.dumps(manifest))
     attached = sharing.attach_export(target, verify=False)
     assert attached.execute("select count(*) from measures").fetchall() == [(0,)]
     assert attached.execute("select run_id, measure, value from run_means order by all").fetchall() == means
+    assert attached.execute("select * from qrels order by all").fetchall() == qrels
+    assert attached.execute("select * exclude (default_judgment_set) from campaigns order by all").fetchall() == con_rows
+    assert attached.execute("select distinct default_judgment_set from campaigns").fetchall() == [("official",)]
     attached.close()
 
 

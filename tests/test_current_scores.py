@@ -96,17 +96,28 @@ def _rows(con, sql: str) -> list[tuple]:
 
 
 def assert_views_as_before(con) -> int:
-    """The four views' rows equal the pre-0015 definitions' rows; returns how many scores."""
+    """The views' rows equal the pre-0015 definitions' rows (the *_by_set views; those that name no
+    set: the default set's rows); returns how many rows scores_by_set has."""
     con.execute(f"create or replace temp view old_run_means as {OLD_RUN_MEANS}")
-    assert _rows(con, "select * from scores") == _rows(con, OLD_SCORES)
-    assert _rows(con, "select * from run_means") == _rows(con, "select * from old_run_means")
-    for view in ("leaderboard", "monthly_means"):  # unchanged text, reading run_means
-        old = sqlfiles.view_sql(view).replace("from run_means\n", "from old_run_means as run_means\n")
-        old = old.replace("join run_means as", "join old_run_means as")
-        assert "old_run_means" in old
+    assert _rows(con, "select * from scores_by_set") == _rows(con, OLD_SCORES)
+    assert _rows(con, "select * from run_means_by_set") == _rows(con, "select * from old_run_means")
+    # the views that name no set (0019): the rows of each campaign's default set
+    for view in ("scores", "run_means", "leaderboard"):
+        assert _rows(con, f"select * from {view}") == _rows(
+            con, f"select v.* from {view}_by_set as v join campaigns as c on v.campaign_id = c.campaign_id "
+                 "and v.judgment_set = c.default_judgment_set"), view
+    con.execute("create or replace temp view old_default_run_means as select m.* from old_run_means as m "
+                "join campaigns as c on m.campaign_id = c.campaign_id and m.judgment_set = c.default_judgment_set")
+    for view, read, old_view in (("leaderboard_by_set", "run_means_by_set", "old_run_means"),
+                                 ("monthly_means", "run_means", "old_default_run_means")):
+        # unchanged text but the name of the run_means view read
+        old = sqlfiles.view_sql(view).replace(f"from {read}\n", f"from {old_view} as {read}\n")
+        old = old.replace(f"join {read} as", f"join {old_view} as")
+        assert old_view in old
         assert _rows(con, f"select * from {view}") == _rows(con, old), view
+    con.execute("drop view old_default_run_means")
     con.execute("drop view old_run_means")
-    return con.execute("select count(*) from scores").fetchone()[0]
+    return con.execute("select count(*) from scores_by_set").fetchone()[0]
 
 
 def test_the_views_show_what_the_old_definitions_regrouped(con):
@@ -137,7 +148,8 @@ def test_the_views_show_what_the_old_definitions_regrouped(con):
     # a second judgment set: its own rows beside the official ones
     pyeval.load_qrels(con, "c", RUN_TRUNC.parent / "qrels.rel_level", judgment_set="second")
     pyeval.evaluate(con, "c", ["AP", "P@10"], judgment_set="second")
-    assert con.execute("select count(distinct judgment_set) from scores").fetchone()[0] == 2
+    assert con.execute("select count(distinct judgment_set) from scores_by_set").fetchone()[0] == 2
+    assert con.execute("select count(distinct judgment_set) from scores").fetchone()[0] == 1
     assert assert_views_as_before(con) > first
 
     # run b re-loaded with other content: its values turn stale, until it is evaluated again
@@ -165,7 +177,9 @@ def test_the_views_show_what_the_old_definitions_regrouped(con):
 
     # the official qrels replaced: every official value of c turns stale; 'second' and 'other' stay
     pyeval.load_qrels(con, "c", RUN_TRUNC.parent / "qrels.rel_level", replace=True)
-    assert con.execute("select distinct judgment_set from scores where campaign_id = 'c'").fetchall() == [("second",)]
+    assert con.execute("select distinct judgment_set from scores_by_set where campaign_id = 'c'").fetchall() == [
+        ("second",)]
+    assert con.execute("select count(*) from scores where campaign_id = 'c'").fetchone()[0] == 0
     assert con.execute("select count(*) from scores where campaign_id = 'other'").fetchone()[0] > 0
     assert_views_as_before(con)
 

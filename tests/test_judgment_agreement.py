@@ -223,7 +223,7 @@ def test_derived_sets_follow_their_rules_and_record_their_parents(pair):
     keys = ["query_id", "doc_id"]
 
     def stored(name):
-        return con.execute("select topic_id, doc_id, level from qrels where judgment_set = $s order by all",
+        return con.execute("select topic_id, doc_id, level from qrels_by_set where judgment_set = $s order by all",
                            {"s": name}).fetchall()
 
     judgments.derive(con, "g", "bin2", "binarise", ["official"], threshold=2)

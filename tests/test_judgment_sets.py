@@ -19,9 +19,12 @@ RUN = FIXTURES / "trec_eval" / "results.test"
 RUN_TRUNC = FIXTURES / "trec_eval" / "results.trunc"
 V10 = FIXTURES / "archive" / "v10.duckdb"
 
-#: the tables 0011 gave a judgment_set column (last), and the one it rebuilt with it (intents)
+#: the tables 0011 gave a judgment_set column (last), the one it rebuilt with it (intents), and
+#: campaigns, to which 0019 appended default_judgment_set ('official')
 WITH_SET_COLUMN = ("qrels", "campaign_inputs", "evaluations", "topic_scores", "evaluation_means",
-                   "significance_tests", "pairwise_tests", "intents")
+                   "significance_tests", "pairwise_tests", "intents", "campaigns")
+#: the stored tables 0019 renamed (the old names are views of each campaign's default set now)
+RENAMED = {"qrels": "qrels_by_set", "intents": "intents_by_set"}
 
 
 def stricter(path=QRELS, threshold: int = 2) -> pd.DataFrame:
@@ -55,7 +58,7 @@ def test_a_warehouse_made_before_judgment_sets_upgrades_with_identical_scores(tm
         if table in ("schema_migrations", "derived_objects", "evaluation_inputs", "measures"):
             # measures: the catalogue is rebuilt from this pyeval's declarations at every open
             continue
-        rows = after[table]
+        rows = after[RENAMED.get(table, table)]
         if table in WITH_SET_COLUMN:
             assert {row[-1] for row in rows} <= {"official"}, table
             rows = sorted((row[:-1] for row in rows), key=repr)
@@ -114,17 +117,22 @@ def test_a_second_set_is_evaluated_apart_and_recorded_everywhere(campaign):
     con = campaign
     assert con.execute("select judgment_set from evaluations order by evaluation_id").fetchall() == [
         ("official",), ("strict",)]
-    assert con.execute("select judgment_set, count(*) from scores group by 1 order by 1").fetchall() == [
+    assert con.execute("select judgment_set, count(*) from scores_by_set group by 1 order by 1").fetchall() == [
         ("official", len(official.per_topic)), ("strict", len(strict.per_topic))]
+    # a query that names no set reads the campaign's default set only
+    assert con.execute("select judgment_set, count(*) from scores group by 1").fetchall() == [
+        ("official", len(official.per_topic))]
     assert con.execute("select distinct judgment_set from evaluation_means where evaluation_id = 2").fetchall() == [
         ("strict",)]
     assert con.execute("select input_name from evaluation_inputs where evaluation_id = 2 and input_kind = 'qrels'"
                        ).fetchall() == [("strict",)]
     # the leaderboard ranks the runs within each set
-    rows = con.execute("select judgment_set, run_id, position, ranked_runs from leaderboard where measure = 'AP' "
-                       "order by all").fetchall()
+    rows = con.execute("select judgment_set, run_id, position, ranked_runs from leaderboard_by_set "
+                       "where measure = 'AP' order by all").fetchall()
     assert [r[0] for r in rows] == ["official", "official", "strict", "strict"]
     assert all(r[3] == 2 for r in rows)
+    assert con.execute("select judgment_set, run_id, position, ranked_runs from leaderboard where measure = 'AP' "
+                       "order by all").fetchall() == [r for r in rows if r[0] == "official"]
     # significance under a set records it
     result = pyeval.significance(con, "c", "AP", test="t", judgment_set="strict")
     assert con.execute("select judgment_set from significance_tests where test_id = $t", {"t": result.test_id}

@@ -421,7 +421,7 @@ def test_leave_out_sets_are_gloo_evals_qrels(campaign):
         expected = sorted(tuple(line.split()) for line in (DATA / f"gloo-qrels.without-{team}.txt").read_text()
                           .splitlines())
         name = "official" if team == "delta" else f"p.without-team.{team}"
-        stored = campaign.execute("select topic_id, '0', doc_id, level::varchar from qrels where judgment_set = $s",
+        stored = campaign.execute("select topic_id, '0', doc_id, level::varchar from qrels_by_set where judgment_set = $s",
                                   {"s": name}).fetchall()
         assert sorted(stored) == expected, team
 

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 import pyeval
 from pyeval import pools, sharing
+from pyeval.judgments import derive
 from pyeval.cli import main
 
 from .conftest import FIXTURES
@@ -105,6 +106,32 @@ def test_publish_after_a_history_change_copies_everything_again(tmp_path, postgr
     report = sharing.publish(con, postgres_url)  # another warehouse's evaluation 1 is published there
     assert report.full
     _assert_published_equal(con, postgres_url)
+    con.close()
+
+
+def test_a_publication_shows_the_default_set_and_replaces_the_tables_of_an_older_one(tmp_path, postgres_url):
+    """qrels, intents, scores, run_means and leaderboard show each campaign's default judgment set
+    in PostgreSQL too; a publication made before they were views (tables qrels and intents, pyeval's
+    own) is published over."""
+    con = pyeval.connect(tmp_path / "sets.duckdb")
+    pyeval.load_qrels(con, "x", QRELS)
+    pyeval.load_run(con, "x", RUN, name="a")
+    derive(con, "x", "strict", "binarise", ["official"], threshold=2)
+    pyeval.evaluate(con, "x", ["AP", "P@10"])
+    pyeval.evaluate(con, "x", ["AP", "P@10"], judgment_set="strict")
+    sharing.publish(con, postgres_url, full=True)
+    _assert_published_equal(con, postgres_url)
+    engine = sa.create_engine(postgres_url.replace("postgresql://", "postgresql+psycopg://", 1))
+    with engine.begin() as pg:  # what a publication before migration 0019 left: tables, not views
+        pg.exec_driver_sql("drop view qrels cascade")
+        pg.exec_driver_sql("create table qrels as select * from qrels_by_set")
+    engine.dispose()
+    sharing.publish(con, postgres_url)
+    _assert_published_equal(con, postgres_url)
+    for view in ("qrels", "scores", "run_means", "leaderboard"):
+        assert _pg_scalar(postgres_url, f"select count(distinct judgment_set) from {view}") == 1, view
+        assert _pg_scalar(postgres_url, f"select min(judgment_set) from {view}") == "official", view
+    assert _pg_scalar(postgres_url, "select count(distinct judgment_set) from scores_by_set") == 2
     con.close()
 
 

@@ -11,7 +11,7 @@ from pyeval.storage.public import INTERNAL_SCHEMA, PUBLIC_VIEWS
 from .conftest import FIXTURES
 
 PUBLIC_TABLES = {
-    "campaigns", "topics", "intents", "qrels", "runs", "run_entries", "document_lengths",
+    "campaigns", "topics", "intents_by_set", "qrels_by_set", "runs", "run_entries", "document_lengths",
     "campaign_inputs", "evaluations", "topic_scores",
 }
 
@@ -33,7 +33,7 @@ def test_reflection_of_tables_views_and_columns(tmp_path):
     ]
     qrels_columns = {c["name"]: c for c in inspector.get_columns("qrels")}
     assert isinstance(qrels_columns["level"]["type"], sa.Integer)
-    assert inspector.get_pk_constraint("intents")["constrained_columns"] == [
+    assert inspector.get_pk_constraint("intents_by_set")["constrained_columns"] == [
         "campaign_id", "judgment_set", "topic_id", "intent_id"
     ]
     with engine.connect() as connection:

@@ -137,9 +137,14 @@ def test_first_version_warehouse_upgrades_and_keeps_its_data(tmp_path):
     after["run_entries"] = sorted((row[:-1] for row in after["run_entries"]), key=repr)
     # system, team and run_date, the last three columns of runs, were added by 0006
     after["runs"] = sorted((row[:-3] for row in after["runs"]), key=repr)
-    # judgment_set, the last column of qrels, was added by 0011 (every row: 'official')
-    assert {row[-1] for row in after["qrels"]} == {"official"}
-    after["qrels"] = sorted((row[:-1] for row in after["qrels"]), key=repr)
+    # default_judgment_set, the last column of campaigns, was added by 0019 (every row: 'official')
+    assert {row[-1] for row in after["campaigns"]} == {"official"}
+    after["campaigns"] = sorted((row[:-1] for row in after["campaigns"]), key=repr)
+    # judgment_set, the last column of qrels, was added by 0011 (every row: 'official'); 0019
+    # renamed the table qrels_by_set (qrels is a view of each campaign's default set now)
+    assert {row[-1] for row in after["qrels_by_set"]} == {"official"}
+    after["qrels"] = sorted((row[:-1] for row in after.pop("qrels_by_set")), key=repr)
+    assert con.execute("select count(*) from qrels").fetchall() == [(len(after["qrels"]),)]
     assert {t: after[t] for t in before} == before
     assert con.execute("select count(*) from rank_gains where ordering = 'trec'").fetchall() == [(1500,)]
     # 0004 ranked the stored entries as a load does now
@@ -280,7 +285,7 @@ def _relations(con):
 
 def test_scratch_holds_the_relations_asked_and_what_their_views_read():
     con = warehouse.scratch(["campaigns", "rank_gains"])
-    assert _relations(con) == ({"campaigns", "qrels", "run_entries"}, {"rank_gains", "ranked_entries"})
+    assert _relations(con) == ({"campaigns", "qrels_by_set", "run_entries"}, {"rank_gains", "ranked_entries"})
     assert con.execute("select count(*) from rank_gains").fetchall() == [(0,)]
     con.close()
 

@@ -15,18 +15,44 @@ def judgments_group():
 
 @judgments_group.command("list")
 @click.option("--campaign", "-C", help="Only this campaign's sets.")
+@click.option("--all", "working", is_flag=True,
+              help="Also the leave-one-group-out working sets of pool analyses (pyeval pool loo).")
 @output_option
 @click.pass_context
 @fail_cleanly
-def list_command(ctx, campaign, fmt):
-    """List judgment sets with their provenance and judgment counts."""
+def list_command(ctx, campaign, working, fmt):
+    """List judgment sets with their provenance and judgment counts; `default` marks the set a
+    query that names none reads."""
     from ..judgments import list_sets
     from ..output import render
 
     con = open_warehouse(ctx, read_only=True, create=False)
-    frame = list_sets(con, campaign)
+    frame = list_sets(con, campaign, working=working)
     frame["parent_sets"] = frame["parent_sets"].map(lambda parents: ", ".join(parents) if len(parents) else "")
-    click.echo(render(frame.drop(columns=["source_sha256", "guideline_sha256", "description", "created_at"]), fmt))
+    hidden = ["source_sha256", "guideline_sha256", "description", "created_at"] + ([] if working else ["working_set"])
+    click.echo(render(frame.drop(columns=hidden), fmt))
+
+
+@judgments_group.command("default")
+@campaign_option
+@click.argument("name", required=False, metavar="[NAME]")
+@click.pass_context
+@fail_cleanly
+def default_command(ctx, campaign, name):
+    """Print the campaign's default judgment set, or make NAME its default: the set that qrels,
+    intents, scores, run_means, leaderboard, monthly_means and the overviews show (every set is
+    in qrels_by_set, scores_by_set, run_means_by_set, leaderboard_by_set; docs/judgments.md)."""
+    from ..judgments import default_set, set_default
+
+    if name is None:
+        con = open_warehouse(ctx, read_only=True, create=False)
+        click.echo(default_set(con, campaign))
+        return
+    con = open_warehouse(ctx, create=False)
+    before = default_set(con, campaign)
+    set_default(con, campaign, name)
+    click.echo(f"campaign '{campaign}': default judgment set '{name}'"
+               + (" (unchanged)" if before == name else f" (was '{before}')"))
 
 
 @judgments_group.command("compare")

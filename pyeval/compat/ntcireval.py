@@ -215,7 +215,7 @@ def printed_measures(options: NtcirevalOptions, gain_zero: bool, depth: int) -> 
 def _check_levels(con, qrels: Path, levels: int) -> None:
     """compute refuses a level above the -g list ("max rel level mismatch"); name the line."""
     highest = con.execute(
-        "select max(level) from qrels where campaign_id = $c", {"c": CAMPAIGN}
+        "select max(level) from qrels_by_set where campaign_id = $c", {"c": CAMPAIGN}
     ).fetchone()[0]
     if highest is None or highest <= levels:
         return
@@ -254,7 +254,7 @@ def _skipped_topics(con, condensed: bool) -> None:
     -j, for one without a judged non-relevant document ("no judged nonrel"): say so on stderr."""
     rows = con.execute(
         "select topic_id, count(*) filter (where level > 0), count(*) filter (where level = 0) "
-        "from qrels where campaign_id = $c group by topic_id order by topic_id",
+        "from qrels_by_set where campaign_id = $c group by topic_id order by topic_id",
         {"c": CAMPAIGN},
     ).fetchall()
     for topic, relevant, nonrelevant in rows:
@@ -278,7 +278,7 @@ def run(qrels: str | Path, results: str | Path, options: NtcirevalOptions) -> st
         define_gain_profile(con, CAMPAIGN, PROFILE, {level: gain for level, gain in enumerate(gains, start=1)})
         most_relevant = con.execute(
             "select coalesce(max(judgments), 0) from ("
-            "select count(*) as judgments from qrels where campaign_id = $c and level > 0 group by topic_id)",
+            "select count(*) as judgments from qrels_by_set where campaign_id = $c and level > 0 group by topic_id)",
             {"c": CAMPAIGN},
         ).fetchone()[0]
         rows = printed_measures(options, gain_zero=min(gains) == 0,

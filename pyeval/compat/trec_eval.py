@@ -129,7 +129,7 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
         num_rel_all = None
         if options.complete:
             num_rel_all = first_row(
-                con, "select count(*) from qrels where campaign_id = 'trec_eval' and level > 0"
+                con, "select count(*) from qrels_by_set where campaign_id = 'trec_eval' and level > 0"
             )[0]
         lines = con.execute(
             sqlfiles.read("compat/trec_eval_output.sql"),
@@ -177,7 +177,7 @@ def _judgment_group_values(con, qrels, results, measures, compute_options) -> pd
 
     load_qrels(con, "trec_eval", qrels, format="trec-diversity")
     groups = [row[0] for row in con.execute(
-        "select distinct intent_id from qrels where campaign_id = 'trec_eval' order by 1"
+        "select distinct intent_id from qrels_by_set where campaign_id = 'trec_eval' order by 1"
     ).fetchall()]
     frames = []
     for group in groups:

@@ -38,7 +38,7 @@ def check_campaign(con, request: EvaluationRequest) -> None:
             f"campaign '{campaign_id}' has ad hoc qrels; diversity measures ({names}) need diversity "
             "qrels (topic intent docno level) and intents"
         )
-    if first_row(con, "select count(*) from intents where campaign_id = $c", {"c": campaign_id})[0] == 0:
+    if first_row(con, "select count(*) from intents_by_set where campaign_id = $c", {"c": campaign_id})[0] == 0:
         raise DataIntegrityError(
             f"campaign '{campaign_id}' has no intents; diversity measures ({names}) need intent "
             "probabilities: load them (pyeval load intents) or generate them (pyeval intents generate)"

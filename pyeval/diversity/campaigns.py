@@ -69,7 +69,7 @@ def generate_intent_variant(con: duckdb.DuckDBPyConnection, campaign_id: str, va
     intent_probabilities(pd.DataFrame({"topic_id": []}), method)  # checks the method
     with transaction(con):
         _variant_iv(con, campaign_id, variant, replace)
-        frame = con.execute("select topic_id, intent_id from intents where campaign_id = $c and judgment_set = 'official'",
+        frame = con.execute("select topic_id, intent_id from intents_by_set where campaign_id = $c and judgment_set = 'official'",
                             {"c": campaign_id}).df()
         if frame.empty:
             raise DataIntegrityError(f"campaign '{campaign_id}' has no intents to give probabilities to")
@@ -130,7 +130,7 @@ def to_traditional(con: duckdb.DuckDBPyConnection, source: str, target: str, *, 
                                 {"source": source, "method": method, "negative_as": negative_as}).df()
         con.register("converted_qrels", converted)
         try:
-            con.execute("insert into qrels (campaign_id, topic_id, intent_id, doc_id, level) "
+            con.execute("insert into qrels_by_set (campaign_id, topic_id, intent_id, doc_id, level) "
                         "select $t, topic_id, '', doc_id, level from converted_qrels", {"t": target})
         finally:
             con.unregister("converted_qrels")

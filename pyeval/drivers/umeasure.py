@@ -36,7 +36,7 @@ def compute(con, measures: list[Measure], request) -> pd.DataFrame:
                     f"{adhoc[0]}: campaign '{campaign}' has diversity qrels; U reads ad hoc judgments "
                     "(use D_U or U_IA, which read every intent)"
                 )
-        highest = con.execute("select max(level) from qrels where campaign_id = $c and judgment_set = $s",
+        highest = con.execute("select max(level) from qrels_by_set where campaign_id = $c and judgment_set = $s",
                               {"c": campaign, "s": request.judgment_set}).fetchone()[0]
         lengths = None
         reads: dict[tuple, pd.DataFrame] = {}

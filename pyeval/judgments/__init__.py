@@ -24,7 +24,8 @@ from .derive import DERIVATIONS, derive, holes
 from .ranking import ON_MISSING, RankingAgreement, ranking_agreement
 
 __all__ = ["COEFFICIENTS", "DERIVATIONS", "ON_MISSING", "Comparison", "LabelAgreement", "RankingAgreement",
-           "compare", "derive", "holes", "label_agreement", "list_sets", "ranking_agreement"]
+           "compare", "default_set", "derive", "holes", "label_agreement", "list_sets", "ranking_agreement",
+           "set_default"]
 
 #: The label coefficients and ranking statistics of :meth:`Comparison.summary`, in order.
 SUMMARY_LABELS = (("cohen_kappa_binary", "threshold"), ("cohen_kappa_linear", None), ("cohen_kappa_quadratic", None),
@@ -35,9 +36,22 @@ SUMMARY_RANKING = ("kendall_tau_b", "tau_ap", "spearman_rho", "pearson_r", "refe
 SUMMARY_COUNTS = ("reference_best_run_rank",)
 
 
-def list_sets(con: duckdb.DuckDBPyConnection, campaign_id: str | None = None) -> pd.DataFrame:
-    """The judgment sets (of ``campaign_id``, or of every campaign), with judgment and topic counts."""
-    return judgment_sets.sets_frame(con, campaign_id)
+def list_sets(con: duckdb.DuckDBPyConnection, campaign_id: str | None = None, *,
+              working: bool = False) -> pd.DataFrame:
+    """The judgment sets (of ``campaign_id``, or of every campaign), with judgment and topic counts
+    and which is each campaign's default; the leave-one-group-out working sets of pool analyses
+    only with ``working``."""
+    return judgment_sets.sets_frame(con, campaign_id, working=working)
+
+
+def default_set(con: duckdb.DuckDBPyConnection, campaign_id: str) -> str:
+    """The campaign's default judgment set: what every relation that names no set shows."""
+    return judgment_sets.default_set(con, campaign_id)
+
+
+def set_default(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str) -> None:
+    """Make ``judgment_set`` the campaign's default set (docs/judgments.md)."""
+    judgment_sets.set_default(con, campaign_id, judgment_set)
 
 
 @dataclass

@@ -115,8 +115,8 @@ def _store(con, campaign_id, name, derivation, parents, path, bound, parameters,
                 raise PyevalError("the official set is loaded, never derived (pyeval load qrels)")
             if not replace:
                 raise already_stored(f"campaign '{campaign_id}' already has judgment set '{name}'", them=False)
-            con.execute("delete from qrels where campaign_id = $c and judgment_set = $s", keys)
-            con.execute("delete from intents where campaign_id = $c and judgment_set = $s", keys)
+            con.execute("delete from qrels_by_set where campaign_id = $c and judgment_set = $s", keys)
+            con.execute("delete from intents_by_set where campaign_id = $c and judgment_set = $s", keys)
         if has_excluded:
             con.execute("create or replace temp table excluded_documents as select distinct topic_id, doc_id "
                         "from excluded_documents_frame")
@@ -134,13 +134,13 @@ def _store(con, campaign_id, name, derivation, parents, path, bound, parameters,
             if not rows:
                 raise DataIntegrityError(f"derivation {derivation} of {', '.join(parents)} judges nothing; "
                                          f"judgment set '{name}' not stored")
-            con.execute("insert into qrels (campaign_id, judgment_set, topic_id, intent_id, doc_id, level) "
+            con.execute("insert into qrels_by_set (campaign_id, judgment_set, topic_id, intent_id, doc_id, level) "
                         "select $c, $s, topic_id, intent_id, doc_id, level from derived_judgments", keys)
         finally:
             con.execute("drop table if exists derived_judgments")
         con.execute(
-            "insert into intents (campaign_id, judgment_set, topic_id, intent_id, probability, intent_type) "
-            "select campaign_id, $s, topic_id, intent_id, probability, intent_type from intents "
+            "insert into intents_by_set (campaign_id, judgment_set, topic_id, intent_id, probability, intent_type) "
+            "select campaign_id, $s, topic_id, intent_id, probability, intent_type from intents_by_set "
             "where campaign_id = $c and judgment_set = $p",
             {**keys, "p": parents[0]},
         )

@@ -104,17 +104,49 @@ def record_set(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: s
     )
 
 
-def sets_frame(con: duckdb.DuckDBPyConnection, campaign_id: str | None = None):
-    """The judgment sets (of one campaign, or all) with their judgment counts, as a DataFrame."""
+def default_set(con: duckdb.DuckDBPyConnection, campaign_id: str) -> str:
+    """The campaign's default judgment set (campaigns.default_judgment_set): the set a query that
+    names none reads (the views qrels, intents, scores, run_means, leaderboard; docs/judgments.md).
+    ``official`` for a campaign not stored yet."""
+    row = first_row(con, "select default_judgment_set from campaigns where campaign_id = $c", {"c": campaign_id})
+    return DEFAULT_SET if row is None else row[0]
+
+
+def set_default(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str) -> None:
+    """Make ``judgment_set`` the campaign's default set: from now on every relation that names no
+    set (qrels, intents, scores, run_means, leaderboard, monthly_means, the overviews) shows that
+    set's rows. A leave-one-group-out working set of a pool analysis cannot be the default."""
+    from pyeval.core.db import transaction, unknown_campaign
+
+    if first_row(con, "select 1 from campaigns where campaign_id = $c", {"c": campaign_id}) is None:
+        raise unknown_campaign(con, campaign_id)
+    require_set(con, campaign_id, judgment_set)
+    working = first_row(con, "select working_set from judgment_sets where campaign_id = $c and judgment_set = $s",
+                        {"c": campaign_id, "s": judgment_set})
+    if working is not None and working[0]:
+        raise PyevalError(f"judgment set '{judgment_set}' is a leave-one-group-out working set of a pool "
+                          f"analysis (pyeval pool loo); it cannot be the default set of campaign '{campaign_id}'")
+    with transaction(con):
+        con.execute("update campaigns set default_judgment_set = $s where campaign_id = $c",
+                    {"c": campaign_id, "s": judgment_set})
+
+
+def sets_frame(con: duckdb.DuckDBPyConnection, campaign_id: str | None = None, *, working: bool = False):
+    """The judgment sets (of one campaign, or all) with their judgment counts, as a DataFrame;
+    ``default`` says which is the campaign's default set. The leave-one-group-out working sets of
+    pool analyses (judgment_sets.working_set) only with ``working``."""
     return con.execute(
-        "select s.campaign_id, s.judgment_set, s.kind, s.judge, s.parent_sets, s.derivation, s.parameters, "
-        "(select count(*) from qrels as q where q.campaign_id = s.campaign_id and q.judgment_set = s.judgment_set) "
+        "select s.campaign_id, s.judgment_set, "
+        "(s.judgment_set = (select c.default_judgment_set from campaigns as c where c.campaign_id = s.campaign_id)) "
+        "as \"default\", s.kind, s.judge, s.parent_sets, s.derivation, s.parameters, "
+        "(select count(*) from qrels_by_set as q where q.campaign_id = s.campaign_id and q.judgment_set = s.judgment_set) "
         "as judgments, "
-        "(select count(distinct q.topic_id) from qrels as q where q.campaign_id = s.campaign_id "
+        "(select count(distinct q.topic_id) from qrels_by_set as q where q.campaign_id = s.campaign_id "
         "and q.judgment_set = s.judgment_set) as topics, "
-        "s.guideline_sha256, s.source_file, s.source_sha256, s.description, s.created_at "
-        "from judgment_sets as s where $c is null or s.campaign_id = $c order by s.campaign_id, s.judgment_set",
-        {"c": campaign_id},
+        "s.guideline_sha256, s.source_file, s.source_sha256, s.description, s.created_at, "
+        "s.working_set from judgment_sets as s where ($c is null or s.campaign_id = $c) and ($w or not s.working_set) "
+        "order by s.campaign_id, s.judgment_set",
+        {"c": campaign_id, "w": working},
     ).df()
 
 

@@ -270,11 +270,11 @@ def _store_other_set(con, campaign_id: str, judgment_set: str, kind: str, replac
     checks it belongs to the campaign)."""
     judgment_sets.check_new_set(con, campaign_id, judgment_set, kind, label, "qrels_input")
     keys = {"c": campaign_id, "s": judgment_set}
-    if first_row(con, "select count(*) from qrels where campaign_id = $c and judgment_set = $s", keys)[0]:
+    if first_row(con, "select count(*) from qrels_by_set where campaign_id = $c and judgment_set = $s", keys)[0]:
         if not replace:
             raise already_stored(f"{label}: campaign '{campaign_id}' already has judgment set '{judgment_set}'",
                                  them=True)
-        con.execute("delete from qrels where campaign_id = $c and judgment_set = $s", keys)
+        con.execute("delete from qrels_by_set where campaign_id = $c and judgment_set = $s", keys)
 
 
 def _stage_general_rows(con: duckdb.DuckDBPyConnection, lines: Lines, format: str) -> str:
@@ -316,13 +316,13 @@ def _stage_fast_rows(
 
 def _store(con, campaign_id, kind, chosen, replace, description, label) -> None:
     existing = first_row(con, 
-        "select (select count(*) from qrels where campaign_id = $c and judgment_set = 'official'), "
+        "select (select count(*) from qrels_by_set where campaign_id = $c and judgment_set = 'official'), "
         "(select count(*) from campaigns where campaign_id = $c)",
         {"c": campaign_id},
     )
     if existing[0] and not replace:
         raise already_stored(f"{label}: campaign '{campaign_id}' already has qrels", them=True)
-    con.execute("delete from qrels where campaign_id = $c and judgment_set = 'official'", {"c": campaign_id})
+    con.execute("delete from qrels_by_set where campaign_id = $c and judgment_set = 'official'", {"c": campaign_id})
     # Scores computed against the replaced judgments stay in the archive; the view scores hides
     # them when the new qrels differ (sql/views/stale_results.sql).
     if existing[1]:

@@ -224,7 +224,7 @@ def store(
         for row in con.execute(sqlfiles.read("loaders/run_summary.sql"), {"campaign_id": campaign_id}).fetchall()
     }
     if len(summaries) < len(inputs):  # a run without lines retrieved nothing: every judged topic is missing
-        judged = first_row(con, "select count(distinct topic_id) from qrels where campaign_id = $c",
+        judged = first_row(con, "select count(distinct topic_id) from qrels_by_set where campaign_id = $c",
                            {"c": campaign_id})[0]
         for index in range(len(inputs)):
             summaries.setdefault(index, (False, 0, 0, judged, 0, 0, None))

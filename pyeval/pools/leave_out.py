@@ -208,7 +208,9 @@ def _derive(con, campaign_id: str, name: str, parent: str, removed: pd.DataFrame
     derive(con, campaign_id, name, "minus", [parent], excluded=removed[["topic_id", "doc_id"]],
            description=description, replace=row is not None)
     parameters = {"excluded_documents": int(len(removed)), "pool": pool_name, "grouping": grouping, "left_out": group}
-    con.execute("update judgment_sets set parameters = $j where campaign_id = $c and judgment_set = $s",
+    # working data of the pool analysis, not a set users see by default (migration 0019)
+    con.execute("update judgment_sets set parameters = $j, working_set = true where campaign_id = $c "
+                "and judgment_set = $s",
                 {"j": json.dumps(parameters), "c": campaign_id, "s": name})
 
 

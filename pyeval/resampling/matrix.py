@@ -58,7 +58,7 @@ def scored_runs(con: duckdb.DuckDBPyConnection, campaign_id: str, measure: str,
                 judgment_set: str = "official") -> list[str]:
     """Runs with at least one stored value of ``measure`` (canonical name) under ``judgment_set``, sorted."""
     return [r[0] for r in con.execute(
-        "select distinct run_id from scores where campaign_id = $c and judgment_set = $s and measure = $m "
+        "select distinct run_id from scores_by_set where campaign_id = $c and judgment_set = $s and measure = $m "
         "order by run_id",
         {"c": campaign_id, "s": judgment_set, "m": measure},
     ).fetchall()]

@@ -47,7 +47,8 @@ def _file_sha256(path: Path) -> str:
 def export_parquet(
     con: duckdb.DuckDBPyConnection, directory: str | os.PathLike[str], *, replace: bool = False
 ) -> ExportReport:
-    """Write every public table, and the view ``scores`` (:data:`EXPORTED_VIEWS`), as Parquet
+    """Write every public table, and the views ``scores`` (each campaign's default judgment set)
+    and ``scores_by_set`` (every set; :data:`EXPORTED_VIEWS`), as Parquet
     under ``directory``, with ``manifest.json``.
 
     Tables with a ``campaign_id`` column are written one folder per campaign,
@@ -241,13 +242,23 @@ def _partition_folder_fits(campaign_id: str) -> bool:
 FOLDER_PREFIX = "campaign-"
 #: Views exported with the tables, as their rows at export time, for readers that do not run
 #: pyeval's views: the current per-topic scores.
-EXPORTED_VIEWS: tuple[str, ...] = ("scores",)
+EXPORTED_VIEWS: tuple[str, ...] = ("scores", "scores_by_set")
 
 
 #: Public tables added after the export format (migrations 0010, 0012): an older export lacks
 #: them, and ``attach`` reads it with them empty.
 LATER_TABLES: tuple[str, ...] = ("measures", "topic_texts", "risk_results", "risk_topic_values", "topic_set_designs",
                                   "current_scores", "current_means")
+
+
+#: Public tables renamed since the export format (migration 0019): an older export holds them
+#: under their old name (whose rows held every judgment set).
+RENAMED_TABLES: dict[str, str] = {"qrels_by_set": "qrels", "intents_by_set": "intents"}
+
+#: Columns added since the export format (migration 0019), with the value an older export's rows
+#: had: ``table -> (column, SQL literal)``.
+LATER_COLUMNS: dict[str, tuple[str, str]] = {"campaigns": ("default_judgment_set", "'official'"),
+                                             "judgment_sets": ("working_set", "false")}
 
 
 def digest_folder(campaign_id: str) -> str:
@@ -345,14 +356,18 @@ def attach_export(
             con.execute("set allowed_paths = $paths", {"paths": paths})
             con.execute("set enable_external_access = false")
         for table in PUBLIC_TABLES:
-            info = manifest["tables"].get(table)
+            info = manifest["tables"].get(table, manifest["tables"].get(RENAMED_TABLES.get(table, table)))
             if info is None:
                 if table in LATER_TABLES:  # an export by an older pyeval: the table is empty
                     con.execute(sqlfiles.table_sql(table))
                     continue
                 raise PyevalError(f"{root}: the export has no table {table}")
             files = [str(inside(root, entry["path"], f"table {table}")) for entry in info["files"]]
-            con.read_parquet(files, hive_partitioning=False).create_view(table)
+            relation = con.read_parquet(files, hive_partitioning=False)
+            if table in LATER_COLUMNS and LATER_COLUMNS[table][0] not in relation.columns:
+                column, value = LATER_COLUMNS[table]  # pyeval's constants: no user input in this SQL
+                relation = relation.project(f"*, {value} as {column}")
+            relation.create_view(table)
             found = first_row(con, f"select count(*) from {table}")[0]
             if found != info["rows"]:
                 raise PyevalError(f"{root}: table {table} has {found} rows; the manifest says {info['rows']}")

@@ -26,10 +26,14 @@ EVALUATION_TABLES: tuple[str, ...] = (
 
 #: Large input tables published per campaign input (kind in campaign_inputs) when it changed.
 CAMPAIGN_INPUT_TABLES: dict[str, str] = {
-    "qrels": "qrels",
-    "intents": "intents",
+    "qrels_by_set": "qrels",
+    "intents_by_set": "intents",
     "document_lengths": "doclengths",
 }
+
+#: Tables of publications made before migration 0019 whose names are views now (each campaign's
+#: default judgment set): a publication drops them (pyeval's own) before it creates the views.
+FORMER_TABLES: tuple[str, ...] = ("qrels", "intents")
 
 #: Public views whose SQL is DuckDB's own: current_inputs reaches PostgreSQL as rows
 #: (:data:`MATERIALIZED_VIEWS`), derived_run_status not at all.
@@ -136,7 +140,7 @@ def _pg_table(metadata, con, name: str, columns: list[tuple[str, str]]):
 _PG_INDEXES: dict[str, tuple[str, ...]] = {
     "topic_scores": ("evaluation_id",),
     "run_entries": ("campaign_id", "run_id"),
-    "qrels": ("campaign_id",),
+    "qrels_by_set": ("campaign_id",),
     "document_lengths": ("campaign_id",),
 }
 
@@ -259,6 +263,10 @@ def _publish(con, pg, report: PublishReport, grant_select: tuple[str, ...] = ())
         sa.Column("last_evaluation_id", sa.BigInteger),
         sa.Column("rows_copied", sa.BigInteger, nullable=False),
     )
+    for name in FORMER_TABLES:
+        if name in existing:
+            _drop_own(pg, name, "table", report.url)
+            existing.discard(name)
     columns = {name: table_columns(con, name) for name in (*PUBLIC_TABLES, *MATERIALIZED_VIEWS)}
     fresh = set()  # tables (re)created now: they need every row
     for name, cols in columns.items():

@@ -358,7 +358,7 @@ def create_views(
 #: Stored tables that loading qrels and a run (pyeval/loaders/) writes or checks: the campaign,
 #: its input provenance and topics, the judgments, the intents judgments are checked against,
 #: the run and its entries.
-LOADED_TABLES = ("campaigns", "campaign_inputs", "qrels", "intents", "topics", "runs", "run_entries", "judgment_sets")
+LOADED_TABLES = ("campaigns", "campaign_inputs", "qrels_by_set", "intents_by_set", "topics", "runs", "run_entries", "judgment_sets")
 
 #: What computing ad hoc measures reads besides the loaded tables (sql/evaluation/ stagings,
 #: sql/metrics/ families): stored gain profiles and the level, gain and ranking views.

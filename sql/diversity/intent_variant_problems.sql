@@ -1,4 +1,4 @@
--- reads: intents, new_variant
+-- reads: intents_by_set, new_variant
 -- produces: intent_variant_problems (topic_id, intent_id)
 -- grain: topic_id, intent_id
 -- params: $campaign_id
@@ -9,12 +9,12 @@ select
     new_variant.topic_id,
     new_variant.intent_id
 from new_variant
-left join intents
+left join intents_by_set
     on
-        intents.campaign_id = $campaign_id
-        and intents.judgment_set = 'official'
-        and new_variant.topic_id = intents.topic_id
-        and new_variant.intent_id = intents.intent_id
-where intents.intent_id is null
+        intents_by_set.campaign_id = $campaign_id
+        and intents_by_set.judgment_set = 'official'
+        and new_variant.topic_id = intents_by_set.topic_id
+        and new_variant.intent_id = intents_by_set.intent_id
+where intents_by_set.intent_id is null
 order by new_variant.topic_id, new_variant.intent_id
 limit 1

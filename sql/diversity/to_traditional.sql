@@ -1,4 +1,4 @@
--- reads: qrels
+-- reads: qrels_by_set
 -- produces: to_traditional (topic_id, doc_id, level)
 -- grain: topic_id, doc_id
 -- params: $source, $method, $negative_as
@@ -18,7 +18,7 @@ with documents as (
         max(level) filter (where intent_id <> '') as max_level,
         count(distinct intent_id) filter (where intent_id <> '' and level >= 1) as covered,
         coalesce(bool_and(level < 0) filter (where intent_id <> ''), false) as all_negative
-    from qrels
+    from qrels_by_set
     where campaign_id = $source and judgment_set = 'official'
     group by topic_id, doc_id
 )

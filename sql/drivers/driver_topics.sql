@@ -1,4 +1,4 @@
--- reads: qrels
+-- reads: qrels_by_set
 -- produces: driver_topics (topic_id, topic_no)
 -- grain: topic_no
 -- params: $campaign_id, $judgment_set
@@ -9,5 +9,5 @@ select
     topic_id,
     (row_number() over (order by topic_id) - 1)::integer as topic_no
 from (
-    select distinct topic_id from qrels where campaign_id = $campaign_id and judgment_set = $judgment_set
+    select distinct topic_id from qrels_by_set where campaign_id = $campaign_id and judgment_set = $judgment_set
 )

@@ -1,4 +1,4 @@
--- reads: ndeval_intents, qrels
+-- reads: ndeval_intents, qrels_by_set
 -- produces: ndeval_candidates (topic_no, doc_order, intent_no)
 -- grain: topic_no, doc_order, intent_no
 -- params: $campaign_id, $rel, $judgment_set
@@ -8,10 +8,10 @@
 -- Reference: docs/diversity-measures.md section 7.1.
 select
     ndeval_intents.topic_no,
-    (dense_rank() over (partition by qrels.topic_id order by qrels.doc_id) - 1)::integer as doc_order,
+    (dense_rank() over (partition by qrels_by_set.topic_id order by qrels_by_set.doc_id) - 1)::integer as doc_order,
     ndeval_intents.intent_no
-from qrels
+from qrels_by_set
 inner join ndeval_intents
-    on qrels.topic_id = ndeval_intents.topic_id and qrels.intent_id = ndeval_intents.intent_id
-where qrels.campaign_id = $campaign_id and qrels.judgment_set = $judgment_set and qrels.level >= $rel
+    on qrels_by_set.topic_id = ndeval_intents.topic_id and qrels_by_set.intent_id = ndeval_intents.intent_id
+where qrels_by_set.campaign_id = $campaign_id and qrels_by_set.judgment_set = $judgment_set and qrels_by_set.level >= $rel
 order by ndeval_intents.topic_no, doc_order, ndeval_intents.intent_no

@@ -1,4 +1,4 @@
--- reads: driver_topics, intent_weights, qrels
+-- reads: driver_topics, intent_weights, qrels_by_set
 -- produces: ndeval_intents (topic_no, topic_id, intent_id, intent_no, relevant, weight)
 -- grain: topic_no, intent_no
 -- params: $campaign_id, $rel, $probs, $judgment_set
@@ -14,7 +14,7 @@ with positive as (
         topic_id,
         intent_id,
         count(*) as relevant
-    from qrels
+    from qrels_by_set
     where campaign_id = $campaign_id and judgment_set = $judgment_set and level >= $rel
     group by topic_id, intent_id
 ),

@@ -1,4 +1,4 @@
--- reads: document_lengths, driver_entries, intent_gain_values, intent_weights, qrels
+-- reads: document_lengths, driver_entries, intent_gain_values, intent_weights, qrels_by_set
 -- produces: umeasure_reads (list_no, rank, doc_id, intent_id, level, gain, weight, length)
 -- grain: list_no, rank, intent_id
 -- params: $campaign_id, $probs, $depth, $profile, $judgment_set
@@ -16,7 +16,7 @@ with listed as (
     select
         topic_id,
         count(distinct intent_id) as intents
-    from qrels
+    from qrels_by_set
     where campaign_id = $campaign_id and judgment_set = $judgment_set
     group by topic_id
 ),
@@ -39,8 +39,8 @@ select
     driver_entries.list_no,
     driver_entries.rank,
     driver_entries.doc_id,
-    qrels.intent_id,
-    qrels.level,
+    qrels_by_set.intent_id,
+    qrels_by_set.level,
     intent_gain_values.gain,
     case
         when given_topics.topic_id is not null
@@ -49,25 +49,25 @@ select
     end as weight,
     document_lengths.length
 from driver_entries
-inner join qrels
+inner join qrels_by_set
     on
-        qrels.campaign_id = $campaign_id
-        and qrels.judgment_set = $judgment_set
-        and driver_entries.topic_id = qrels.topic_id
-        and driver_entries.doc_id = qrels.doc_id
-        and qrels.level >= 1
-inner join listed on qrels.topic_id = listed.topic_id
+        qrels_by_set.campaign_id = $campaign_id
+        and qrels_by_set.judgment_set = $judgment_set
+        and driver_entries.topic_id = qrels_by_set.topic_id
+        and driver_entries.doc_id = qrels_by_set.doc_id
+        and qrels_by_set.level >= 1
+inner join listed on qrels_by_set.topic_id = listed.topic_id
 inner join intent_gain_values
     on
         intent_gain_values.campaign_id = $campaign_id
         and intent_gain_values.judgment_set = $judgment_set
         and intent_gain_values.profile = $profile
-        and qrels.topic_id = intent_gain_values.topic_id
-        and qrels.intent_id = intent_gain_values.intent_id
-        and qrels.level = intent_gain_values.level
-left join given on qrels.topic_id = given.topic_id and qrels.intent_id = given.intent_id
-left join given_topics on qrels.topic_id = given_topics.topic_id
+        and qrels_by_set.topic_id = intent_gain_values.topic_id
+        and qrels_by_set.intent_id = intent_gain_values.intent_id
+        and qrels_by_set.level = intent_gain_values.level
+left join given on qrels_by_set.topic_id = given.topic_id and qrels_by_set.intent_id = given.intent_id
+left join given_topics on qrels_by_set.topic_id = given_topics.topic_id
 left join document_lengths
     on document_lengths.campaign_id = $campaign_id and driver_entries.doc_id = document_lengths.doc_id
 where driver_entries.rank <= $depth
-order by driver_entries.list_no, driver_entries.rank, qrels.intent_id
+order by driver_entries.list_no, driver_entries.rank, qrels_by_set.intent_id

@@ -1,4 +1,4 @@
--- reads: global_gains, qrels
+-- reads: global_gains, qrels_by_set
 -- produces: evaluation_document_gains (topic_id, doc_id, gain)
 -- grain: topic_id, doc_id
 -- params: $campaign_id, $probs, $profile, $judgment_set
@@ -11,7 +11,7 @@ with judged as (
     select distinct
         topic_id,
         doc_id
-    from qrels
+    from qrels_by_set
     where campaign_id = $campaign_id and judgment_set = $judgment_set
 )
 

@@ -1,4 +1,4 @@
--- reads: qrels, ranked_entries
+-- reads: qrels_by_set, ranked_entries
 -- produces: evaluation_entries (run_id, topic_id, rank, doc_id, score, list_rank, max_level)
 -- grain: run_id, topic_id, rank
 -- params: $campaign_id, $ordering, $runs, $max_depth, $judged_only, $negative_is_judged, $judgment_set
@@ -19,7 +19,7 @@ with pooled as (
         topic_id,
         doc_id,
         max(level) as max_level
-    from qrels
+    from qrels_by_set
     where campaign_id = $campaign_id and judgment_set = $judgment_set
     group by topic_id, doc_id
 ),

@@ -1,4 +1,4 @@
--- reads: evaluation_ranks, qrels
+-- reads: evaluation_ranks, qrels_by_set
 -- produces: evaluation_intent_ranks (run_id, topic_id, rank, intent_id, level)
 -- grain: run_id, topic_id, rank, intent_id
 -- params: $campaign_id, $judgment_set
@@ -9,13 +9,13 @@ select
     evaluation_ranks.run_id,
     evaluation_ranks.topic_id,
     evaluation_ranks.rank,
-    qrels.intent_id,
-    qrels.level
+    qrels_by_set.intent_id,
+    qrels_by_set.level
 from evaluation_ranks
-inner join qrels
+inner join qrels_by_set
     on
-        qrels.campaign_id = $campaign_id
-        and qrels.judgment_set = $judgment_set
-        and qrels.intent_id <> ''
-        and evaluation_ranks.topic_id = qrels.topic_id
-        and evaluation_ranks.doc_id = qrels.doc_id
+        qrels_by_set.campaign_id = $campaign_id
+        and qrels_by_set.judgment_set = $judgment_set
+        and qrels_by_set.intent_id <> ''
+        and evaluation_ranks.topic_id = qrels_by_set.topic_id
+        and evaluation_ranks.doc_id = qrels_by_set.doc_id

@@ -1,4 +1,4 @@
--- reads: intent_weights, qrels
+-- reads: intent_weights, qrels_by_set
 -- produces: evaluation_intents (probs, topic_id, intent_id, probability, intent_type, num_rel)
 -- grain: probs, topic_id, intent_id
 -- params: $campaign_id, $variants, $judgment_set
@@ -12,7 +12,7 @@ with relevant as (
         topic_id,
         intent_id,
         count(distinct doc_id) as num_rel
-    from qrels
+    from qrels_by_set
     where campaign_id = $campaign_id and judgment_set = $judgment_set and intent_id <> '' and level >= 1
     group by topic_id, intent_id
 )

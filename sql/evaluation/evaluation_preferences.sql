@@ -1,4 +1,4 @@
--- reads: qrels
+-- reads: qrels_by_set
 -- produces: evaluation_preferences (topic_id, jg, jsg, doc_id, rel_level)
 -- grain: topic_id, jg, jsg, doc_id
 -- params: $campaign_id, $judgment_set
@@ -13,5 +13,5 @@ select
     '0' as jsg,
     doc_id,
     level::double as rel_level
-from qrels
+from qrels_by_set
 where campaign_id = $campaign_id and judgment_set = $judgment_set and intent_id = ''

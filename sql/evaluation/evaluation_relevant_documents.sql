@@ -1,4 +1,4 @@
--- reads: qrels
+-- reads: qrels_by_set
 -- produces: evaluation_relevant_documents (topic_id, doc_id, level)
 -- grain: topic_id, doc_id
 -- params: $campaign_id
@@ -10,7 +10,7 @@ select
     topic_id,
     doc_id,
     max(level) as level
-from qrels
+from qrels_by_set
 where campaign_id = $campaign_id and intent_id = ''
 group by topic_id, doc_id
 having max(level) > 0

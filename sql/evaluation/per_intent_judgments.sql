@@ -1,4 +1,4 @@
--- reads: intents, qrels
+-- reads: intents_by_set, qrels_by_set
 -- produces: evaluation_intent_judgments (topic_id, source_topic_id, intent_id, doc_id, level)
 -- grain: topic_id, doc_id
 -- params: $campaign_id, $separator, $judgment_set
@@ -12,7 +12,7 @@ with judged as (
     select distinct
         topic_id,
         doc_id
-    from qrels
+    from qrels_by_set
     where campaign_id = $campaign_id and judgment_set = $judgment_set
 ),
 
@@ -20,7 +20,7 @@ listed as (
     select
         topic_id,
         intent_id
-    from intents
+    from intents_by_set
     where campaign_id = $campaign_id and judgment_set = $judgment_set
 ),
 
@@ -30,7 +30,7 @@ levels as (
         intent_id,
         doc_id,
         max(level) as level
-    from qrels
+    from qrels_by_set
     where campaign_id = $campaign_id and judgment_set = $judgment_set and intent_id <> ''
     group by topic_id, intent_id, doc_id
 )

@@ -1,4 +1,4 @@
--- reads: qrels
+-- reads: qrels_by_set
 -- produces: derived_judgments (topic_id, intent_id, doc_id, level)
 -- grain: topic_id, intent_id, doc_id
 -- params: $campaign_id, $parent, $threshold
@@ -14,5 +14,5 @@ select
         when level >= $threshold then 1
         else 0
     end as level
-from qrels
+from qrels_by_set
 where campaign_id = $campaign_id and judgment_set = $parent

@@ -1,4 +1,4 @@
--- reads: qrels
+-- reads: qrels_by_set
 -- produces: derived_judgments (topic_id, intent_id, doc_id, level)
 -- grain: topic_id, intent_id, doc_id
 -- params: $campaign_id, $parent, $other
@@ -10,8 +10,8 @@ select
     parent.intent_id,
     parent.doc_id,
     parent.level
-from qrels as parent
-inner join qrels as other
+from qrels_by_set as parent
+inner join qrels_by_set as other
     on
         other.campaign_id = $campaign_id
         and other.judgment_set = $other

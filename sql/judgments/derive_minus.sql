@@ -1,4 +1,4 @@
--- reads: excluded_documents, qrels
+-- reads: excluded_documents, qrels_by_set
 -- produces: derived_judgments (topic_id, intent_id, doc_id, level)
 -- grain: topic_id, intent_id, doc_id
 -- params: $campaign_id, $parent
@@ -8,16 +8,16 @@
 -- contributed). pyeval/judgments/derive.py stages excluded_documents from a file or a frame.
 -- docs/judgments.md section 3.
 select
-    qrels.topic_id,
-    qrels.intent_id,
-    qrels.doc_id,
-    qrels.level
-from qrels
+    qrels_by_set.topic_id,
+    qrels_by_set.intent_id,
+    qrels_by_set.doc_id,
+    qrels_by_set.level
+from qrels_by_set
 where
-    qrels.campaign_id = $campaign_id
-    and qrels.judgment_set = $parent
+    qrels_by_set.campaign_id = $campaign_id
+    and qrels_by_set.judgment_set = $parent
     and not exists (
         select 1
         from excluded_documents
-        where excluded_documents.topic_id = qrels.topic_id and excluded_documents.doc_id = qrels.doc_id
+        where excluded_documents.topic_id = qrels_by_set.topic_id and excluded_documents.doc_id = qrels_by_set.doc_id
     )

@@ -1,4 +1,4 @@
--- reads: qrels
+-- reads: qrels_by_set
 -- produces: derived_judgments (topic_id, intent_id, doc_id, level)
 -- grain: topic_id, intent_id, doc_id
 -- params: $campaign_id, $parents, $rule
@@ -11,13 +11,13 @@
 -- docs/judgments.md section 3. Negative levels (pooled but unjudged) count as labels here.
 with labelled as (
     select
-        qrels.topic_id,
-        qrels.intent_id,
-        qrels.doc_id,
-        qrels.level,
-        list_position($parents, qrels.judgment_set) as precedence
-    from qrels
-    where qrels.campaign_id = $campaign_id and list_contains($parents, qrels.judgment_set)
+        qrels_by_set.topic_id,
+        qrels_by_set.intent_id,
+        qrels_by_set.doc_id,
+        qrels_by_set.level,
+        list_position($parents, qrels_by_set.judgment_set) as precedence
+    from qrels_by_set
+    where qrels_by_set.campaign_id = $campaign_id and list_contains($parents, qrels_by_set.judgment_set)
 )
 
 select

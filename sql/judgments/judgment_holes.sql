@@ -1,4 +1,4 @@
--- reads: qrels, ranked_entries
+-- reads: qrels_by_set, ranked_entries
 -- produces: judgment_holes (topic_id, doc_id, best_rank, runs)
 -- grain: topic_id, doc_id
 -- params: $campaign_id, $judgment_set, $depth, $runs
@@ -9,13 +9,13 @@
 -- rank over the runs; runs: how many runs retrieved it that deep. docs/judgments.md section 3.
 with judged as (
     select distinct topic_id, doc_id
-    from qrels
+    from qrels_by_set
     where campaign_id = $campaign_id and judgment_set = $judgment_set and level >= 0
 ),
 
 judged_topics as (
     select distinct topic_id
-    from qrels
+    from qrels_by_set
     where campaign_id = $campaign_id and judgment_set = 'official'
 )
 

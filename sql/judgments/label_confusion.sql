@@ -1,4 +1,4 @@
--- reads: qrels
+-- reads: qrels_by_set
 -- produces: label_confusion (topic_id, reference_level, candidate_level, documents)
 -- grain: topic_id, reference_level, candidate_level
 -- params: $campaign_id, $reference, $candidate
@@ -11,13 +11,13 @@
 -- (docs/judgments.md section 4).
 with reference as (
     select topic_id, intent_id, doc_id, level
-    from qrels
+    from qrels_by_set
     where campaign_id = $campaign_id and judgment_set = $reference and level >= 0
 ),
 
 candidate as (
     select topic_id, intent_id, doc_id, level
-    from qrels
+    from qrels_by_set
     where campaign_id = $campaign_id and judgment_set = $candidate and level >= 0
 )
 

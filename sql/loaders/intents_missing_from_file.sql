@@ -1,4 +1,4 @@
--- reads: intent_input, qrels
+-- reads: intent_input, qrels_by_set
 -- produces: intents_missing_from_file (topic_id, intent_id)
 -- grain: topic_id, intent_id
 -- params: $campaign_id, $judgment_set
@@ -12,10 +12,10 @@ with covered_topics as (
 ),
 
 judged_intents as (
-    select distinct qrels.topic_id, qrels.intent_id
-    from qrels
-    inner join covered_topics on qrels.topic_id = covered_topics.topic_id
-    where qrels.campaign_id = $campaign_id and qrels.judgment_set = $judgment_set and qrels.level > 0 and qrels.intent_id <> ''
+    select distinct qrels_by_set.topic_id, qrels_by_set.intent_id
+    from qrels_by_set
+    inner join covered_topics on qrels_by_set.topic_id = covered_topics.topic_id
+    where qrels_by_set.campaign_id = $campaign_id and qrels_by_set.judgment_set = $judgment_set and qrels_by_set.level > 0 and qrels_by_set.intent_id <> ''
 )
 
 select judged_intents.topic_id, judged_intents.intent_id

@@ -1,4 +1,4 @@
--- reads: intents, qrels_input
+-- reads: intents_by_set, qrels_input
 -- produces: qrels_problems (line_number, problem, is_duplicate)
 -- grain: line_number
 -- params: $field_count, $layout, $level_form, $campaign_id, $judgment_set
@@ -55,7 +55,7 @@ duplicate_problems as (
 
 campaign_intents as (
     select topic_id, intent_id
-    from intents
+    from intents_by_set
     where campaign_id = $campaign_id and judgment_set = $judgment_set
 ),
 

@@ -1,4 +1,4 @@
--- reads: qrels, run_batch
+-- reads: qrels_by_set, run_batch
 -- produces: run_summary (file_index, may_have_duplicates, run_topics, unjudged_topics,
 --           missing_topics, entries, distinct_tags, first_tag)
 -- grain: file_index
@@ -34,7 +34,7 @@ with run_topics as materialized (
 
 judged_topics as (
     select distinct topic_id
-    from qrels
+    from qrels_by_set
     where campaign_id = $campaign_id and judgment_set = 'official'
 )
 

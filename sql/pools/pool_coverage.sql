@@ -1,4 +1,4 @@
--- reads: pool_runs, pools, qrels, ranked_entries, runs
+-- reads: pool_runs, pools, qrels_by_set, ranked_entries, runs
 -- produces: pool_coverage_rows (run_id, topic_id, k, retrieved, judged, relevant,
 --           unjudged_fraction, unique_to_team)
 -- grain: run_id, topic_id, k
@@ -74,7 +74,7 @@ best_teams as (
 
 judged as (
     select topic_id, doc_id, max(level) as level
-    from qrels
+    from qrels_by_set
     where campaign_id = $campaign_id and judgment_set = $judgment_set
     group by topic_id, doc_id
 ),

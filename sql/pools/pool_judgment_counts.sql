@@ -1,4 +1,4 @@
--- reads: pool_documents, pools, qrels
+-- reads: pool_documents, pools, qrels_by_set
 -- produces: pool_judgment_counts (pool_name, created_at, pool_documents, judged_pool_documents, judgments_outside_pool)
 -- grain: pool_name
 -- params: $campaign_id, $judgment_set, $pool_name
@@ -10,7 +10,7 @@
 with
 judged as (
     select distinct topic_id, doc_id
-    from qrels
+    from qrels_by_set
     where campaign_id = $campaign_id and judgment_set = $judgment_set
 ),
 

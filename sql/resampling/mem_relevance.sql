@@ -1,4 +1,4 @@
--- reads: qrels, ranked_entries
+-- reads: qrels_by_set, ranked_entries
 -- produces: mem_relevance (run_id, topic_id, rank, intent_id)
 -- grain: run_id, topic_id, rank, intent_id
 -- params: $campaign_id, $depth, $runs, $judgment_set
@@ -16,7 +16,7 @@ with ranked as (
 
 relevant as (
     select topic_id, intent_id, doc_id
-    from qrels
+    from qrels_by_set
     where campaign_id = $campaign_id and judgment_set = $judgment_set and level > 0
 ),
 

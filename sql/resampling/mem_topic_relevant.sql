@@ -1,4 +1,4 @@
--- reads: qrels
+-- reads: qrels_by_set
 -- produces: mem_topic_relevant (topic_id, intent_id, relevant, relevant_any)
 -- grain: topic_id, intent_id
 -- params: $campaign_id, $judgment_set
@@ -9,7 +9,7 @@
 -- $judgment_set: the judgment set whose qrels are read (docs/judgments.md).
 with relevant as (
     select topic_id, intent_id, doc_id
-    from qrels
+    from qrels_by_set
     where campaign_id = $campaign_id and judgment_set = $judgment_set and level > 0
 ),
 

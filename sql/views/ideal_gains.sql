@@ -1,4 +1,4 @@
--- reads: qrels
+-- reads: qrels_by_set
 -- produces: ideal_gains (campaign_id, judgment_set, topic_id, ideal_rank, gain, ideal_gain_so_far)
 -- grain: campaign_id, judgment_set, topic_id, ideal_rank
 -- params: none
@@ -10,7 +10,7 @@
 -- two lists are equal.
 with positive as (
     select campaign_id, judgment_set, topic_id, level::double as gain
-    from qrels
+    from qrels_by_set
     where intent_id = '' and level > 0
 )
 

@@ -1,4 +1,4 @@
--- reads: intent_gain_values, qrels
+-- reads: intent_gain_values, qrels_by_set
 -- produces: intent_gains (campaign_id, judgment_set, profile, topic_id, intent_id, doc_id, level, gain)
 -- grain: campaign_id, judgment_set, profile, topic_id, intent_id, doc_id
 -- params: none
@@ -9,20 +9,20 @@
 -- -2) have gain 0: a diversity measure reads them as non-relevant. Ad hoc judgments
 -- (intent_id = '') are not here.
 select
-    qrels.campaign_id,
-    qrels.judgment_set,
+    qrels_by_set.campaign_id,
+    qrels_by_set.judgment_set,
     intent_gain_values.profile,
-    qrels.topic_id,
-    qrels.intent_id,
-    qrels.doc_id,
-    qrels.level,
-    case when qrels.level <= 0 then 0.0 else intent_gain_values.gain end as gain
-from qrels
+    qrels_by_set.topic_id,
+    qrels_by_set.intent_id,
+    qrels_by_set.doc_id,
+    qrels_by_set.level,
+    case when qrels_by_set.level <= 0 then 0.0 else intent_gain_values.gain end as gain
+from qrels_by_set
 inner join intent_gain_values
     on
-        qrels.campaign_id = intent_gain_values.campaign_id
-        and qrels.judgment_set = intent_gain_values.judgment_set
-        and qrels.topic_id = intent_gain_values.topic_id
-        and qrels.intent_id = intent_gain_values.intent_id
-        and qrels.level = intent_gain_values.level
-where qrels.intent_id <> ''
+        qrels_by_set.campaign_id = intent_gain_values.campaign_id
+        and qrels_by_set.judgment_set = intent_gain_values.judgment_set
+        and qrels_by_set.topic_id = intent_gain_values.topic_id
+        and qrels_by_set.intent_id = intent_gain_values.intent_id
+        and qrels_by_set.level = intent_gain_values.level
+where qrels_by_set.intent_id <> ''

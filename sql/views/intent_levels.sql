@@ -1,4 +1,4 @@
--- reads: qrels
+-- reads: qrels_by_set
 -- produces: intent_levels (campaign_id, judgment_set, topic_id, intent_id, level, judgments)
 -- grain: campaign_id, judgment_set, topic_id, intent_id, level
 -- params: none
@@ -13,5 +13,5 @@ select
     intent_id,
     level,
     count(*) as judgments
-from qrels
+from qrels_by_set
 group by campaign_id, judgment_set, topic_id, intent_id, level

@@ -1,4 +1,4 @@
--- reads: intent_variants, intents
+-- reads: intent_variants, intents_by_set
 -- produces: intent_weights (campaign_id, judgment_set, probs, topic_id, intent_id, probability, intent_type)
 -- grain: campaign_id, judgment_set, probs, topic_id, intent_id
 -- params: none
@@ -17,21 +17,21 @@ select
     intent_id,
     probability,
     intent_type
-from intents
+from intents_by_set
 
 union all
 
 select
     intent_variants.campaign_id,
-    intents.judgment_set,
+    intents_by_set.judgment_set,
     intent_variants.variant as probs,
     intent_variants.topic_id,
     intent_variants.intent_id,
     intent_variants.probability,
-    intents.intent_type
+    intents_by_set.intent_type
 from intent_variants
-inner join intents
+inner join intents_by_set
     on
-        intent_variants.campaign_id = intents.campaign_id
-        and intent_variants.topic_id = intents.topic_id
-        and intent_variants.intent_id = intents.intent_id
+        intent_variants.campaign_id = intents_by_set.campaign_id
+        and intent_variants.topic_id = intents_by_set.topic_id
+        and intent_variants.intent_id = intents_by_set.intent_id

@@ -1,4 +1,4 @@
--- reads: pool_documents, qrels
+-- reads: pool_documents, qrels_by_set
 -- produces: pool_unique_documents (campaign_id, pool_name, judgment_set, grouped_by, group_name, topic_id, doc_id,
 --           level)
 -- grain: campaign_id, pool_name, judgment_set, grouped_by, group_name, topic_id, doc_id
@@ -35,22 +35,22 @@ with unique_documents as (
 select
     unique_documents.campaign_id,
     unique_documents.pool_name,
-    qrels.judgment_set,
+    qrels_by_set.judgment_set,
     unique_documents.grouped_by,
     unique_documents.group_name,
     unique_documents.topic_id,
     unique_documents.doc_id,
-    max(qrels.level) as level
+    max(qrels_by_set.level) as level
 from unique_documents
-inner join qrels
+inner join qrels_by_set
     on
-        unique_documents.campaign_id = qrels.campaign_id
-        and unique_documents.topic_id = qrels.topic_id
-        and unique_documents.doc_id = qrels.doc_id
+        unique_documents.campaign_id = qrels_by_set.campaign_id
+        and unique_documents.topic_id = qrels_by_set.topic_id
+        and unique_documents.doc_id = qrels_by_set.doc_id
 group by
     unique_documents.campaign_id,
     unique_documents.pool_name,
-    qrels.judgment_set,
+    qrels_by_set.judgment_set,
     unique_documents.grouped_by,
     unique_documents.group_name,
     unique_documents.topic_id,

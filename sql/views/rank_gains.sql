@@ -1,4 +1,4 @@
--- reads: qrels, ranked_entries
+-- reads: qrels_by_set, ranked_entries
 -- produces: rank_gains (campaign_id, judgment_set, run_id, topic_id, ordering, rank, doc_id, score, level,
 --           is_judged, is_relevant, gain, relevant_so_far, gain_so_far)
 -- grain: campaign_id, judgment_set, run_id, topic_id, ordering, rank
@@ -13,7 +13,7 @@
 -- relevant_so_far = C(rank), gain_so_far = cg(rank) (docs/adhoc-measures.md section 0).
 with campaign_sets as (
     select distinct campaign_id, judgment_set
-    from qrels
+    from qrels_by_set
 ),
 
 labelled as (
@@ -26,16 +26,16 @@ labelled as (
         ranked_entries.rank,
         ranked_entries.doc_id,
         ranked_entries.score,
-        qrels.level
+        qrels_by_set.level
     from ranked_entries
     inner join campaign_sets on ranked_entries.campaign_id = campaign_sets.campaign_id
-    left join qrels
+    left join qrels_by_set
         on
-            ranked_entries.campaign_id = qrels.campaign_id
-            and campaign_sets.judgment_set = qrels.judgment_set
-            and ranked_entries.topic_id = qrels.topic_id
-            and ranked_entries.doc_id = qrels.doc_id
-            and qrels.intent_id = ''
+            ranked_entries.campaign_id = qrels_by_set.campaign_id
+            and campaign_sets.judgment_set = qrels_by_set.judgment_set
+            and ranked_entries.topic_id = qrels_by_set.topic_id
+            and ranked_entries.doc_id = qrels_by_set.doc_id
+            and qrels_by_set.intent_id = ''
 )
 
 select

@@ -1,30 +1,29 @@
--- reads: current_means
+-- reads: campaigns, run_means_by_set
 -- produces: run_means (campaign_id, run_id, system, team, run_date, measure, value, topics,
 --           evaluation_id, evaluated_at, measure_name, aggregate, higher_is_better, judgment_set)
--- grain: campaign_id, judgment_set, run_id, measure
+-- grain: campaign_id, run_id, measure
 -- params: none
 -- run_means: one row per (campaign_id, run_id, measure): the value `pyeval evaluate` printed for
 -- the run (the measure's declared aggregate over topics) in the latest evaluation whose inputs
--- still hold, with the run's metadata; one row per judgment set it was evaluated under
--- (judgment_set; docs/judgments.md).
--- Reads: current_means, these rows stored (migration 0015; which mean is current:
--- sql/archive/current_means_of_campaign.sql), kept by every evaluation, every load that makes
--- values stale and every change of a run's metadata (pyeval/storage/archive.py).
--- Evaluations stored before migration 0006 recorded no means: re-evaluate to see them here.
+-- still hold, with the run's metadata, under each campaign's default judgment set
+-- (campaigns.default_judgment_set; docs/judgments.md). Every set is in run_means_by_set.
 -- Portable SQL (DuckDB and PostgreSQL).
 select
-    campaign_id,
-    run_id,
-    system,
-    team,
-    run_date,
-    measure,
-    value,
-    topics,
-    evaluation_id,
-    evaluated_at,
-    measure_name,
-    aggregate,
-    higher_is_better,
-    judgment_set
-from current_means
+    run_means_by_set.campaign_id,
+    run_means_by_set.run_id,
+    run_means_by_set.system,
+    run_means_by_set.team,
+    run_means_by_set.run_date,
+    run_means_by_set.measure,
+    run_means_by_set.value,
+    run_means_by_set.topics,
+    run_means_by_set.evaluation_id,
+    run_means_by_set.evaluated_at,
+    run_means_by_set.measure_name,
+    run_means_by_set.aggregate,
+    run_means_by_set.higher_is_better,
+    run_means_by_set.judgment_set
+from run_means_by_set
+inner join campaigns
+    on run_means_by_set.campaign_id = campaigns.campaign_id
+    and run_means_by_set.judgment_set = campaigns.default_judgment_set

@@ -1,31 +1,26 @@
--- reads: current_scores
+-- reads: campaigns, scores_by_set
 -- produces: scores (campaign_id, run_id, topic_id, measure, value, evaluation_id, evaluated_at,
 --           judgment_set, aggregate, higher_is_better)
--- grain: campaign_id, judgment_set, run_id, topic_id, measure
+-- grain: campaign_id, run_id, topic_id, measure
 -- params: none
--- scores: the public per-topic results, one row per (campaign_id, run_id, topic_id, measure).
--- Reads: current_scores, the stored current values (migration 0015), kept equal to
--- score_history's is_latest rows by every evaluation and every load that makes values stale
--- (pyeval/storage/archive.py): a query reads stored rows, however long the history.
--- judgment_set: the judgment set the value was computed under (docs/judgments.md); a campaign
--- evaluated under several sets has one row per set: filter on judgment_set = 'official' for the
--- official qrels' values.
--- Shows the value of the latest evaluation of each key whose inputs still hold, with that
--- evaluation's id and time; every value stays in score_history (and topic_scores).
--- aggregate, higher_is_better: from the measure catalogue (measures, stored with each current
--- value by pyeval/storage/archive.py): how the measure combines
--- over topics (mean, sum, gmean) and its direction, so that a dashboard aggregates per-topic
--- values as pyeval does (SUM for a sum measure such as NumRet, never AVG) and orders them right.
+-- scores: the public per-topic results, one row per (campaign_id, run_id, topic_id, measure):
+-- the current value (the latest evaluation whose inputs still hold; scores_by_set) under each
+-- campaign's default judgment set (campaigns.default_judgment_set, 'official' unless changed;
+-- docs/judgments.md), so that a query naming no set never mixes two sets' values. Values under
+-- the other sets are in scores_by_set.
 -- Portable SQL (DuckDB and PostgreSQL).
 select
-    campaign_id,
-    run_id,
-    topic_id,
-    measure,
-    value,
-    evaluation_id,
-    evaluated_at,
-    judgment_set,
-    aggregate,
-    higher_is_better
-from current_scores
+    scores_by_set.campaign_id,
+    scores_by_set.run_id,
+    scores_by_set.topic_id,
+    scores_by_set.measure,
+    scores_by_set.value,
+    scores_by_set.evaluation_id,
+    scores_by_set.evaluated_at,
+    scores_by_set.judgment_set,
+    scores_by_set.aggregate,
+    scores_by_set.higher_is_better
+from scores_by_set
+inner join campaigns
+    on scores_by_set.campaign_id = campaigns.campaign_id
+    and scores_by_set.judgment_set = campaigns.default_judgment_set

@@ -1,4 +1,4 @@
--- reads: qrels
+-- reads: qrels_by_set
 -- produces: topic_levels (campaign_id, judgment_set, topic_id, level, judgments)
 -- grain: campaign_id, judgment_set, topic_id, level
 -- params: none
@@ -11,6 +11,6 @@ select
     topic_id,
     level,
     count(*) as judgments
-from qrels
+from qrels_by_set
 where intent_id = ''
 group by campaign_id, judgment_set, topic_id, level

@@ -5,7 +5,7 @@
 -- params: none
 -- topic_overview: one row per (campaign_id, topic_id) of topics: its title and description where
 -- they were loaded (`pyeval load topics`, table topic_texts; else null), and its judgments (the
--- official judgment set).
+-- campaign's default judgment set, campaigns.default_judgment_set).
 -- Portable SQL (DuckDB and PostgreSQL).
 with judgment_counts as (
     select
@@ -14,7 +14,6 @@ with judgment_counts as (
         count(*) as judgments,
         count(*) filter (where level > 0) as positive_judgments
     from qrels
-    where judgment_set = 'official'
     group by campaign_id, topic_id
 )
 

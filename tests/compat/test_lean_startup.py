@@ -14,7 +14,7 @@ from pyeval.cli import main
 
 from ..conftest import FIXTURES
 
-LOADED = {"campaigns", "campaign_inputs", "qrels", "intents", "topics", "runs", "run_entries", "judgment_sets"}
+LOADED = {"campaigns", "campaign_inputs", "qrels_by_set", "intents_by_set", "topics", "runs", "run_entries", "judgment_sets"}
 ADHOC_VIEWS = {"ranked_entries", "topic_levels", "intent_levels", "profile_gains",
                "intent_gain_values", "gain_values", "gain_maxima"}
 

@@ -1,6 +1,7 @@
--- intents: One row per (campaign, judgment set, topic, intent): Pr(i|q) as given, and the intent
--- type (inf | nav). judgment_set: the set these intents belong to (migration 0011; 'official').
-create table intents (
+-- intents_by_set: One row per (campaign, judgment set, topic, intent): Pr(i|q) as given, and the
+-- intent type (inf | nav), for every judgment set (migrations 0011, 0019; the view intents shows
+-- each campaign's default set).
+create table intents_by_set (
     campaign_id varchar not null,
     topic_id varchar not null,
     intent_id varchar not null,
