@@ -26,17 +26,17 @@ RUN_TRUNC = FIXTURES / "trec_eval" / "results.trunc"
 V10 = FIXTURES / "archive" / "v10.duckdb"
 
 #: scores before migration 0015: the latest current value of each key, regrouped from every
-#: stored value at each query (score_history keeps that rule: is_latest).
+#: stored value at each query (score_history_by_set keeps that rule: is_latest).
 OLD_SCORES = """
-select score_history.campaign_id, score_history.run_id, score_history.topic_id, score_history.measure,
-    score_history.value, score_history.evaluation_id, score_history.evaluated_at, score_history.judgment_set,
+select score_history_by_set.campaign_id, score_history_by_set.run_id, score_history_by_set.topic_id, score_history_by_set.measure,
+    score_history_by_set.value, score_history_by_set.evaluation_id, score_history_by_set.evaluated_at, score_history_by_set.judgment_set,
     measures.aggregate, measures.higher_is_better
-from score_history
+from score_history_by_set
 left join evaluation_measures
-    on score_history.evaluation_id = evaluation_measures.evaluation_id
-    and score_history.measure = evaluation_measures.measure
+    on score_history_by_set.evaluation_id = evaluation_measures.evaluation_id
+    and score_history_by_set.measure = evaluation_measures.measure
 left join measures on evaluation_measures.measure_name = measures.measure_name
-where score_history.is_latest
+where score_history_by_set.is_latest
 """
 
 #: run_means before migration 0015 (sql/views/run_means.sql at commit 4257248), verbatim.
@@ -212,7 +212,7 @@ def test_an_old_warehouse_is_filled_by_the_upgrade(tmp_path):
     try:
         stored = con.execute("select count(*) from current_scores").fetchone()[0]
         assert stored > 0
-        assert stored == con.execute("select count(*) from score_history where is_latest").fetchone()[0]
+        assert stored == con.execute("select count(*) from score_history_by_set where is_latest").fetchone()[0]
         assert assert_views_as_before(con) == stored
     finally:
         con.close()

@@ -140,12 +140,13 @@ def export_campaign(con: duckdb.DuckDBPyConnection, campaign_id: str, directory:
 def export_files(directory: str | os.PathLike[str]) -> dict[str, list[str]]:
     """table -> files of a ``pyeval export --parquet`` tree (manifest checked, no hashing)."""
     from ..sharing import read_manifest
+    from ..sharing.export import RENAMED_TABLES
 
     root = Path(directory).resolve()
     manifest = read_manifest(root, verify=False)
     found = {}
-    for table in TABLES:
-        info = manifest["tables"].get(table)
+    for table in TABLES:  # an export made before migration 0019 names qrels_by_set qrels
+        info = manifest["tables"].get(table, manifest["tables"].get(RENAMED_TABLES.get(table, table)))
         if info is None:
             raise PyevalError(f"{root}: the export has no table {table}")
         found[table] = [str(root / entry["path"]) for entry in info["files"]]

@@ -93,11 +93,11 @@ def set_intent_types(con: duckdb.DuckDBPyConnection, campaign_id: str, path: str
         try:
             count = first_row(con, (
                 "select count(*) from intents_by_set join topic_types using (topic_id, intent_id) "
-                "where intents.campaign_id = $c"), {"c": campaign_id})[0]
+                "where intents_by_set.campaign_id = $c"), {"c": campaign_id})[0]
             con.execute(
                 "update intents_by_set set intent_type = topic_types.intent_type from topic_types "
-                "where intents.campaign_id = $c and intents.topic_id = topic_types.topic_id "
-                "and intents.intent_id = topic_types.intent_id",
+                "where intents_by_set.campaign_id = $c and intents_by_set.topic_id = topic_types.topic_id "
+                "and intents_by_set.intent_id = topic_types.intent_id",
                 {"c": campaign_id},
             )
         finally:

@@ -82,6 +82,7 @@ PUBLIC_VIEWS: tuple[str, ...] = (
     "derived_run_status",
     "current_inputs",
     "stale_results",
+    "score_history_by_set",
     "score_history",
     "scores_by_set",
     "scores",

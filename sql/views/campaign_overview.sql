@@ -1,12 +1,12 @@
--- reads: campaigns, document_lengths, intents, judgment_sets, qrels, run_entries, runs, topics
+-- reads: campaigns, document_lengths, intents, qrels, run_entries, runs, topics
 -- produces: campaign_overview (campaign_id, qrels_kind, topics, judgments, positive_judgments,
 --           intents, runs, run_entries, document_lengths, source_campaign_id, created_at,
---           default_judgment_set, judgment_sets)
+--           default_judgment_set)
 -- grain: campaign_id
 -- params: none
 -- campaign_overview: one row per campaign with the counts of what it holds (`pyeval list`);
 -- judgments and intents count the campaign's default judgment set (default_judgment_set;
--- docs/judgments.md); judgment_sets counts its sets, leave-one-group-out working sets aside.
+-- docs/judgments.md).
 with judgment_counts as (
     select
         campaign_id,
@@ -40,13 +40,6 @@ entry_counts as (
     group by campaign_id
 ),
 
-set_counts as (
-    select campaign_id, count(*) as judgment_sets
-    from judgment_sets
-    where not working_set
-    group by campaign_id
-),
-
 length_counts as (
     select campaign_id, count(*) as document_lengths
     from document_lengths
@@ -65,13 +58,11 @@ select
     coalesce(length_counts.document_lengths, 0) as document_lengths,
     campaigns.source_campaign_id,
     campaigns.created_at,
-    campaigns.default_judgment_set,
-    coalesce(set_counts.judgment_sets, 0) as judgment_sets
+    campaigns.default_judgment_set
 from campaigns
 left join topic_counts on campaigns.campaign_id = topic_counts.campaign_id
 left join judgment_counts on campaigns.campaign_id = judgment_counts.campaign_id
 left join intent_counts on campaigns.campaign_id = intent_counts.campaign_id
 left join run_counts on campaigns.campaign_id = run_counts.campaign_id
 left join entry_counts on campaigns.campaign_id = entry_counts.campaign_id
-left join set_counts on campaigns.campaign_id = set_counts.campaign_id
 left join length_counts on campaigns.campaign_id = length_counts.campaign_id

@@ -1,48 +1,27 @@
--- reads: evaluations, stale_results, topic_scores
+-- reads: campaigns, score_history_by_set
 -- produces: score_history (evaluation_id, evaluated_at, campaign_id, judgment_set, run_id, topic_id,
 --           measure, value, is_current, is_latest)
 -- grain: evaluation_id, campaign_id, run_id, topic_id, measure
 -- params: none
 -- score_history: one row per stored per-topic value (evaluation_id, campaign_id, run_id,
--- topic_id, measure): every value ever stored, never overwritten, with its evaluation's time and
--- the judgment set it was computed under (judgment_set).
+-- topic_id, measure) computed under each campaign's default judgment set
+-- (campaigns.default_judgment_set; docs/judgments.md): every such value ever stored, never
+-- overwritten, with its evaluation's time. Every set's values are in score_history_by_set.
 -- is_current: the qrels, run and gain profile it was computed from are still the warehouse's.
 -- is_latest: the value the view scores shows (the current value of the latest evaluation).
 -- Portable SQL (DuckDB and PostgreSQL).
-with flagged_scores as (
-    select
-        topic_scores.evaluation_id,
-        evaluations.created_at as evaluated_at,
-        topic_scores.campaign_id,
-        topic_scores.judgment_set,
-        topic_scores.run_id,
-        topic_scores.topic_id,
-        topic_scores.measure,
-        topic_scores.value,
-        stale_results.evaluation_id is null as is_current
-    from topic_scores
-    left join evaluations on topic_scores.evaluation_id = evaluations.evaluation_id
-    left join stale_results
-        on topic_scores.evaluation_id = stale_results.evaluation_id
-        and topic_scores.run_id = stale_results.run_id
-        and topic_scores.measure = stale_results.measure
-)
-
 select
-    evaluation_id,
-    evaluated_at,
-    campaign_id,
-    judgment_set,
-    run_id,
-    topic_id,
-    measure,
-    value,
-    is_current,
-    (
-        is_current
-        and row_number() over (
-            partition by campaign_id, judgment_set, run_id, topic_id, measure, is_current
-            order by evaluation_id desc
-        ) = 1
-    ) as is_latest
-from flagged_scores
+    score_history_by_set.evaluation_id,
+    score_history_by_set.evaluated_at,
+    score_history_by_set.campaign_id,
+    score_history_by_set.judgment_set,
+    score_history_by_set.run_id,
+    score_history_by_set.topic_id,
+    score_history_by_set.measure,
+    score_history_by_set.value,
+    score_history_by_set.is_current,
+    score_history_by_set.is_latest
+from score_history_by_set
+inner join campaigns
+    on score_history_by_set.campaign_id = campaigns.campaign_id
+    and score_history_by_set.judgment_set = campaigns.default_judgment_set
