@@ -87,6 +87,15 @@ def fuse_command(ctx, campaign, method, runs, name, weights, norm, norm_stage, a
         return
     if method is None:
         raise PyevalError("give --method (e.g. --method rrf) or --refresh NAME")
+    if measures and not grid and name is None:
+        raise PyevalError("-m compares the stored fused run with its inputs: give --name")
+    if measures or grid:  # a mistyped measure or set is refused before anything is fused or stored
+        from pyeval.core.db import check_judgment_set
+        from pyeval.core.request import parse_requested
+
+        if measures:
+            parse_requested(measures[:1] if grid else measures)
+        check_judgment_set(con, campaign, judgments)
     run_names = _names(runs) + list(more_runs)
     conventions = dict(weights=_numbers(weights, "--weights"), norm=norm, norm_stage=norm_stage, absent=absent, k=k,
                        p=p, input_depth=input_depth, output_depth=output_depth, input_ordering=input_ordering,
@@ -114,23 +123,29 @@ def fuse_command(ctx, campaign, method, runs, name, weights, norm, norm_stage, a
         if plot:
             result.plot(plot)
         return
-    frame = fusion.fuse(con, campaign, run_names, method, name=name, replace=replace, **conventions)
-    if name is None and not measures:
-        click.echo(render(frame, fmt if fmt != "latex" else "table"))
-        return
-    if name is not None:
-        click.echo(f"stored fused run '{name}' ({frame.attrs['recipe'].describe()}): {len(frame)} entries, "
-                   f"{frame['topic_id'].nunique()} topics, sha256 {frame.attrs['sha256']}", err=True)
-    if measures:
+    if not measures:
+        frame = fusion.fuse(con, campaign, run_names, method, name=name, replace=replace, **conventions)
         if name is None:
-            raise PyevalError("-m compares the stored fused run with its inputs: give --name")
-        from pyeval.core.evaluation import evaluate
-        from ..resampling import compare
+            click.echo(render(frame, fmt if fmt != "latex" else "table"))
+        else:
+            _echo_stored(name, frame)
+        return
+    from pyeval.core.db import transaction
+    from pyeval.core.evaluation import evaluate
+    from ..resampling import compare
 
+    with transaction(con):  # the fused run, its evaluation and the comparison: all or nothing
+        frame = fusion.fuse(con, campaign, run_names, method, name=name, replace=replace, **conventions)
         evaluate(con, campaign, list(measures), runs=[name, *run_names], judgment_set=judgments)
         report = compare(con, campaign, list(measures), runs=[name, *run_names], test=test, baseline=name,
                          judgment_set=judgments)
-        click.echo(report.render("latex" if fmt == "latex" else "markdown"))
+    _echo_stored(name, frame)
+    click.echo(report.render("latex" if fmt == "latex" else "markdown"))
+
+
+def _echo_stored(name: str, frame) -> None:
+    click.echo(f"stored fused run '{name}' ({frame.attrs['recipe'].describe()}): {len(frame)} entries, "
+               f"{frame['topic_id'].nunique()} topics, sha256 {frame.attrs['sha256']}", err=True)
 
 
 @main.command("fusions")

@@ -1,0 +1,99 @@
+"""A command that fails changes nothing (issue 38, "Failing commands that change the warehouse"):
+its measures, sets, numbers and output paths are checked before any work, and what it stores
+is one transaction, so a refusal or a failure after its first write leaves the warehouse file
+byte for byte as it was."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+import pyeval
+from pyeval import sample
+
+from .helpers import cli, digest, one_line_error
+
+RUNS = (*sample.REAL_RUNS, "sim01", "sim02", "sim03", "sim04")
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    """A warehouse of campaign c: the sample's ad hoc qrels (official) and its stricter set, six
+    runs of three teams, AP and nDCG@10 stored under both sets, and pool p (depth 10)."""
+    path = tmp_path_factory.mktemp("failed") / "base.duckdb"
+    con = pyeval.connect(path)
+    pyeval.load_qrels(con, "c", sample.path("qrels.adhoc.txt.gz"))
+    con.close()
+    stricter = tmp_path_factory.getbasetemp() / "stricter.txt"
+    import gzip
+
+    with gzip.open(sample.path("qrels.adhoc.txt.gz"), "rt") as handle:
+        stricter.write_text("".join(
+            f"{t} {i} {d} {max(int(level) - 1, 0)}\n" for t, i, d, level in (line.split() for line in handle)))
+    assert cli("--db", path, "load", "qrels", "-C", "c", "--judgments", "stricter", "--kind", "derived",
+               stricter)[0] == 0
+    for number, run in enumerate(RUNS):
+        file = next(p for p in sample.run_paths() if sample.run_name(p) == run)
+        status, output = cli("--db", path, "load", "run", "-C", "c", "--name", run, "--team", f"team{number % 3}",
+                             file)
+        assert status == 0, output
+    for judgments in ("official", "stricter"):
+        assert cli("--db", path, "evaluate", "-C", "c", "-m", "AP", "-m", "nDCG@10", "--judgments", judgments)[0] == 0
+    assert cli("--db", path, "pool", "build", "-C", "c", "--name", "p", "--depth", "10")[0] == 0
+    return path
+
+
+@pytest.fixture
+def db(base, tmp_path):
+    """A copy of the base warehouse for one test."""
+    copy = tmp_path / "w.duckdb"
+    shutil.copyfile(base, copy)
+    return copy
+
+
+def refused(db, *args, match: str) -> str:
+    """Run a command that must fail in one line (matching ``match``) and leave ``db`` as it was."""
+    before = digest(db)
+    status, output = cli("--db", db, *args)
+    assert status != 0, output
+    line = one_line_error(output)
+    assert match in line, line
+    assert digest(db) == before, f"{args} changed the warehouse"
+    return line
+
+
+# ---------------------------------------------------------------------------------- fuse -m
+
+
+@pytest.mark.parametrize("more, match", [
+    (["-m", "nosuch"], "unknown measure 'nosuch'"),
+    (["--judgments", "nosuch", "-m", "AP"], "no judgment set 'nosuch'"),
+    (["--grid", "k=10,60", "-m", "nosuch"], "unknown measure 'nosuch'"),
+    (["--grid", "k=10,60", "--judgments", "nosuch"], "no judgment set 'nosuch'"),
+])
+def test_fuse_checks_its_measures_and_set_before_fusing(db, more, match):
+    refused(db, "fuse", "-C", "c", "--method", "rrf", "--runs", ",".join(sample.REAL_RUNS), "--name", "f", *more,
+            match=match)
+
+
+def test_fuse_stores_the_run_and_its_evaluation_together(db, monkeypatch):
+    """A failure after the fused run is stored (in the comparison) takes the run back too: the
+    run and its evaluation are one transaction (a kill in between leaves neither)."""
+    import pyeval.resampling as resampling
+
+    def broken(*args, **kwargs):
+        raise pyeval.errors.PyevalError("injected failure after the first write")
+
+    before = digest(db)
+    monkeypatch.setattr(resampling, "compare", broken)
+    status, output = cli("--db", db, "fuse", "-C", "c", "--method", "rrf", "--runs", ",".join(sample.REAL_RUNS),
+                         "--name", "f", "-m", "AP")
+    assert status == 1 and "injected failure" in output, output
+    assert digest(db) == before
+    monkeypatch.undo()
+    status, output = cli("--db", db, "fuse", "-C", "c", "--method", "rrf", "--runs", ",".join(sample.REAL_RUNS),
+                         "--name", "f", "-m", "AP")
+    assert status == 0, output
+    con = pyeval.connect(db, read_only=True)
+    assert con.execute("select count(*) from scores where run_id = 'f' and measure = 'AP'").fetchall() == [(50,)]
+    con.close()
