@@ -130,7 +130,11 @@ def _run(con: duckdb.DuckDBPyConnection, sql: str, files: bool, fetch):
             message += f" ({_READ_ONLY_HINT})"
         raise QueryError(message) from exc
     except duckdb.Error as exc:
-        raise QueryError(str(exc).splitlines()[0]) from exc
+        message = str(exc).splitlines()[0]
+        if "base table" in message:  # a write to a view, such as qrels (migration 0019)
+            message += (" (qrels, intents, scores, run_means and leaderboard are views of each campaign's "
+                        "default judgment set: write qrels_by_set or intents_by_set; docs/judgments.md)")
+        raise QueryError(message) from exc
 
 
 #: The overviews ``pyeval list`` prints (public views campaign_overview and run_overview).

@@ -62,7 +62,10 @@ def test_sql_write_and_read_only(runner, tmp_path):
     invoke(runner, "--db", db, "load", "qrels", "-C", "c", TREC / "qrels.test")
     refused = runner.invoke(main, ["--db", str(db), "sql", "delete from qrels"])
     assert refused.exit_code == 1 and "read-only" in refused.output
-    invoke(runner, "--db", db, "sql", "delete from qrels where topic_id = '303'", "--write")
+    # qrels is a view of the default judgment set (migration 0019): the stored rows are qrels_by_set
+    view = runner.invoke(main, ["--db", str(db), "sql", "delete from qrels where topic_id = '303'", "--write"])
+    assert view.exit_code == 1 and "write qrels_by_set" in view.output and view.output.count("\n") == 1
+    invoke(runner, "--db", db, "sql", "delete from qrels_by_set where topic_id = '303'", "--write")
     assert invoke(runner, "--db", db, "sql", "select count(*) as n from qrels", "--format", "csv") == "n\n2769\n"
 
 

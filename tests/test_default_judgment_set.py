@@ -1,7 +1,8 @@
 """A query that names no judgment set reads each campaign's default set (issue 38; migration 0019;
 docs/schema.md "Judgment sets: what a query that names none reads").
 
-Every query of README.md, docs/queries.md and docs/bi.md, and the demo's closing query, is run on a
+Every query of README.md, docs/queries.md, docs/bi.md and docs/schema.md, and the demo's closing
+query, is run on a
 warehouse that holds several judgment sets (a derived stricter set evaluated and tested like the
 official one, a second loaded set, a pool's leave-one-group-out sets) and on a copy of it from
 which every row of another set was deleted: the official-set answer. The two must agree."""
@@ -145,7 +146,8 @@ def test_the_readme_and_demo_queries_read_the_official_set(demo_build, tmp_path)
     """On the demo warehouse (official, stricter and leave-one-run-out sets of web2012-adhoc):
     the README's example query printed P@10 = 2.28 for sim18 and the demo's query 160 wins on 50
     topics before migration 0019."""
-    queries = page_queries("README.md") + page_queries("docs/bi.md") + BI_CHARTS + [EXAMPLE_QUERY]
+    queries = (page_queries("README.md") + page_queries("docs/bi.md") + page_queries("docs/schema.md") + BI_CHARTS
+               + [EXAMPLE_QUERY])
     assert assert_same_answers(demo_build.path, tmp_path, queries) == len(queries)
     con = pyeval.connect(demo_build.path, read_only=True)
     readme_query = page_queries("README.md")[0]

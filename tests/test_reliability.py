@@ -143,7 +143,7 @@ def test_sigkill_at_any_moment_keeps_whole_loads_and_evaluations(tmp_path, what)
         con = pyeval.connect(path)
         now = snapshot(con)
         # everything committed before is still there, unchanged
-        for table in ("qrels", "campaigns", "topics", "campaign_inputs"):
+        for table in ("qrels_by_set", "campaigns", "topics", "campaign_inputs"):
             assert now[table] == before[table]
         assert set(before["topic_scores"]) <= set(now["topic_scores"])
         assert set(before["run_entries"]) <= set(now["run_entries"])

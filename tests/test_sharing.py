@@ -207,7 +207,7 @@ def test_export_and_attach_round_trip(built, tmp_path):
     assert result.exit_code == 0, result.output
     manifest = json.loads((target / "manifest.json").read_text())
     assert manifest["format"] == sharing.EXPORT_FORMAT and manifest["last_evaluation_id"] == 3
-    assert set(manifest["tables"]) == {*sharing.PUBLIC_TABLES, "scores"}
+    assert set(manifest["tables"]) == {*sharing.PUBLIC_TABLES, "scores", "scores_by_set"}
     assert manifest["tables"]["topic_scores"]["partitioned_by"] == "campaign_id"
     assert len(manifest["tables"]["topic_scores"]["files"]) == 2  # one folder per campaign
     assert manifest["tables"]["evaluation_measures"]["partitioned_by"] is None

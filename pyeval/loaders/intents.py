@@ -121,7 +121,7 @@ def _store_intents(
             f"intent '{missing[1]}' of topic '{missing[0]}' is judged relevant in the qrels "
             "but not listed",
         )
-    staging.clear_for_replace(con, "intents", campaign_id, label, "intents", replace, judgment_set)
+    staging.clear_for_replace(con, "intents_by_set", campaign_id, label, "intents", replace, judgment_set)
     keys = {"campaign_id": campaign_id, "judgment_set": judgment_set}
     con.execute(sqlfiles.read("loaders/intent_insert.sql"), keys)
     rows, topics = first_row(

@@ -210,7 +210,7 @@ def test_qrels_in_several_files_store_what_one_file_stores(tmp_path):
     several = pyeval.connect(tmp_path / "several.duckdb")
     report = pyeval.load_qrels(several, "c", [folder])
     assert report.source_file == " + ".join(str(p.resolve()) for p in sorted(folder.iterdir()))
-    assert snapshot(several)["qrels"] == snapshot(one)["qrels"]
+    assert snapshot(several)["qrels_by_set"] == snapshot(one)["qrels_by_set"]
     assert snapshot(several)["topics"] == snapshot(one)["topics"]
     # the provenance changes when any file does
     (folder / "qrels.1.txt").write_text((folder / "qrels.1.txt").read_text().replace(" 1\n", " 0\n", 1))
@@ -294,7 +294,7 @@ def test_intents_in_several_files_store_what_one_file_stores(tmp_path):
     report = pyeval.load_intents(several, "c", [tmp_path / "a.Iprob", tmp_path / "b.Iprob"])
     assert (report.rows, report.topics) == (3, 2)
     assert report.source_file == f"{(tmp_path / 'a.Iprob').resolve()} + {(tmp_path / 'b.Iprob').resolve()}"
-    assert snapshot(several)["intents"] == snapshot(one)["intents"]
+    assert snapshot(several)["intents_by_set"] == snapshot(one)["intents_by_set"]
     # a judged intent that no file lists is still refused, over the files' union
     with pytest.raises(pyeval.InputFormatError, match="intent '2' of topic '301' is judged relevant"):
         pyeval.load_intents(_diversity_campaign(), "c", [tmp_path / "b.Iprob", _write(tmp_path / "c.Iprob", "301 1 1\n")])
