@@ -8,6 +8,7 @@ import click
 from ..errors import PyevalError
 from ..vocabulary import ABSENT_SCORES, NORM_STAGES, ORDERINGS, PAIR_TESTS, REPORT_TABLE_FORMATS, TIE_ORDERS, names
 from .base import campaign_option, fail_cleanly, main, open_warehouse, output_option
+from .metaeval import checked_figure
 
 
 def _names(values) -> list[str]:
@@ -66,7 +67,9 @@ def _numbers(text: str | None, what: str) -> tuple[float, ...] | None:
               help="The test of the best point (or the fused run) against the best input run.")
 @click.option("--judgments", default="official", show_default=True, metavar="NAME",
               help="The judgment set the grid and -m evaluate under (docs/judgments.md).")
-@click.option("--plot", type=click.Path(dir_okay=False), help="--grid: save the grid as a PNG line plot or heat map.")
+@click.option("--plot", type=click.Path(dir_okay=False), callback=checked_figure,
+              help="--grid: save the grid as a PNG line plot or heat map (created, or replacing only a figure "
+                   "pyeval saved).")
 @click.option("--format", "fmt", type=click.Choice(names(REPORT_TABLE_FORMATS)), default="table",
               show_default=True, help="How to print the result (latex: the comparison with -m).")
 @click.argument("more_runs", nargs=-1)

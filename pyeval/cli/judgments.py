@@ -89,6 +89,12 @@ def compare_command(ctx, campaign, reference, candidates, measures, threshold, t
     from ..judgments import compare
     from ..output import render
 
+    if plot_prefix:  # every figure file checked before any work
+        from ..judgments import canonical
+        from .metaeval import require_figure_paths
+
+        require_figure_paths(f"{_figure_stem(plot_prefix, candidate, canonical(measure))}-{kind}.png"
+                             for candidate in candidates for measure in measures for kind in ("means", "bland-altman"))
     con = open_warehouse(ctx, create=False)
     result = compare(con, campaign, reference, list(candidates), list(measures), threshold=threshold,
                      top_k=list(top_k), test=test, alpha=alpha, on_missing=on_missing, store=not no_store)
@@ -102,12 +108,18 @@ def compare_command(ctx, campaign, reference, candidates, measures, threshold, t
         click.echo(render(result.summary(), fmt))
     if plot_prefix:
         for candidate, measure in result.rankings:
-            stem = f"{plot_prefix}-{candidate.replace('/', '_')}-{measure.replace('/', '_')}"
+            stem = _figure_stem(plot_prefix, candidate, measure)
             result.plot_means(f"{stem}-means.png", candidate, measure)
             result.plot_bland_altman(f"{stem}-bland-altman.png", candidate, measure)
             click.echo(f"plotted {stem}-means.png and {stem}-bland-altman.png", err=True)
     if result.comparison_ids:
         click.echo(f"stored as comparisons {', '.join(map(str, result.comparison_ids))}", err=True)
+
+
+def _figure_stem(prefix: str, candidate: str, measure: str) -> str:
+    """The start of the figure files ``judgments compare --plot PREFIX`` writes for a candidate
+    and a measure (``-means.png`` and ``-bland-altman.png`` follow)."""
+    return f"{prefix}-{candidate.replace('/', '_')}-{measure.replace('/', '_')}"
 
 
 @judgments_group.command("derive")

@@ -56,12 +56,23 @@ def _is_pyeval_figure(path) -> bool:
     return ownership.is_pyeval_figure(path)
 
 
+#: The check of a --plot path (a click callback): a new file or a figure pyeval saved.
+checked_figure = _checked_output("figure", _is_pyeval_figure)
+
+
+def require_figure_paths(paths) -> None:
+    """Refuse, before any work, the figure files a --plot PREFIX would write (each checked as
+    :data:`checked_figure` checks one --plot path)."""
+    for path in paths:
+        checked_figure(None, None, path)
+
+
 def _plot_options(help_text: str):
     """--plot PATH (PNG, PDF or SVG by its suffix; a new file or a figure pyeval saved) and --dpi."""
     def decorate(command):
         command = click.option("--dpi", type=click.IntRange(min=10, max=2400),
                                help="Resolution of --plot in dots per inch (default the figure's, 110-120).")(command)
-        return click.option("--plot", type=click.Path(dir_okay=False), callback=_checked_output("figure", _is_pyeval_figure),
+        return click.option("--plot", type=click.Path(dir_okay=False), callback=checked_figure,
                             help=help_text + " (.png, .pdf or .svg by the suffix; created, or replacing only a "
                             "figure pyeval saved).")(command)
     return decorate

@@ -192,6 +192,11 @@ def loo_command(ctx, campaign, pool_name, measures, grouping, judgment_set, runs
     from ..pools import leave_out
     from ..pools.report import paper_table
 
+    if plot_prefix:  # every figure file checked before any work
+        from ..pools.leave_out import measure_names
+        from .metaeval import require_figure_paths
+
+        require_figure_paths(_loo_figure(plot_prefix, measure) for measure in measure_names(measures))
     con = open_warehouse(ctx, create=False)
     name = _pool(con, campaign, pool_name)
     result = leave_out(con, campaign, name, list(measures), grouping=grouping, judgment_set=judgment_set,
@@ -204,4 +209,9 @@ def loo_command(ctx, campaign, pool_name, measures, grouping, judgment_set, runs
                                                        "max_rank_change")))
     if plot_prefix:
         for measure in result.rankings["measure"]:
-            result.plot(f"{plot_prefix}-{measure.replace('/', '_')}.png", measure)
+            result.plot(_loo_figure(plot_prefix, measure), measure)
+
+
+def _loo_figure(prefix: str, measure: str) -> str:
+    """The figure file ``pool loo --plot PREFIX`` writes for a measure."""
+    return f"{prefix}-{measure.replace('/', '_')}.png"

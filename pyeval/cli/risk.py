@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from ..vocabulary import DESIGNS, DESIGN_METHODS, REPORT_TABLE_FORMATS, SE_CONVENTIONS, VARIANCE_METHODS, names
-from .base import fail_cleanly, main, open_warehouse
+from .base import POSITIVE, PROBABILITY, fail_cleanly, main, open_warehouse
+from .metaeval import checked_figure
 
 
 
@@ -71,22 +72,24 @@ def risk_command(ctx, campaign, measures, baselines, alphas, more_alphas, se, pe
 @click.option("-m", "--measure", "measures", multiple=True, required=True, help="A measure with stored scores (repeatable).")
 @click.option("--design", "designs", multiple=True, type=click.Choice(names(DESIGNS)),
               help="paired-t, anova (one-way, --systems), ci (--half-width); default all three.")
-@click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level (CI: 1 - confidence).")
-@click.option("--beta", type=float, default=0.2, show_default=True, help="Type II error rate (power 1 - beta).")
-@click.option("--min-diff", type=float, default=0.05, show_default=True,
+@click.option("--alpha", type=PROBABILITY, default=0.05, show_default=True,
+              help="Significance level (CI: 1 - confidence).")
+@click.option("--beta", type=PROBABILITY, default=0.2, show_default=True, help="Type II error rate (power 1 - beta).")
+@click.option("--min-diff", type=POSITIVE, default=0.05, show_default=True,
               help="Minimum detectable difference (paired t) and range (anova).")
 @click.option("--systems", type=click.IntRange(min=2), help="anova: systems compared (default: the campaign's runs).")
-@click.option("--half-width", type=float, help="ci: the largest expected half-width (default --min-diff).")
+@click.option("--half-width", type=POSITIVE, help="ci: the largest expected half-width (default --min-diff).")
 @click.option("--variance", "variance_method", type=click.Choice(names(VARIANCE_METHODS)), default="two-way",
               show_default=True, help="Residual variance of two-way ANOVA without replication, or one-way.")
 @click.option("--method", type=click.Choice(names(DESIGN_METHODS)), default="exact", show_default=True,
               help="Exact noncentral t and F, or Sakai's normal approximations.")
-@click.option("--plot", type=click.Path(dir_okay=False),
-              help="Save topics required against the minimum detectable difference (paired t) as PNG.")
+@click.option("--plot", type=click.Path(dir_okay=False), callback=checked_figure,
+              help="Save topics required against the minimum detectable difference (paired t) as PNG "
+                   "(created, or replacing only a figure pyeval saved).")
 @click.option("--g-study", "g_study_topics", multiple=True, type=click.IntRange(min=1),
               help="Also print the G-study (first campaign) and the D-study's Erho2 and Phi at these topic counts "
                    "(repeatable; not stored).")
-@click.option("--stability", type=float, default=0.95, show_default=True,
+@click.option("--stability", type=PROBABILITY, default=0.95, show_default=True,
               help="--g-study: the Erho2 and Phi whose topic counts are printed.")
 @_judgments_option
 @click.option("--no-store", is_flag=True, help="Compute and print only; store nothing (read-only).")
@@ -96,14 +99,26 @@ def risk_command(ctx, campaign, measures, baselines, alphas, more_alphas, se, pe
 def design_command(ctx, campaigns, measures, designs, alpha, beta, min_diff, systems, half_width, variance_method,
                    method, plot, g_study_topics, stability, judgments, no_store, fmt):
     """Topic set size design (Sakai, IRJ 2016): topics needed, and power at the campaign's topics."""
+    import contextlib
+
+    from pyeval.core.db import transaction
+
+    con = open_warehouse(ctx, read_only=no_store, create=False)
+    # the stored design goes back if the G-study or the plot fails
+    with contextlib.nullcontext() if no_store else transaction(con):
+        _design(con, campaigns, measures, designs, alpha, beta, min_diff, systems, half_width, variance_method,
+                method, plot, g_study_topics, stability, judgments, not no_store, fmt)
+
+
+def _design(con, campaigns, measures, designs, alpha, beta, min_diff, systems, half_width, variance_method, method,
+            plot, g_study_topics, stability, judgments, store, fmt) -> None:
+    """design's work, in the command's transaction."""
     from ..output import render
     from ..resampling.design import topic_set_design
 
-    con = open_warehouse(ctx, read_only=no_store, create=False)
     result = topic_set_design(con, list(campaigns), list(measures), designs=list(designs) or ["paired-t", "anova", "ci"],
                               alpha=alpha, beta=beta, min_diff=min_diff, systems=systems, half_width=half_width,
-                              variance_method=variance_method, method=method, judgments=judgments,
-                              store=not no_store)
+                              variance_method=variance_method, method=method, judgments=judgments, store=store)
     shown = result.table[["measure", "design", "method", "variance", "variance_df", "alpha", "beta", "min_diff",
                           "systems", "topics_required", "current_topics", "achieved_power", "detectable_at_current"]]
     click.echo(render(shown, fmt))

@@ -163,6 +163,13 @@ def leave_out(
     return LeaveOut(campaign_id, pool_name, grouping, table, rankings)
 
 
+def measure_names(measures: Sequence[str]) -> list[str]:
+    """The names of the measures a leave-out reports (the stored ones asked for, in order)."""
+    from pyeval.core.evaluation import parse_requested
+
+    return [str(m) for m in parse_requested(measures) if m.definition.storable]
+
+
 def official_means(con: duckdb.DuckDBPyConnection, campaign_id: str, measures: Sequence[str], runs: Sequence[str],
                    judgment_set: str, ordering: str) -> pd.DataFrame:
     """Each run's mean of each measure under ``judgment_set`` (``run_id, measure, value,
@@ -171,9 +178,9 @@ def official_means(con: duckdb.DuckDBPyConnection, campaign_id: str, measures: S
     null). Rows by measure in the order asked, then run."""
     import pandas as pd
 
-    from pyeval.core.evaluation import evaluate, parse_requested
+    from pyeval.core.evaluation import evaluate
 
-    names = [str(m) for m in parse_requested(measures) if m.definition.storable]
+    names = measure_names(measures)
     path = "pools/pool_official_means.sql"
     stored = con.execute(sqlfiles.read(path), sqlfiles.model(path).bind(
         {"campaign_id": campaign_id, "judgment_set": judgment_set, "ordering": ordering, "runs": list(runs),

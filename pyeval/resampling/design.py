@@ -276,8 +276,9 @@ def topic_set_design(
     if not measures:
         raise PyevalError("no measure requested (e.g. -m AP)")
     require_choice("variance method", variance_method, VARIANCE_METHODS)
+    ci_target = min_diff if half_width is None else half_width  # 0 is a (refused) half-width, not "unset"
     for design in designs:
-        _check(alpha, beta, min_diff if design != "ci" else (half_width or min_diff), 1.0,
+        _check(alpha, beta, min_diff if design != "ci" else ci_target, 1.0,
                systems if design != "anova" or systems is not None else 2, design, method)
     check_judgments(con, campaigns, judgments)
     rows = []
@@ -289,7 +290,7 @@ def topic_set_design(
         current = len(matrices[0].topic_ids)
         m = systems if systems is not None else len(matrices[0].run_ids)
         for design in designs:
-            target = (half_width or min_diff) if design == "ci" else min_diff
+            target = ci_target if design == "ci" else min_diff
             kwargs = {"alpha": alpha, "beta": beta if design != "ci" else None,
                       "systems": m if design == "anova" else None, "method": method}
             power, detectable = achieved(design, current, target, variance, **kwargs)

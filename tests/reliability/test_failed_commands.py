@@ -97,3 +97,57 @@ def test_fuse_stores_the_run_and_its_evaluation_together(db, monkeypatch):
     con = pyeval.connect(db, read_only=True)
     assert con.execute("select count(*) from scores where run_id = 'f' and measure = 'AP'").fetchall() == [(50,)]
     con.close()
+
+
+# ---------------------------------------------------------------------------------- refusals before any work
+
+
+def test_design_refuses_its_stability_before_storing_a_design(db):
+    refused(db, "design", "-C", "c", "-m", "AP", "--g-study", "50", "--stability", "2", match="--stability")
+
+
+def test_design_half_width_zero_is_refused_not_taken_for_unset(db):
+    refused(db, "design", "-C", "c", "-m", "AP", "--design", "ci", "--half-width", "0", match="--half-width")
+    with pytest.raises(pyeval.errors.PyevalError, match="must be positive; got 0"):
+        from pyeval.resampling.design import topic_set_design
+
+        con = pyeval.connect(db, read_only=True)
+        try:
+            topic_set_design(con, "c", ["AP"], designs=["ci"], half_width=0.0, store=False)
+        finally:
+            con.close()
+
+
+def test_design_takes_back_its_design_when_the_plot_fails(db, monkeypatch):
+    """A failure after the design is stored (here in the plot) leaves no design behind."""
+    from pyeval.resampling.design import TopicSetDesign
+
+    def broken(self, path, *args, **kwargs):
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(TopicSetDesign, "plot", broken)
+    before = digest(db)
+    status, output = cli("--db", db, "design", "-C", "c", "-m", "AP", "--plot", db.parent / "design.png")
+    assert status == 1 and "No space left" in output, output
+    assert digest(db) == before
+
+
+def _foreign_png(path):
+    """A PNG somebody else made (no pyeval mark): never to be replaced."""
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + b"their figure")
+    return path
+
+
+@pytest.mark.parametrize("command, match", [
+    (lambda tmp: ["fuse", "-C", "c", "--method", "rrf", "--runs", ",".join(sample.REAL_RUNS), "--grid", "k=10,60",
+                  "--name", "best", "--keep-best", "--plot", _foreign_png(tmp / "grid.png")], "not a figure file"),
+    (lambda tmp: ["design", "-C", "c", "-m", "AP", "--plot", _foreign_png(tmp / "design.png")], "not a figure file"),
+    (lambda tmp: ["pool", "loo", "-C", "c", "-m", "AP", "--plot", tmp / "loo"]
+     if _foreign_png(tmp / "loo-AP.png") else [], "loo-AP.png: exists and is not a figure file"),
+    (lambda tmp: ["judgments", "compare", "-C", "c", "--candidate", "stricter", "-m", "AP", "--plot", tmp / "cmp"]
+     if _foreign_png(tmp / "cmp-stricter-AP-bland-altman.png") else [], "bland-altman.png: exists and is not"),
+    (lambda tmp: ["fuse", "-C", "c", "--method", "rrf", "--runs", ",".join(sample.REAL_RUNS), "--grid", "k=10,60",
+                  "--plot", tmp / "no-such-folder" / "grid.png"], "no such directory"),
+])
+def test_a_plot_pyeval_may_not_write_is_refused_before_anything_is_stored(db, tmp_path, command, match):
+    refused(db, *command(tmp_path), match=match)

@@ -132,7 +132,7 @@ def test_cli_design(tmp_path):
     assert result.exit_code == 0, result.output
     assert "Erho2" in result.output and "var_system" in result.output
     result = CliRunner().invoke(main, ["--db", str(db), "design", "-C", "c", "-m", "AP", "--beta", "0"])
-    assert result.exit_code == 1 and result.output.strip() == "Error: beta must lie strictly between 0 and 1; got 0.0"
+    assert result.exit_code == 2 and "Invalid value for '--beta': 0 is not in the range 0 < x < 1" in result.output
 
 
 def test_g_study_mean_squares_are_statsmodels_anova():
