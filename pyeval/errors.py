@@ -21,6 +21,17 @@ def require_choice(what: str, value: object, choices) -> None:
         raise PyevalError(f"{what} must be one of {', '.join(map(str, choices))}; got {value!r}")
 
 
+def require_printable(what: str, name: str) -> None:
+    """PyevalError when a name a user gives (a campaign, a run, a team, a tag) holds a control
+    character (a newline, a tab, an escape; Unicode category Cc): every name is one line of
+    text wherever it is printed, exported or written into a run file."""
+    import unicodedata
+
+    bad = next((ch for ch in name if unicodedata.category(ch) == "Cc"), None) if isinstance(name, str) else None
+    if bad is not None:
+        raise PyevalError(f"{what} {name!r} holds a control character ({bad!r}); use printable characters")
+
+
 def with_command_line(error: PyevalError, command_line: str) -> PyevalError:
     """``error`` (worded for Python callers: argument names) with its command-line wording
     (option names), which the CLI prints instead."""

@@ -246,5 +246,7 @@ DESIGNS = (Term("paired-t", "paired t-test power"), Term("anova", "one-way ANOVA
            Term("ci", "confidence interval width"))
 #: ``pyeval design --variance``: the residual variance estimate
 VARIANCE_METHODS = (Term("two-way", "two-way ANOVA without replication"), Term("one-way", "one-way ANOVA"))
+#: ``pyeval design``: the largest topic set size searched (and --g-study's largest topic count)
+MAX_DESIGN_TOPICS = 100_000
 #: ``pyeval design --method``: exact noncentral distributions or normal approximations
 DESIGN_METHODS = (Term("exact", "noncentral t and F"), Term("normal", "normal approximations"))

@@ -266,7 +266,7 @@ def test_bad_input_changes_nothing(campaign, con):
     pools.build(campaign, "c", "p", depth=10, runs=POOLED)
     before = snapshot(con)
     cases = [
-        (lambda: pools.build(con, "c", "q", depth=0), "depth must be a positive integer"),
+        (lambda: pools.build(con, "c", "q", depth=0), "depth must be an integer from 1 to"),
         (lambda: pools.build(con, "c", "p", depth=10), "already has pool 'p'"),
         (lambda: pools.build(con, "c", "q", runs=["nope"]), "no run named 'nope'"),
         (lambda: pools.build(con, "c", "q", strata=["3:9"]), "give budget="),
@@ -300,7 +300,7 @@ def test_cli(tmp_path):
     args = ["pool", "build", "-C", "c", "--name", "p", "--depth", "10", *[x for r in POOLED for x in ("--runs", r)]]
     assert "115 documents" in run(*args).output
     bad = run("pool", "build", "-C", "c", "--name", "q", "--depth", "0")
-    assert bad.exit_code == 1 and bad.output.count("\n") == 1 and "depth must be" in bad.output
+    assert bad.exit_code == 2 and "Invalid value for '--depth': 0 is not in the range" in bad.output
     out = run("pool", "coverage", "-C", "c", "--table", "latex").output
     assert "\\begin{tabular}" in out and "r0*" in out
     out = run("pool", "loo", "-C", "c", "-m", "AP", "--format", "csv").output

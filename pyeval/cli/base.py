@@ -214,3 +214,32 @@ PROBABILITY = FiniteFloat(0.0, 1.0, min_open=True, max_open=True)
 #: A width, a tie band or a margin: a finite number > 0 (``NON_NEGATIVE``: >= 0).
 POSITIVE = FiniteFloat(0.0, min_open=True)
 NON_NEGATIVE = FiniteFloat(0.0)
+#: A number in [0, 1] (ndeval's redundancy penalty alpha and NRBP's patience beta).
+UNIT = FiniteFloat(0.0, 1.0)
+#: A rank depth or cut-off. Ranks are DuckDB INTEGERs: a larger depth cannot mean anything a
+#: run holds (a depth beyond a run's longest list reads the whole list).
+DEPTH = click.IntRange(min=1, max=2**31 - 1)
+#: A relevance level (a threshold on judged levels): a DuckDB INTEGER, as the levels stored.
+LEVEL = click.IntRange(min=-(2**31), max=2**31 - 1)
+#: A count of topics, runs or documents (a budget, a subset size, the best K): at least 1, at
+#: most what a DuckDB INTEGER holds (a count beyond what the data has is capped or refused by
+#: the command).
+COUNT = click.IntRange(min=1, max=2**31 - 1)
+#: A risk weight alpha (losses weigh 1 + alpha): at most 1000, so that a weighted loss stays
+#: finite (``risk --alpha 1e308`` gave infinities).
+RISK_ALPHA = FiniteFloat(0.0, 1000.0)
+
+
+def number_list(values, what: str, domain: click.ParamType) -> list[float]:
+    """Each value of a repeatable, comma-separated option, in ``domain`` (an empty item, as in
+    ``0,,1``, is refused, not skipped)."""
+    numbers = []
+    for value in values:
+        for part in str(value).split(","):
+            if not part.strip():
+                raise click.BadParameter(f"{value!r} holds an empty item", param_hint=what)
+            try:
+                numbers.append(domain.convert(part, None, None))
+            except click.BadParameter as exc:
+                raise click.BadParameter(exc.message, param_hint=what) from None
+    return numbers

@@ -11,7 +11,11 @@ import click
 
 from ..vocabulary import NTCIREVAL_VERSIONS, REL_FORMATS, names
 from ..errors import DuplicateEntryError, PyevalError
-from .base import main
+from .base import DEPTH, LEVEL, UNIT, FiniteFloat, main
+
+#: ntcireval's real options: finite numbers here; their ranges are checked (and refused in the
+#: tool's own words and exit status) by pyeval.compat.ntcireval.
+FINITE = FiniteFloat()
 
 
 def _skip_the_last_collection() -> None:
@@ -29,10 +33,10 @@ def _skip_the_last_collection() -> None:
 @click.option("-c", "complete", is_flag=True, help="Average over every qrels topic (missing topics score 0).")
 @click.option("-n", "no_summary", is_flag=True, help="No summary (the 'all' lines).")
 @click.option("-J", "judged_only", is_flag=True, help="Judged documents only (unjudged are removed).")
-@click.option("-M", "max_depth", type=click.IntRange(min=1), help="Documents per topic (after ordering).")
-@click.option("-l", "relevance_level", type=int, default=1, show_default=True,
+@click.option("-M", "max_depth", type=DEPTH, help="Documents per topic (after ordering).")
+@click.option("-l", "relevance_level", type=LEVEL, default=1, show_default=True,
               help="Lowest level counted as relevant.")
-@click.option("-N", "collection_size", type=int, default=0, help="Documents in the collection (utility).")
+@click.option("-N", "collection_size", type=click.IntRange(min=0, max=2**53), default=0, help="Documents in the collection (utility).")
 @click.option("-m", "measures", multiple=True, metavar="MEASURE[.PARAMS]",
               help="Measure or nickname (official, all_trec, set); repeatable.")
 @click.option("-Z", "zscores", type=click.Path(dir_okay=False),
@@ -78,18 +82,18 @@ def trec_eval_command(per_topic, complete, no_summary, judged_only, max_depth, r
               help="Gain of each relevance level, lowest first; its length is the highest level.")
 @click.option("--cutoffs", default="1000", show_default=True, metavar="K[,K...]",
               help="Document cutoffs of the @ measures (at most 9), printed in the order given.")
-@click.option("--beta", type=float, default=1.0, show_default=True, help="Blended ratio's beta (Q-measure).")
-@click.option("--gamma", type=float, default=0.95, show_default=True, help="Rank-biased NCU's gamma.")
-@click.option("--logb", type=float, default=2.0, show_default=True,
+@click.option("--beta", type=FINITE, default=1.0, show_default=True, help="Blended ratio's beta (Q-measure).")
+@click.option("--gamma", type=FINITE, default=0.95, show_default=True, help="Rank-biased NCU's gamma.")
+@click.option("--logb", type=FINITE, default=2.0, show_default=True,
               help="Log base of nDCG@l's discount (0: natural log).")
-@click.option("--rbp", type=float, default=0.95, show_default=True, help="RBP persistence p.")
-@click.option("--rbup", type=float, default=None,
+@click.option("--rbp", type=FINITE, default=0.95, show_default=True, help="RBP persistence p.")
+@click.option("--rbup", type=FINITE, default=None,
               help="iRBU's u (190111: print iRBU@l; 2020: default 0.99, also NCUrb,IE's u).")
 @click.option("-j", "condensed", is_flag=True, help="Condensed lists (unjudged removed) and the bpref family.")
 @click.option("--gap", is_flag=True, help="Also print GAP and GAP@l.")
 @click.option("--format", "version", type=click.Choice(names(NTCIREVAL_VERSIONS)), default="190111", show_default=True,
               help="Which NTCIREVAL version's measure set and names.")
-@click.option("--truncate", type=click.IntRange(min=1), default=1000, show_default=True,
+@click.option("--truncate", type=DEPTH, default=1000, show_default=True,
               help="Documents kept per topic, in file order (TRECsplitruns' depth).")
 @click.argument("results", metavar="RUN", type=click.Path(dir_okay=False))
 def ntcireval_command(qrels, gains, cutoffs, beta, gamma, logb, rbp, rbup, condensed, gap, version, truncate,
@@ -115,12 +119,12 @@ def ntcireval_command(qrels, gains, cutoffs, beta, gamma, logb, rbp, rbup, conde
 
 @main.command("ndeval", context_settings={"help_option_names": ["-h", "-help", "--help"]})
 @click.option("-c", "complete", is_flag=True, help="Average over every qrels topic (missing topics count 0).")
-@click.option("-alpha", "alpha", type=float, default=0.5, show_default=True,
+@click.option("-alpha", "alpha", type=UNIT, default=0.5, show_default=True,
               help="Redundancy intolerance of alpha-nDCG, ERR-IA and NRBP.")
-@click.option("-beta", "beta", type=float, default=0.5, show_default=True, help="Patience of NRBP.")
+@click.option("-beta", "beta", type=UNIT, default=0.5, show_default=True, help="Patience of NRBP.")
 @click.option("-traditional", "traditional", is_flag=True,
               help="Order by score, then docno descending, instead of the rank column.")
-@click.option("-M", "depth", type=int, default=None, help="Keep the first N documents of each topic.")
+@click.option("-M", "depth", type=DEPTH, default=None, help="Keep the first N documents of each topic.")
 @click.option("-baseline", "--baseline", "baseline", type=click.Path(dir_okay=False),
               help="Risk-sensitive mode (TREC Web 2013-14): print differences from this baseline run.")
 @click.option("-riskAlpha", "--risk-alpha", "risk_alpha", default="0", show_default=True,

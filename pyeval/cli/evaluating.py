@@ -5,7 +5,7 @@ import click
 
 from ..errors import PyevalError
 from ..vocabulary import ENGINES, ORDERINGS, OVERVIEW_TABLES, TOPIC_POLICIES, names
-from .base import campaign_option, fail_cleanly, main, open_warehouse, output_option, run_names
+from .base import DEPTH, campaign_option, fail_cleanly, main, open_warehouse, output_option, run_names
 
 
 @main.command("sql")
@@ -103,7 +103,7 @@ def sample_command(directory):
               help="trec: score desc, docno desc; trec-asc: score desc, docno asc; rank: the rank column; "
                    "file: file order. Default: the order of the tool each measure is named after (trec; "
                    "rank for ndeval's measures, file for NTCIREVAL's and cwl_eval's).")
-@click.option("--max-depth", type=click.IntRange(min=1), help="Keep the first N documents of each list.")
+@click.option("--max-depth", type=DEPTH, help="Keep the first N documents of each list.")
 @click.option("--judged-only", is_flag=True, help="Drop unjudged documents first (trec_eval -J).")
 @click.option("--topics", type=click.Choice(names(TOPIC_POLICIES)), default="qrels", show_default=True,
               help="qrels: every judged topic (missing ones score 0); intersection: the run's topics.")

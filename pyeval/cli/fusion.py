@@ -7,21 +7,13 @@ import click
 
 from ..errors import PyevalError
 from ..vocabulary import ABSENT_SCORES, NORM_STAGES, ORDERINGS, PAIR_TESTS, REPORT_TABLE_FORMATS, TIE_ORDERS, names
-from .base import campaign_option, fail_cleanly, main, open_warehouse, output_option
+from .base import (DEPTH, NON_NEGATIVE, POSITIVE, PROBABILITY, campaign_option, fail_cleanly, main, number_list,
+                   open_warehouse, output_option)
 from .metaeval import checked_figure
 
 
 def _names(values) -> list[str]:
     return [name for value in values for name in value.split(",") if name]
-
-
-def _numbers(text: str | None, what: str) -> tuple[float, ...] | None:
-    if text is None:
-        return None
-    try:
-        return tuple(float(v) for v in text.replace("/", ",").split(",") if v.strip())
-    except ValueError:
-        raise PyevalError(f"{what} must be numbers separated by commas; got {text!r}") from None
 
 
 @main.command("fuse")
@@ -40,10 +32,10 @@ def _numbers(text: str | None, what: str) -> tuple[float, ...] | None:
 @click.option("--absent", type=click.Choice(names(ABSENT_SCORES)),
               help="What a document an input did not retrieve contributes: nothing (default), 0, the input's "
                    "lowest contribution, or (borda, its default) ranx's unranked points.")
-@click.option("--k", "k", type=float, default=60.0, show_default=True, help="RRF's k.")
-@click.option("--p", "p", type=float, default=0.8, show_default=True, help="RBP fusion's persistence p.")
-@click.option("--input-depth", type=int, help="Read the first N documents of each input (default all).")
-@click.option("--output-depth", type=int, help="Keep the first N documents of the fused list (default all).")
+@click.option("--k", "k", type=POSITIVE, default=60.0, show_default=True, help="RRF's k.")
+@click.option("--p", "p", type=PROBABILITY, default=0.8, show_default=True, help="RBP fusion's persistence p.")
+@click.option("--input-depth", type=DEPTH, help="Read the first N documents of each input (default all).")
+@click.option("--output-depth", type=DEPTH, help="Keep the first N documents of the fused list (default all).")
 @click.option("--input-ordering", type=click.Choice(names(ORDERINGS)), default="trec",
               show_default=True, help="How each input is ranked (trec: score desc, docno desc).")
 @click.option("--tie-order", type=click.Choice(names(TIE_ORDERS)), default="docno-desc",
@@ -60,7 +52,7 @@ def _numbers(text: str | None, what: str) -> tuple[float, ...] | None:
 @click.option("--train-topics", type=click.Path(dir_okay=False, exists=True),
               help="--grid: a file of training topic ids (one a line); the point is chosen on them and "
                    "reported on the others.")
-@click.option("--folds", type=int, help="--grid: N-fold cross-validation over the topics.")
+@click.option("--folds", type=click.IntRange(min=2, max=2**31 - 1), help="--grid: N-fold cross-validation over the topics.")
 @click.option("--keep-best", is_flag=True, help="--grid: store the best point as the fused run --name.")
 @click.option("--test", type=click.Choice(names(PAIR_TESTS)),
               default="randomization", show_default=True,
@@ -100,7 +92,9 @@ def fuse_command(ctx, campaign, method, runs, name, weights, norm, norm_stage, a
             parse_requested(measures[:1] if grid else measures)
         check_judgment_set(con, campaign, judgments)
     run_names = _names(runs) + list(more_runs)
-    conventions = dict(weights=_numbers(weights, "--weights"), norm=norm, norm_stage=norm_stage, absent=absent, k=k,
+    weight_list = (tuple(number_list([weights.replace("/", ",")], "--weights", NON_NEGATIVE))
+                   if weights is not None else None)
+    conventions = dict(weights=weight_list, norm=norm, norm_stage=norm_stage, absent=absent, k=k,
                        p=p, input_depth=input_depth, output_depth=output_depth, input_ordering=input_ordering,
                        tie_order=tie_order)
     if grid:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..vocabulary import AGREEMENT_TESTS, DERIVATIONS, DERIVED_SET_KINDS, ON_MISSING, REPORT_FORMATS, UNION_RULES, names
-from .base import campaign_option, fail_cleanly, main, open_warehouse, output_option
+from .base import COUNT, DEPTH, PROBABILITY, campaign_option, fail_cleanly, main, open_warehouse, output_option
 
 
 @main.group("judgments")
@@ -63,13 +63,13 @@ def default_command(ctx, campaign, name):
 @click.option("-m", "--measure", "measures", multiple=True,
               help="Also compare the scores of this measure under both sets (repeatable; evaluated first when "
                    "a set has no stored scores of it).")
-@click.option("--threshold", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--threshold", type=COUNT, default=1, show_default=True,
               help="Relevance threshold of the chosen binary kappa, Jaccard and overlap (relevant: level >= it).")
-@click.option("--top-k", "top_k", type=click.IntRange(min=1), multiple=True, default=(10,), show_default=True,
+@click.option("--top-k", "top_k", type=COUNT, multiple=True, default=(10,), show_default=True,
               help="Rank correlations over the reference's best K runs too (repeatable).")
 @click.option("--test", type=click.Choice(names(AGREEMENT_TESTS)),
               default="t", show_default=True, help="Significance test of the pairs whose verdict is kept.")
-@click.option("--alpha", type=float, default=0.05, show_default=True)
+@click.option("--alpha", type=PROBABILITY, default=0.05, show_default=True, help="Significance level of --test.")
 @click.option("--on-missing", type=click.Choice(names(ON_MISSING)), default="error", show_default=True,
               help="Runs or topics scored under one set only: an error, left out with a stored warning, or left out.")
 @click.option("--per-topic", is_flag=True, help="Print the per-topic label agreement instead of the summary.")
@@ -133,7 +133,7 @@ def _figure_stem(prefix: str, candidate: str, measure: str) -> str:
                                   "minus: the set without the documents of --exclude.")
 @click.option("--rule", type=click.Choice(names(UNION_RULES)), default="first", show_default=True,
               help="union: the first parent's label, the highest or the lowest.")
-@click.option("--threshold", type=click.IntRange(min=1), help="binarise: relevant when level >= this.")
+@click.option("--threshold", type=COUNT, help="binarise: relevant when level >= this.")
 @click.option("--exclude", "exclude_file", type=click.Path(exists=True, dir_okay=False),
               help="minus: a file of 'topic docno' lines (or qrels/run lines: their topic and docno fields).")
 @click.option("--kind", type=click.Choice(names(DERIVED_SET_KINDS)), default=None,
@@ -179,7 +179,7 @@ def _excluded(path: str):
 @judgments_group.command("holes")
 @campaign_option
 @click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME")
-@click.option("--depth", type=click.IntRange(min=1), default=10, show_default=True,
+@click.option("--depth", type=DEPTH, default=10, show_default=True,
               help="Documents retrieved at this rank or better.")
 @click.option("--runs", "runs", multiple=True, help="Only these runs (repeatable or comma-separated).")
 @output_option

@@ -6,8 +6,8 @@ from __future__ import annotations
 import click
 
 from ..vocabulary import COMPARISONS, CORRECTIONS, CORRELATION_COLUMNS, CORRELATION_TESTS, FUZZ_MARGINS, MEM_EXPECTATIONS, MEM_SOLVERS, P_CONVENTIONS, REPORT_FORMATS, RESAMPLING_ENGINES, SIGNIFICANCE_TESTS, SWAP_RULES, SWAP_SAMPLING, names
-from .base import (NON_NEGATIVE, POSITIVE, PROBABILITY, REPLICATES, SEED, TRIALS, campaign_option, fail_cleanly, main,
-                   open_warehouse, output_option, run_names)
+from .base import (COUNT, NON_NEGATIVE, RISK_ALPHA, POSITIVE, PROBABILITY, REPLICATES, SEED, TRIALS, campaign_option, fail_cleanly, main,
+                   number_list, open_warehouse, output_option, run_names)
 
 
 
@@ -103,7 +103,7 @@ def _judgments_option(command):
 @click.option("--test", type=click.Choice(names(SIGNIFICANCE_TESTS)), default="bootstrap", show_default=True,
               help="Paired bootstrap, randomised Tukey HSD, randomisation (sign flips), paired t, sign, Wilcoxon.")
 @_resampling_options
-@click.option("--runs-sample", type=click.IntRange(min=2), help="Test a seeded random sample of K runs.")
+@click.option("--runs-sample", type=click.IntRange(min=2, max=2**31 - 1), help="Test a seeded random sample of K runs.")
 @click.option("--p-value", "p_convention", type=click.Choice(names(P_CONVENTIONS)), default="count",
               show_default=True, help="Resampled p-value: count/B, or (count+1)/(B+1).")
 @click.option("--tau", type=NON_NEGATIVE, default=0.0, show_default=True, help="Sign test: tie band (|z| <= tau dropped).")
@@ -139,13 +139,13 @@ def significance_command(ctx, campaign, measure, test, runs, replicates, seed, a
 @click.option("--test", type=click.Choice(names(SIGNIFICANCE_TESTS)), default="bootstrap", show_default=True,
               help="The test applied to every run pair of every measure.")
 @_resampling_options
-@click.option("--runs-sample", type=click.IntRange(min=2), help="Use a seeded random sample of K runs.")
+@click.option("--runs-sample", type=click.IntRange(min=2, max=2**31 - 1), help="Use a seeded random sample of K runs.")
 @_plot_options("Save the ASL curves as a figure")
 @click.option("--curves", type=click.Path(dir_okay=False), callback=_checked_output("curves CSV", _is_curves_csv),
               help="Write the ASL curves as CSV (measure,rank,asl; created, or replacing only such a CSV).")
 @click.option("--engine", type=click.Choice(names(RESAMPLING_ENGINES)), default="numpy", show_default=True,
               help="ray: one Ray task per shard of measures, bit-identical results (pip install 'pyeval[ray]').")
-@click.option("--workers", type=click.IntRange(min=1), help="--engine ray: shards (default the cluster's CPUs).")
+@click.option("--workers", type=click.IntRange(min=1, max=4096), help="--engine ray: shards (default the cluster's CPUs).")
 @click.option("--ray-address", help="--engine ray: a running cluster (default a local one).")
 @_judgments_option
 @output_option
@@ -196,7 +196,7 @@ def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alp
 @_resampling_options
 @click.option("--format", "fmt", type=click.Choice(names(REPORT_FORMATS)), default="markdown", show_default=True,
               help="Markdown, or LaTeX (booktabs).")
-@click.option("--risk-alpha", type=float,
+@click.option("--risk-alpha", type=RISK_ALPHA,
               help="Add URisk (against --baseline, else the per-topic mean of the runs) and GeoRisk columns at this alpha.")
 @_judgments_option
 @click.pass_context
@@ -227,7 +227,7 @@ def _stage2_options(command):
 def _subset_options(command):
     """--subset-size, --trials, --seed of swaprate and stability."""
     for option in reversed([
-        click.option("-c", "--subset-size", type=click.IntRange(min=1),
+        click.option("-c", "--subset-size", type=COUNT,
                      help="Topics per subset c (default: half of the topics)."),
         click.option("--trials", type=TRIALS, default=1000, show_default=True,
                      help="Subsets (swaprate: subset pairs) drawn; shared by every run pair and measure."),
@@ -251,7 +251,7 @@ def _stored_note(kind: str, identifier) -> None:
 @click.option("--rule", type=click.Choice(names(SWAP_RULES)), default="strict", show_default=True,
               help="strict: exactly one zero difference is a swap too (Sakai 2005).")
 @click.option("--bin-width", type=POSITIVE, default=0.01, show_default=True, help="Width of the difference bins.")
-@click.option("--bins", type=click.IntRange(min=2), default=21, show_default=True,
+@click.option("--bins", type=click.IntRange(min=2, max=100_000), default=21, show_default=True,
               help="Number of bins; the last one is open (>= (bins-1) x width).")
 @click.option("--max-swap-rate", type=PROBABILITY, default=0.05, show_default=True,
               help="Swap rate for the read-off (5 %: 95 % confidence).")
@@ -284,12 +284,6 @@ def swaprate_command(ctx, campaign, measures, subset_size, trials, seed, samplin
     _stored_note("swap-rate experiment", result.swaprate_id)
 
 
-def _floats(text: str | None) -> list[float] | None:
-    if text is None:
-        return None
-    return [NON_NEGATIVE.convert(v.strip(), None, None) for v in text.split(",") if v.strip()]
-
-
 @main.command("stability")
 @campaign_option
 @click.option("-m", "--measure", "measures", multiple=True, required=True, help="Measure (repeatable).")
@@ -310,7 +304,7 @@ def stability_command(ctx, campaign, measures, subset_size, trials, seed, fuzzin
     from ..resampling import stability
     from ..resampling.stability import DEFAULT_FUZZINESS
 
-    values = _floats(fuzziness) or list(DEFAULT_FUZZINESS)
+    values = number_list([fuzziness], "--fuzziness", NON_NEGATIVE) if fuzziness else list(DEFAULT_FUZZINESS)
     con = open_warehouse(ctx, read_only=no_store, create=False)
     result = stability(con, campaign, list(measures), fuzziness=values, subset_size=subset_size, trials=trials,
                        seed=seed, fuzz=fuzz, strict_bv_rule=strict_bv_rule, runs=_run_names(runs),
@@ -429,15 +423,16 @@ def robustness_command(ctx, campaign, measures, profiles, runs, no_store, judgme
 @campaign_option
 @click.option("-m", "--measure", "measures", multiple=True, required=True,
               help="MEM target (repeatable): ERR, RBP, DCG, AP, ERR-IA, NRBP, alpha-DCG, AP-IA.")
-@click.option("--depth", type=click.IntRange(min=1), default=10, show_default=True, help="List depth N.")
+@click.option("--depth", type=click.IntRange(min=1, max=1000), default=10, show_default=True,
+              help="List depth N (at most 1000: the model's tables grow as N squared).")
 @click.option("--alpha", "alpha", type=PROBABILITY, default=0.5, show_default=True, help="Cascade alpha.")
 @click.option("--beta", type=PROBABILITY, default=0.8, show_default=True, help="RBP/NRBP persistence beta.")
 @click.option("--expectation", type=click.Choice(names(MEM_EXPECTATIONS)), default="exact", show_default=True,
               help="E[measure] by the exact DP, or the paper's printed recursion.")
 @click.option("--solver", type=click.Choice(names(MEM_SOLVERS)), default="SLSQP", show_default=True,
               help="scipy.optimize method.")
-@click.option("--runs-top", type=click.IntRange(min=2), help="Only the K runs retrieving most relevant documents.")
-@click.option("--topics-top", type=click.IntRange(min=1), help="Only the K topics with most relevant documents.")
+@click.option("--runs-top", type=click.IntRange(min=2, max=2**31 - 1), help="Only the K runs retrieving most relevant documents.")
+@click.option("--topics-top", type=COUNT, help="Only the K topics with most relevant documents.")
 @_plot_options("Save predicted against actual run means as a figure")
 @_stage2_options
 @click.pass_context

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..vocabulary import ORDERINGS, POOL_GROUPINGS, REPORT_FORMATS, names
-from .base import campaign_option, fail_cleanly, main, open_warehouse, output_option
+from .base import COUNT, DEPTH, SEED, campaign_option, fail_cleanly, main, open_warehouse, output_option
 
 pool_option = click.option("--pool", "-P", "pool_name", metavar="NAME",
                            help="The pool (default: the campaign's only pool).")
@@ -45,17 +45,18 @@ def pool_group():
 @pool_group.command("build")
 @campaign_option
 @click.option("--name", required=True, help="The pool's name.")
-@click.option("--depth", type=int, default=100, show_default=True, help="Depth each run is pooled to.")
+@click.option("--depth", type=DEPTH, default=100, show_default=True,
+              help="Depth each run is pooled to (beyond a run's longest list: the whole list).")
 @click.option("--runs", "runs", multiple=True, metavar="RUN", help="A run to pool, in pooling order (repeatable; "
               "default every run by name).")
 @click.option("--pooled-tag", "tag", metavar="TAG", help="Pool the runs tagged TAG.")
 @click.option("--run-depth", "run_depths", multiple=True, callback=_run_depth, metavar="RUN=K",
               help="This run's own depth (repeatable).")
-@click.option("--budget", type=int, help="At most this many documents per topic (make-pools.pl -b).")
+@click.option("--budget", type=COUNT, help="At most this many documents per topic (make-pools.pl -b).")
 @click.option("--stratum", "strata", multiple=True, metavar="FROM:TO[:RATE]",
               help="A rank stratum drawn at RATE, or from the budget without one (make-pools.pl -s; repeatable, "
                    "in order).")
-@click.option("--seed", type=int, default=None, help="Seed of the sampling draws.")
+@click.option("--seed", type=SEED, default=None, help="Seed of the sampling draws.")
 @click.option("--ordering", type=click.Choice(names(ORDERINGS)), default="trec",
               show_default=True, help="How each run is ranked (trec: score desc, docno desc).")
 @click.option("--replace", is_flag=True, help="Replace a pool of that name (and its coverage and leave-out results).")

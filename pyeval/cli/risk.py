@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ..vocabulary import DESIGNS, DESIGN_METHODS, REPORT_TABLE_FORMATS, SE_CONVENTIONS, VARIANCE_METHODS, names
-from .base import POSITIVE, PROBABILITY, fail_cleanly, main, open_warehouse
+from ..vocabulary import MAX_DESIGN_TOPICS, DESIGNS, DESIGN_METHODS, REPORT_TABLE_FORMATS, SE_CONVENTIONS, VARIANCE_METHODS, names
+from .base import POSITIVE, PROBABILITY, RISK_ALPHA, fail_cleanly, main, number_list, open_warehouse
 from .metaeval import checked_figure
 
 
@@ -18,18 +18,6 @@ def _format_option(command):
 def _judgments_option(command):
     return click.option("--judgments", default="official", show_default=True, metavar="NAME",
                         help="The judgment set whose scores are read (docs/judgments.md).")(command)
-
-
-def _floats(values, what: str) -> list[float]:
-    numbers = []
-    for value in values:
-        for part in str(value).split(","):
-            if part.strip():
-                try:
-                    numbers.append(float(part))
-                except ValueError:
-                    raise click.BadParameter(f"{part!r} is not a number", param_hint=what) from None
-    return numbers
 
 
 @main.command("risk")
@@ -55,7 +43,7 @@ def risk_command(ctx, campaign, measures, baselines, alphas, more_alphas, se, pe
     from ..resampling.risk import risk
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
-    values = _floats([*alphas, *more_alphas], "--alpha")
+    values = number_list([*alphas, *more_alphas], "--alpha", RISK_ALPHA)
     result = risk(con, campaign, list(measures), list(baselines), values, se=se, judgments=judgments,
                   store=not no_store)
     for note in result.warnings:
@@ -77,7 +65,7 @@ def risk_command(ctx, campaign, measures, baselines, alphas, more_alphas, se, pe
 @click.option("--beta", type=PROBABILITY, default=0.2, show_default=True, help="Type II error rate (power 1 - beta).")
 @click.option("--min-diff", type=POSITIVE, default=0.05, show_default=True,
               help="Minimum detectable difference (paired t) and range (anova).")
-@click.option("--systems", type=click.IntRange(min=2), help="anova: systems compared (default: the campaign's runs).")
+@click.option("--systems", type=click.IntRange(min=2, max=1_000_000), help="anova: systems compared (default: the campaign's runs).")
 @click.option("--half-width", type=POSITIVE, help="ci: the largest expected half-width (default --min-diff).")
 @click.option("--variance", "variance_method", type=click.Choice(names(VARIANCE_METHODS)), default="two-way",
               show_default=True, help="Residual variance of two-way ANOVA without replication, or one-way.")
@@ -86,7 +74,7 @@ def risk_command(ctx, campaign, measures, baselines, alphas, more_alphas, se, pe
 @click.option("--plot", type=click.Path(dir_okay=False), callback=checked_figure,
               help="Save topics required against the minimum detectable difference (paired t) as PNG "
                    "(created, or replacing only a figure pyeval saved).")
-@click.option("--g-study", "g_study_topics", multiple=True, type=click.IntRange(min=1),
+@click.option("--g-study", "g_study_topics", multiple=True, type=click.IntRange(min=1, max=MAX_DESIGN_TOPICS),
               help="Also print the G-study (first campaign) and the D-study's Erho2 and Phi at these topic counts "
                    "(repeatable; not stored).")
 @click.option("--stability", type=PROBABILITY, default=0.95, show_default=True,

@@ -22,7 +22,7 @@ import pandas as pd
 
 from pyeval.core import sqlfiles
 from pyeval.core.db import first_row, transaction, unknown_campaign
-from ..errors import DataIntegrityError, InputFormatError, PyevalError, already_stored, require_choice
+from ..errors import DataIntegrityError, InputFormatError, PyevalError, already_stored, require_choice, require_printable
 from ..loaders import intents as intent_loader
 from ..loaders import judgment_sets, staging
 from ..loaders.topic_intents import intent_order, intent_probabilities
@@ -107,6 +107,7 @@ def to_traditional(con: duckdb.DuckDBPyConnection, source: str, target: str, *, 
     """
     require_choice("method", method, TRADITIONAL_METHODS)
     require_choice("negative_as", negative_as, NEGATIVE_AS)
+    require_printable("campaign name", target)
     with transaction(con):
         row = first_row(con, "select qrels_kind from campaigns where campaign_id = $c", {"c": source})
         if row is None:

@@ -21,7 +21,7 @@ import pandas as pd
 from pyeval.core.db import check_judgment_set, first_row, rollback_quietly, transaction
 from ..errors import PyevalError, PyevalWarning
 from . import compute
-from .recipe import Recipe, check_k, check_p
+from .recipe import Recipe, check_k, check_p, check_weights
 from .store import check_name, store_staged
 
 #: The parameters a grid may vary.
@@ -118,7 +118,10 @@ def _numbers(text: str, key: str) -> list[Decimal]:
             if count > 100_000:
                 raise PyevalError(f"grid {key}: {count} values is too many")
             return [start + step * i for i in range(count)]
-        return [Decimal(part) for part in text.split(",") if part.strip()]
+        parts = text.split(",")
+        if not all(part.strip() for part in parts):
+            raise PyevalError(f"grid {key}: an empty value in {text!r}")
+        return [Decimal(part) for part in parts]
     except (InvalidOperation, ValueError):
         raise PyevalError(f"grid {key}: not numbers: {text!r} (e.g. {key}=10,20,60 or {key}=10:100:10)") from None
 
@@ -137,10 +140,7 @@ def parse_grid(specs: Sequence[str], inputs: int) -> dict[str, list]:
             raise PyevalError(f"grid {key} is given twice")
         if key == "weights" and "/" in values:
             tuples = [tuple(float(v) for v in _numbers(part.replace("/", ","), key)) for part in values.split(",")]
-            bad = [t for t in tuples if len(t) != inputs]
-            if bad:
-                raise PyevalError(f"grid weights {'/'.join(map(str, bad[0]))}: {len(bad[0])} weights for {inputs} runs")
-            axes[key] = tuples
+            axes[key] = [check_weights(t, inputs) for t in tuples]
         elif key == "weights":
             numbers = _numbers(values, key)
             if inputs == 2:
@@ -150,6 +150,7 @@ def parse_grid(specs: Sequence[str], inputs: int) -> dict[str, list]:
                              if sum(combo) == 1]
             if not axes[key]:
                 raise PyevalError(f"grid weights {values!r}: no combination of {inputs} weights sums to 1")
+            axes[key] = [check_weights(t, inputs) for t in axes[key]]
         else:
             axes[key] = [float(v) for v in _numbers(values, key)]
             for value in axes[key]:

@@ -82,11 +82,7 @@ class Recipe:
         require_choice("tie order", self.tie_order, TIE_ORDERS)
         weights = self.weights
         if weights is not None:
-            weights = tuple(float(w) for w in weights)
-            if len(weights) != len(runs):
-                raise PyevalError(f"{len(weights)} weights for {len(runs)} runs: give one weight per run")
-            if not all(math.isfinite(w) for w in weights):
-                raise PyevalError("weights must be finite numbers")
+            weights = check_weights(weights, len(runs))
         elif method == "wsum":
             raise PyevalError("wsum needs weights, one per run")
         check_k(self.k)
@@ -121,6 +117,19 @@ class Recipe:
         if values.get("weights") is not None:
             values["weights"] = tuple(values["weights"])
         return cls(runs=tuple(runs), **values)
+
+
+def check_weights(weights: Sequence[float], runs: int) -> tuple[float, ...]:
+    """``weights`` as floats: one per run, each a finite number >= 0, not all 0 (a negative
+    weight would rank an input's best documents last; all 0 leaves nothing to rank by)."""
+    weights = tuple(float(w) for w in weights)
+    if len(weights) != runs:
+        raise PyevalError(f"{len(weights)} weights for {runs} runs: give one weight per run")
+    if not all(math.isfinite(w) and w >= 0 for w in weights):
+        raise PyevalError(f"weights must be finite numbers >= 0; got {', '.join(f'{w:g}' for w in weights)}")
+    if not any(weights):
+        raise PyevalError("weights are all 0: at least one run must weigh more than 0")
+    return weights
 
 
 def check_k(k: float) -> None:

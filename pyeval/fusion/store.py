@@ -12,7 +12,7 @@ import duckdb
 from pyeval.storage import archive
 from pyeval.core import sqlfiles
 from pyeval.core.db import first_row, transaction
-from ..errors import DataIntegrityError, PyevalError, already_stored
+from ..errors import DataIntegrityError, PyevalError, already_stored, require_printable
 from . import compute
 from .recipe import Recipe
 
@@ -49,6 +49,7 @@ def check_name(con: duckdb.DuckDBPyConnection, campaign_id: str, name: str, reci
     one of its own parents, and not taken (or, with ``replace``, taken by a fused run)."""
     if not name or re.search(r"\s", name):
         raise PyevalError(f"a fused run's name is its TREC run tag: it must be non-empty, without spaces; got {name!r}")
+    require_printable("a fused run's name", name)
     if name in recipe.runs:
         raise PyevalError(f"the fused run cannot replace its own input '{name}'")
     taken = first_row(con, "select 1 from runs where campaign_id = $c and run_id = $r", {"c": campaign_id, "r": name})

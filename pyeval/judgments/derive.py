@@ -83,6 +83,11 @@ def derive(
         if threshold is None or threshold < 1:
             needs = "derivation binarise needs a threshold of at least 1"
             raise with_command_line(PyevalError(f"{needs} (threshold=2, say)"), f"{needs} (e.g. --threshold 2)")
+        highest = first_row(con, "select max(level) from qrels_by_set where campaign_id = $c and judgment_set = $s",
+                            {"c": campaign_id, "s": parents[0]})[0]
+        if highest is not None and threshold > highest:
+            raise PyevalError(f"threshold {threshold} is above the highest level of set '{parents[0]}' ({highest}): "
+                              "every judgment would be non-relevant")
         bound.update(parent=parents[0], threshold=int(threshold))
         parameters["threshold"] = int(threshold)
     elif derivation == "common":

@@ -16,7 +16,7 @@ from .. import vocabulary
 from ..vocabulary import names
 from pyeval.core.db import first_row, transaction
 from pyeval.core import sqlfiles
-from ..errors import InputFormatError, already_stored
+from ..errors import InputFormatError, already_stored, require_printable
 from . import judgment_sets, staging
 from .judgment_sets import DEFAULT_SET, SetProvenance
 from .source import Lines, StagedFile, frame_lines, pick_column
@@ -331,7 +331,8 @@ def _store(con, campaign_id, kind, chosen, replace, description, label) -> None:
             "description = coalesce($description, description) where campaign_id = $c",
             {"c": campaign_id, "kind": kind, "format": chosen, "description": description},
         )
-    else:
+    else:  # the door every load that creates a campaign goes through (load qrels, load campaign)
+        require_printable("campaign name", campaign_id)
         con.execute(
             "insert into campaigns (campaign_id, description, qrels_kind, qrels_format) "
             "values ($c, $description, $kind, $format)",

@@ -17,7 +17,7 @@ import duckdb
 from pyeval.storage import archive
 from pyeval.core import sqlfiles
 from pyeval.core.db import create_rows, first_row, transaction
-from ..errors import DataIntegrityError, InputFormatError, InputWarning, PyevalError, already_stored, with_command_line
+from ..errors import DataIntegrityError, InputFormatError, InputWarning, PyevalError, already_stored, require_printable, with_command_line
 from . import staging
 from .source import Lines, StagedFile, expand_paths, frame_lines, pick_column
 
@@ -113,6 +113,8 @@ def run_metadata(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: str) 
 
 def _annotate(con, campaign_id: str, run_ids: Sequence[str], metadata: RunMetadata) -> None:
     """Give ``metadata`` to the stored runs ``run_ids`` of ``campaign_id``."""
+    for what, value in (("system", metadata.system), ("team", metadata.team), *(("tag", t) for t in metadata.tags)):
+        require_printable(what, value)
     keys = {"campaign_id": campaign_id, "run_ids": list(run_ids)}
     con.execute(
         "update runs set system = coalesce($system, system), team = coalesce($team, team), "
@@ -311,6 +313,7 @@ def _run_names(
                                                       "give it a name (name=, --name)")
         if not run_id:
             raise InputFormatError(lines.label, None, "the run name is empty")
+        require_printable(f"{lines.label}: run name", run_id)
         if run_id in run_ids:
             twice = f"{lines.label}: run '{run_id}' is loaded twice in this command; load such files one at a time"
             raise with_command_line(DataIntegrityError(f"{twice} with name= (load_campaign: run_names='file')"),

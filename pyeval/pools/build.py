@@ -19,6 +19,9 @@ from ..errors import PyevalError, already_stored, require_choice, with_command_l
 
 ORDERINGS = ("trec", "trec-asc", "rank", "file")
 DEFAULT_SEED = 20261126
+#: The largest rank, depth or budget a pool takes: ranks are DuckDB INTEGERs (a depth beyond a
+#: run's longest list pools the whole list, at no extra cost).
+MAX_RANK = 2**31 - 1
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:+-]{0,99}")
 _STRATUM = re.compile(r"^(\d+)(?::(\d+))?(?::(\d*\.?\d+))?$")
 
@@ -46,6 +49,8 @@ def parse_stratum(text: str) -> Stratum:
     stratum = Stratum(int(first), int(second), None if rate is None else float(rate))
     if stratum.rank_from < 1 or stratum.rank_to < stratum.rank_from:
         raise PyevalError(f"stratum {text!r}: ranks must satisfy 1 <= FROM <= TO")
+    if stratum.rank_to > MAX_RANK:
+        raise PyevalError(f"stratum {text!r}: ranks go up to {MAX_RANK}")
     if stratum.rate is not None and not 0 < stratum.rate <= 1:
         raise PyevalError(f"stratum {text!r}: the rate must be in (0, 1]")
     return stratum
@@ -96,10 +101,12 @@ def build(
     """
     check_pool_name(name)
     require_choice("ordering", ordering, ORDERINGS)
-    if depth is None or depth < 1:
-        raise PyevalError(f"depth must be a positive integer; got {depth}")
-    if budget is not None and budget < 1:
-        raise PyevalError(f"budget must be a positive integer; got {budget}")
+    if depth is None or not 1 <= depth <= MAX_RANK:
+        raise PyevalError(f"depth must be an integer from 1 to {MAX_RANK}; got {depth}")
+    if budget is not None and not 1 <= budget <= MAX_RANK:
+        raise PyevalError(f"budget must be an integer from 1 to {MAX_RANK}; got {budget}")
+    if not 0 <= seed < 2**63:
+        raise PyevalError(f"seed must be an integer from 0 to 2^63 - 1; got {seed}")
     parsed = [s if isinstance(s, Stratum) else parse_stratum(s) for s in strata] or [Stratum(1, depth, 1.0)]
     if any(s.rate is None for s in parsed) and budget is None:
         raise with_command_line(PyevalError("a stratum without a rate (FROM:TO) draws from the budget: give budget="),
@@ -130,9 +137,9 @@ def build(
         names = ', '.join(map(repr, unknown))
         raise with_command_line(PyevalError(f"run_depths names {names}, not a pooled run"),
                                 f"--run-depth names {names}, not a pooled run")
-    bad = {r: d for r, d in run_depths.items() if d is None or d < 1}
+    bad = {r: d for r, d in run_depths.items() if d is None or not 1 <= d <= MAX_RANK}
     if bad:
-        raise PyevalError(f"depth must be a positive integer; got {bad}")
+        raise PyevalError(f"depth must be an integer from 1 to {MAX_RANK}; got {bad}")
     parameters = {"runs": chosen, "tag": tag, "run_depths": run_depths, "depth": depth, "budget": budget,
                   "strata": [[s.rank_from, s.rank_to, s.rate] for s in parsed], "seed": seed, "ordering": ordering}
     from .. import __version__

@@ -39,7 +39,7 @@ DESIGNS = names(vocabulary.DESIGNS)
 METHODS = names(vocabulary.DESIGN_METHODS)
 VARIANCE_METHODS = names(vocabulary.VARIANCE_METHODS)
 #: The largest topic set size searched.
-MAX_TOPICS = 100_000
+MAX_TOPICS = vocabulary.MAX_DESIGN_TOPICS
 
 
 def variance_estimate(X: np.ndarray, method: str = "two-way") -> tuple[float, int]:

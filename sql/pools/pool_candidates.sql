@@ -10,7 +10,8 @@
 -- (a run without a team is a group of its own, named by the run) that contributed it (gathered
 -- as integer indexes, by name, and named at the end: cheaper than lists of names), and the
 -- first rank stratum (pool_strata, in the order given) that covers its best rank (found once per
--- rank, not per document); documents no stratum covers are not candidates. docs/pools.md section 1.
+-- best rank that occurs, not per document, and never per rank of the depth: a depth of 2^31 costs
+-- what the runs hold); documents no stratum covers are not candidates. docs/pools.md section 1.
 with pooled_runs as (
     select
         run_id,
@@ -77,7 +78,7 @@ rank_strata as (
     select
         ranks.rank,
         min(pool_strata.stratum) as stratum
-    from (select unnest(range(1, max(pooled_runs.depth) + 1)) as rank from pooled_runs) as ranks
+    from (select distinct best_rank as rank from document_indexes) as ranks
     inner join pool_strata on ranks.rank between pool_strata.rank_from and pool_strata.rank_to
     group by ranks.rank
 )

@@ -151,3 +151,106 @@ def _foreign_png(path):
 ])
 def test_a_plot_pyeval_may_not_write_is_refused_before_anything_is_stored(db, tmp_path, command, match):
     refused(db, *command(tmp_path), match=match)
+
+
+# ---------------------------------------------------------------------------------- numbers and names
+
+
+def test_every_numeric_option_is_bounded():
+    """Every number a command takes is checked when the command line is read: an integer option
+    is an IntRange with both ends (so 2^63 is one line, never DuckDB's ConversionException), a
+    real one a finite number (FiniteFloat) or a FloatRange with both ends."""
+    import click
+
+    from pyeval.cli import main
+    from pyeval.cli.base import FiniteFloat
+
+    unbounded = []
+
+    def walk(command, path):
+        if isinstance(command, click.Group):
+            for name, sub in command.commands.items():
+                walk(sub, [*path, name])
+            return
+        for param in command.params:
+            kind = param.type
+            if isinstance(kind, (click.IntRange, click.FloatRange)):
+                if kind.min is None or kind.max is None:
+                    unbounded.append((" ".join(path), param.opts[0]))
+            elif isinstance(kind, (click.types.IntParamType, click.types.FloatParamType)):
+                unbounded.append((" ".join(path), param.opts[0]))
+            elif isinstance(kind, FiniteFloat):
+                continue
+
+    walk(main, [])
+    assert not unbounded, unbounded
+
+
+BIG = str(2**63)
+
+
+@pytest.mark.parametrize("args, match", [
+    (["pool", "build", "-C", "c", "--name", "q", "--depth", BIG], "Invalid value for '--depth'"),
+    (["pool", "build", "-C", "c", "--name", "q", "--depth", str(2**31)], "Invalid value for '--depth'"),
+    (["pool", "build", "-C", "c", "--name", "q", "--seed", "-1"], "Invalid value for '--seed'"),
+    (["pool", "build", "-C", "c", "--name", "q", "--budget", BIG], "Invalid value for '--budget'"),
+    (["pool", "build", "-C", "c", "--name", "q", "--stratum", f"1:{BIG}", "--budget", "5"], "ranks go up to"),
+    (["pool", "build", "-C", "c", "--name", "q", "--run-depth", f"indri-ql={BIG}"], "depth must be an integer"),
+    (["fuse", "-C", "c", "--method", "wsum", "--runs", "indri-ql,indri-rm", "--weights", "1,,2", "--name", "f"],
+     "'1,,2' holds an empty item"),
+    (["fuse", "-C", "c", "--method", "wsum", "--runs", "indri-ql,indri-rm", "--weights", "0,0", "--name", "f"],
+     "weights are all 0"),
+    (["fuse", "-C", "c", "--method", "wsum", "--runs", "indri-ql,indri-rm", "--weights", "-1,2", "--name", "f"],
+     "-1 is not in the range"),
+    (["fuse", "-C", "c", "--method", "combsum", "--runs", "indri-ql,indri-rm", "--grid", "weights=1.5"],
+     "weights must be finite numbers >= 0"),
+    (["fuse", "-C", "c", "--method", "rrf", "--runs", "indri-ql,indri-rm", "--grid", "k=10,,60"], "empty value"),
+    (["fuse", "-C", "c", "--method", "rrf", "--runs", "indri-ql,indri-rm", "--k", "inf", "--name", "f"],
+     "Invalid value for '--k'"),
+    (["fuse", "-C", "c", "--method", "rrf", "--runs", "indri-ql,indri-rm", "--output-depth", BIG, "--name", "f"],
+     "Invalid value for '--output-depth'"),
+    (["risk", "-C", "c", "-m", "AP", "--baseline", "indri-ql", "--alpha", "1e308"], "1e308 is not in the range"),
+    (["risk", "-C", "c", "-m", "AP", "--baseline", "indri-ql", "--alpha", "0,,1"], "holds an empty item"),
+    (["compare", "-C", "c", "-m", "AP", "--risk-alpha", "1e308"], "Invalid value for '--risk-alpha'"),
+    (["design", "-C", "c", "-m", "AP", "--alpha", "2"], "Invalid value for '--alpha'"),
+    (["judgments", "derive", "-C", "c", "b", "--from", "official", "--how", "binarise", "--threshold", str(2**40)],
+     "Invalid value for '--threshold'"),
+    (["judgments", "derive", "-C", "c", "b", "--from", "official", "--how", "binarise", "--threshold", "5"],
+     "above the highest level of set 'official' (4)"),
+    (["judgments", "compare", "-C", "c", "--candidate", "stricter", "--alpha", "nan"], "Invalid value for '--alpha'"),
+    (["stability", "-C", "c", "-m", "AP", "--fuzziness", "0.1,,0.2"], "holds an empty item"),
+    (["mem", "-C", "c", "-m", "AP", "--depth", "100000"], "Invalid value for '--depth'"),
+    (["swaprate", "-C", "c", "-m", "AP", "--bins", str(2**40)], "Invalid value for '--bins'"),
+])
+def test_an_absurd_number_is_refused_before_any_work(db, args, match):
+    refused(db, *args, match=match)
+
+
+def test_a_pool_deeper_than_every_run_is_the_pool_of_whole_runs(db):
+    """A depth beyond the longest run pools whole runs, as fast as a depth of the longest run
+    (the ranks looked at are those the runs hold, never every rank to the depth)."""
+    import time
+
+    start = time.perf_counter()
+    assert cli("--db", db, "pool", "build", "-C", "c", "--name", "deep", "--depth", str(2**31 - 1))[0] == 0
+    assert time.perf_counter() - start < 30
+    assert cli("--db", db, "pool", "build", "-C", "c", "--name", "whole", "--depth", "1000")[0] == 0
+    con = pyeval.connect(db, read_only=True)
+    documents = con.execute("select pool_name, count(*) from pool_documents where pool_name in ('deep', 'whole') "
+                            "group by pool_name order by pool_name").fetchall()
+    con.close()
+    assert documents[0][1] == documents[1][1] > 0, documents
+
+
+@pytest.mark.parametrize("args, match", [
+    (["load", "qrels", "-C", "a\nb", sample.path("qrels.adhoc.txt.gz")], "campaign name 'a\\nb' holds a control"),
+    (["load", "run", "-C", "c", "--name", "x\ny", sample.run_paths()[3]], "run name 'x\\ny' holds a control"),
+    (["load", "run", "-C", "c", "--name", "z", "--tag", "a\tb", sample.run_paths()[3]], "tag 'a\\tb' holds"),
+    (["annotate", "-C", "c", "indri-ql", "--team", "t\x1b"], "team 't\\x1b' holds a control character"),
+    (["fuse", "-C", "c", "--method", "rrf", "--runs", "indri-ql,indri-rm", "--name", "f\x01"], "control character"),
+    (["judgments", "derive", "-C", "c", "d\n", "--from", "official", "--how", "binarise", "--threshold", "1"],
+     "judgment set name"),
+    (["pool", "build", "-C", "c", "--name", "p\n2"], "pool name"),
+])
+def test_a_name_with_a_control_character_is_refused_at_every_door(db, args, match):
+    refused(db, *args, match=match)

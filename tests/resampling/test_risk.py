@@ -187,7 +187,7 @@ def test_cli_risk(tmp_path):
         "Error: baseline run 'zzz' is not a run of campaign 'c'")
     result = runner.invoke(main, ["--db", str(db), "risk", "-C", "c", "-m", "nDCG@20", "--baseline", "run00",
                                   "--alpha", "-2"])
-    assert result.exit_code == 1 and "risk alpha must be a non-negative number" in result.output
+    assert result.exit_code == 2 and "Invalid value for --alpha: -2 is not in the range 0 <= x <= 1000" in result.output
     con = pyeval.connect(str(db))
     assert con.execute("select count(distinct risk_id) from risk_results").fetchall() == [(1,)]
     con.close()
