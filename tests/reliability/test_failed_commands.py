@@ -4,6 +4,8 @@ is one transaction, so a refusal or a failure after its first write leaves the w
 byte for byte as it was."""
 from __future__ import annotations
 
+import hashlib
+import re
 import shutil
 
 import pytest
@@ -19,7 +21,7 @@ RUNS = (*sample.REAL_RUNS, "sim01", "sim02", "sim03", "sim04")
 @pytest.fixture(scope="module")
 def base(tmp_path_factory):
     """A warehouse of campaign c: the sample's ad hoc qrels (official) and its stricter set, six
-    runs of three teams, AP and nDCG@10 stored under both sets, and pool p (depth 10)."""
+    runs of three teams, AP, nDCG@10 and P@10 stored under both sets, and pool p (depth 10)."""
     path = tmp_path_factory.mktemp("failed") / "base.duckdb"
     con = pyeval.connect(path)
     pyeval.load_qrels(con, "c", sample.path("qrels.adhoc.txt.gz"))
@@ -38,7 +40,8 @@ def base(tmp_path_factory):
                              file)
         assert status == 0, output
     for judgments in ("official", "stricter"):
-        assert cli("--db", path, "evaluate", "-C", "c", "-m", "AP", "-m", "nDCG@10", "--judgments", judgments)[0] == 0
+        assert cli("--db", path, "evaluate", "-C", "c", "-m", "AP", "-m", "nDCG@10", "-m", "P@10", "--judgments",
+                   judgments)[0] == 0
     assert cli("--db", path, "pool", "build", "-C", "c", "--name", "p", "--depth", "10")[0] == 0
     return path
 
@@ -254,3 +257,138 @@ def test_a_pool_deeper_than_every_run_is_the_pool_of_whole_runs(db):
 ])
 def test_a_name_with_a_control_character_is_refused_at_every_door(db, args, match):
     refused(db, *args, match=match)
+
+
+# ---------------------------------------------------------------------------------- a failure after the first write
+
+#: A statement that changes a table or view, and the relation it changes.
+_WRITE = re.compile(r"^\s*(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from|alter\s+table|"
+                    r"drop\s+(?:table|view)\s+(?:if\s+exists\s+)?|"
+                    r"create\s+(?:or\s+replace\s+)?(?P<temporary>temp(?:orary)?\s+)?(?:table|view)\s+(?:if\s+not\s+exists\s+)?)"
+                    r"\s*(?P<name>[\w.\"]+)", re.IGNORECASE)
+
+
+class _Injected:
+    """A warehouse connection that counts the statements that write a stored (not temporary)
+    table or view, and raises DuckDB's "disk full" error at such write number ``fail_at`` (None:
+    never): a failure after the command's first write, at the level of the database, whatever
+    code wrote before it."""
+
+    def __init__(self, con, fail_at: int | None):
+        self._con, self._fail_at, self.writes = con, fail_at, 0
+
+    def _stores(self, sql: str) -> bool:
+        match = _WRITE.match(sql)
+        if match is None or match["temporary"]:
+            return False
+        name = match["name"].replace('"', "").split(".")[-1]
+        return bool(self._con.execute(
+            "select count(*) from (select table_name as name from duckdb_tables() where not temporary "
+            "union all select view_name from duckdb_views() where not temporary and not internal) where name = $n",
+            {"n": name}).fetchall()[0][0]) or sql.lstrip()[:6].lower() == "create"
+
+    def execute(self, sql, *args, **kwargs):
+        if isinstance(sql, str) and self._stores(sql):
+            self.writes += 1
+            if self.writes == self._fail_at:
+                import duckdb
+
+                raise duckdb.IOException('IO Error: Could not write file "w.duckdb.wal": No space left on device '
+                                         "(injected)")
+        result = self._con.execute(sql, *args, **kwargs)
+        return self if result is self._con else result
+
+    def __getattr__(self, name):
+        return getattr(self._con, name)
+
+
+def _with_injection(monkeypatch, fail_at: int | None) -> list:
+    """Make every warehouse the CLI opens an :class:`_Injected` one; the list gets each."""
+    from pyeval.storage import warehouse
+
+    opened = []
+    real = warehouse.connect
+
+    def connect(*args, **kwargs):
+        con = _Injected(real(*args, **kwargs), fail_at)
+        opened.append(con)
+        return con
+
+    monkeypatch.setattr(warehouse, "connect", connect)
+    return opened
+
+
+def _content(path) -> dict[str, str]:
+    """sha256 of the sorted rows of every table of the warehouse (schema main and pyeval's own)."""
+    import duckdb
+
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        tables = con.execute("select schema_name, table_name from duckdb_tables() where not temporary "
+                             "order by all").fetchall()
+        return {f"{schema}.{table}": hashlib.sha256(repr(sorted(map(repr, con.execute(
+            f'select * from "{schema}"."{table}"').fetchall()))).encode()).hexdigest() for schema, table in tables}
+    finally:
+        con.close()
+
+
+STORING = {
+    "evaluate": ["evaluate", "-C", "c", "-m", "P@5", "-m", "RR"],
+    "fuse": ["fuse", "-C", "c", "--method", "rrf", "--runs", "indri-ql,indri-rm", "--name", "f"],
+    "fuse -m": ["fuse", "-C", "c", "--method", "rrf", "--runs", "indri-ql,indri-rm", "--name", "f", "-m", "AP",
+                "--test", "t"],
+    "fuse --grid --keep-best": ["fuse", "-C", "c", "--method", "rrf", "--runs", "indri-ql,indri-rm", "--grid",
+                                "k=10,60", "--name", "best", "--keep-best", "--test", "t"],
+    "design": ["design", "-C", "c", "-m", "AP"],
+    "risk": ["risk", "-C", "c", "-m", "AP", "--baseline", "indri-ql", "--alpha", "0,1"],
+    "pool build": ["pool", "build", "-C", "c", "--name", "q", "--depth", "5"],
+    "pool coverage": ["pool", "coverage", "-C", "c"],
+    "pool loo": ["pool", "loo", "-C", "c", "-m", "AP"],
+    "judgments derive": ["judgments", "derive", "-C", "c", "b", "--from", "official", "--how", "binarise",
+                         "--threshold", "2"],
+    "judgments compare": ["judgments", "compare", "-C", "c", "--candidate", "stricter", "-m", "AP", "--test", "t"],
+    "judgments default": ["judgments", "default", "-C", "c", "stricter"],
+    "significance": ["significance", "-C", "c", "-m", "AP", "-B", "200"],
+    "compare": ["compare", "-C", "c", "-m", "AP", "-m", "nDCG@10", "-B", "200", "--risk-alpha", "1"],
+    "discpower": ["discpower", "-C", "c", "-m", "AP", "-B", "200"],
+    "swaprate": ["swaprate", "-C", "c", "-m", "AP", "-m", "nDCG@10", "--trials", "20"],
+    "stability": ["stability", "-C", "c", "-m", "AP", "--trials", "20"],
+    "correlate": ["correlate", "-C", "c", "-m", "AP", "-m", "nDCG@10", "-B", "200"],
+    "concordance": ["concordance", "-C", "c", "-m", "AP", "-m", "nDCG@10", "--gold", "P@10"],
+    "robustness": ["robustness", "-C", "c", "-m", "nDCG@10", "--profile", "flat"],
+    "mem": ["mem", "-C", "c", "-m", "AP"],
+    "annotate": ["annotate", "-C", "c", "indri-ql", "--team", "x", "--tag", "t1", "--tag", "t2"],
+    "gains": ["gains", "-C", "c", "g2", "1=1,2=3,3=7,4=15"],
+    "load run --evaluate": ["load", "run", "-C", "c", "--name", "new", "--evaluate", "AP", sample.run_paths()[9]],
+    "load qrels --judgments": ["load", "qrels", "-C", "c", "--judgments", "again", sample.path("qrels.adhoc.txt.gz")],
+}
+
+
+@pytest.mark.parametrize("where", ["second", "last"])
+@pytest.mark.parametrize("command", list(STORING))
+def test_a_failure_after_the_first_write_leaves_the_warehouse_as_it_was(base, tmp_path, monkeypatch, command, where):
+    """Each storing command, run once to count its writes, then again on a fresh copy with DuckDB's
+    "disk full" at its second and at its last write: the command fails in one line and the
+    warehouse file is byte for byte what it was. (A rolled-back transaction writes nothing to
+    the file or its WAL here; should DuckDB ever touch the file's bytes on a rollback or a
+    checkpoint, the bytes would differ while every table's rows stay equal: the message then
+    says which tables changed.)"""
+    counted = tmp_path / "counted.duckdb"
+    shutil.copyfile(base, counted)
+    opened = _with_injection(monkeypatch, None)
+    status, output = cli("--db", counted, *STORING[command])
+    assert status == 0, output
+    writes = sum(con.writes for con in opened)
+    assert writes >= 1, f"{command} wrote nothing"
+    fail_at = min(2, writes) if where == "second" else writes
+    db = tmp_path / "w.duckdb"
+    shutil.copyfile(base, db)
+    before, rows = digest(db), _content(db)
+    monkeypatch.undo()
+    _with_injection(monkeypatch, fail_at)
+    status, output = cli("--db", db, *STORING[command])
+    assert status == 1, output
+    assert "No space left on device (injected)" in one_line_error(output)
+    after = _content(db)
+    assert after == rows, f"{command}: tables changed: {[t for t in rows if rows[t] != after.get(t)]}"
+    assert digest(db) == before, f"{command}: same rows, but the file's bytes changed"
