@@ -361,6 +361,8 @@ STORING = {
     "gains": ["gains", "-C", "c", "g2", "1=1,2=3,3=7,4=15"],
     "load run --evaluate": ["load", "run", "-C", "c", "--name", "new", "--evaluate", "AP", sample.run_paths()[9]],
     "load qrels --judgments": ["load", "qrels", "-C", "c", "--judgments", "again", sample.path("qrels.adhoc.txt.gz")],
+    "load doclengths": ["load", "doclengths", "-C", "c", sample.path("doclengths.txt.gz")],
+    "delete-run": ["delete-run", "-C", "c", "sim04"],
 }
 
 
