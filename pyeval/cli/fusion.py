@@ -109,7 +109,7 @@ def fuse_command(ctx, campaign, method, runs, name, weights, norm, norm_stage, a
             con, campaign, fusion.Recipe(method, tuple(run_names), **conventions), list(grid), measure=measure,
             train_topics=topics, folds=folds, keep_best=name if keep_best else None, replace=replace, test=test,
             judgment_set=judgments)
-        shown = result.points.copy()
+        shown = result.shown_points()
         if "weights" in shown:
             shown["weights"] = ["/".join(f"{w:g}" for w in ws) for ws in shown["weights"]]
         click.echo(render(shown, fmt if fmt != "latex" else "markdown"))

@@ -41,7 +41,13 @@ class OverfittingWarning(PyevalWarning):
 class GridResult:
     """A grid: ``points`` (point_id, the varied parameters, train_mean, test_mean), the best
     point (chosen on the training topics), the inputs' means, the test of the best point against
-    the best input run (on the test topics), and the stored ids."""
+    the best input run (on the test topics), and the stored ids.
+
+    Under cross-validation (``split`` ``folds=N``) no point has a mean of its own on test
+    topics: ``train_mean`` is each point's mean over every topic, the best point is the best
+    over every topic (what ``--keep-best`` keeps), ``fold_points`` the point each fold's
+    training part chose, and the cross-validated estimate (each fold's choice scored on that
+    fold's topics, averaged over every topic) is ``test_mean`` of the best point's row only."""
 
     recipe: Recipe
     measure: str
@@ -54,18 +60,43 @@ class GridResult:
     grid_id: int | None
     kept_run_id: str | None
     axes: tuple[str, ...]
+    fold_points: tuple[int, ...] = ()
+
+    @property
+    def cross_validated(self) -> bool:
+        return self.split.startswith("folds")
+
+    def shown_points(self) -> pd.DataFrame:
+        """``points`` as printed: under cross-validation ``train_mean`` is named for what it is
+        (``mean_all_topics``), ``test_mean`` (defined for the procedure, not for a point) gives way
+        to ``folds_chosen``, how many folds' training parts chose the point."""
+        if not self.cross_validated:
+            return self.points.copy()
+        chosen = pd.Series(self.fold_points).value_counts()
+        shown = self.points.drop(columns=["test_mean"]).rename(columns={"train_mean": "mean_all_topics"})
+        shown["folds_chosen"] = [int(chosen.get(point, 0)) for point in shown["point_id"]]
+        return shown
 
     def summary(self) -> str:
         best = self.points.set_index("point_id").loc[self.best_point]
         values = ", ".join(f"{axis}={_text(best[axis])}" for axis in self.axes)
-        column = "test_mean" if self.split != "none" else "train_mean"
-        input_mean = self.inputs.set_index("run_id").loc[self.best_input, column]
-        line = (f"best point {self.best_point} ({values}): {self.measure} {best[column]:.4f} on the "
-                f"{'test' if self.split != 'none' else 'same'} topics; best input '{self.best_input}' "
-                f"{input_mean:.4f}")
+        input_mean = self.inputs.set_index("run_id").loc[self.best_input, "test_mean" if self.split != "none"
+                                                         else "train_mean"]
+        if self.cross_validated:
+            line = (f"cross-validated {self.measure} {best['test_mean']:.4f} ({len(self.fold_points)} folds, each "
+                    f"scoring the point its other folds chose: points {', '.join(map(str, self.fold_points))}); "
+                    f"best input the same way '{self.best_input}' {input_mean:.4f}")
+        else:
+            column = "test_mean" if self.split != "none" else "train_mean"
+            line = (f"best point {self.best_point} ({values}): {self.measure} {best[column]:.4f} on the "
+                    f"{'test' if self.split != 'none' else 'same'} topics; best input '{self.best_input}' "
+                    f"{input_mean:.4f}")
         if self.significance is not None:
             pair = self.significance.pairs.iloc[0]
             line += f"; {self.significance.test} p = {pair['pvalue']:.4g}"
+        if self.cross_validated:
+            line += (f"; best over all topics: point {self.best_point} ({values}), {self.measure} "
+                     f"{best['train_mean']:.4f} (optimistic: chosen on the topics it is scored on)")
         return line
 
     def plot(self, path) -> None:
@@ -82,7 +113,8 @@ class GridResult:
         if len(self.axes) == 1:
             axis = self.axes[0]
             frame = frame.sort_values(axis)
-            axes.plot(frame[axis], frame["train_mean"], marker="o", label="training topics")
+            axes.plot(frame[axis], frame["train_mean"], marker="o",
+                      label="all topics" if self.cross_validated else "training topics")
             if column == "test_mean":
                 axes.plot(frame[axis], frame["test_mean"], marker="s", label="test topics")
             axes.set_xlabel(axis if axis != "weights" else "weight of the first run")
@@ -96,7 +128,7 @@ class GridResult:
             axes.set_yticks(range(len(table.index)), [_text(v) for v in table.index])
             axes.set_xlabel(x)
             axes.set_ylabel(y)
-            figure.colorbar(image, ax=axes, label=f"{self.measure} (training topics)")
+            figure.colorbar(image, ax=axes, label=f"{self.measure} ({'all' if self.cross_validated else 'training'} topics)")
         axes.set_title(f"{self.recipe.method} of {', '.join(self.recipe.runs)}")
         save_figure(figure, path)
 
@@ -270,9 +302,11 @@ def evaluate_grid(
             test_mean = np.full(len(points), np.nan)
             fused_cv = np.empty(len(topics))
             input_cv = np.empty(len(topics))
+            fold_points = []
             for fold in range(folds):
                 inside = assigned == fold
                 best_here = int(np.argmax(X_points[~inside].mean(axis=0)))
+                fold_points.append(best_here + 1)
                 input_here = int(np.argmax(X_inputs[~inside].mean(axis=0)))
                 fused_cv[inside] = X_points[inside, best_here]
                 input_cv[inside] = X_inputs[inside, input_here]
@@ -285,6 +319,7 @@ def evaluate_grid(
             test_mean[best] = fused_cv.mean()
             input_means.loc[best_input, "test_mean"] = input_cv.mean()
         else:
+            fold_points = []
             train = assigned == 0
             test_rows = assigned == 1 if split != "none" else train
             train_mean = X_points[train].mean(axis=0)
@@ -324,7 +359,7 @@ def evaluate_grid(
     finally:
         compute.drop(con)
     return GridResult(recipe, str(chosen_measure), frame, input_means, best + 1, recipe.runs[best_input], split,
-                      significance, grid_id, kept, names)
+                      significance, grid_id, kept, names, tuple(fold_points))
 
 
 def _store_grid(con, campaign_id, recipe, measure, judgment_set, split, frame, names, best, kept, counts) -> int:

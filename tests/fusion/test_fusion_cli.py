@@ -37,7 +37,7 @@ def test_fuse_store_export_list_grid_and_delete(tmp_path):
     assert "\\toprule" in table and "sum" in table
     grid = _run(runner, "--db", db, "fuse", "-C", "web", "--method", "rrf", "--runs", *sample.REAL_RUNS,
                 "--grid", "k=10,60", "--folds", "2", "--plot", tmp_path / "grid.png").output
-    assert "best point" in grid and (tmp_path / "grid.png").stat().st_size > 0
+    assert "cross-validated nDCG@10" in grid and (tmp_path / "grid.png").stat().st_size > 0
     refused = _run(runner, "--db", db, "delete-run", "-C", "web", sample.REAL_RUNS[0], ok=False).output
     assert "input of fused run" in refused and len(refused.strip().splitlines()) == 1
     bad = _run(runner, "--db", db, "fuse", "-C", "web", "--method", "wsum", "--weights", "1,2,3",
@@ -45,3 +45,26 @@ def test_fuse_store_export_list_grid_and_delete(tmp_path):
     assert "3 weights for 2 runs" in bad
     _run(runner, "--db", db, "delete-run", "-C", "web", "hybrid")
     assert "hybrid" not in _run(runner, "--db", db, "fusions", "--format", "csv").output
+
+
+def test_a_cross_validated_grid_prints_what_each_column_means(tmp_path):
+    """Under --folds no point has a test mean of its own: the table shows each point's mean over
+    all topics and how many folds chose it (no column blank for all points but one), and the
+    summary gives the cross-validated estimate apart from the best point's optimistic mean."""
+    runner = CliRunner()
+    db = tmp_path / "w.duckdb"
+    _run(runner, "--db", db, "load", "qrels", "-C", "web", sample.path("qrels.adhoc.txt.gz"))
+    for name in sample.REAL_RUNS:
+        path = next(p for p in sample.run_paths() if sample.run_name(p) == name)
+        _run(runner, "--db", db, "load", "run", "-C", "web", "--name", name, path)
+    out = _run(runner, "--db", db, "fuse", "-C", "web", "--method", "rrf", "--runs", *sample.REAL_RUNS,
+               "--grid", "k=10,20,40,60", "--folds", "5", "--format", "csv").output
+    lines = out.splitlines()
+    assert lines[0] == "point_id,k,mean_all_topics,folds_chosen"
+    rows = [line.split(",") for line in lines[1:5]]
+    assert all(row[2] for row in rows) and sum(int(row[3]) for row in rows) == 5
+    summary = next(line for line in lines if line.startswith("cross-validated nDCG@10 "))
+    assert "5 folds" in summary and "best over all topics: point" in summary and "optimistic" in summary
+    stored = _run(runner, "--db", db, "sql", "select count(test_mean), count(train_mean) from fusion_grid_points",
+                  "--format", "csv").output.splitlines()[-1]
+    assert stored == "1,4"
