@@ -173,6 +173,8 @@ def export_run_command(ctx, campaign, run, out):
     text = export_run(con, campaign, run, out)
     if out is None:
         click.echo(text, nl=False)
+    else:  # as pool export says what it wrote
+        click.echo(f"{campaign}: run '{run}': {text.count(chr(10))} lines written to {out}")
 
 
 @main.command("delete-run")

@@ -28,7 +28,8 @@ def test_fuse_store_export_list_grid_and_delete(tmp_path):
     listed = _run(runner, "--db", db, "fusions", "--format", "csv").output
     assert "hybrid,rrf" in listed and "False" in listed
     exported = tmp_path / "hybrid.txt"
-    _run(runner, "--db", db, "export-run", "-C", "web", "hybrid", "-o", exported)
+    said = _run(runner, "--db", db, "export-run", "-C", "web", "hybrid", "-o", exported).output
+    assert said == f"web: run 'hybrid': {len(exported.read_text().splitlines())} lines written to {exported}\n"
     stored = _run(runner, "--db", db, "sql", "select source_sha256 from runs where run_id = 'hybrid'",
                   "--format", "csv").output.split()[-1]
     assert hashlib.sha256(exported.read_bytes()).hexdigest() == stored
