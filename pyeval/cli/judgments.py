@@ -113,7 +113,7 @@ def compare_command(ctx, campaign, reference, candidates, measures, threshold, t
             result.plot_bland_altman(f"{stem}-bland-altman.png", candidate, measure)
             click.echo(f"plotted {stem}-means.png and {stem}-bland-altman.png", err=True)
     if result.comparison_ids:
-        click.echo(f"stored as comparisons {', '.join(map(str, result.comparison_ids))}", err=True)
+        click.echo(f"stored as {result.stored_text()}", err=True)
 
 
 def _figure_stem(prefix: str, candidate: str, measure: str) -> str:

@@ -57,13 +57,20 @@ def set_default(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: 
 @dataclass
 class Comparison:
     """The result of :func:`compare`: for each candidate, its :class:`LabelAgreement` and, for
-    each measure, its :class:`RankingAgreement`; the stored comparison ids."""
+    each measure, its :class:`RankingAgreement`; the stored comparison ids (one per candidate's
+    labels and one per candidate and measure) and, in ``stored``, what each id compared."""
 
     campaign_id: str
     reference: str
     labels: dict[str, LabelAgreement] = field(default_factory=dict)
     rankings: dict[tuple[str, str], RankingAgreement] = field(default_factory=dict)
     comparison_ids: list[int] = field(default_factory=list)
+    stored: dict[int, tuple[str, str | None]] = field(default_factory=dict)  # id -> (candidate, measure or None)
+
+    def stored_text(self) -> str:
+        """``comparison 1 (stricter: labels), 2 (stricter: AP)``: each stored id and what it compared."""
+        parts = [f"{i} ({candidate}: {measure or 'labels'})" for i, (candidate, measure) in self.stored.items()]
+        return f"comparison{'s' if len(parts) > 1 else ''} {', '.join(parts)}"
 
     def agreement(self) -> pd.DataFrame:
         """Every label-agreement row, with the candidate's name."""
@@ -232,15 +239,17 @@ def compare(
     if store:
         settings = {"threshold": threshold, "top_k": list(top_k), "test": test, "alpha": alpha,
                     "on_missing": on_missing, "runs": list(runs) if runs else None}
-        result.comparison_ids = _store(con, result, settings)
+        result.stored = _store(con, result, settings)
+        result.comparison_ids = list(result.stored)
     return result
 
 
-def _store(con: duckdb.DuckDBPyConnection, result: Comparison, settings: dict) -> list[int]:
-    """Insert the comparison's rows, all or nothing; returns the new comparison ids."""
+def _store(con: duckdb.DuckDBPyConnection, result: Comparison, settings: dict) -> dict[int, tuple[str, str | None]]:
+    """Insert the comparison's rows, all or nothing; returns each new comparison id with its
+    candidate and measure (None: the labels)."""
     from .. import __version__
 
-    ids: list[int] = []
+    ids: dict[int, tuple[str, str | None]] = {}
     keys = {"c": result.campaign_id, "r": result.reference, "v": __version__}
     with transaction(con):
         next_id = first_row(con, "select coalesce(max(comparison_id), 0) + 1 from judgment_comparisons")[0]
@@ -257,7 +266,7 @@ def _store(con: duckdb.DuckDBPyConnection, result: Comparison, settings: dict) -
                     {**keys, "id": next_id, "s": candidate, "kind": comparison, "m": measure,
                      "settings": json.dumps(settings), "warnings": "; ".join(notes) or None},
                 )
-                ids.append(next_id)
+                ids[next_id] = (candidate, measure)
                 row_keys = {**keys, "id": next_id, "s": candidate}
                 if label_part is not None:
                     _insert(con, "judgment_agreement", label_part.agreement, row_keys,
