@@ -32,8 +32,14 @@ OUTPUT_FORMATS = names(vocabulary.OUTPUT_FORMATS)
 #: The formats of commands that also print LaTeX (a booktabs tabular, special characters escaped).
 REPORT_TABLE_FORMATS = names(vocabulary.REPORT_TABLE_FORMATS)
 
-#: Columns holding p-values: below the bound they print as ``< bound`` in tables.
+#: Columns holding p-values: below the bound they print as ``< bound`` in tables (so does a
+#: statistic's own p-value named ``STATISTIC_p``, e.g. risk's ``TRisk_p``: :func:`is_p_value`).
 P_VALUE_COLUMNS = frozenset({"p", "pvalue", "p_value", "p_adjusted"})
+
+
+def is_p_value(column: str) -> bool:
+    """Whether a column holds p-values (:data:`P_VALUE_COLUMNS`, or a name ending in ``_p``)."""
+    return column in P_VALUE_COLUMNS or column.endswith("_p")
 
 #: Decimals of tables and markdown; a p-value below 10^-DECIMALS prints as ``< 0.0001``.
 DECIMALS = 4
@@ -145,7 +151,7 @@ def render_rows(
         return buffer.getvalue().rstrip("\n")
     floor = 10.0 ** -DECIMALS
     bound = max(p_resolution or 0.0, floor)
-    p_bounds = [bound if h in P_VALUE_COLUMNS else None for h in headers]
+    p_bounds = [bound if is_p_value(h) else None for h in headers]
     text = [[cell_text(v, integer=i, p_bound=b) for v, i, b in zip(row, integer, p_bounds)] for row in rows]
     numeric = [all(_is_number(row[c]) or _is_missing(row[c]) for row in rows) and any(_is_number(row[c]) for row in rows)
                for c in range(len(headers))]

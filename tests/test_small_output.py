@@ -2,6 +2,8 @@
 and number formats as its neighbours."""
 from __future__ import annotations
 
+from pyeval import sample
+
 from .reliability.helpers import cli
 from .reliability.test_failed_commands import base, db  # noqa: F401 (fixtures: campaign c, sets official and stricter)
 
@@ -13,3 +15,27 @@ def test_judgments_compare_says_what_each_stored_comparison_is(db):
     assert "stored as comparisons 1 (stricter: labels), 2 (stricter: AP)" in output
     status, output = cli("--db", db, "judgments", "compare", "-C", "c", "--candidate", "stricter")
     assert "stored as comparison 3 (stricter: labels)" in output
+
+
+def test_risk_prints_a_tiny_p_value_as_significance_does(db):
+    """TRisk_p printed 0.0000 where significance prints < bound: one p-value format."""
+    sim18 = next(p for p in sample.run_paths() if sample.run_name(p) == "sim18")  # far better than indri-ql
+    assert cli("--db", db, "load", "run", "-C", "c", "--name", "sim18", "--evaluate", "AP", sim18)[0] == 0
+    status, output = cli("--db", db, "risk", "-C", "c", "-m", "AP", "--baseline", "indri-ql", "--no-store")
+    assert status == 0, output
+    status, csv = cli("--db", db, "risk", "-C", "c", "-m", "AP", "--baseline", "indri-ql", "--no-store",
+                      "--format", "csv")
+    header, *rows = [line.split(",") for line in csv.splitlines() if line.count(",") > 5]
+    tiny = [row[3] for row in rows if float(row[header.index("TRisk_p")]) < 1e-4]
+    assert tiny, "the test needs a run whose TRisk p-value is below 0.0001"
+    shown = {line.split()[3]: line for line in output.splitlines() if line.startswith("AP ")}
+    assert all("< 0.0001" in shown[run] for run in tiny), output
+
+
+def test_every_p_value_column_has_the_same_format():
+    from pyeval.output import render_rows
+
+    for column in ("p", "pvalue", "p_adjusted", "TRisk_p", "sign_test_p"):
+        assert render_rows([column], [[1e-9]]).splitlines()[-1].strip() == "< 0.0001"
+        assert render_rows([column], [[1e-9]], p_resolution=1e-3).splitlines()[-1].strip() == "< 0.001"
+    assert render_rows(["TRisk"], [[1e-9]]).splitlines()[-1].strip() == "0.0000"
