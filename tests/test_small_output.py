@@ -39,3 +39,29 @@ def test_every_p_value_column_has_the_same_format():
         assert render_rows([column], [[1e-9]]).splitlines()[-1].strip() == "< 0.0001"
         assert render_rows([column], [[1e-9]], p_resolution=1e-3).splitlines()[-1].strip() == "< 0.001"
     assert render_rows(["TRisk"], [[1e-9]]).splitlines()[-1].strip() == "0.0000"
+
+
+def test_load_run_takes_run_names_as_load_campaign_does(tmp_path):
+    """--run-names file on load run: runs named by their files (the two Indri runs share the tag
+    'indri'), files of one name in two folders by their folders; with --name it is refused."""
+    import shutil
+
+    import pyeval
+
+    db = tmp_path / "w.duckdb"
+    assert cli("--db", db, "load", "qrels", "-C", "c", sample.path("qrels.adhoc.txt.gz"))[0] == 0
+    runs = {sample.run_name(p): p for p in sample.run_paths()}
+    for folder, run in (("a", "sim01"), ("b", "sim02")):
+        (tmp_path / folder).mkdir()
+        shutil.copyfile(runs[run], tmp_path / folder / "run.txt.gz")
+    status, output = cli("--db", db, "load", "run", "-C", "c", "--run-names", "file", runs["indri-ql"],
+                         runs["indri-rm"], tmp_path / "a" / "run.txt.gz", tmp_path / "b" / "run.txt.gz")
+    assert status == 0, output
+    con = pyeval.connect(db, read_only=True)
+    assert [r[0] for r in con.execute("select run_id from runs order by run_id").fetchall()] == [
+        "a", "b", "indri-ql", "indri-rm"]
+    con.close()
+    status, output = cli("--db", db, "load", "run", "-C", "c", "--run-names", "file", "--name", "x", runs["sim03"])
+    assert status == 2 and "--name and --run-names file" in output
+    status, output = cli("--db", db, "load", "run", "-C", "c", runs["sim03"], runs["sim04"])
+    assert status == 0 and "'sim03'" in output  # tag, the default: unchanged

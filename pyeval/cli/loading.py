@@ -117,13 +117,16 @@ def _echo_evaluations(summaries: list, fmt: str = "table") -> None:
 @load.command("run")
 @campaign_option
 @click.option("--name", help="Run name (one FILE only); default: the run tag of the first line.")
+@click.option("--run-names", type=click.Choice(names(RUN_NAMES)), default="tag", show_default=True,
+              help="Name each run by its first line's run tag, or by its file name (runs that share a tag), "
+                   "as load campaign does.")
 @_replace
 @run_metadata_options
 @_evaluate_option
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.pass_context
 @fail_cleanly
-def load_run_command(ctx, campaign, name, replace, system, team, run_date, tags, evaluate_measures, files):
+def load_run_command(ctx, campaign, name, run_names, replace, system, team, run_date, tags, evaluate_measures, files):
     """Load TREC run FILES (6 columns, .gz accepted) into a campaign, all or none.
 
     A FILE may be a folder (its files) or a quoted glob pattern ('runs/*.gz')."""
@@ -131,12 +134,20 @@ def load_run_command(ctx, campaign, name, replace, system, team, run_date, tags,
 
     if name is not None and len(files) > 1:
         raise click.UsageError("--name applies to one FILE; load files of the same tag one by one")
+    sources, given = list(files), [name] * len(files)
+    if run_names == "file":
+        from ..loaders.campaign import file_run_names
+        from ..loaders.source import expand_paths
+
+        if name is not None:
+            raise click.UsageError("--name and --run-names file both name the run: give one of them")
+        sources, _ = expand_paths(sources)
+        given = file_run_names(sources)
     metadata = _run_metadata(system, team, run_date, tags)
     summaries: list = []
     hook = _evaluation_hook(evaluate_measures, summaries)
     con = open_warehouse(ctx)
-    reports = load_runs(con, campaign, list(files), names=[name] * len(files), replace=replace, metadata=metadata,
-                        on_stored=hook)
+    reports = load_runs(con, campaign, sources, names=given, replace=replace, metadata=metadata, on_stored=hook)
     for report in reports:
         click.echo(report.summary())
     _echo_evaluations(summaries)

@@ -74,7 +74,7 @@ class CampaignFolder:
         their folder's name (:func:`_folder_names`)."""
         if run_names == "tag":
             return list(self.run_tags)
-        return _folder_names(self.runs, [run_name_of_file(p) for p in self.runs])
+        return file_run_names(self.runs)
 
     def plan(self, campaign_id: str, run_names: str) -> str:
         """What a load would store, one line per input (``load campaign --dry-run``)."""
@@ -366,6 +366,13 @@ def load_campaign(
             if on_stored is not None:
                 on_stored(con, campaign_id, [report.name for report in run_reports])
     return CampaignReport(campaign_id, reports, layout.ignored, layout.skipped)
+
+
+def file_run_names(paths: list[Path]) -> list[str]:
+    """The name each run file is stored under by its file (``--run-names file``):
+    :func:`run_name_of_file`, where files of one name in different folders take their folder's
+    name (:func:`_folder_names`)."""
+    return _folder_names([Path(p) for p in paths], [run_name_of_file(Path(p)) for p in paths])
 
 
 def run_name_of_file(path: Path) -> str:
