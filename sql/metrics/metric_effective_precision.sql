@@ -14,11 +14,15 @@
 --           the list relevant to a navigational intent (later ones are redundant); JIP Fig. 1:
 --           3/5 = 0.6
 --   PAny@l  documents in the top l relevant to at least one listed intent, over l
--- Both divide by l even for a shorter list (as P@l); intent probabilities play no part.
+-- Both divide by l even for a shorter list (as P@l); intent probabilities play no part. A kind
+-- without a formula here is an error, never another kind's formula.
 with requested as (
     select
         measure,
-        kind,
+        case
+            when kind in ('EfP', 'PAny') then kind
+            else error('metric_effective_precision: no formula for measure kind ' || kind)
+        end as kind,
         cutoff
     from requested_measures
 ),

@@ -18,11 +18,15 @@
 --   PplusQ   sum over informational intents of Pr(i|q) Q_i@l + sum over navigational intents of
 --            Pr(j|q) P+_j (component role 'inf' or 'nav': the values of the intent's type)
 -- ntcireval: each per-intent value is rounded to 4 decimals first (NTCIREVAL's scripts combine
--- the printed values). Sums run in intent order (byte order of intent_id).
+-- the printed values). Sums run in intent order (byte order of intent_id). A kind without a
+-- formula here is an error, never another kind's formula.
 with requested as (
     select
         measure,
-        kind,
+        case
+            when kind = 'IRec' or kind = 'PplusQ' or starts_with(kind, 'IA_') then kind
+            else error('metric_intent_average: no formula for measure kind ' || kind)
+        end as kind,
         coalesce(probs, 'given') as probs,
         irec_denom,
         coalesce(ntcireval, false) as ntcireval

@@ -134,10 +134,30 @@ def test_every_declared_measure_has_a_value_and_its_empty_value(defined):
         frame["measure"].isin(judgments_only)].set_index(["topic_id", "measure"])["value"].to_dict()
 
 
-@pytest.mark.parametrize("family", sorted({d.family for d in definitions() if d.staging == "adhoc"} & set(FAMILIES)))
-def test_a_kind_without_a_formula_is_an_error_naming_family_and_kind(defined, family):
+@pytest.fixture(scope="module")
+def diverse():
+    """A diversity campaign: the sample's diversity qrels, uniform intent probabilities, one run."""
+    from pyeval import sample
+
+    con = pyeval.connect()
+    pyeval.load_qrels(con, "d", sample.path("qrels.diversity.txt.gz"))
+    pyeval.load_intents(con, "d", sample.path("intents.uniform.txt"))
+    pyeval.load_run(con, "d", sample.run_paths()[0], name="r")
+    yield con
+    con.close()
+
+
+#: The families of per-intent measures (staging ``intents``) that choose their formula by kind;
+#: ``sharp`` has one formula for all its kinds (gamma I-rec + (1 - gamma) X, X its component).
+INTENT_FAMILIES = ("effective_precision", "intent_average")
+
+
+@pytest.mark.parametrize("family", sorted({d.family for d in definitions() if d.staging == "adhoc"} & set(FAMILIES))
+                         + list(INTENT_FAMILIES))
+def test_a_kind_without_a_formula_is_an_error_naming_family_and_kind(request, family):
     """A declared measure whose family has no formula for its kind is refused in one line, never
-    stored as NULL (for the families that choose the formula by kind)."""
+    stored as NULL nor given another kind's formula (for the families that choose the formula
+    by kind; the per-intent ones on a diversity campaign)."""
     import dataclasses
 
     from pyeval.errors import MeasureParamError
@@ -146,11 +166,21 @@ def test_a_kind_without_a_formula_is_an_error_naming_family_and_kind(defined, fa
     sql = sqlfiles.read(f"metrics/metric_{family}.sql")
     if not re.search(r"case (\w+\.)?kind\b|\bkind (=|in|not in) ", sql):
         # one formula (Compat, NCU, RelString): the family has one kind and no choice to make
+        assert family not in INTENT_FAMILIES
         assert len({d.kind or d.name for d in definitions() if d.family == family}) == 1
         return
-    base = next(d for d in definitions() if d.family == family and d.staging == "adhoc")
+    staging = "intents" if family in INTENT_FAMILIES else "adhoc"
+    con = request.getfixturevalue("diverse" if family in INTENT_FAMILIES else "defined")
+    base = next(d for d in definitions() if d.family == family and d.staging == staging)
     foo = make(dataclasses.replace(base, name="Foo", kind="Foo", aliases=()),
                **{p.name: (0.5 if p.type is float else 10 if p.type is int else p.default)
                   for p in base.params if p.required})
     with pytest.raises(MeasureParamError, match=f"metric_{family}: no formula for measure kind Foo"):
-        compute(defined, EvaluationRequest("d", (foo,), runs=("r",)))
+        compute(con, EvaluationRequest("d", (foo,), runs=("r",)))
+
+
+def test_the_intent_families_cover_every_family_of_their_staging():
+    """Every SQL family of per-intent measures is either in INTENT_FAMILIES or has one formula."""
+    families = {d.family for d in definitions() if d.staging == "intents"} & set(FAMILIES)
+    assert families - set(INTENT_FAMILIES) == {"sharp"}
+    assert not re.search(r"case (\w+\.)?kind\b|\bkind (=|in|not in) ", sqlfiles.read("metrics/metric_sharp.sql"))
