@@ -394,3 +394,46 @@ def test_a_failure_after_the_first_write_leaves_the_warehouse_as_it_was(base, tm
     after = _content(db)
     assert after == rows, f"{command}: tables changed: {[t for t in rows if rows[t] != after.get(t)]}"
     assert digest(db) == before, f"{command}: same rows, but the file's bytes changed"
+
+
+# ---------------------------------------------------------------------------------- killed
+
+
+@pytest.mark.slow
+def test_a_killed_fuse_m_leaves_the_run_with_its_evaluation_or_neither(base, tmp_path):
+    """SIGKILL at six moments of ``fuse --name f -m AP`` (a child process each, on a fresh copy):
+    afterwards the warehouse opens, and holds either no run f, or run f with its AP scores (two
+    of six kills left a run without its evaluation when they were two transactions)."""
+    import os
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    args = ["fuse", "-C", "c", "--method", "rrf", "--runs", "indri-ql,indri-rm", "--name", "f", "-m", "AP",
+            "--test", "t"]
+
+    def child(db):
+        return subprocess.Popen([sys.executable, "-m", "pyeval.cli", "--db", str(db), *args],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+
+    whole = tmp_path / "whole.duckdb"
+    shutil.copyfile(base, whole)
+    started = time.monotonic()
+    assert child(whole).wait(timeout=300) == 0
+    duration = time.monotonic() - started
+    moments = random.Random(20261128).sample(range(1, 100), 6)
+    for number, percent in enumerate(sorted(moments)):
+        db = tmp_path / f"killed{number}.duckdb"
+        shutil.copyfile(base, db)
+        process = child(db)
+        time.sleep(duration * percent / 100)
+        process.send_signal(signal.SIGKILL)
+        process.communicate(timeout=60)
+        con = pyeval.connect(db, read_only=True)
+        runs, scores = con.execute(
+            "select (select count(*) from runs where run_id = 'f'), "
+            "(select count(*) from scores where run_id = 'f' and measure = 'AP')").fetchall()[0]
+        con.close()
+        assert (runs, scores) in ((0, 0), (1, 50)), f"killed at {percent} % of {duration:.1f} s: {runs} run, {scores} scores"
