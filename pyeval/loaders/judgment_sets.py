@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import duckdb
 
 from pyeval.core.db import check_judgment_set, first_row
-from ..errors import DataIntegrityError, PyevalError, require_choice
+from ..errors import DataIntegrityError, PyevalError, require_choice, require_printable
 from .. import vocabulary
 from ..vocabulary import names
 
@@ -44,6 +44,13 @@ def check_name(judgment_set: str) -> None:
 
 def check_kind(kind: str) -> None:
     require_choice("judgment set kind", kind, KINDS)
+
+
+def check_provenance(provenance: SetProvenance) -> None:
+    """PyevalError for a provenance that is not one: an unknown kind, a judge's name holding a
+    control character."""
+    check_kind(provenance.kind)
+    require_printable("judge", provenance.judge)
 
 
 def set_names(con: duckdb.DuckDBPyConnection, campaign_id: str) -> list[str]:
@@ -89,7 +96,7 @@ def check_new_set(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set
 def record_set(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str, provenance: SetProvenance,
                source_file: str | None = None, source_sha256: str | None = None) -> None:
     """Insert or replace the judgment_sets row of a set (inside the caller's transaction)."""
-    check_kind(provenance.kind)
+    check_provenance(provenance)
     con.execute("delete from judgment_sets where campaign_id = $c and judgment_set = $s",
                 {"c": campaign_id, "s": judgment_set})
     con.execute(

@@ -171,7 +171,7 @@ def load_qrels(
         raise ValueError(f"format must be one of {', '.join(QRELS_FORMATS)}; got {format!r}")
     judgment_sets.check_name(judgment_set)
     provenance = provenance or SetProvenance(description=None if judgment_set == DEFAULT_SET else description)
-    judgment_sets.check_kind(provenance.kind)
+    judgment_sets.check_provenance(provenance)
     sources = staging.input_list(source, "qrels")
     with staging.TemporaryRelations(con) as relations:
         inputs = read(sources, format, relations)

@@ -254,9 +254,22 @@ def test_a_pool_deeper_than_every_run_is_the_pool_of_whole_runs(db):
     (["judgments", "derive", "-C", "c", "d\n", "--from", "official", "--how", "binarise", "--threshold", "1"],
      "judgment set name"),
     (["pool", "build", "-C", "c", "--name", "p\n2"], "pool name"),
+    (["load", "qrels", "-C", "c", "--judgments", "j", "--judge", "a\nb", sample.path("qrels.adhoc.txt.gz")],
+     "judge 'a\\nb' holds a control character"),
 ])
 def test_a_name_with_a_control_character_is_refused_at_every_door(db, args, match):
     refused(db, *args, match=match)
+
+
+def test_a_converted_campaign_s_name_is_refused_with_a_control_character():
+    from pyeval.diversity.campaigns import to_traditional
+
+    con = pyeval.connect()
+    pyeval.load_qrels(con, "div", sample.path("qrels.diversity.txt.gz"))
+    with pytest.raises(pyeval.errors.PyevalError, match=re.escape("campaign name 'a\\nb' holds a control character")):
+        to_traditional(con, "div", "a\nb")
+    assert con.execute("select count(*) from campaigns").fetchall() == [(1,)]
+    con.close()
 
 
 # ---------------------------------------------------------------------------------- a failure after the first write
