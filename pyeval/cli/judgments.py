@@ -86,6 +86,7 @@ def compare_command(ctx, campaign, reference, candidates, measures, threshold, t
     """Compare candidate judgment sets with a reference set: label agreement (kappa, alpha,
     confusion, Jaccard) and, with -m, score and ranking agreement (tau-b, tau_ap, Spearman,
     Pearson, best run's rank, significant pairs kept, Bland-Altman); stored unless --no-store."""
+    from pyeval.core.db import transaction
     from ..judgments import compare
     from ..output import render
 
@@ -96,22 +97,23 @@ def compare_command(ctx, campaign, reference, candidates, measures, threshold, t
         require_figure_paths(f"{_figure_stem(plot_prefix, candidate, canonical(measure))}-{kind}.png"
                              for candidate in candidates for measure in measures for kind in ("means", "bland-altman"))
     con = open_warehouse(ctx, create=False)
-    result = compare(con, campaign, reference, list(candidates), list(measures), threshold=threshold,
-                     top_k=list(top_k), test=test, alpha=alpha, on_missing=on_missing, store=not no_store)
-    if table_format:
-        click.echo(result.table(table_format))
-    elif per_topic:
-        frame = result.agreement()
-        click.echo(render(frame[["candidate_set", "topic_id", "coefficient", "threshold", "value", "units",
-                                 "reference_only", "candidate_only", "warning"]], fmt))
-    else:
-        click.echo(render(result.summary(), fmt))
-    if plot_prefix:
-        for candidate, measure in result.rankings:
-            stem = _figure_stem(plot_prefix, candidate, measure)
-            result.plot_means(f"{stem}-means.png", candidate, measure)
-            result.plot_bland_altman(f"{stem}-bland-altman.png", candidate, measure)
-            click.echo(f"plotted {stem}-means.png and {stem}-bland-altman.png", err=True)
+    with transaction(con):  # what it stores (scores it evaluated too) goes back if a figure cannot be written
+        result = compare(con, campaign, reference, list(candidates), list(measures), threshold=threshold,
+                         top_k=list(top_k), test=test, alpha=alpha, on_missing=on_missing, store=not no_store)
+        if table_format:
+            click.echo(result.table(table_format))
+        elif per_topic:
+            frame = result.agreement()
+            click.echo(render(frame[["candidate_set", "topic_id", "coefficient", "threshold", "value", "units",
+                                     "reference_only", "candidate_only", "warning"]], fmt))
+        else:
+            click.echo(render(result.summary(), fmt))
+        if plot_prefix:
+            for candidate, measure in result.rankings:
+                stem = _figure_stem(plot_prefix, candidate, measure)
+                result.plot_means(f"{stem}-means.png", candidate, measure)
+                result.plot_bland_altman(f"{stem}-bland-altman.png", candidate, measure)
+                click.echo(f"plotted {stem}-means.png and {stem}-bland-altman.png", err=True)
     if result.comparison_ids:
         click.echo(f"stored as {result.stored_text()}", err=True)
 

@@ -198,19 +198,22 @@ def loo_command(ctx, campaign, pool_name, measures, grouping, judgment_set, runs
         from .metaeval import require_figure_paths
 
         require_figure_paths(_loo_figure(plot_prefix, measure) for measure in measure_names(measures))
+    from pyeval.core.db import transaction
+
     con = open_warehouse(ctx, create=False)
-    name = _pool(con, campaign, pool_name)
-    result = leave_out(con, campaign, name, list(measures), grouping=grouping, judgment_set=judgment_set,
-                       runs=list(runs) or None, teams=list(teams) or None, store=not no_store)
-    frame = result.rankings if rankings else result.summary()
-    if table_format:
-        click.echo(paper_table(frame, table_format, caption=f"leave-one-{grouping}-out, pool {name} ({campaign})"))
-    else:
-        click.echo(render(frame, fmt, integer_columns=("official_rank", "leave_out_rank", "rank_change", "runs",
-                                                       "max_rank_change")))
-    if plot_prefix:
-        for measure in result.rankings["measure"]:
-            result.plot(_loo_figure(plot_prefix, measure), measure)
+    with transaction(con):  # what it stores (the derived sets too) goes back if a figure cannot be written
+        name = _pool(con, campaign, pool_name)
+        result = leave_out(con, campaign, name, list(measures), grouping=grouping, judgment_set=judgment_set,
+                           runs=list(runs) or None, teams=list(teams) or None, store=not no_store)
+        frame = result.rankings if rankings else result.summary()
+        if table_format:
+            click.echo(paper_table(frame, table_format, caption=f"leave-one-{grouping}-out, pool {name} ({campaign})"))
+        else:
+            click.echo(render(frame, fmt, integer_columns=("official_rank", "leave_out_rank", "rank_change", "runs",
+                                                           "max_rank_change")))
+        if plot_prefix:
+            for measure in result.rankings["measure"]:
+                result.plot(_loo_figure(plot_prefix, measure), measure)
 
 
 def _loo_figure(prefix: str, measure: str) -> str:

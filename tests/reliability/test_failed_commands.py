@@ -457,3 +457,25 @@ def test_a_killed_fuse_m_leaves_the_run_with_its_evaluation_or_neither(base, tmp
             "(select count(*) from scores where run_id = 'f' and measure = 'AP')").fetchall()[0]
         con.close()
         assert (runs, scores) in ((0, 0), (1, 50)), f"killed at {percent} % of {duration:.1f} s: {runs} run, {scores} scores"
+
+
+@pytest.mark.parametrize("command, owner, method", [
+    (["pool", "loo", "-C", "c", "-m", "AP", "--plot"], "pyeval.pools.leave_out:LeaveOut", "plot"),
+    (["judgments", "compare", "-C", "c", "--candidate", "stricter", "-m", "AP", "--test", "t", "--plot"],
+     "pyeval.judgments:Comparison", "plot_bland_altman"),
+])
+def test_a_figure_that_cannot_be_written_takes_back_what_the_command_stored(db, monkeypatch, command, owner, method):
+    """The paths are checked first; a figure that still cannot be written (a full disk) leaves
+    no rows of the command behind."""
+    import importlib
+
+    module, _, name = owner.partition(":")
+
+    def broken(self, path, *args, **kwargs):
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(getattr(importlib.import_module(module), name), method, broken)
+    before = digest(db)
+    status, output = cli("--db", db, *command, db.parent / "figures")
+    assert status == 1 and "No space left" in output, output
+    assert digest(db) == before
