@@ -108,7 +108,7 @@ def fuse_command(ctx, campaign, method, runs, name, weights, norm, norm_stage, a
         result = fusion.evaluate_grid(
             con, campaign, fusion.Recipe(method, tuple(run_names), **conventions), list(grid), measure=measure,
             train_topics=topics, folds=folds, keep_best=name if keep_best else None, replace=replace, test=test,
-            judgment_set=judgments)
+            judgment_set=judgments, plot=plot)
         shown = result.shown_points()
         if "weights" in shown:
             shown["weights"] = ["/".join(f"{w:g}" for w in ws) for ws in shown["weights"]]
@@ -117,8 +117,6 @@ def fuse_command(ctx, campaign, method, runs, name, weights, norm, norm_stage, a
         if result.grid_id is not None:
             click.echo(f"stored as grid {result.grid_id}" + (f"; best point kept as run '{result.kept_run_id}'"
                                                             if result.kept_run_id else ""), err=True)
-        if plot:
-            result.plot(plot)
         return
     if not measures:
         frame = fusion.fuse(con, campaign, run_names, method, name=name, replace=replace, **conventions)

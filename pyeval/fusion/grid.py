@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -227,6 +228,7 @@ def evaluate_grid(
     test: str = "randomization",
     judgment_set: str = "official",
     store: bool = True,
+    plot: str | os.PathLike[str] | None = None,
 ) -> GridResult:
     """Evaluate every point of ``grid`` (``['k=10,20,60', 'weights=0.1:0.9:0.1']`` or
     :func:`parse_grid`'s result) over ``recipe`` under ``measure`` in one pass, choose the best
@@ -237,6 +239,8 @@ def evaluate_grid(
     Splits: ``train_topics`` (the rest are test topics) or ``folds`` (cross-validation: each
     fold's point is chosen on the other folds; the reported value is the mean over all topics of
     the chosen points' values). Without a split an :class:`OverfittingWarning` is issued.
+    ``plot``: save the grid's figure there (:meth:`GridResult.plot`) before what is stored is
+    committed, so that a figure that cannot be written stores nothing.
     """
     from pyeval.core.evaluation import evaluate
     from ..measures import parse_measures
@@ -339,7 +343,8 @@ def evaluate_grid(
         score_matrix = ScoreMatrix(campaign_id, str(chosen_measure), test_topics,
                                    (best_label, recipe.runs[best_input]), compared, 0, None, judgment_set)
         significance = test_matrix(score_matrix, test, store_replicates=False) if len(test_topics) > 1 else None
-        grid_id = kept = None
+        result = GridResult(recipe, str(chosen_measure), frame, input_means, best + 1, recipe.runs[best_input], split,
+                            significance, None, None, names, tuple(fold_points))
         if store or keep_best is not None:
             with transaction(con):
                 if keep_best is not None:
@@ -350,16 +355,19 @@ def evaluate_grid(
                     kept_recipe = dataclasses.replace(recipe, k=points[best].k, p=points[best].p,
                                                       weights=points[best].weights)
                     store_staged(con, campaign_id, keep_best, kept_recipe)
-                    kept = keep_best
+                    result.kept_run_id = keep_best
                 if store:
                     counts = (int((assigned == 0).sum()), int((assigned == 1).sum())) if not split.startswith("folds") \
                         else (len(topics), len(topics))
-                    grid_id = _store_grid(con, campaign_id, recipe, str(chosen_measure), judgment_set, split, frame,
-                                          names, best + 1, kept, counts)
+                    result.grid_id = _store_grid(con, campaign_id, recipe, str(chosen_measure), judgment_set, split,
+                                                 frame, names, best + 1, result.kept_run_id, counts)
+                if plot is not None:  # in the transaction: a figure that cannot be written stores nothing
+                    result.plot(plot)
+        elif plot is not None:
+            result.plot(plot)
     finally:
         compute.drop(con)
-    return GridResult(recipe, str(chosen_measure), frame, input_means, best + 1, recipe.runs[best_input], split,
-                      significance, grid_id, kept, names, tuple(fold_points))
+    return result
 
 
 def _store_grid(con, campaign_id, recipe, measure, judgment_set, split, frame, names, best, kept, counts) -> int:

@@ -479,3 +479,17 @@ def test_a_figure_that_cannot_be_written_takes_back_what_the_command_stored(db, 
     status, output = cli("--db", db, *command, db.parent / "figures")
     assert status == 1 and "No space left" in output, output
     assert digest(db) == before
+
+
+def test_a_grid_figure_that_cannot_be_written_stores_no_grid(db, monkeypatch):
+    from pyeval.fusion.grid import GridResult
+
+    def broken(self, path, *args, **kwargs):
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(GridResult, "plot", broken)
+    before = digest(db)
+    status, output = cli("--db", db, "fuse", "-C", "c", "--method", "rrf", "--runs", "indri-ql,indri-rm", "--grid",
+                         "k=10,60", "--name", "best", "--keep-best", "--test", "t", "--plot", db.parent / "grid.png")
+    assert status == 1 and "No space left" in output, output
+    assert digest(db) == before
