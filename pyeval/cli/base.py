@@ -108,6 +108,16 @@ def open_warehouse(ctx: click.Context, read_only: bool = False, *, create: bool 
     return con
 
 
+def storing(con, store: bool):
+    """The command's one transaction when it stores (:func:`pyeval.core.db.transaction`), else
+    nothing: its rows, and the figure or file it writes after them, go together or not at all."""
+    import contextlib
+
+    from pyeval.core.db import transaction
+
+    return transaction(con) if store else contextlib.nullcontext()
+
+
 def _non_empty(ctx, param, value):
     if value is not None and not value.strip():
         raise click.BadParameter("must not be empty")

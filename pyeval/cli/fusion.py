@@ -52,7 +52,8 @@ def _names(values) -> list[str]:
 @click.option("--train-topics", type=click.Path(dir_okay=False, exists=True),
               help="--grid: a file of training topic ids (one a line); the point is chosen on them and "
                    "reported on the others.")
-@click.option("--folds", type=click.IntRange(min=2, max=2**31 - 1), help="--grid: N-fold cross-validation over the topics.")
+@click.option("--folds", type=click.IntRange(min=2, max=2**31 - 1),
+              help="--grid: N-fold cross-validation over the topics.")
 @click.option("--keep-best", is_flag=True, help="--grid: store the best point as the fused run --name.")
 @click.option("--test", type=click.Choice(names(PAIR_TESTS)),
               default="randomization", show_default=True,

@@ -7,7 +7,7 @@ import click
 
 from ..vocabulary import COMPARISONS, CORRECTIONS, CORRELATION_COLUMNS, CORRELATION_TESTS, FUZZ_MARGINS, MEM_EXPECTATIONS, MEM_SOLVERS, P_CONVENTIONS, REPORT_FORMATS, RESAMPLING_ENGINES, SIGNIFICANCE_TESTS, SWAP_RULES, SWAP_SAMPLING, names
 from .base import (COUNT, NON_NEGATIVE, RISK_ALPHA, POSITIVE, PROBABILITY, REPLICATES, SEED, TRIALS, campaign_option, fail_cleanly, main,
-                   number_list, open_warehouse, output_option, run_names)
+                   number_list, open_warehouse, output_option, run_names, storing)
 
 
 
@@ -158,33 +158,35 @@ def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alp
     from ..resampling import discriminative_power
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
-    if engine == "ray":
-        from ..engines import ray_engine
+    # a figure or curves that cannot be written take back what was stored (Ray's shards store apart)
+    with storing(con, not no_store and engine != "ray"):
+        if engine == "ray":
+            from ..engines import ray_engine
 
-        power = ray_engine.discriminative_power(
-            con, campaign, list(measures), test, runs=_run_names(runs), runs_sample=runs_sample,
-            replicates=replicates, seed=seed, alpha=alpha, correction=correction, comparison=comparison,
-            store=not no_store, workers=workers, address=ray_address, judgment_set=judgment_set)
-    else:
-        power = discriminative_power(con, campaign, list(measures), test, runs=_run_names(runs),
-                                     runs_sample=runs_sample, replicates=replicates, seed=seed, alpha=alpha,
-                                     correction=correction, comparison=comparison, store=not no_store,
-                                     progress=True, judgment_set=judgment_set)
-    click.echo(render(power.table.drop(columns=["test_id", "warnings"]), fmt))
-    first = next(iter(power.results.values()))
-    click.echo(f"{campaign}: {len(first.matrix.run_ids)} runs ({', '.join(first.matrix.run_ids)}), "
-               f"{len(first.matrix.topic_ids)} topics", err=True)
-    if curves:
-        from pyeval.storage import ownership
+            power = ray_engine.discriminative_power(
+                con, campaign, list(measures), test, runs=_run_names(runs), runs_sample=runs_sample,
+                replicates=replicates, seed=seed, alpha=alpha, correction=correction, comparison=comparison,
+                store=not no_store, workers=workers, address=ray_address, judgment_set=judgment_set)
+        else:
+            power = discriminative_power(con, campaign, list(measures), test, runs=_run_names(runs),
+                                         runs_sample=runs_sample, replicates=replicates, seed=seed, alpha=alpha,
+                                         correction=correction, comparison=comparison, store=not no_store,
+                                         progress=True, judgment_set=judgment_set)
+        click.echo(render(power.table.drop(columns=["test_id", "warnings"]), fmt))
+        first = next(iter(power.results.values()))
+        click.echo(f"{campaign}: {len(first.matrix.run_ids)} runs ({', '.join(first.matrix.run_ids)}), "
+                   f"{len(first.matrix.topic_ids)} topics", err=True)
+        if curves:
+            from pyeval.storage import ownership
 
-        ownership.require_replaceable_output(curves, "curves CSV", _is_curves_csv)
-        ownership.replace_file(curves, lambda temporary: power.curves.to_csv(temporary, index=False))
-        click.echo(f"ASL curves written to {curves}", err=True)
-    if plot:
-        power.plot(plot, dpi=dpi)
-        click.echo(f"ASL curves plotted to {plot}", err=True)
-    if power.discpower_id is not None:
-        click.echo(f"stored as discriminative power {power.discpower_id}", err=True)
+            ownership.require_replaceable_output(curves, "curves CSV", _is_curves_csv)
+            ownership.replace_file(curves, lambda temporary: power.curves.to_csv(temporary, index=False))
+            click.echo(f"ASL curves written to {curves}", err=True)
+        if plot:
+            power.plot(plot, dpi=dpi)
+            click.echo(f"ASL curves plotted to {plot}", err=True)
+        if power.discpower_id is not None:
+            click.echo(f"stored as discriminative power {power.discpower_id}", err=True)
 
 
 @main.command("compare")
@@ -267,21 +269,23 @@ def swaprate_command(ctx, campaign, measures, subset_size, trials, seed, samplin
     from ..resampling import swap_rate
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
-    result = swap_rate(con, campaign, list(measures), subset_size=subset_size, trials=trials, seed=seed,
-                       sampling=sampling, rule=rule, bin_width=bin_width, bins=bins, max_swap_rate=max_swap_rate,
-                       runs=_run_names(runs), store=not no_store, judgment_set=judgment_set)
-    if per_bin:
-        wide = result.table.pivot(index=["bin", "bin_low"], columns="measure", values="swap_rate")
-        click.echo(render(wide[list(dict.fromkeys(result.table["measure"]))].reset_index(), fmt))
-    else:
-        click.echo(render(result.summary.drop(columns=["evaluation_id", "bin_width", "warnings"]), fmt))
-    s = result.settings
-    click.echo(f"{campaign}: {s['runs']} runs ({s['pairs']} pairs), {s['topic_count']} topics, c = {s['subset_size']}, "
-               f"{trials} trials ({sampling}, {rule} swaps), seed {seed}", err=True)
-    if plot:
-        result.plot(plot, dpi=dpi)
-        click.echo(f"swap rates plotted to {plot}", err=True)
-    _stored_note("swap-rate experiment", result.swaprate_id)
+    with storing(con, not no_store):  # a figure that cannot be written takes back what was stored
+        result = swap_rate(con, campaign, list(measures), subset_size=subset_size, trials=trials, seed=seed,
+                           sampling=sampling, rule=rule, bin_width=bin_width, bins=bins, max_swap_rate=max_swap_rate,
+                           runs=_run_names(runs), store=not no_store, judgment_set=judgment_set)
+        if per_bin:
+            wide = result.table.pivot(index=["bin", "bin_low"], columns="measure", values="swap_rate")
+            click.echo(render(wide[list(dict.fromkeys(result.table["measure"]))].reset_index(), fmt))
+        else:
+            click.echo(render(result.summary.drop(columns=["evaluation_id", "bin_width", "warnings"]), fmt))
+        s = result.settings
+        click.echo(f"{campaign}: {s['runs']} runs ({s['pairs']} pairs), {s['topic_count']} topics, "
+                   f"c = {s['subset_size']}, "
+                   f"{trials} trials ({sampling}, {rule} swaps), seed {seed}", err=True)
+        if plot:
+            result.plot(plot, dpi=dpi)
+            click.echo(f"swap rates plotted to {plot}", err=True)
+        _stored_note("swap-rate experiment", result.swaprate_id)
 
 
 @main.command("stability")
@@ -306,15 +310,16 @@ def stability_command(ctx, campaign, measures, subset_size, trials, seed, fuzzin
 
     values = number_list([fuzziness], "--fuzziness", NON_NEGATIVE) if fuzziness else list(DEFAULT_FUZZINESS)
     con = open_warehouse(ctx, read_only=no_store, create=False)
-    result = stability(con, campaign, list(measures), fuzziness=values, subset_size=subset_size, trials=trials,
-                       seed=seed, fuzz=fuzz, strict_bv_rule=strict_bv_rule, runs=_run_names(runs),
-                       store=not no_store, judgment_set=judgment_set)
-    click.echo(render(result.table[["measure", "fuzziness", "minority_rate", "proportion_of_ties"]], fmt))
-    click.echo(result.summary(0.05), err=True)
-    if plot:
-        result.plot(plot, dpi=dpi)
-        click.echo(f"MR/PT curves plotted to {plot}", err=True)
-    _stored_note("stability experiment", result.stability_id)
+    with storing(con, not no_store):  # a figure that cannot be written takes back what was stored
+        result = stability(con, campaign, list(measures), fuzziness=values, subset_size=subset_size, trials=trials,
+                           seed=seed, fuzz=fuzz, strict_bv_rule=strict_bv_rule, runs=_run_names(runs),
+                           store=not no_store, judgment_set=judgment_set)
+        click.echo(render(result.table[["measure", "fuzziness", "minority_rate", "proportion_of_ties"]], fmt))
+        click.echo(result.summary(0.05), err=True)
+        if plot:
+            result.plot(plot, dpi=dpi)
+            click.echo(f"MR/PT curves plotted to {plot}", err=True)
+        _stored_note("stability experiment", result.stability_id)
 
 
 @main.command("correlate")
@@ -339,26 +344,28 @@ def correlate_command(ctx, campaign, measures, test, replicates, seed, alpha, ma
     from ..resampling import correlate
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
-    result = correlate(con, campaign, list(measures), runs=_run_names(runs), test=None if test == "none" else test,
-                       alpha=alpha, replicates=replicates, seed=seed, store=not no_store, judgment_set=judgment_set)
-    if matrix_column:
-        from ..resampling.correlation import MATRIX_LEGENDS
+    with storing(con, not no_store):  # a figure that cannot be written takes back what was stored
+        result = correlate(con, campaign, list(measures), runs=_run_names(runs), test=None if test == "none" else test,
+                           alpha=alpha, replicates=replicates, seed=seed, store=not no_store, judgment_set=judgment_set)
+        if matrix_column:
+            from ..resampling.correlation import MATRIX_LEGENDS
 
-        click.echo(render(result.matrix(matrix_column).reset_index(names="measure"), fmt))
-        click.echo(MATRIX_LEGENDS[matrix_column], err=fmt in ("csv", "json"))  # csv/json: data only on stdout
-    else:
-        shown = [c for c in ("measure_a", "measure_b", "tau", "tau_b", "tau_ap", "tau_ap_reverse", "tau_ap_symmetric",
-                             "a_only", "in_both", "b_only", "conflicts", "agreement") if c in result.table]
-        click.echo(render(result.table[shown], fmt))
-    data = result.matrices
-    click.echo(f"{campaign}: {len(data.run_ids)} runs, {len(data.topic_ids)} topics"
-               + (f"; agreement under {test}, alpha = {alpha:g}" if test != "none" else ""), err=True)
-    if result.table["tied_means"].any():
-        click.echo("warning: tied means; tau_ap broke the ties by run id", err=True)
-    if plot:
-        result.plot(plot, dpi=dpi)
-        click.echo(f"rankings plotted to {plot}", err=True)
-    _stored_note("correlation experiment", result.correlation_id)
+            click.echo(render(result.matrix(matrix_column).reset_index(names="measure"), fmt))
+            click.echo(MATRIX_LEGENDS[matrix_column], err=fmt in ("csv", "json"))  # csv/json: data only on stdout
+        else:
+            shown = [c for c in ("measure_a", "measure_b", "tau", "tau_b", "tau_ap", "tau_ap_reverse",
+                                 "tau_ap_symmetric",
+                                 "a_only", "in_both", "b_only", "conflicts", "agreement") if c in result.table]
+            click.echo(render(result.table[shown], fmt))
+        data = result.matrices
+        click.echo(f"{campaign}: {len(data.run_ids)} runs, {len(data.topic_ids)} topics"
+                   + (f"; agreement under {test}, alpha = {alpha:g}" if test != "none" else ""), err=True)
+        if result.table["tied_means"].any():
+            click.echo("warning: tied means; tau_ap broke the ties by run id", err=True)
+        if plot:
+            result.plot(plot, dpi=dpi)
+            click.echo(f"rankings plotted to {plot}", err=True)
+        _stored_note("correlation experiment", result.correlation_id)
 
 
 @main.command("concordance")
@@ -444,15 +451,16 @@ def mem_command(ctx, campaign, measures, depth, alpha, beta, expectation, solver
     from ..resampling import informativeness
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
-    result = informativeness(con, campaign, list(measures), depth=depth, alpha=alpha, beta=beta,
-                             expectation=expectation, solver=solver, runs=_run_names(runs), runs_top=runs_top,
-                             topics_top=topics_top, store=not no_store, progress=True, judgment_set=judgment_set)
-    click.echo(render(result.predictions[["target", "predicted", "tau", "rmsr", "mare", "rms", "mae",
-                                          "runs_excluded"]], fmt))
-    failed = int((~result.solutions["converged"]).sum())
-    click.echo(f"{campaign}: {result.predictions['runs'].iloc[0]} runs x {result.predictions['topics'].iloc[0]} "
-               f"topics, depth {depth}; {len(result.solutions)} problems, {failed} not converged", err=True)
-    if plot:
-        result.plot(plot, dpi=dpi)
-        click.echo(f"predictions plotted to {plot}", err=True)
-    _stored_note("MEM experiment", result.mem_id)
+    with storing(con, not no_store):  # a figure that cannot be written takes back what was stored
+        result = informativeness(con, campaign, list(measures), depth=depth, alpha=alpha, beta=beta,
+                                 expectation=expectation, solver=solver, runs=_run_names(runs), runs_top=runs_top,
+                                 topics_top=topics_top, store=not no_store, progress=True, judgment_set=judgment_set)
+        click.echo(render(result.predictions[["target", "predicted", "tau", "rmsr", "mare", "rms", "mae",
+                                              "runs_excluded"]], fmt))
+        failed = int((~result.solutions["converged"]).sum())
+        click.echo(f"{campaign}: {result.predictions['runs'].iloc[0]} runs x {result.predictions['topics'].iloc[0]} "
+                   f"topics, depth {depth}; {len(result.solutions)} problems, {failed} not converged", err=True)
+        if plot:
+            result.plot(plot, dpi=dpi)
+            click.echo(f"predictions plotted to {plot}", err=True)
+        _stored_note("MEM experiment", result.mem_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..vocabulary import MAX_DESIGN_TOPICS, DESIGNS, DESIGN_METHODS, REPORT_TABLE_FORMATS, SE_CONVENTIONS, VARIANCE_METHODS, names
-from .base import POSITIVE, PROBABILITY, RISK_ALPHA, fail_cleanly, main, number_list, open_warehouse
+from .base import POSITIVE, PROBABILITY, RISK_ALPHA, fail_cleanly, main, number_list, open_warehouse, storing
 from .metaeval import checked_figure
 
 
@@ -87,13 +87,8 @@ def risk_command(ctx, campaign, measures, baselines, alphas, more_alphas, se, pe
 def design_command(ctx, campaigns, measures, designs, alpha, beta, min_diff, systems, half_width, variance_method,
                    method, plot, g_study_topics, stability, judgments, no_store, fmt):
     """Topic set size design (Sakai, IRJ 2016): topics needed, and power at the campaign's topics."""
-    import contextlib
-
-    from pyeval.core.db import transaction
-
     con = open_warehouse(ctx, read_only=no_store, create=False)
-    # the stored design goes back if the G-study or the plot fails
-    with contextlib.nullcontext() if no_store else transaction(con):
+    with storing(con, not no_store):  # the stored design goes back if the G-study or the plot fails
         _design(con, campaigns, measures, designs, alpha, beta, min_diff, systems, half_width, variance_method,
                 method, plot, g_study_topics, stability, judgments, not no_store, fmt)
 

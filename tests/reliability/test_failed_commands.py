@@ -121,20 +121,6 @@ def test_design_half_width_zero_is_refused_not_taken_for_unset(db):
             con.close()
 
 
-def test_design_takes_back_its_design_when_the_plot_fails(db, monkeypatch):
-    """A failure after the design is stored (here in the plot) leaves no design behind."""
-    from pyeval.resampling.design import TopicSetDesign
-
-    def broken(self, path, *args, **kwargs):
-        raise OSError(28, "No space left on device", str(path))
-
-    monkeypatch.setattr(TopicSetDesign, "plot", broken)
-    before = digest(db)
-    status, output = cli("--db", db, "design", "-C", "c", "-m", "AP", "--plot", db.parent / "design.png")
-    assert status == 1 and "No space left" in output, output
-    assert digest(db) == before
-
-
 def _foreign_png(path):
     """A PNG somebody else made (no pyeval mark): never to be replaced."""
     path.write_bytes(b"\x89PNG\r\n\x1a\n" + b"their figure")
@@ -461,6 +447,15 @@ def test_a_killed_fuse_m_leaves_the_run_with_its_evaluation_or_neither(base, tmp
 
 @pytest.mark.parametrize("command, owner, method", [
     (["pool", "loo", "-C", "c", "-m", "AP", "--plot"], "pyeval.pools.leave_out:LeaveOut", "plot"),
+    (["discpower", "-C", "c", "-m", "AP", "-B", "200", "--plot"], "pyeval.resampling.discpower:DiscriminativePower",
+     "plot"),
+    (["swaprate", "-C", "c", "-m", "AP", "--trials", "20", "--plot"], "pyeval.resampling.swaprate:SwapRates", "plot"),
+    (["stability", "-C", "c", "-m", "AP", "--trials", "20", "--plot"], "pyeval.resampling.stability:Stability",
+     "plot"),
+    (["correlate", "-C", "c", "-m", "AP", "-m", "nDCG@10", "-B", "200", "--plot"],
+     "pyeval.resampling.correlation:Correlations", "plot"),
+    (["mem", "-C", "c", "-m", "AP", "--plot"], "pyeval.resampling.mem:Informativeness", "plot"),
+    (["design", "-C", "c", "-m", "AP", "--plot"], "pyeval.resampling.design:TopicSetDesign", "plot"),
     (["judgments", "compare", "-C", "c", "--candidate", "stricter", "-m", "AP", "--test", "t", "--plot"],
      "pyeval.judgments:Comparison", "plot_bland_altman"),
 ])
@@ -476,7 +471,8 @@ def test_a_figure_that_cannot_be_written_takes_back_what_the_command_stored(db, 
 
     monkeypatch.setattr(getattr(importlib.import_module(module), name), method, broken)
     before = digest(db)
-    status, output = cli("--db", db, *command, db.parent / "figures")
+    target = "figures" if command[0] in ("pool", "judgments") else "figure.png"  # a PREFIX, or a file
+    status, output = cli("--db", db, *command, db.parent / target)
     assert status == 1 and "No space left" in output, output
     assert digest(db) == before
 
