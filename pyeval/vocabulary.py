@@ -246,6 +246,9 @@ DESIGNS = (Term("paired-t", "paired t-test power"), Term("anova", "one-way ANOVA
            Term("ci", "confidence interval width"))
 #: ``pyeval design --variance``: the residual variance estimate
 VARIANCE_METHODS = (Term("two-way", "two-way ANOVA without replication"), Term("one-way", "one-way ANOVA"))
+#: ``pyeval risk --alpha``, ``compare --risk-alpha``: the largest risk weight alpha (losses weigh
+#: 1 + alpha; a larger one only makes weighted losses overflow: --alpha 1e308 gave infinities)
+MAX_RISK_ALPHA = 1000.0
 #: ``pyeval design``: the largest topic set size searched (and --g-study's largest topic count)
 MAX_DESIGN_TOPICS = 100_000
 #: ``pyeval design --method``: exact noncentral distributions or normal approximations

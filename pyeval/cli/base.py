@@ -15,7 +15,7 @@ import warnings
 import click
 
 from pyeval.storage import warehouse
-from ..vocabulary import OUTPUT_FORMATS, names
+from ..vocabulary import MAX_RISK_ALPHA, OUTPUT_FORMATS, names
 from ..errors import PyevalError
 
 
@@ -235,9 +235,9 @@ LEVEL = click.IntRange(min=-(2**31), max=2**31 - 1)
 #: most what a DuckDB INTEGER holds (a count beyond what the data has is capped or refused by
 #: the command).
 COUNT = click.IntRange(min=1, max=2**31 - 1)
-#: A risk weight alpha (losses weigh 1 + alpha): at most 1000, so that a weighted loss stays
-#: finite (``risk --alpha 1e308`` gave infinities).
-RISK_ALPHA = FiniteFloat(0.0, 1000.0)
+#: A risk weight alpha (losses weigh 1 + alpha): at most pyeval.vocabulary.MAX_RISK_ALPHA, so
+#: that a weighted loss stays finite (``risk --alpha 1e308`` gave infinities).
+RISK_ALPHA = FiniteFloat(0.0, MAX_RISK_ALPHA)
 
 
 def number_list(values, what: str, domain: click.ParamType) -> list[float]:

@@ -125,13 +125,15 @@ def parse_baselines(specs: Sequence[str]) -> list[Baseline]:
 
 
 def check_alphas(alphas: Sequence[float]) -> list[float]:
-    """The α values, de-duplicated in order; a negative or non-finite one is an error."""
+    """The α values, de-duplicated in order; one outside [0, MAX_RISK_ALPHA] (or not finite) is an error."""
+    from ..vocabulary import MAX_RISK_ALPHA
+
     values = [float(a) for a in alphas]
     if not values:
         raise PyevalError("give at least one risk alpha (e.g. 0, 1, 5, 10)")
-    bad = [a for a in values if not np.isfinite(a) or a < 0]
+    bad = [a for a in values if not np.isfinite(a) or not 0 <= a <= MAX_RISK_ALPHA]
     if bad:
-        raise PyevalError(f"risk alpha must be a non-negative number; got {bad[0]:g}")
+        raise PyevalError(f"risk alpha must be a number from 0 to {MAX_RISK_ALPHA:g}; got {bad[0]:g}")
     return list(dict.fromkeys(values))
 
 

@@ -143,7 +143,8 @@ def test_leaderboard_shows_the_latest_headline_risk(scored):
 @pytest.mark.parametrize("kwargs, message", [
     ({"baselines": ["nope"]}, "baseline run 'nope' is not a run of campaign 'c'"),
     ({"baselines": ["mean:run00,nope"]}, "baseline run 'nope' is not a run of campaign 'c'"),
-    ({"baselines": ["run00"], "alphas": [-1]}, "risk alpha must be a non-negative number; got -1"),
+    ({"baselines": ["run00"], "alphas": [-1]}, "risk alpha must be a number from 0 to 1000; got -1"),
+    ({"baselines": ["run00"], "alphas": [1e308]}, "risk alpha must be a number from 0 to 1000; got 1e\\+308"),
     ({"baselines": ["run00"], "judgments": "llm"}, "campaign 'c' has no judgment set 'llm'; its sets: official"),
     ({"baselines": ["run00"], "se": "half"}, "standard error must be one of population, sample"),
 ])
@@ -206,7 +207,7 @@ def test_compare_shows_risk_columns(scored):
     assert text.splitlines()[0] == "| run | AP | URisk@5 AP | GeoRisk@5 AP |"
     assert text.splitlines()[1] == "|---|---:|---:|---:|"
     assert "\\begin{tabular}{lrrr}" in report.render("latex")
-    with pytest.raises(PyevalError, match="risk alpha must be a non-negative number"):
+    with pytest.raises(PyevalError, match="risk alpha must be a number from 0 to 1000"):
         compare(scored, "c", ["AP"], test="t", risk_alpha=-1, store=False)
     plain = compare(scored, "c", ["AP"], test="t", store=False)
     assert plain.risk is None and "URisk" not in plain.render("markdown")
