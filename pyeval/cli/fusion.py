@@ -83,14 +83,13 @@ def fuse_command(ctx, campaign, method, runs, name, weights, norm, norm_stage, a
         return
     if method is None:
         raise PyevalError("give --method (e.g. --method rrf) or --refresh NAME")
-    if measures and not grid and name is None:
-        raise PyevalError("-m compares the stored fused run with its inputs: give --name")
-    if measures or grid:  # a mistyped measure or set is refused before anything is fused or stored
+    if measures and not grid:  # a mistyped measure or set is refused before anything is fused or stored
         from pyeval.core.db import check_judgment_set
         from pyeval.core.request import parse_requested
 
-        if measures:
-            parse_requested(measures[:1] if grid else measures)
+        if name is None:
+            raise PyevalError("-m compares the stored fused run with its inputs: give --name")
+        parse_requested(measures)
         check_judgment_set(con, campaign, judgments)
     run_names = _names(runs) + list(more_runs)
     weight_list = (tuple(number_list([weights.replace("/", ",")], "--weights", NON_NEGATIVE))
