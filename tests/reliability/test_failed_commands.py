@@ -392,7 +392,7 @@ def _arguments(command: str, folder) -> list:
 _WRITES: dict[str, int] = {}
 
 
-@pytest.mark.parametrize("where", ["second", "last"])
+@pytest.mark.parametrize("where", ["second", pytest.param("last", marks=pytest.mark.slow)])  # -m slow: the last
 @pytest.mark.parametrize("command", list(STORING))
 def test_a_failure_after_the_first_write_leaves_the_warehouse_as_it_was(base, folder, tmp_path, monkeypatch, command,
                                                                         where):
