@@ -136,11 +136,22 @@ def _connect(path: str, read_only: bool, config: dict) -> duckdb.DuckDBPyConnect
     own output), set before ``lock_configuration`` takes effect."""
     locked = config.get("lock_configuration", False)
     con = duckdb.connect(path, read_only=read_only, config={k: v for k, v in config.items() if k != "lock_configuration"})
-    con.execute("set enable_progress_bar = false")
+    try:
+        _progress_bar_off(con)
+    except BaseException:
+        con.close()
+        raise
     use_internal_schema(con)
     if locked:
         con.execute("set lock_configuration = true")
     return con
+
+
+def _progress_bar_off(con: duckdb.DuckDBPyConnection) -> None:
+    """DuckDB's progress bar off. In a Jupyter kernel without ipywidgets DuckDB starts with it off
+    and refuses any ``set enable_progress_bar`` (it could not draw one): it is set only when on."""
+    if first_row(con, "select current_setting('enable_progress_bar')")[0]:
+        con.execute("set enable_progress_bar = false")
 
 
 def _recorded(con: duckdb.DuckDBPyConnection) -> dict[int, tuple[str, str]]:
