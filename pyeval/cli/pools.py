@@ -189,6 +189,7 @@ def loo_command(ctx, campaign, pool_name, measures, grouping, judgment_set, runs
                 no_store, table_format, fmt):
     """Leave-one-group-out: each run under the judgments without its team's (or run's) unique
     documents, with loo-summarize.pl's columns (pooled runs marked *) and rank changes."""
+    from pyeval.core.db import transaction
     from ..output import render
     from ..pools import leave_out
     from ..pools.report import paper_table
@@ -198,8 +199,6 @@ def loo_command(ctx, campaign, pool_name, measures, grouping, judgment_set, runs
         from .metaeval import require_figure_paths
 
         require_figure_paths(_loo_figure(plot_prefix, measure) for measure in measure_names(measures))
-    from pyeval.core.db import transaction
-
     con = open_warehouse(ctx, create=False)
     with transaction(con):  # what it stores (the derived sets too) goes back if a figure cannot be written
         name = _pool(con, campaign, pool_name)
