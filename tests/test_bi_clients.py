@@ -133,11 +133,17 @@ def test_url_of_a_client_snapshot_and_the_settable_variant_stay_read_only(built,
     engine.dispose()
     both = CliRunner().invoke(main, ["--db", str(out), "url", "--settable", "--read-write"])
     assert both.exit_code == 1 and both.output.count("\n") == 1
-    # pyeval does not open it as a warehouse, and says what it is
-    for command in (["sql", "select 1"], ["load", "qrels", "-C", "x", str(QRELS)]):
+    # pyeval reads it as the read-only warehouse it is (docs/bi.md), and writes nothing to it
+    read = CliRunner().invoke(main, ["--db", str(out), "sql", "select count(*) as n from scores", "--format", "csv"])
+    assert read.exit_code == 0 and read.output == "n\n6\n", read.output
+    listed = CliRunner().invoke(main, ["--db", str(out), "list"])
+    assert listed.exit_code == 0 and "c" in listed.output, listed.output
+    before = out.read_bytes()
+    for command in (["sql", "delete from runs", "--write"], ["load", "qrels", "-C", "x", str(QRELS)]):
         refused = CliRunner().invoke(main, ["--db", str(out), *command])
         assert refused.exit_code == 1 and "a snapshot for BI clients" in refused.output, refused.output
         assert refused.output.count("\n") == 1
+    assert out.read_bytes() == before
 
 
 def test_a_client_snapshot_names_its_catalog_after_its_file_and_unqualified_names_follow_a_rename(built, tmp_path):

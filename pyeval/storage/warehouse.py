@@ -93,6 +93,8 @@ def connect(
     except duckdb.Error as exc:  # e.g. a damaged DuckDB file
         raise SchemaVersionError(f"{path}: not a DuckDB warehouse: {str(exc).splitlines()[0]}") from exc
     try:
+        if read_only and ownership.marker(con) == ownership.CLIENT_SNAPSHOT_MARKER:
+            return con  # a `snapshot --for` copy: read as it was written, never upgraded (docs/bi.md)
         if read_only:
             ownership.require_warehouse(con, path, migrations=migrations)
             pending = _check(con, migrations, path)
