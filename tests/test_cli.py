@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 
 import pytest
 from click.testing import CliRunner
@@ -208,3 +209,32 @@ def test_per_topic_counts_print_as_integers(runner, tmp_path):
     counts = [value for _, _, measure, value in rows if measure == "NumRet(rel=1)"]
     assert counts and all(value.isdigit() for value in counts), counts
     assert all("." in value for _, _, measure, value in rows if measure == "AP")
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
+    """`pyeval list | head -1` (and any command whose reader closes the pipe) prints no
+    'Error: Broken pipe' (issue 38)."""
+    import subprocess
+    import sys
+
+    db = tmp_path / "w.duckdb"
+    runner = CliRunner()
+    invoke(runner, "--db", db, "load", "qrels", "-C", "c", TREC / "qrels.test")
+    invoke(runner, "--db", db, "load", "run", "-C", "c", "--name", "a", TREC / "results.test")
+    for command in (["list"], ["sql", "select * from run_entries"]):
+        shell = (f"{shlex.quote(sys.executable)} -m pyeval.cli --db {shlex.quote(str(db))} "
+                 + " ".join(shlex.quote(word) for word in command) + " | true")
+        done = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=120)
+        assert done.stderr == "", (command, done.stderr)
+
+
+def test_an_empty_query_is_an_error_in_sql_and_attach(tmp_path):
+    db = tmp_path / "w.duckdb"
+    runner = CliRunner()
+    invoke(runner, "--db", db, "load", "qrels", "-C", "c", TREC / "qrels.test")
+    invoke(runner, "--db", db, "export", "--parquet", tmp_path / "export")
+    for command in (["--db", str(db), "sql", ""], ["attach", str(tmp_path / "export"), ""]):
+        result = runner.invoke(main, command)
+        assert result.exit_code == 1 and result.output == "Error: no SQL statement given\n", (command, result.output)
+    listed = runner.invoke(main, ["attach", str(tmp_path / "export")])
+    assert listed.exit_code == 0 and "campaigns" in listed.output

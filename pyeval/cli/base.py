@@ -43,6 +43,8 @@ def fail_cleanly(command):
             return wrapper(*args, **kwargs)
         except PyevalError as exc:
             raise click.ClickException(one_line(exc.command_line or str(exc))) from exc
+        except BrokenPipeError:  # the reader went away (pyeval list | head): click ends quietly
+            raise
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             raise click.ClickException(f"{where}{exc.strerror or exc}") from exc

@@ -109,7 +109,9 @@ def attach_command(directory, query, fmt, no_verify, external_access):
 
     con = attach_export(directory, verify=not no_verify, external_access=external_access)
     try:
-        click.echo(render(run_sql(con, query, files=external_access) if query else export_tables(directory), fmt))
+        # an empty QUERY is an error, as in pyeval sql; only an omitted one lists the tables
+        click.echo(render(run_sql(con, query, files=external_access) if query is not None
+                          else export_tables(directory), fmt))
     finally:
         con.close()
 
