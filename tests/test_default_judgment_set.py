@@ -101,16 +101,18 @@ def assert_same_answers(path: Path, tmp_path: Path, queries: list[str]) -> int:
 
 
 def add_judgment_sets(con, campaign_id: str, qrels_file: Path | None = None) -> None:
-    """A stricter derived set, evaluated and tested like the official one; a loaded set; and a
-    pool's leave-one-group-out sets (working sets)."""
-    derive(con, campaign_id, "stricter", "binarise", ["official"], threshold=2)
+    """A loaded set; a stricter set derived from a graded one, evaluated and tested like the
+    official one; and a pool's leave-one-group-out sets (working sets)."""
+    graded = "official"
+    if qrels_file is not None:
+        pyeval.load_qrels(con, campaign_id, qrels_file, judgment_set="second")
+        pyeval.evaluate(con, campaign_id, ["AP"], judgment_set="second")
+        graded = "second"
+    derive(con, campaign_id, "stricter", "binarise", [graded], threshold=2)
     runs = [r[0] for r in con.execute("select run_id from runs where campaign_id = $c order by 1",
                                       {"c": campaign_id}).fetchall()]
     pyeval.evaluate(con, campaign_id, MEASURES, judgment_set="stricter")
     pyeval.compare(con, campaign_id, ["AP"], test="t", judgment_set="stricter")
-    if qrels_file is not None:
-        pyeval.load_qrels(con, campaign_id, qrels_file, judgment_set="second")
-        pyeval.evaluate(con, campaign_id, ["AP"], judgment_set="second")
     pools.build(con, campaign_id, "p10", depth=10, runs=runs)
     pools.leave_out(con, campaign_id, "p10", ["AP"], grouping="run")
 
@@ -166,7 +168,8 @@ def test_the_default_set_is_a_setting_of_the_campaign(tmp_path):
     pyeval.load_qrels(con, "c", FIXTURES / "trec_eval" / "qrels.test")
     pyeval.load_run(con, "c", FIXTURES / "trec_eval" / "results.test", name="a")
     pyeval.load_run(con, "c", FIXTURES / "trec_eval" / "results.trunc", name="b")
-    derive(con, "c", "strict", "binarise", ["official"], threshold=2)
+    pyeval.load_qrels(con, "c", FIXTURES / "trec_eval" / "qrels.rel_level", judgment_set="graded")
+    derive(con, "c", "strict", "binarise", ["graded"], threshold=2)
     pyeval.evaluate(con, "c", ["AP"])
     pyeval.evaluate(con, "c", ["AP"], judgment_set="strict")
     pools.build(con, "c", "p", depth=5)
@@ -187,8 +190,8 @@ def test_the_default_set_is_a_setting_of_the_campaign(tmp_path):
     assert con.execute("select default_judgment_set from campaign_overview").fetchall() == [("strict",)]
     # the leave-one-run-out sets are working data: not listed by default, never the default
     listed = list_sets(con, "c")
-    assert list(listed["judgment_set"]) == ["official", "strict"]
-    assert list(listed["default"]) == [False, True]
+    assert list(listed["judgment_set"]) == ["graded", "official", "strict"]
+    assert list(listed["default"]) == [False, False, True]
     working = list_sets(con, "c", working=True)
     loo = working.loc[working["working_set"], "judgment_set"].tolist()
     assert loo and all(name.startswith("p.without-run.") for name in loo)
@@ -197,6 +200,15 @@ def test_the_default_set_is_a_setting_of_the_campaign(tmp_path):
     with pytest.raises(PyevalError, match="no judgment set 'nosuch'"):
         set_default(con, "c", "nosuch")
     assert default_set(con, "c") == "strict"
+    # what names no set reads the default set: an evaluation, a test, a pool's coverage
+    evaluation = pyeval.evaluate(con, "c", ["P@10"])
+    assert con.execute("select judgment_set from evaluations where evaluation_id = $e",
+                       {"e": evaluation.evaluation_id}).fetchall() == [("strict",)]
+    assert shown("scores") == {"strict"} and con.execute(
+        "select count(*) from scores where measure = 'P@10'").fetchone()[0] > 0
+    tested = pyeval.significance(con, "c", "AP", test="t")
+    assert con.execute("select judgment_set from significance_tests where test_id = $t",
+                       {"t": tested.test_id}).fetchall() == [("strict",)]
     con.close()
 
     runner = CliRunner()
@@ -204,6 +216,19 @@ def test_the_default_set_is_a_setting_of_the_campaign(tmp_path):
     assert runner.invoke(main, [*db, "judgments", "default", "-C", "c"]).output == "strict\n"
     changed = runner.invoke(main, [*db, "judgments", "default", "-C", "c", "official"])
     assert changed.exit_code == 0 and changed.output == "campaign 'c': default judgment set 'official' (was 'strict')\n"
+    evaluated = runner.invoke(main, [*db, "evaluate", "-C", "c", "-m", "RR"])
+    assert evaluated.exit_code == 0, evaluated.output
+    check = pyeval.connect(path, read_only=True)
+    assert check.execute("select judgment_set from evaluations order by evaluation_id desc limit 1").fetchall() == [
+        ("official",)]
+    check.close()
+    runner.invoke(main, [*db, "judgments", "default", "-C", "c", "strict"])
+    risk = runner.invoke(main, [*db, "risk", "-C", "c", "-m", "AP", "--baseline", "a"])
+    assert risk.exit_code == 0, risk.output
+    check = pyeval.connect(path, read_only=True)
+    assert check.execute("select distinct judgment_set from risk_results").fetchall() == [("strict",)]
+    check.close()
+    runner.invoke(main, [*db, "judgments", "default", "-C", "c", "official"])
     refused = runner.invoke(main, [*db, "judgments", "default", "-C", "c", loo[0]])
     assert refused.exit_code == 1 and refused.output.startswith("Error: ") and refused.output.count("\n") == 1
     listing = runner.invoke(main, [*db, "judgments", "list", "-C", "c", "--format", "csv"]).output

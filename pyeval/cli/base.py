@@ -166,6 +166,9 @@ def main(ctx: click.Context, db: str) -> None:
     ctx.obj["db"] = db
 
 
+#: The end of every --judgments option's help: a command given no set reads the campaign's default.
+DEFAULT_SET_HELP = " Default: the campaign's default set (pyeval judgments default; official unless changed)."
+
 campaign_option = click.option("--campaign", "-C", required=True, callback=_non_empty,
                          help="Campaign (test collection) name.")
 

@@ -5,7 +5,7 @@ import click
 
 from ..errors import PyevalError
 from ..vocabulary import ENGINES, ORDERINGS, OVERVIEW_TABLES, TOPIC_POLICIES, names
-from .base import DEPTH, campaign_option, fail_cleanly, main, open_warehouse, output_option, run_names
+from .base import DEFAULT_SET_HELP, DEPTH, campaign_option, fail_cleanly, main, open_warehouse, output_option, run_names
 
 
 @main.command("sql")
@@ -109,8 +109,8 @@ def sample_command(directory):
               help="qrels: every judged topic (missing ones score 0); intersection: the run's topics.")
 @click.option("--gains", help="Gain profile for gain-based measures that do not name one (e.g. exp).")
 @click.option("--probs", help="Intent probability variant for diversity measures that do not name one.")
-@click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME",
-              help="The campaign's judgment set to evaluate under (pyeval judgments list).")
+@click.option("--judgments", "judgment_set", metavar="NAME",
+              help="The campaign's judgment set to evaluate under (pyeval judgments list)." + DEFAULT_SET_HELP)
 @click.option("--no-store", is_flag=True, help="Compute and print only; store nothing.")
 @click.option("--per-topic", is_flag=True, help="Print per-topic values (long form) instead of means.")
 @click.option("--engine", type=click.Choice(names(ENGINES)), default="duckdb", show_default=True,

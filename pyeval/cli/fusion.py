@@ -7,8 +7,8 @@ import click
 
 from ..errors import PyevalError
 from ..vocabulary import ABSENT_SCORES, NORM_STAGES, ORDERINGS, PAIR_TESTS, REPORT_TABLE_FORMATS, TIE_ORDERS, names
-from .base import (DEPTH, NON_NEGATIVE, POSITIVE, PROBABILITY, campaign_option, fail_cleanly, main, number_list,
-                   open_warehouse, output_option)
+from .base import (DEFAULT_SET_HELP, DEPTH, NON_NEGATIVE, POSITIVE, PROBABILITY, campaign_option, fail_cleanly, main,
+                   number_list, open_warehouse, output_option)
 from .metaeval import checked_figure
 
 
@@ -58,8 +58,8 @@ def _names(values) -> list[str]:
 @click.option("--test", type=click.Choice(names(PAIR_TESTS)),
               default="randomization", show_default=True,
               help="The test of the best point (or the fused run) against the best input run.")
-@click.option("--judgments", default="official", show_default=True, metavar="NAME",
-              help="The judgment set the grid and -m evaluate under (docs/judgments.md).")
+@click.option("--judgments", metavar="NAME",
+              help="The judgment set the grid and -m evaluate under (docs/judgments.md)." + DEFAULT_SET_HELP)
 @click.option("--plot", type=click.Path(dir_okay=False), callback=checked_figure,
               help="--grid: save the grid as a PNG line plot or heat map (created, or replacing only a figure "
                    "pyeval saved).")
@@ -84,12 +84,13 @@ def fuse_command(ctx, campaign, method, runs, name, weights, norm, norm_stage, a
     if method is None:
         raise PyevalError("give --method (e.g. --method rrf) or --refresh NAME")
     if measures and not grid:  # a mistyped measure or set is refused before anything is fused or stored
-        from pyeval.core.db import check_judgment_set
+        from pyeval.core.db import check_judgment_set, judgment_set_or_default
         from pyeval.core.request import parse_requested
 
         if name is None:
             raise PyevalError("-m compares the stored fused run with its inputs: give --name")
         parse_requested(measures)
+        judgments = judgment_set_or_default(con, campaign, judgments)
         check_judgment_set(con, campaign, judgments)
     run_names = _names(runs) + list(more_runs)
     weight_list = (tuple(number_list([weights.replace("/", ",")], "--weights", NON_NEGATIVE))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from ..vocabulary import AGREEMENT_TESTS, DERIVATIONS, DERIVED_SET_KINDS, ON_MISSING, REPORT_FORMATS, UNION_RULES, names
-from .base import COUNT, DEPTH, PROBABILITY, campaign_option, fail_cleanly, main, open_warehouse, output_option
+from .base import (COUNT, DEFAULT_SET_HELP, DEPTH, PROBABILITY, campaign_option, fail_cleanly, main, open_warehouse,
+                   output_option)
 
 
 @main.group("judgments")
@@ -180,7 +181,8 @@ def _excluded(path: str):
 
 @judgments_group.command("holes")
 @campaign_option
-@click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME")
+@click.option("--judgments", "judgment_set", metavar="NAME",
+              help="The judgment set whose holes are listed." + DEFAULT_SET_HELP)
 @click.option("--depth", type=DEPTH, default=10, show_default=True,
               help="Documents retrieved at this rank or better.")
 @click.option("--runs", "runs", multiple=True, help="Only these runs (repeatable or comma-separated).")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import click
 
 from ..vocabulary import COMPARISONS, CORRECTIONS, CORRELATION_COLUMNS, CORRELATION_TESTS, FUZZ_MARGINS, MEM_EXPECTATIONS, MEM_SOLVERS, P_CONVENTIONS, REPORT_FORMATS, RESAMPLING_ENGINES, SIGNIFICANCE_TESTS, SWAP_RULES, SWAP_SAMPLING, names
-from .base import (COUNT, NON_NEGATIVE, RISK_ALPHA, POSITIVE, PROBABILITY, REPLICATES, SEED, TRIALS, campaign_option, fail_cleanly, main,
-                   number_list, open_warehouse, output_option, run_names, storing)
+from .base import (COUNT, DEFAULT_SET_HELP, NON_NEGATIVE, POSITIVE, PROBABILITY, REPLICATES, RISK_ALPHA, SEED, TRIALS,
+                   campaign_option, fail_cleanly, main, number_list, open_warehouse, output_option, run_names, storing)
 
 
 
@@ -93,8 +93,9 @@ _run_names = run_names
 
 def _judgments_option(command):
     """--judgments NAME: the judgment set whose stored scores (mem: qrels) are read (docs/judgments.md)."""
-    return click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME",
-                        help="The judgment set whose stored scores (mem: whose qrels) are read (docs/judgments.md).")(command)
+    return click.option("--judgments", "judgment_set", metavar="NAME",
+                        help="The judgment set whose stored scores (mem: whose qrels) are read (docs/judgments.md)."
+                        + DEFAULT_SET_HELP)(command)
 
 
 @main.command("significance")
@@ -107,8 +108,8 @@ def _judgments_option(command):
 @click.option("--p-value", "p_convention", type=click.Choice(names(P_CONVENTIONS)), default="count",
               show_default=True, help="Resampled p-value: count/B, or (count+1)/(B+1).")
 @click.option("--tau", type=NON_NEGATIVE, default=0.0, show_default=True, help="Sign test: tie band (|z| <= tau dropped).")
-@click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME",
-              help="Test the scores stored under this judgment set (docs/judgments.md).")
+@click.option("--judgments", "judgment_set", metavar="NAME",
+              help="Test the scores stored under this judgment set (docs/judgments.md)." + DEFAULT_SET_HELP)
 @output_option
 @click.pass_context
 @fail_cleanly

@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from ..vocabulary import ORDERINGS, POOL_GROUPINGS, REPORT_FORMATS, names
-from .base import COUNT, DEPTH, SEED, campaign_option, fail_cleanly, main, open_warehouse, output_option
+from .base import (COUNT, DEFAULT_SET_HELP, DEPTH, SEED, campaign_option, fail_cleanly, main, open_warehouse,
+                   output_option)
 
 pool_option = click.option("--pool", "-P", "pool_name", metavar="NAME",
                            help="The pool (default: the campaign's only pool).")
@@ -107,7 +108,7 @@ def export_command(ctx, campaign, name, file):
 @pool_group.command("coverage")
 @campaign_option
 @pool_option
-@click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME")
+@click.option("--judgments", "judgment_set", metavar="NAME", help="The judgment set judged against." + DEFAULT_SET_HELP)
 @click.option("--runs", "runs", multiple=True, metavar="RUN", help="Only these runs (repeatable).")
 @click.option("--per-topic", is_flag=True, help="Print every run, topic and k instead of the means per run.")
 @click.option("--no-store", is_flag=True, help="Compute and print only; store nothing.")
@@ -148,7 +149,7 @@ def coverage_command(ctx, campaign, pool_name, judgment_set, runs, per_topic, no
 @pool_group.command("uniques")
 @campaign_option
 @pool_option
-@click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME")
+@click.option("--judgments", "judgment_set", metavar="NAME", help="The judgment set judged against." + DEFAULT_SET_HELP)
 @click.option("--by", "grouping", type=click.Choice(names(POOL_GROUPINGS)), default="team", show_default=True)
 @table_option
 @output_option
@@ -172,8 +173,8 @@ def uniques_command(ctx, campaign, pool_name, judgment_set, grouping, table_form
 @click.option("-m", "--measure", "measures", multiple=True, required=True, help="A measure (repeatable).")
 @click.option("--by", "grouping", type=click.Choice(names(POOL_GROUPINGS)), default="team", show_default=True,
               help="Leave out one team (gloo-eval.pl) or one run at a time.")
-@click.option("--judgments", "judgment_set", default="official", show_default=True, metavar="NAME",
-              help="The judgment set left out of.")
+@click.option("--judgments", "judgment_set", metavar="NAME",
+              help="The judgment set left out of." + DEFAULT_SET_HELP)
 @click.option("--runs", "runs", multiple=True, metavar="RUN", help="Only these runs (repeatable).")
 @click.option("--team", "teams", multiple=True, metavar="NAME",
               help="Leave out only this team (or run, with --by run; repeatable); the others keep official values.")

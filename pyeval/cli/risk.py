@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from ..vocabulary import MAX_DESIGN_TOPICS, DESIGNS, DESIGN_METHODS, REPORT_TABLE_FORMATS, SE_CONVENTIONS, VARIANCE_METHODS, names
-from .base import POSITIVE, PROBABILITY, RISK_ALPHA, fail_cleanly, main, number_list, open_warehouse, storing
+from .base import (DEFAULT_SET_HELP, POSITIVE, PROBABILITY, RISK_ALPHA, fail_cleanly, main, number_list, open_warehouse,
+                   storing)
 from .metaeval import checked_figure
 
 
@@ -16,8 +17,8 @@ def _format_option(command):
 
 
 def _judgments_option(command):
-    return click.option("--judgments", default="official", show_default=True, metavar="NAME",
-                        help="The judgment set whose scores are read (docs/judgments.md).")(command)
+    return click.option("--judgments", metavar="NAME",
+                        help="The judgment set whose scores are read (docs/judgments.md)." + DEFAULT_SET_HELP)(command)
 
 
 @main.command("risk")

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import contextlib
+import functools
+import inspect
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -124,6 +126,36 @@ def unknown_campaign(con: duckdb.DuckDBPyConnection, campaign_id: str, *, label:
     if cli_hint is not None:
         error.command_line = message + cli_hint
     return error
+
+
+def judgment_set_or_default(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str | None) -> str:
+    """``judgment_set``, or for None the campaign's default set (campaigns.default_judgment_set:
+    what the views that name no set show; ``official`` for a campaign not stored): the set a
+    command or function reads when it is given none (docs/judgments.md)."""
+    if judgment_set is not None:
+        return judgment_set
+    row = first_row(con, "select default_judgment_set from campaigns where campaign_id = $c", {"c": campaign_id})
+    return "official" if row is None else row[0]
+
+
+def default_judgment_set(parameter: str = "judgment_set"):
+    """Decorator of a function ``(con, campaign_id, ...)`` whose ``parameter`` names a judgment
+    set: given None (its default), the function reads the campaign's default set
+    (:func:`judgment_set_or_default`), as the views that name no set do."""
+    def decorate(function):
+        signature = inspect.signature(function)
+
+        @functools.wraps(function)
+        def wrapper(*args, **kwargs):
+            bound = signature.bind(*args, **kwargs)
+            if bound.arguments.get(parameter) is None:
+                bound.arguments[parameter] = judgment_set_or_default(
+                    bound.arguments["con"], bound.arguments["campaign_id"], None)
+            return function(*bound.args, **bound.kwargs)
+
+        return wrapper
+
+    return decorate
 
 
 def check_judgment_set(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str) -> None:

@@ -23,7 +23,7 @@ from pyeval import diversity
 from pyeval.storage import archive
 from pyeval.storage.public import use_internal_schema
 from pyeval.core import sqlfiles
-from pyeval.core.db import check_judgment_set, first_row, transaction, unknown_campaign
+from pyeval.core.db import check_judgment_set, first_row, judgment_set_or_default, transaction, unknown_campaign
 from pyeval.errors import DataIntegrityError, PyevalError
 from pyeval.measures import Measure, parse_measures, registry
 from pyeval.measures.common import is_inline_profile
@@ -160,7 +160,7 @@ def evaluate(
     judged_only: bool = False,
     topics: str = "qrels",
     store: bool = True,
-    judgment_set: str = "official",
+    judgment_set: str | None = None,
     engine: str = "duckdb",
     **engine_options,
 ) -> Evaluation:
@@ -188,8 +188,9 @@ def evaluate(
     store
         Record the evaluation and insert its per-topic values (the public view ``scores``).
     judgment_set
-        The campaign's judgment set whose qrels and intents are read (``official`` by default;
-        docs/judgments.md); stored with every score and mean.
+        The campaign's judgment set whose qrels and intents are read (default: the campaign's
+        default set, ``official`` unless changed; docs/judgments.md); stored with every score and
+        mean.
     engine
         ``duckdb`` (default) or ``spark`` (pyeval.engines.spark; ``engine_options``: its
         ``spark``, ``export`` and ``cores``).
@@ -256,8 +257,9 @@ def resolve(con: duckdb.DuckDBPyConnection, request: EvaluationRequest) -> Evalu
     # the Python families (ndeval, umeasure) read per-intent judgments and check their own qrels
     any_qrels = all(registry.driver(m.family) or m.definition.staging != "adhoc" for m in request.measures)
     runs = campaign_runs(con, request.campaign_id, request.runs, any_qrels=any_qrels)
-    check_judgment_set(con, request.campaign_id, request.judgment_set)
-    return request.replace(runs=tuple(runs))
+    judgment_set = judgment_set_or_default(con, request.campaign_id, request.judgment_set)
+    check_judgment_set(con, request.campaign_id, judgment_set)
+    return request.replace(runs=tuple(runs), judgment_set=judgment_set)
 
 
 def compute_values(con: duckdb.DuckDBPyConnection, request: EvaluationRequest, **engine_options) -> None:

@@ -91,7 +91,8 @@ class EvaluationRequest:
     ``evaluation_preferences``, trec_eval -R prefs).
 
     judgment_set: the campaign's judgment set whose qrels and intents are read (``official`` by
-    default; docs/judgments.md), stored with the evaluation, its scores and means.
+    default; None: the campaign's default set, which :func:`pyeval.core.evaluation.resolve` reads
+    from the warehouse; docs/judgments.md), stored with the evaluation, its scores and means.
     """
 
     campaign_id: str
@@ -105,7 +106,7 @@ class EvaluationRequest:
     probs: str | None = None
     engine: str = "duckdb"
     preferences: str = "qrels"
-    judgment_set: str = "official"
+    judgment_set: str | None = "official"  # None: the campaign's default set, resolved against the warehouse
 
     def __post_init__(self) -> None:
         for name, allowed in (("ordering", ORDERINGS), ("topics", TOPIC_POLICIES), ("engine", ENGINES),
@@ -121,7 +122,7 @@ class EvaluationRequest:
             object.__setattr__(self, "measures", tuple(self.measures))
         if self.runs is not None and not isinstance(self.runs, tuple):
             object.__setattr__(self, "runs", tuple(self.runs))
-        if not isinstance(self.judgment_set, str) or not self.judgment_set:
+        if self.judgment_set is not None and (not isinstance(self.judgment_set, str) or not self.judgment_set):
             raise PyevalError(f"judgment_set must be a judgment set's name; got {self.judgment_set!r}")
 
     @classmethod
@@ -139,7 +140,7 @@ class EvaluationRequest:
         probs: str | None = None,
         engine: str = "duckdb",
         preferences: str = "qrels",
-        judgment_set: str = "official",
+        judgment_set: str | None = None,
     ) -> EvaluationRequest:
         """A request from names as a user gives them: measures parsed (trec_eval aliases too),
         the default gain profile and probability variant applied, runs without repeats (an

@@ -25,7 +25,7 @@ import duckdb
 
 from ..vocabulary import significance_test
 from ..errors import PyevalError, with_command_line
-from pyeval.core.db import stores_in_one_transaction
+from pyeval.core.db import default_judgment_set, stores_in_one_transaction
 from ..resampling import replicates as rep
 from ..resampling.discpower import DiscriminativePower, finish
 from ..resampling.matrix import ScoreMatrix, canonical_measure, score_matrix
@@ -104,6 +104,7 @@ def shards(items: Sequence, count: int) -> list[list[int]]:
 
 
 @stores_in_one_transaction
+@default_judgment_set()
 def discriminative_power(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
@@ -118,7 +119,7 @@ def discriminative_power(
     store: bool = True,
     workers: int | None = None,
     address: str | None = None,
-    judgment_set: str = "official",
+    judgment_set: str | None = None,
     **options,
 ) -> DiscriminativePower:
     """:func:`pyeval.resampling.discriminative_power` with the measures' tests run as Ray

@@ -19,7 +19,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pyeval.core.db import check_judgment_set, first_row, rollback_quietly, transaction
+from pyeval.core.db import check_judgment_set, default_judgment_set, first_row, rollback_quietly, transaction
 from ..errors import PyevalError, PyevalWarning
 from . import compute
 from .recipe import Recipe, check_k, check_p, check_weights
@@ -214,6 +214,7 @@ def _topic_split(topics: list[str], train_topics: Sequence[str] | None, folds: i
     return "none", [0] * len(topics)
 
 
+@default_judgment_set()
 def evaluate_grid(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
@@ -226,7 +227,7 @@ def evaluate_grid(
     keep_best: str | None = None,
     replace: bool = False,
     test: str = "randomization",
-    judgment_set: str = "official",
+    judgment_set: str | None = None,
     store: bool = True,
     plot: str | os.PathLike[str] | None = None,
 ) -> GridResult:

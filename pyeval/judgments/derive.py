@@ -12,7 +12,7 @@ import duckdb
 from pyeval.storage import archive
 from pyeval.core import sqlfiles
 from pyeval.storage.public import use_internal_schema
-from pyeval.core.db import first_row, transaction
+from pyeval.core.db import default_judgment_set, first_row, transaction
 from ..errors import DataIntegrityError, PyevalError, already_stored, require_choice, with_command_line
 from ..loaders import judgment_sets
 from ..loaders.judgment_sets import SetProvenance
@@ -163,7 +163,8 @@ def _store(con, campaign_id, name, derivation, parents, path, bound, parameters,
     return int(rows)
 
 
-def holes(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str = "official", *, depth: int = 10,
+@default_judgment_set()
+def holes(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str | None = None, *, depth: int = 10,
           runs: Sequence[str] = ()) -> pd.DataFrame:
     """The hole list of ``judgment_set``: documents ``runs`` (default every run) retrieved at
     rank <= ``depth`` that the set does not judge (``topic_id, doc_id, best_rank, runs``)."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import duckdb
 
-from pyeval.core.db import check_judgment_set, first_row
+from pyeval.core.db import check_judgment_set, first_row, judgment_set_or_default
 from ..errors import DataIntegrityError, PyevalError, require_choice, require_printable
 from .. import vocabulary
 from ..vocabulary import names
@@ -115,8 +115,7 @@ def default_set(con: duckdb.DuckDBPyConnection, campaign_id: str) -> str:
     """The campaign's default judgment set (campaigns.default_judgment_set): the set a query that
     names none reads (the views qrels, intents, scores, run_means, leaderboard; docs/judgments.md).
     ``official`` for a campaign not stored yet."""
-    row = first_row(con, "select default_judgment_set from campaigns where campaign_id = $c", {"c": campaign_id})
-    return DEFAULT_SET if row is None else row[0]
+    return judgment_set_or_default(con, campaign_id, None)
 
 
 def set_default(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str) -> None:

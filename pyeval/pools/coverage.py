@@ -12,7 +12,7 @@ import duckdb
 
 from pyeval.core import sqlfiles
 from pyeval.storage.public import use_internal_schema
-from pyeval.core.db import transaction
+from pyeval.core.db import default_judgment_set, transaction
 from ..errors import PyevalError, require_choice
 from ..loaders import judgment_sets
 from .build import require_pool
@@ -28,7 +28,8 @@ GROUPINGS = names(vocabulary.POOL_GROUPINGS)
 ROWS_TABLE = "pool_coverage_rows"
 
 
-def coverage(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: str, *, judgment_set: str = "official",
+@default_judgment_set()
+def coverage(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: str, *, judgment_set: str | None = None,
              runs: Sequence[str] = (), store: bool = True) -> pd.DataFrame:
     """Per run, topic and k (5, 10, 20, 100 and the pool's depth): ``retrieved``, ``judged``,
     ``relevant``, ``unjudged_fraction`` and ``unique_to_team``; stored in pool_coverage
@@ -40,8 +41,9 @@ def coverage(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: str, *
         con.execute(f"drop table if exists {ROWS_TABLE}")
 
 
+@default_judgment_set()
 def coverage_into(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: str, *,
-                  judgment_set: str = "official", runs: Sequence[str] = (), store: bool = True) -> None:
+                  judgment_set: str | None = None, runs: Sequence[str] = (), store: bool = True) -> None:
     """:func:`coverage`'s work, leaving its rows in the temporary table :data:`ROWS_TABLE` (the
     caller reads and drops it; no pandas)."""
     pool = require_pool(con, campaign_id, pool_name)
@@ -115,8 +117,9 @@ def _checked(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: str, j
 _ONE_GROUPING = "where campaign_id = $c and pool_name = $p and judgment_set = $j and grouped_by = $g"
 
 
+@default_judgment_set()
 def unique_documents(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: str, *,
-                     judgment_set: str = "official", grouping: str = "team") -> pd.DataFrame:
+                     judgment_set: str | None = None, grouping: str = "team") -> pd.DataFrame:
     """The judged documents of the pool only one team (or run) contributed, with their level
     (``group_name, topic_id, doc_id, level``): the view ``pool_unique_documents`` (gloo-eval.pl's
     unique documents), filtered."""
@@ -125,8 +128,9 @@ def unique_documents(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name
                        f"{_ONE_GROUPING} order by group_name, topic_id, doc_id", keys).df()
 
 
+@default_judgment_set()
 def unique_relevant(con: duckdb.DuckDBPyConnection, campaign_id: str, pool_name: str, *,
-                    judgment_set: str = "official", grouping: str = "team") -> pd.DataFrame:
+                    judgment_set: str | None = None, grouping: str = "team") -> pd.DataFrame:
     """Per team (or run) of the pool: its unique judged documents and its unique relevant
     documents (level > 0), as annotate-qrels.pl's counts give them: the view ``unique_relevant``,
     filtered (columns ``team`` or ``run``, ``unique_judged``, ``unique_relevant``)."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from pyeval.core import sqlfiles
-from pyeval.core.db import first_row, transaction
+from pyeval.core.db import default_judgment_set, first_row, transaction
 from ..errors import PyevalError, require_choice, with_command_line
 from ..loaders import judgment_sets
 from .build import require_pool
@@ -86,6 +86,7 @@ def set_name(pool_name: str, grouping: str, group: str, parent: str = "official"
     return f"{stem}.without-{grouping}.{re.sub(r'[^A-Za-z0-9_.:+-]', '_', group)}"[:100]
 
 
+@default_judgment_set()
 def leave_out(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
@@ -93,7 +94,7 @@ def leave_out(
     measures: Sequence[str],
     *,
     grouping: str = "team",
-    judgment_set: str = "official",
+    judgment_set: str | None = None,
     runs: Sequence[str] | None = None,
     teams: Sequence[str] | None = None,
     store: bool = True,

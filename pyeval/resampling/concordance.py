@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PyevalError, with_command_line
-from pyeval.core.db import stores_in_one_transaction
+from pyeval.core.db import default_judgment_set, stores_in_one_transaction
 from .stats import TOLERANCE, differences
 from .store import (
     MeasureMatrices,
@@ -138,6 +138,7 @@ class Concordance:
 
 
 @stores_in_one_transaction
+@default_judgment_set()
 def concordance(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
@@ -147,7 +148,7 @@ def concordance(
     each_gold: bool = False,
     runs: Sequence[str] | None = None,
     store: bool = True,
-    judgment_set: str = "official",
+    judgment_set: str | None = None,
 ) -> Concordance:
     """Concordance test of every pair of ``measures`` (two: one test; more: the seed papers' matrix)
     against the gold standard(s) ``gold`` (one or two stored measures; two are applied

@@ -16,7 +16,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pyeval.core.db import stores_in_one_transaction
+from pyeval.core.db import default_judgment_set, stores_in_one_transaction
 from ..errors import PyevalError
 from .significance import DEFAULT_SEED, TESTS
 from .stats import pair_indices
@@ -232,6 +232,7 @@ class Correlations:
 
 
 @stores_in_one_transaction
+@default_judgment_set()
 def correlate(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
@@ -243,7 +244,7 @@ def correlate(
     replicates: int | None = None,
     seed: int = DEFAULT_SEED,
     store: bool = True,
-    judgment_set: str = "official",
+    judgment_set: str | None = None,
 ) -> Correlations:
     """Rank correlations of every pair of ``measures`` (in the order given: measure_a is the
     earlier one and the reference of τ_ap) over the runs scored on all of them, and, unless

@@ -28,6 +28,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from pyeval.core.db import judgment_set_or_default
 from ..errors import PyevalError, require_choice
 from .matrix import ScoreMatrix, canonical_measure, score_matrix, scored_runs
 from .risk import DEFAULT_JUDGMENTS, check_judgments
@@ -260,7 +261,7 @@ def topic_set_design(
     half_width: float | None = None,
     variance_method: str = "two-way",
     method: str = "exact",
-    judgments: str = DEFAULT_JUDGMENTS,
+    judgments: str | None = None,
     store: bool = True,
 ) -> TopicSetDesign:
     """Topic set sizes for each measure and design from the stored scores of one campaign (or
@@ -280,6 +281,7 @@ def topic_set_design(
     for design in designs:
         _check(alpha, beta, min_diff if design != "ci" else ci_target, 1.0,
                systems if design != "anova" or systems is not None else 2, design, method)
+    judgments = judgment_set_or_default(con, campaigns[0], judgments)  # None: the first campaign's default set
     check_judgments(con, campaigns, judgments)
     rows = []
     for name in dict.fromkeys(canonical_measure(m) for m in measures):

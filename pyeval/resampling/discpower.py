@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..vocabulary import TEST_NAMES
-from pyeval.core.db import first_row, rollback_quietly, stores_in_one_transaction, transaction
+from pyeval.core.db import default_judgment_set, first_row, rollback_quietly, stores_in_one_transaction, transaction
 from ..errors import PyevalError, with_command_line
 from .matrix import canonical_measure
 from .store import announce, few_runs
@@ -81,6 +81,7 @@ def asl_curve(result: SignificanceResult) -> np.ndarray:
 
 
 @stores_in_one_transaction
+@default_judgment_set()
 def discriminative_power(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
@@ -94,7 +95,7 @@ def discriminative_power(
     seed: int = DEFAULT_SEED,
     store: bool = True,
     progress: bool = False,
-    judgment_set: str = "official",
+    judgment_set: str | None = None,
     **options,
 ) -> DiscriminativePower:
     """Discriminative power of each measure with one test (bootstrap B = 1000 or randomised

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from pyeval.core import sqlfiles
-from pyeval.core.db import check_judgment_set, first_row, unknown_campaign
+from pyeval.core.db import check_judgment_set, default_judgment_set, first_row, unknown_campaign
 from ..errors import MeasureNameError, PyevalError
 
 
@@ -54,8 +54,9 @@ def campaign_runs(con: duckdb.DuckDBPyConnection, campaign_id: str) -> list[str]
     ).fetchall()]
 
 
+@default_judgment_set()
 def scored_runs(con: duckdb.DuckDBPyConnection, campaign_id: str, measure: str,
-                judgment_set: str = "official") -> list[str]:
+                judgment_set: str | None = None) -> list[str]:
     """Runs with at least one stored value of ``measure`` (canonical name) under ``judgment_set``, sorted."""
     return [r[0] for r in con.execute(
         "select distinct run_id from scores_by_set where campaign_id = $c and judgment_set = $s and measure = $m "
@@ -64,12 +65,13 @@ def scored_runs(con: duckdb.DuckDBPyConnection, campaign_id: str, measure: str,
     ).fetchall()]
 
 
+@default_judgment_set()
 def score_matrix(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
     measure: str,
     runs: Sequence[str] | None = None,
-    judgment_set: str = "official",
+    judgment_set: str | None = None,
 ) -> ScoreMatrix:
     """X for ``measure`` over ``runs`` (default: every run with stored values of the measure),
     from the scores stored under ``judgment_set`` (docs/judgments.md).

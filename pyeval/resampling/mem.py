@@ -52,7 +52,7 @@ import pandas as pd
 
 from pyeval.core import sqlfiles
 from pyeval.storage.public import use_internal_schema
-from pyeval.core.db import check_judgment_set, stores_in_one_transaction
+from pyeval.core.db import check_judgment_set, default_judgment_set, stores_in_one_transaction
 from ..errors import PyevalError, require_choice
 from .matrix import campaign_runs
 from .store import insert_experiment
@@ -590,6 +590,7 @@ def _informativeness_of(lists: Lists, targets: Sequence[str], settings: Settings
 
 
 @stores_in_one_transaction
+@default_judgment_set()
 def informativeness(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
@@ -606,7 +607,7 @@ def informativeness(
     topics_top: int | None = None,
     store: bool = True,
     progress: bool = False,
-    judgment_set: str = "official",
+    judgment_set: str | None = None,
 ) -> Informativeness:
     """MEM informativeness of each target over the campaign's runs and judged topics (the
     study: depth 10, α = 0.5, β = 0.8, 30 runs, 25 topics), relevance read from the judgment set

@@ -16,7 +16,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pyeval.core.db import first_row, stores_in_one_transaction
+from pyeval.core.db import default_judgment_set, first_row, stores_in_one_transaction
 from ..errors import PyevalError, with_command_line, require_choice
 from ..vocabulary import CORRECTIONS, lookup, significance_test
 from .matrix import canonical_measure, score_matrix
@@ -165,6 +165,7 @@ def _escape(text: str, fmt: str) -> str:
 
 
 @stores_in_one_transaction
+@default_judgment_set()
 def compare(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
@@ -180,7 +181,7 @@ def compare(
     comparison: str = "ge",
     store: bool = True,
     risk_alpha: float | None = None,
-    judgment_set: str = "official",
+    judgment_set: str | None = None,
 ) -> Comparison:
     """The comparison report of ``measures`` over ``runs`` (default: every run scored on all of
     them). Each measure's pairwise results come from the latest stored test with the same runs,

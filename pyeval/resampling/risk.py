@@ -24,7 +24,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pyeval.core.db import check_judgment_set
+from pyeval.core.db import check_judgment_set, default_judgment_set
 from ..errors import PyevalError, require_choice
 from .matrix import ScoreMatrix, campaign_runs, canonical_measure, score_matrix, scored_runs
 from .store import signs
@@ -270,6 +270,7 @@ def risk_frames(matrix: ScoreMatrix, baselines: Sequence[Baseline], alphas: Sequ
 _ORDER = {name: i for i, name in enumerate(RISK_MEASURES)}
 
 
+@default_judgment_set("judgments")
 def risk(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
@@ -278,7 +279,7 @@ def risk(
     alphas: Sequence[float] = (0.0, 1.0, 5.0, 10.0),
     *,
     se: str = "population",
-    judgments: str = DEFAULT_JUDGMENTS,
+    judgments: str | None = None,
     store: bool = True,
 ) -> RiskResult:
     """URisk, TRisk (+ p, per topic), ZRisk and GeoRisk of every run of ``campaign_id`` on each

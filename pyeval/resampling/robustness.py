@@ -16,7 +16,7 @@ import duckdb
 import pandas as pd
 
 from ..errors import MeasureParamError, PyevalError, with_command_line
-from pyeval.core.db import check_judgment_set, stores_in_one_transaction
+from pyeval.core.db import check_judgment_set, default_judgment_set, stores_in_one_transaction
 from .correlation import correlate_means
 from .matrix import campaign_runs, scored_runs
 from .store import announce, few_runs, insert_experiment
@@ -81,6 +81,7 @@ def _means(con, campaign_id: str, variants: dict[str, str], runs: list[str], sto
 
 
 @stores_in_one_transaction
+@default_judgment_set()
 def gain_robustness(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
@@ -89,7 +90,7 @@ def gain_robustness(
     profiles: Sequence[str] = DEFAULT_PROFILES,
     runs: Sequence[str] | None = None,
     store: bool = True,
-    judgment_set: str = "official",
+    judgment_set: str | None = None,
 ) -> Robustness:
     """τ between each measure's ranking under every gain profile and under its default gains,
     from the scores under ``judgment_set`` (variants without them are evaluated under it)."""

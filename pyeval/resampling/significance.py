@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..vocabulary import COMPARISONS, CORRECTIONS, P_CONVENTIONS, SIGNIFICANCE_TESTS, TEST_NAMES, names, significance_test
-from pyeval.core.db import first_row, rollback_quietly, stores_in_one_transaction, transaction
+from pyeval.core.db import default_judgment_set, first_row, rollback_quietly, stores_in_one_transaction, transaction
 from ..errors import PyevalError, with_command_line, require_choice
 from . import replicates as rep
 from . import stats
@@ -106,9 +106,10 @@ def _options_iv(test: str, alpha: float, replicates: int | None, correction: str
         require_choice(what, value, names(vocabulary))
 
 
+@default_judgment_set()
 def choose_runs(con: duckdb.DuckDBPyConnection, campaign_id: str, measures: Sequence[str],
                 runs: Sequence[str] | None, runs_sample: int | None, seed: int,
-                judgment_set: str = "official") -> list[str] | None:
+                judgment_set: str | None = None) -> list[str] | None:
     """The runs to test: ``runs`` (default every run scored on every measure under
     ``judgment_set``), or a seeded random sample of ``runs_sample`` of them (the 20 sampled runs
     of Sakai & Song, SIGIR 2011)."""
@@ -193,6 +194,7 @@ def test_matrix(
 
 
 @stores_in_one_transaction
+@default_judgment_set()
 def significance(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
@@ -211,7 +213,7 @@ def significance(
     wilcoxon_method: str = "auto",
     store: bool = True,
     progress: bool = False,
-    judgment_set: str = "official",
+    judgment_set: str | None = None,
 ) -> SignificanceResult:
     """Test every pair of runs of ``campaign_id`` on the stored scores of ``measure``.
 

@@ -23,7 +23,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pyeval.core.db import stores_in_one_transaction
+from pyeval.core.db import default_judgment_set, stores_in_one_transaction
 from ..errors import PyevalError, require_choice
 from . import replicates as rep
 from .significance import DEFAULT_SEED
@@ -132,6 +132,7 @@ class Stability:
 
 
 @stores_in_one_transaction
+@default_judgment_set()
 def stability(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
@@ -145,7 +146,7 @@ def stability(
     strict_bv_rule: bool = False,
     runs: Sequence[str] | None = None,
     store: bool = True,
-    judgment_set: str = "official",
+    judgment_set: str | None = None,
 ) -> Stability:
     """Minority rate and proportion of ties of ``measures`` (their scores stored under
     ``judgment_set``) for each fuzziness f (default 0.01, 0.02, ..., 0.20) over T subsets of c

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
-from pyeval.core.db import stores_in_one_transaction
+from pyeval.core.db import default_judgment_set, stores_in_one_transaction
 from ..errors import PyevalError, require_choice
 from . import replicates as rep
 from .significance import DEFAULT_SEED
@@ -150,6 +150,7 @@ def subset_size_iv(subset_size: int | None, n: int, per_trial: int) -> int:
 
 
 @stores_in_one_transaction
+@default_judgment_set()
 def swap_rate(
     con: duckdb.DuckDBPyConnection,
     campaign_id: str,
@@ -165,7 +166,7 @@ def swap_rate(
     max_swap_rate: float = 0.05,
     runs: Sequence[str] | None = None,
     store: bool = True,
-    judgment_set: str = "official",
+    judgment_set: str | None = None,
 ) -> SwapRates:
     """Swap rates of ``measures`` on the runs scored on all of them (or ``runs``) under
     ``judgment_set``, with the same T subset pairs for every measure. ``subset_size`` c defaults
