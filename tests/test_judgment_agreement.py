@@ -70,7 +70,7 @@ def test_kappa_and_alpha_match_scikit_learn_and_krippendorff_overall_and_per_top
             assert value["cohen_kappa_binary", threshold] == pytest.approx(
                 cohen_kappa_score(a >= threshold, b >= threshold), abs=1e-12)
         assert value["raw_agreement", None] == pytest.approx(np.mean(a == b), abs=1e-12)
-        for level in ("nominal", "ordinal"):
+        for level in ("nominal", "ordinal", "interval"):
             assert value[f"krippendorff_alpha_{level}", None] == pytest.approx(
                 krippendorff.alpha(reliability_data=np.vstack([a, b]).astype(float), level_of_measurement=level),
                 abs=1e-9)
@@ -96,6 +96,14 @@ def test_confusion_counts_and_relevant_set_overlap(pair):
         len(relevant_r & relevant_c) / len(relevant_r | relevant_c))
     assert _overall(result, "overlap_relevant", 2).value == pytest.approx(
         len(relevant_r & relevant_c) / min(len(relevant_r), len(relevant_c)))
+    # the relevant sets' coefficients at every threshold at once, as binary kappa
+    for threshold in result.thresholds:
+        relevant_r = set(map(tuple, reference.loc[reference["relevance"] >= threshold, keys].to_numpy()))
+        relevant_c = set(map(tuple, candidate.loc[candidate["relevance"] >= threshold, keys].to_numpy()))
+        assert _overall(result, "jaccard_relevant", threshold).value == pytest.approx(
+            len(relevant_r & relevant_c) / len(relevant_r | relevant_c)), threshold
+        assert _overall(result, "overlap_relevant", threshold).value == pytest.approx(
+            len(relevant_r & relevant_c) / min(len(relevant_r), len(relevant_c))), threshold
 
 
 def test_binary_kappa_and_confusion_match_trectools(con, tmp_path):

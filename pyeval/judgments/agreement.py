@@ -12,9 +12,10 @@ candidate's, over the units both judged), in numpy:
 - binary kappa at a threshold t: Cohen's kappa of (level >= t) against (level >= t);
 - Krippendorff's alpha (Krippendorff 2011) for two coders with no missing values: from the
   coincidence matrix C = O + Oᵀ (n_c its margins, N = 2n), alpha = 1 − (N − 1) Σ C_ck δ²_ck /
-  Σ n_c n_k δ²_ck, with δ²_ck = [c ≠ k] (nominal) or (Σ_{g=c..k} n_g − (n_c + n_k)/2)² (ordinal);
+  Σ n_c n_k δ²_ck, with δ²_ck = [c ≠ k] (nominal), (Σ_{g=c..k} n_g − (n_c + n_k)/2)² (ordinal)
+  or (c − k)² of the label values (interval);
 - Jaccard |R ∩ C| / |R ∪ C| and overlap |R ∩ C| / min(|R|, |C|) of the relevant sets (level >=
-  the chosen threshold) over every unit either set judged.
+  t) over every unit either set judged, at every threshold t, as binary kappa.
 
 An undefined coefficient (no unit judged by both; every label in one category, so that p_e = 1)
 is stored as null with a warning, never as 0.
@@ -38,6 +39,7 @@ COEFFICIENTS = (
     "cohen_kappa_binary",
     "krippendorff_alpha_nominal",
     "krippendorff_alpha_ordinal",
+    "krippendorff_alpha_interval",
     "jaccard_relevant",
     "overlap_relevant",
 )
@@ -103,7 +105,8 @@ def binary_matrix(labels: np.ndarray, matrix: np.ndarray, threshold: int) -> np.
 
 def krippendorff_alpha(labels: np.ndarray, matrix: np.ndarray, level: str) -> Value:
     """Krippendorff's alpha (2011) of two coders who both coded every unit, ``level``
-    'nominal' or 'ordinal', from the confusion matrix ``matrix`` over ``labels``."""
+    'nominal', 'ordinal' or 'interval' (the labels' values, the relevance levels, as distances),
+    from the confusion matrix ``matrix`` over ``labels``."""
     coincidence = matrix + matrix.T
     margins = coincidence.sum(axis=1)
     total = margins.sum()
@@ -112,6 +115,9 @@ def krippendorff_alpha(labels: np.ndarray, matrix: np.ndarray, level: str) -> Va
     k = len(labels)
     if level == "nominal":
         delta = 1.0 - np.eye(k)
+    elif level == "interval":
+        values = labels.astype(float)
+        delta = np.subtract.outer(values, values) ** 2
     else:
         cumulative = np.concatenate([[0.0], np.cumsum(margins)])
         lo, hi = np.minimum.outer(np.arange(k), np.arange(k)), np.maximum.outer(np.arange(k), np.arange(k))
@@ -137,8 +143,9 @@ def relevant_sets(cells: pd.DataFrame, threshold: int) -> tuple[Value, Value]:
     return jaccard, overlap
 
 
-def coefficients(cells: pd.DataFrame, thresholds: list[int], chosen: int) -> list[tuple[str, int | None, Value]]:
-    """Every coefficient of one topic (or of all topics) from its confusion cells."""
+def coefficients(cells: pd.DataFrame, thresholds: list[int]) -> list[tuple[str, int | None, Value]]:
+    """Every coefficient of one topic (or of all topics) from its confusion cells, those of a
+    threshold at each of ``thresholds``."""
     judged = cells.dropna(subset=["reference_level", "candidate_level"])
     labels, matrix = confusion_matrix(judged)
     rows: list[tuple[str, int | None, Value]] = [
@@ -158,9 +165,11 @@ def coefficients(cells: pd.DataFrame, thresholds: list[int], chosen: int) -> lis
     rows += [
         ("krippendorff_alpha_nominal", None, krippendorff_alpha(labels, matrix, "nominal")),
         ("krippendorff_alpha_ordinal", None, krippendorff_alpha(labels, matrix, "ordinal")),
+        ("krippendorff_alpha_interval", None, krippendorff_alpha(labels, matrix, "interval")),
     ]
-    jaccard, overlap = relevant_sets(cells, chosen)
-    rows += [("jaccard_relevant", chosen, jaccard), ("overlap_relevant", chosen, overlap)]
+    for threshold in thresholds:  # the relevant sets at every threshold, as binary kappa
+        jaccard, overlap = relevant_sets(cells, threshold)
+        rows += [("jaccard_relevant", threshold, jaccard), ("overlap_relevant", threshold, overlap)]
     return rows
 
 
@@ -182,8 +191,8 @@ class LabelAgreement:
 def label_agreement(con: duckdb.DuckDBPyConnection, campaign_id: str, reference: str, candidate: str, *,
                     threshold: int = 1) -> LabelAgreement:
     """Label agreement of the sets ``candidate`` and ``reference`` per topic and overall: binary
-    kappa at every threshold between the lowest and highest positive level either set uses and
-    at ``threshold`` (the relevance threshold of Jaccard and overlap too)."""
+    kappa, Jaccard and overlap at every threshold from 1 to the highest level either set uses and
+    at ``threshold`` (the one summaries show)."""
     model = sqlfiles.model("judgments/label_confusion.sql")
     cells = con.execute(sqlfiles.read("judgments/label_confusion.sql"), model.bind(
         {"campaign_id": campaign_id, "reference": reference, "candidate": candidate})).df()
@@ -197,7 +206,7 @@ def label_agreement(con: duckdb.DuckDBPyConnection, campaign_id: str, reference:
         both = int(part.loc[part["reference_level"].notna() & part["candidate_level"].notna(), "documents"].sum())
         reference_only = int(part.loc[part["candidate_level"].isna(), "documents"].sum())
         candidate_only = int(part.loc[part["reference_level"].isna(), "documents"].sum())
-        for coefficient, at, value in coefficients(part, thresholds, threshold):
+        for coefficient, at, value in coefficients(part, thresholds):
             rows.append((topic, coefficient, at, value.value, both, reference_only, candidate_only, value.warning))
     agreement = pd.DataFrame(rows, columns=["topic_id", "coefficient", "threshold", "value", "units",
                                             "reference_only", "candidate_only", "warning"])
