@@ -118,9 +118,9 @@ PAGES: dict[str, Setup] = {
     "pools.md": Setup(warehouse="pyeval.duckdb"),
     "ntcireval.md": Setup(cwd="."),
     "trec_eval.md": Setup(cwd="."),
-    "resampling.md": Setup(demo=("web.duckdb",), warehouse="web.duckdb", con=True),
+    "resampling.md": Setup(warehouse="web.duckdb"),
     "risk.md": Setup(warehouse="web.duckdb"),
-    "schema.md": Setup(demo=("w.duckdb",), warehouse="w.duckdb"),
+    "schema.md": Setup(warehouse="w.duckdb"),
 }
 
 # page -> (the first line of an example, why it is not run); "*" for the whole page
