@@ -214,11 +214,10 @@ class RunInput(NamedTuple):
 
 def run_table(run: Any, label: str = "<run>") -> RunInput | None:
     """A run as :class:`RunInput` (no per-row Python loop), or None for a path (the run loader
-    reads files). Ranks follow the order given within each topic unless a DataFrame has a rank
-    column; ``line_number`` is the row's position (1-based), what a file's line number is to
-    the ``file`` ordering. Without a rank column ``rank_given`` is the row's position too: within
-    a topic it orders the rows as their ranks would, which is all the ``rank`` ordering reads
-    (sql/views/ranked_entries.sql).
+    reads files). ``line_number`` is the row's position (1-based), which errors name. Without a
+    rank column (a mapping, namedtuples, a DataFrame without ``rank``) ``rank_given`` is null
+    (a masked array): sql/loaders/run_insert.sql ranks such a run by its scores, in trec_eval's
+    order, for every ordering, so that the order the rows are given in never changes a value.
 
     Raises
     ------
@@ -279,7 +278,7 @@ def run_table(run: Any, label: str = "<run>") -> RunInput | None:
         raise InputFormatError(label, row, f"the score {float(scores[row - 1])!r} is not a finite number")
     positions = np.arange(1, len(scores) + 1, dtype=np.int64)
     relation = {"topic_id": topics, "doc_id": docs, "score": scores, "line_number": positions,
-                "rank_given": positions if rank is None else rank}
+                "rank_given": np.ma.masked_array(positions, mask=True) if rank is None else rank}
     if is_frame(run):
         import pyarrow as pa
 
@@ -445,7 +444,9 @@ def _combined(inputs: Sequence[RunInput]) -> Any:
     sizes = [len(given.relation["score"]) for given in inputs]
     positions = np.repeat(np.arange(len(inputs), dtype=np.int32), sizes)
     if all(isinstance(given.relation, dict) for given in inputs):
-        combined = {column: np.concatenate([given.relation[column] for given in inputs]) for column in _RUN_COLUMNS}
+        # np.ma keeps the null ranks of runs given without them (a plain concatenate drops the mask)
+        combined = {column: (np.ma if column == "rank_given" else np).concatenate(
+            [given.relation[column] for given in inputs]) for column in _RUN_COLUMNS}
         return {"file_index": positions, **combined}
     import pyarrow as pa
 

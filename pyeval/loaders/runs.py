@@ -47,13 +47,21 @@ def read_one(source: staging.Source, relations: staging.TemporaryRelations) -> L
 
 def _frame_lines(frame: pd.DataFrame) -> Lines:
     """ir_measures columns (query_id, doc_id, score[, rank, run_id]) or PyTerrier's (qid,
-    docno, score[, rank]). Without a rank column, ranks follow the frame's order per topic."""
+    docno, score[, rank]). Without a rank column, ranks come from the scores in trec_eval's order
+    (score descending, docno descending), as sql/loaders/run_insert.sql ranks a run given
+    without ranks through the Python API: the frame's row order never changes a rank."""
+    import pandas as pd
+
     topic = pick_column(frame, ("query_id", "qid", "topic_id"), "topic")
     doc = pick_column(frame, ("doc_id", "docno"), "document")
     score = pick_column(frame, ("score",), "score")
     rank = pick_column(frame, ("rank", "rank_given"), "rank", required=False)
-    if rank is None:
-        rank = topic.groupby(topic, sort=False).cumcount().add(1).rename("rank")
+    if rank is None:  # a score that is not a number sorts last here; the loader then names its row
+        keys = pd.DataFrame({"topic": topic.to_numpy(), "score": pd.to_numeric(score, errors="coerce").to_numpy(),
+                             "doc": doc.astype(str).to_numpy()})
+        ordered = keys.sort_values(["score", "doc"], ascending=False, kind="stable")
+        rank = ordered.groupby("topic", sort=False).cumcount().add(1).sort_index()
+        rank = pd.Series(rank.to_numpy(), index=frame.index, name="rank")
     tag = pick_column(frame, ("run_id", "name"), "run id", required=False)
     return frame_lines(frame, [topic, "Q0", doc, rank, score, "frame" if tag is None else tag], empty_ok=True)
 

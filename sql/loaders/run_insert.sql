@@ -9,6 +9,10 @@
 -- trec_rank is the rank under pyeval's default ordering policy 'trec' (trec_eval 10.0
 -- form_res_rels.c): score descending, then docno descending in byte order. It is computed
 -- here, once per run, rather than by every evaluation (the view ranked_entries reads it).
+-- A run given without ranks (run_batch.rank_given null: a dict, namedtuples or a DataFrame
+-- without a rank column, pyeval/interop.py) is ranked by its scores wherever it enters: its
+-- rank_given is its trec_rank and its file_position its lines sorted by topic, then in trec
+-- order, so that every ordering ('rank', 'file' too) reads the scores, never the input order.
 insert into run_entries (
     campaign_id, run_id, topic_id, doc_id, rank_given, score, file_position, trec_rank
 )
@@ -17,13 +21,20 @@ select
     batch_runs.run_id,
     run_batch.topic_id,
     run_batch.doc_id,
-    run_batch.rank_given,
+    coalesce(run_batch.rank_given, row_number() over trec_order),
     run_batch.score,
-    run_batch.line_number,
-    row_number() over (
-        partition by run_batch.file_index, run_batch.topic_id
-        order by run_batch.score desc, run_batch.doc_id desc
-    )
+    case
+        when run_batch.rank_given is null then row_number() over (
+            partition by run_batch.file_index
+            order by run_batch.topic_id, run_batch.score desc, run_batch.doc_id desc
+        )
+        else run_batch.line_number
+    end,
+    row_number() over trec_order
 from run_batch
 inner join batch_runs on run_batch.file_index = batch_runs.file_index
 where run_batch.file_index between $first_file and $last_file
+window trec_order as (
+    partition by run_batch.file_index, run_batch.topic_id
+    order by run_batch.score desc, run_batch.doc_id desc
+)

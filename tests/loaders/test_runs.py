@@ -102,6 +102,16 @@ def test_dataframe_run_without_rank(campaign):
     ]
 
 
+def test_dataframe_run_without_rank_is_ranked_by_its_scores(campaign):
+    """Not by its row order: score descending, then docno descending (trec_eval's order)."""
+    frame = pd.DataFrame({"query_id": ["301", "301", "301", "302"], "doc_id": ["a", "c", "b", "a"],
+                          "score": [0.25, 0.5, 0.5, 1.0]}, index=[7, 3, 5, 1])
+    pyeval.load_run(campaign, "t", frame, name="shuffled")
+    assert campaign.execute("select topic_id, doc_id, rank_given from run_entries order by all").fetchall() == [
+        ("301", "a", 3), ("301", "b", 2), ("301", "c", 1), ("302", "a", 1)
+    ]
+
+
 def test_dataframe_run_pyterrier_columns(campaign):
     frame = pd.DataFrame({"qid": ["301"], "docno": ["x"], "score": [3.0], "rank": [0]})
     pyeval.load_run(campaign, "t", frame, name="pt")

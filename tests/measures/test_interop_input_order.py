@@ -1,0 +1,143 @@
+"""A run given without ranks is ranked by its scores through the Python API (pyeval/interop.py):
+the order its rows come in (dict insertion, DataFrame rows, namedtuples) never changes a value,
+under any measure's default ordering (ndeval's 'rank', NTCIREVAL's and cwl_eval's 'file' too:
+sql/loaders/run_insert.sql ranks such a run in trec_eval's order); and ndeval's names give
+pyndeval's numbers on ir_measures' own test_pyndeval case."""
+from __future__ import annotations
+
+import math
+import random
+
+import pandas as pd
+import pytest
+
+import pyeval
+from pyeval.errors import PyevalError
+from pyeval.measures import definitions, make
+
+ir_measures = pytest.importorskip("ir_measures")
+from ir_measures import ScoredDoc  # noqa: E402
+
+# diversity qrels (intents "1", "2"), several levels; a run with tied scores among documents of
+# different levels, so that any ordering reading the input order would show
+QRELS = [("q1", "1", "a", 2), ("q1", "1", "b", 1), ("q1", "2", "c", 2), ("q1", "2", "d", 0), ("q1", "1", "e", 1),
+         ("q1", "2", "f", 3), ("q2", "1", "a", 1), ("q2", "2", "g", 2), ("q2", "1", "h", 0), ("q2", "2", "i", 1)]
+RUN = [("q1", "a", 0.5), ("q1", "b", 0.9), ("q1", "c", 0.1), ("q1", "d", 0.5), ("q1", "e", 0.3), ("q1", "x", 0.3),
+       ("q1", "f", 0.2), ("q2", "a", 1.0), ("q2", "g", 1.0), ("q2", "h", 2.0), ("q2", "i", 0.0), ("q2", "y", 0.7)]
+
+
+def _qrels(kind):
+    """The qrels as ad hoc judgments (the highest level per document) or as diversity ones."""
+    frame = pd.DataFrame([{"query_id": q, "iteration": i, "doc_id": d, "relevance": r} for q, i, d, r in QRELS])
+    if kind == "adhoc":
+        return frame.groupby(["query_id", "doc_id"], as_index=False)["relevance"].max()
+    return frame
+
+
+def _shapes(rows):
+    """The run in every in-memory shape the API takes, its rows in the order given."""
+    mapping = {}
+    for query, doc, score in rows:
+        mapping.setdefault(query, {})[doc] = score
+    return {"dict": mapping, "frame": pd.DataFrame(rows, columns=["query_id", "doc_id", "score"]),
+            "namedtuples": [ScoredDoc(*row) for row in rows]}
+
+
+def _default(definition):
+    params = {p.name: (0.5 if p.type is float else 10 if p.type is int else p.default)
+              for p in definition.params if p.required}
+    return make(definition, **params)
+
+
+@pytest.fixture(scope="module")
+def computable():
+    """Every registered measure, at its defaults, that the API computes on these data, by the
+    diversity qrels (ndeval's and the intent-aware measures) or the ad hoc ones. The API cannot be given intent probabilities or
+    document lengths: only the measures that need them are refused by both."""
+    run = _shapes(RUN)["dict"]
+    measures, refused = {"adhoc": [], "diversity": []}, {}
+    for definition in (d for d in definitions() if d.storable):  # not the text-valued RelString
+        measure = _default(definition)
+        diversity = definition.staging != "adhoc" or definition.family == "ndeval"
+        for kind in ("diversity", "adhoc") if diversity else ("adhoc", "diversity"):
+            try:
+                pyeval.calc_aggregate([measure], _qrels(kind), run)
+            except PyevalError as exc:
+                refused.setdefault(str(measure), []).append(str(exc))
+                continue
+            measures[kind].append(measure)
+            refused.pop(str(measure), None)
+            break
+    unexpected = {name: why for name, why in refused.items()
+                  if not any("has no intents" in text or "no document length" in text for text in why)}
+    assert unexpected == {}
+    assert len(measures["adhoc"]) > 60 and len(measures["diversity"]) >= 9  # ndeval's; the others need intents
+    return measures
+
+
+def _values(kind, measures, run):
+    return {(m.query_id, str(m.measure)): m.value for m in pyeval.iter_calc(measures, _qrels(kind), run)}
+
+
+def _same(a, b):
+    """Equal but for the last bits (DuckDB's parallel sums add in no fixed order: INSQ, Compat)."""
+    return (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize("kind", ["adhoc", "diversity"])
+def test_every_measure_gives_the_same_values_whatever_the_input_order(computable, kind):
+    measures = computable[kind]
+    expected = _values(kind, measures, _shapes(RUN)["dict"])
+    assert {measure for _, measure in expected} == {str(m) for m in measures}
+    shuffler = random.Random(38)
+    orders = [list(reversed(RUN))] + [shuffler.sample(RUN, len(RUN)) for _ in range(2)]
+    for rows in orders:
+        for shape, run in _shapes(rows).items():
+            got = _values(kind, measures, run)
+            differ = sorted(key for key in expected if not _same(got[key], expected[key]))
+            assert differ == [], (shape, [(key, expected[key], got[key]) for key in differ[:10]])
+
+
+def test_ap_ia_of_the_issue_is_pyndevals_in_every_order():
+    qrels = {"q": {"a": 2, "b": 0, "c": 2}}
+    values = set()
+    for rows in ([("q", "a", 0.5), ("q", "b", 0.9), ("q", "c", 0.1)], [("q", "c", 0.1), ("q", "a", 0.5), ("q", "b", 0.9)],
+                 [("q", "b", 0.9), ("q", "c", 0.1), ("q", "a", 0.5)]):
+        for run in _shapes(rows).values():
+            values.add(pyeval.calc_aggregate(["AP_IA(rel=2)"], qrels, run)["AP_IA(rel=2)"])
+    assert len(values) == 1 and values.pop() == pytest.approx(0.5833333333333333)
+
+
+# ir_measures 0.4.3's test/test_pyndeval.py (terrierteam/ir_measures): its qrels, run and the
+# 16 measures of test_measures, on its 2 topics: 32 values
+IRM_QRELS = [("0", "0", "D0", 0), ("0", "0", "D1", 1), ("0", "0", "D2", 1), ("0", "1", "D2", 1), ("0", "1", "D3", 2),
+             ("0", "0", "D4", 0), ("1", "0", "D0", 1), ("1", "0", "D3", 2), ("1", "1", "D5", 2)]
+IRM_RUN = [("0", "D0", 0.8), ("0", "D2", 0.7), ("0", "D1", 0.3), ("0", "D3", 0.4), ("0", "D4", 0.1),
+           ("1", "D1", 0.8), ("1", "D3", 0.7), ("1", "D4", 0.3), ("1", "D2", 0.4)]
+# (ir_measures name, pyndeval name, relevance level)
+IRM_MEASURES = [
+    ("ERR_IA@5", "ERR-IA@5", 1), ("ERR_IA(rel=2)@10", "ERR-IA@10", 2), ("nERR_IA@5", "nERR-IA@5", 1),
+    ("nERR_IA(rel=2)@10", "nERR-IA@10", 2), ("alpha_DCG@5", "alpha-DCG@5", 1), ("alpha_nDCG@5", "alpha-nDCG@5", 1),
+    ("NRBP", "NRBP", 1), ("NRBP(rel=2)", "NRBP", 2), ("nNRBP", "nNRBP", 1), ("nNRBP(rel=2)", "nNRBP", 2),
+    ("AP_IA", "MAP-IA", 1), ("AP_IA(rel=2)", "MAP-IA", 2), ("P_IA@5", "P-IA@5", 1), ("P_IA(rel=2)@10", "P-IA@10", 2),
+    ("StRecall@5", "strec@5", 1), ("StRecall(rel=2)@10", "strec@10", 2),
+]
+
+
+def test_ir_measures_test_pyndeval_all_32_values_are_pyndevals():
+    """pyndeval itself is the oracle (ir_measures' pyndeval provider hands its run, a
+    generator, to the first of its per-level evaluators only, so it reports 0 for rel=2)."""
+    pyndeval = pytest.importorskip("pyndeval")
+    qrels = pd.DataFrame([{"query_id": q, "iteration": i, "doc_id": d, "relevance": r} for q, i, d, r in IRM_QRELS])
+    measures = [ir_measures.parse_measure(name) for name, _, _ in IRM_MEASURES]
+    for rows in (IRM_RUN, list(reversed(IRM_RUN))):
+        for shape, run in _shapes(rows).items():
+            got = {(m.query_id, str(m.measure)): m.value for m in pyeval.iter_calc(measures, qrels, run)}
+            checked = 0
+            for (name, oracle_name, level), measure in zip(IRM_MEASURES, measures):
+                oracle = pyndeval.RelevanceEvaluator(IRM_QRELS, [oracle_name], relevance_level=level).evaluate(IRM_RUN)
+                for topic in ("0", "1"):
+                    assert got[(topic, str(measure))] == pytest.approx(oracle[topic][oracle_name], abs=1e-12), \
+                        (shape, topic, name)
+                    checked += 1
+            assert checked == 32
