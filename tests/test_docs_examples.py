@@ -108,7 +108,7 @@ class Setup:
 
 
 PAGES: dict[str, Setup] = {
-    "cli.md": Setup(demo=("pyeval-demo.duckdb", "web.duckdb"), sample=True, warehouse="pyeval-demo.duckdb"),
+    "cli.md": Setup(warehouse="pyeval-demo.duckdb"),
     "bi.md": Setup(demo=("dash.duckdb",), folders=("/srv/ir/",),
                    shell=("pyeval --db dash.duckdb export --parquet DIR", "pyeval --db dash.duckdb export --parquet export")),
     "design.md": Setup(warehouse="web.duckdb"),
