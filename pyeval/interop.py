@@ -143,6 +143,26 @@ _QRELS_FIELDS = (
 )
 
 
+def _adhoc_judgments(topics: Iterable[Any], docs: Iterable[Any], levels: Iterable[Any]) -> dict[str, dict[str, Any]]:
+    """Diversity qrels as ir_measures gives them to its ad hoc measures (pytrec_eval's dict of
+    dicts, ``QrelsConverter.as_dict_of_dict``): one level per (topic, document), the last row's."""
+    judgments: dict[str, dict[str, Any]] = {}
+    for topic, doc, level in zip(topics, docs, levels):
+        judgments.setdefault(topic, {})[doc] = level
+    return judgments
+
+
+def _frame_adhoc_judgments(frame: Any) -> dict[str, dict[str, Any]] | None:
+    """A qrels DataFrame's ad hoc form (:func:`_adhoc_judgments`) when its intent column varies
+    (diversity qrels), else None."""
+    intent = pick_column(frame, ("iteration", "subtopic_id", "intent_id"), "intent", required=False)
+    if intent is None or intent.nunique() <= 1:
+        return None
+    return _adhoc_judgments(_texts(pick_column(frame, ("query_id", "qid", "topic_id"), "topic")),
+                            _texts(pick_column(frame, ("doc_id", "docno"), "document")),
+                            pick_column(frame, ("relevance", "label"), "relevance").tolist())
+
+
 def _qrels_source(con, qrels: Any) -> Any:
     """Qrels as :func:`pyeval.loaders.load_qrels` takes them: a path or a DataFrame as given;
     a mapping or an iterable of Qrel namedtuples as the rows of a TREC qrels file (``topic
@@ -150,9 +170,12 @@ def _qrels_source(con, qrels: Any) -> Any:
     DuckDB as object arrays (no pandas, no pyarrow) and typed into the fast path's staged table
     (:class:`~pyeval.loaders.source.StagedFile`) by the fast path's own SQL when they fit it
     (sql/loaders/staged_file_fits.sql), else as the lines of such a file (the general path,
-    which names the bad row). The loader then checks them as a file's rows."""
-    if isinstance(qrels, (str, os.PathLike)) or is_frame(qrels):
-        return qrels
+    which names the bad row). The loader then checks them as a file's rows. Returned with the
+    qrels' ad hoc form (:func:`_adhoc_judgments`) when they are diversity qrels given in memory."""
+    if isinstance(qrels, (str, os.PathLike)):
+        return qrels, None
+    if is_frame(qrels):
+        return qrels, _frame_adhoc_judgments(qrels)
     import numpy as np
 
     if isinstance(qrels, Mapping):
@@ -166,8 +189,11 @@ def _qrels_source(con, qrels: Any) -> Any:
         columns = _records(qrels, "relevance") or {"query_id": [], "doc_id": [], "relevance": []}
     rows = len(columns["query_id"])
     intents = columns.get("iteration")
+    adhoc = None
     if intents is None or len(set(intents)) <= 1:  # ir_measures' default iteration '0': ad hoc
         intents = np.full(rows, "0", dtype=object)
+    else:
+        adhoc = _adhoc_judgments(columns["query_id"], columns["doc_id"], columns["relevance"])
     relation = {"line_number": np.arange(1, rows + 1, dtype=np.int64), "topic_id": columns["query_id"],
                 "intent_id": intents, "doc_id": columns["doc_id"], "level": _texts(columns["relevance"])}
     con.register("resident_qrels_rows", relation)
@@ -177,13 +203,13 @@ def _qrels_source(con, qrels: Any) -> Any:
             con.execute(f"create or replace temp table {STAGED_TABLE} as\n"
                         + _scoped(sqlfiles.read("loaders/qrels_fast_rows.sql"), {"file_fields": f"({_QRELS_FIELDS})"}))
             if all(first_row(con, sqlfiles.read("loaders/staged_file_fits.sql"))[1:]):
-                return StagedFile("<qrels>", "<in memory>", "", STAGED_TABLE, rows)
+                return StagedFile("<qrels>", "<in memory>", "", STAGED_TABLE, rows), adhoc
             con.execute(f"drop table {STAGED_TABLE}")
         table = con.sql("select line_number, concat_ws(' ', topic_id, intent_id, doc_id, level) as line "
                         "from resident_qrels_rows order by line_number").to_arrow_table()
     finally:
         con.unregister("resident_qrels_rows")
-    return Lines("<qrels>", "<in memory>", "", table, comments=False)
+    return Lines("<qrels>", "<in memory>", "", table, comments=False), adhoc
 
 
 def _text_array(values: Any) -> pa.Array:
@@ -472,9 +498,13 @@ class Engine:
         self._made = 0  # plans made (their tables' numbers)
         self._complete = False  # the relations beyond ADHOC_RELATIONS made
         self.con = warehouse.scratch(ADHOC_RELATIONS)
+        self._adhoc_engine: Engine | None = None  # diversity qrels' ad hoc form, made on first use
         try:
             try:
-                load_qrels(self.con, CAMPAIGN, _qrels_source(self.con, qrels))
+                source, self._adhoc_judgments = _qrels_source(self.con, qrels)
+                load_qrels(self.con, CAMPAIGN, source)
+                # diversity qrels: no ad hoc judgment (intent_id = '') for the ad hoc measures to read
+                self.diversity = not first_row(self.con, "select count(*) from topic_levels")[0]
             finally:
                 self.con.execute(f"drop table if exists {STAGED_TABLE}")  # in-memory qrels staged
             self.con.execute(sqlfiles.read("evaluation/macros.sql"))
@@ -600,6 +630,9 @@ class Engine:
         names = _run_names(runs)
         if labels is None:
             labels = {name: f"<run {name}>" for name in names}
+        adhoc = [m for m in measures if registry.reads_adhoc_qrels(m)] if self.diversity else []
+        if adhoc:
+            return self._evaluate_split(measures, adhoc, runs, ordering, labels)
         with self._lock:
             self._load(dict(zip(names, runs.values())), labels)
             if not names:
@@ -610,6 +643,32 @@ class Engine:
             else:
                 results = self._evaluate_general(measures, names, ordering)
         return {key: results[name] for key, name in zip(runs, names)}
+
+    def _evaluate_split(self, measures: list[Measure], adhoc: list[Measure], runs: Mapping[Any, Any],
+                        ordering: str | None, labels: Mapping[str, str]) -> dict[Any, Result]:
+        """Diversity qrels: the ad hoc measures on their ad hoc form (as ir_measures computes
+        them: one level per document, the last row's), in a second engine made on first use,
+        the others here; each run's values in the order :meth:`evaluate_many` gives them."""
+        if self._adhoc_judgments is None:
+            raise PyevalError(f"{', '.join(map(str, adhoc))}: ad hoc measures read ad hoc judgments, and a "
+                              "diversity qrels file has several per document: give these qrels as a DataFrame "
+                              "or Qrel namedtuples (their last row per document counts, as in ir_measures) "
+                              "or an ad hoc qrels file")
+        if self._adhoc_engine is None:
+            self._adhoc_engine = Engine(self._adhoc_judgments)
+        runs = {key: run if isinstance(run, (str, os.PathLike)) or is_frame(run) or isinstance(run, Mapping)
+                else list(run) for key, run in runs.items()}  # read twice
+        rest = [m for m in measures if m not in adhoc]
+        parts = [self._adhoc_engine.evaluate_many(adhoc, runs, ordering, labels)]
+        if rest:
+            parts.append(self.evaluate_many(rest, runs, ordering, labels))
+        position = {str(m): index for index, m in enumerate(measures)}
+        results: dict[Any, Result] = {}
+        for key in runs:
+            per_topic = sorted((row for part in parts for row in part[key][0]),
+                               key=lambda row: (row[0], position[row[1]]))
+            results[key] = (per_topic, {name: value for part in parts for name, value in part[key][1].items()})
+        return results
 
     def _evaluate_general(self, measures: list[Measure], names: list[str], ordering: str | None
                           ) -> dict[str, Result]:
@@ -632,6 +691,8 @@ class Engine:
     def close(self) -> None:
         with self._lock:
             self.con.close()
+            if self._adhoc_engine is not None:
+                self._adhoc_engine.close()
 
 
 #: Types whose ``repr`` is their value: a mapping of them is keyed by its ``repr``.
@@ -724,6 +785,11 @@ def _evaluate_many(measures, qrels, runs: Mapping[Any, Any], ordering: str | Non
     finally:
         if not kept:
             engine.close()
+    for _, means in results.values():  # judged topics: every measure has a value; none is never silent
+        missing = [str(m) for m in unique if str(m) not in means]
+        if missing:
+            raise PyevalError(f"{', '.join(missing)}: no value on these qrels (no topic has judgments this "
+                              "measure reads)")
     return pairs, results
 
 

@@ -57,6 +57,13 @@ def driver(family: str):
     return getattr(importlib.import_module(module), function)
 
 
+def reads_adhoc_qrels(measure) -> bool:
+    """Whether ``measure`` reads only the ad hoc judgments (``intent_id = ''``): a SQL family
+    staged ad hoc. Drivers and the diversity stagings read diversity qrels too (the rule
+    pyeval.core.evaluation.evaluate checks a diversity campaign by)."""
+    return _DRIVERS.get(measure.family) is None and measure.definition.staging == "adhoc"
+
+
 def sql_families() -> list[str]:
     """Families computed by ``sql/metrics/metric_<family>.sql``, sorted."""
     return sorted({d.family for d in _CANONICAL.values()} - set(_DRIVERS))
