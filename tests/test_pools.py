@@ -279,12 +279,28 @@ def test_bad_input_changes_nothing(campaign, con):
     for call, message in cases:
         with pytest.raises(PyevalError, match=message):
             call()
-    con.execute("update runs set team = null where run_id = 'r2'")
-    con.execute("update pool_runs set team = null where run_id = 'r2'")
-    before = snapshot(con)
-    with pytest.raises(PyevalError, match="pooled run 'r2' of pool 'p' has no team"):
-        pools.leave_out(con, "c", "p", ["AP"])
-    assert snapshot(con) == before
+
+
+def test_leave_one_team_out_takes_a_run_without_a_team_as_a_group_of_its_own(con):
+    """docs/pools.md: a run without a team is a group of its own, named by the run, as pool
+    uniques counts it (pool loo refused such a run)."""
+    pyeval.load_qrels(con, "c", DATA / "qrels.txt")
+    for run, team in teams().items():
+        metadata = RunMetadata(team=None if run == "r1" else team)
+        pyeval.load_runs(con, "c", [DATA / f"{run}.txt"], names=[run], metadata=metadata)
+    pools.build(con, "c", "p", depth=10, runs=POOLED)
+    result = pools.leave_out(con, "c", "p", ["AP"])
+    table = result.table.set_index("run_id")
+    unique = pools.unique_documents(con, "c", "p")
+    own = unique[unique["group_name"] == "r1"]
+    assert len(own) > 0 and table.loc["r1", "left_out"] == "r1"
+    assert table.loc["r1", "removed_documents"] == len(own)
+    # its value is AP under the official set without its unique documents (the derived set)
+    expected = pyeval.evaluate(con, "c", ["AP"], runs=["r1"], judgment_set="p.without-team.r1", store=False)
+    assert table.loc["r1", "leave_out"] == pytest.approx(expected.means["value"].iloc[0], abs=1e-12)
+    assert table.loc["r1", "leave_out"] != table.loc["r1", "official"]
+    assert pools.leave_out(con, "c", "p", ["AP"], teams=["r1"], store=False).table.set_index("run_id").loc[
+        "r1", "left_out"] == "r1"
 
 
 def test_cli(tmp_path):

@@ -18,7 +18,7 @@ import duckdb
 
 from pyeval.core import sqlfiles
 from pyeval.core.db import default_judgment_set, first_row, transaction
-from ..errors import PyevalError, require_choice, with_command_line
+from ..errors import PyevalError, require_choice
 from ..loaders import judgment_sets
 from .build import require_pool
 from .coverage import GROUPINGS, unique_documents
@@ -115,20 +115,16 @@ def leave_out(
     pooled = dict(con.execute("select run_id, team from pool_runs where campaign_id = $c and pool_name = $p", keys)
                   .fetchall())
     team_of = dict(con.execute("select run_id, team from runs where campaign_id = $c", {"c": campaign_id}).fetchall())
-    if grouping == "team":
-        teamless = sorted(r for r, t in pooled.items() if t is None)
-        if teamless:
-            first = f"pooled run {teamless[0]!r} of pool '{pool_name}' has no team; give every pooled run a team"
-            then = "or leave runs out one by one"
-            raise with_command_line(PyevalError(f"{first} (pyeval.annotate_run) {then} (grouping='run')"),
-                                    f"{first} (pyeval annotate --team) {then} (--by run)")
     evaluated = list(dict.fromkeys(runs)) if runs else sorted(team_of)
     missing = [r for r in evaluated if r not in team_of]
     if missing:
         raise PyevalError(f"campaign '{campaign_id}' has no run named {', '.join(map(repr, missing))}")
-    group_of = {r: (team_of[r] if grouping == "team" else r) for r in evaluated}
+    # a run without a team is a group of its own, named by the run (coalesce(team, run_id), as
+    # the pool's documents record their teams: sql/pools/pool_candidates.sql)
+    group_by_run = {r: (t if grouping == "team" and t is not None else r) for r, t in team_of.items()}
+    group_of = {r: group_by_run[r] for r in evaluated}
     if teams:
-        known = set(team_of.values()) if grouping == "team" else set(team_of)
+        known = set(group_by_run.values())
         unknown = [t for t in teams if t not in known]
         if unknown:
             raise PyevalError(f"campaign '{campaign_id}' has no {grouping} {unknown[0]!r}; its {grouping}s: "
