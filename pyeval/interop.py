@@ -31,9 +31,10 @@ import itertools
 import math
 import operator
 import os
+import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import duckdb
@@ -130,13 +131,34 @@ def _records(source: Iterable[Any], value: str) -> dict[str, np.ndarray] | None:
             else list(map(operator.attrgetter(field), records)) for field in fields}
 
 
+#: What separates the fields of a TREC file (the loaders split lines on it): an identifier
+#: given in memory holding one of these characters is refused, in every shape (as a DataFrame's
+#: is by :func:`pyeval.loaders.source.frame_lines`), never stripped or split.
+_WHITESPACE = "[ \t\n\v\f\r]"
+
+
+def _refuse_whitespace(con, relation: str, columns: Mapping[str, str], label: Callable[[int], str]) -> None:
+    """Raise :class:`InputFormatError` naming the first row of ``relation`` (registered with
+    DuckDB: ``file_index``, ``line_number`` and ``columns``, column -> field name) whose
+    identifier holds whitespace; ``label`` names the input of a ``file_index``."""
+    names = list(columns)
+    test = " or ".join(f"regexp_matches({column}, $whitespace)" for column in names)  # pyeval's column names
+    row = first_row(con, f"select file_index, line_number, {', '.join(names)} from {relation} where {test} "
+                    "order by file_index, line_number limit 1", {"whitespace": _WHITESPACE})
+    if row is None:
+        return
+    column, value = next((c, v) for c, v in zip(names, row[2:]) if v is not None and re.search(_WHITESPACE, v))
+    raise InputFormatError(label(row[0]), int(row[1]), f"{columns[column]} {value!r} holds whitespace: identifiers "
+                           "cannot (whitespace separates the fields of a TREC file); remove it")
+
+
 #: In-memory qrels as the fast path's ``file_fields`` (sql/loaders/qrels_fast_rows.sql reads
 #: it): a field the general path would split differently (ASCII whitespace inside, or empty) is
 #: null, so that sql/loaders/staged_file_fits.sql sends the qrels to the general path, which
 #: names the row.
 _QRELS_FIELDS = (
     "select 0 as file_index, "
-    + ", ".join(f"case when not regexp_matches({column}, '^$|[ \\t\\n\\v\\f\\r]') then {column} end as {field}"
+    + ", ".join(f"case when not regexp_matches({column}, '^$|{_WHITESPACE}') then {column} end as {field}"
                 for column, field in (("topic_id", "topic_id"), ("intent_id", "iter"), ("doc_id", "doc_id"),
                                       ("level", "level_text")))
     + " from resident_qrels_rows"
@@ -198,6 +220,8 @@ def _qrels_source(con, qrels: Any) -> Any:
                 "intent_id": intents, "doc_id": columns["doc_id"], "level": _texts(columns["relevance"])}
     con.register("resident_qrels_rows", relation)
     try:
+        _refuse_whitespace(con, "(select 0 as file_index, * from resident_qrels_rows)",
+                           {"topic_id": "query_id", "intent_id": "iteration", "doc_id": "doc_id"}, lambda _: "<qrels>")
         if rows and first_row(con, "select current_setting('preserve_insertion_order')")[0]:  # rowid: row order
             con.execute(sqlfiles.read("loaders/macros.sql"))  # the typing rules of qrels_fast_rows.sql
             con.execute(f"create or replace temp table {STAGED_TABLE} as\n"
@@ -551,6 +575,9 @@ class Engine:
         if relation is not None:
             con.register("resident_run", relation)
         try:
+            if relation is not None:
+                _refuse_whitespace(con, "resident_run", {"topic_id": "query_id", "doc_id": "doc_id"},
+                                   lambda index: labels[names[index]])
             if relation is not None and not all(item.checked for item in given.values()) and con.execute(
                 "select count(*) from (select hash(file_index, topic_id, doc_id) as pair from resident_run "
                 "group by pair having count(*) > 1 limit 1)"
