@@ -229,6 +229,7 @@ def evaluate_summary(
         request, engine_options = campaign_id, settings
     else:
         engine_options = {k: settings.pop(k) for k in list(settings) if k not in _REQUEST_KEYWORDS}
+        settings.setdefault("judgment_set", None)  # as evaluate: the campaign's default set
         request = EvaluationRequest.build(campaign_id, measures, **settings)
     request, evaluation_id = _evaluate_into(con, request, store, engine_options)
     try:

@@ -140,7 +140,7 @@ class EvaluationRequest:
         probs: str | None = None,
         engine: str = "duckdb",
         preferences: str = "qrels",
-        judgment_set: str | None = None,
+        judgment_set: str | None = "official",
     ) -> EvaluationRequest:
         """A request from names as a user gives them: measures parsed (trec_eval aliases too),
         the default gain profile and probability variant applied, runs without repeats (an
