@@ -52,8 +52,9 @@ def _default(definition):
 @pytest.fixture(scope="module")
 def computable():
     """Every registered measure, at its defaults, that the API computes on these data, by the
-    diversity qrels (ndeval's and the intent-aware measures) or the ad hoc ones. The API cannot be given intent probabilities or
-    document lengths: only the measures that need them are refused by both."""
+    qrels it takes: diversity ones (ndeval's and the intent-aware measures) or ad hoc ones. The
+    API cannot be given intent probabilities or document lengths: only the measures that need
+    them are refused by both."""
     run = _shapes(RUN)["dict"]
     measures, refused = {"adhoc": [], "diversity": []}, {}
     for definition in (d for d in definitions() if d.storable):  # not the text-valued RelString
@@ -101,9 +102,9 @@ def test_every_measure_gives_the_same_values_whatever_the_input_order(computable
 def test_ap_ia_of_the_issue_is_pyndevals_in_every_order():
     qrels = {"q": {"a": 2, "b": 0, "c": 2}}
     values = set()
-    for rows in ([("q", "a", 0.5), ("q", "b", 0.9), ("q", "c", 0.1)], [("q", "c", 0.1), ("q", "a", 0.5), ("q", "b", 0.9)],
-                 [("q", "b", 0.9), ("q", "c", 0.1), ("q", "a", 0.5)]):
-        for run in _shapes(rows).values():
+    rows = [("q", "a", 0.5), ("q", "b", 0.9), ("q", "c", 0.1)]
+    for order in ([0, 1, 2], [2, 0, 1], [1, 2, 0]):
+        for run in _shapes([rows[i] for i in order]).values():
             values.add(pyeval.calc_aggregate(["AP_IA(rel=2)"], qrels, run)["AP_IA(rel=2)"])
     assert len(values) == 1 and values.pop() == pytest.approx(0.5833333333333333)
 
