@@ -135,6 +135,42 @@ def run_names(runs) -> list[str] | None:
     return names or None
 
 
+def checked_output(what: str, is_ours=None, *, replaceable: bool = False):
+    """A click callback: the one guard of an option that names an output file
+    (:func:`pyeval.storage.ownership.require_replaceable_output`), run before any work. ``what``
+    names the kind of file; ``is_ours(path)`` proves an existing file is pyeval's output of that
+    kind (replaced without asking); ``replaceable``: the command has :func:`replace_option`, and
+    given it replaces any regular file but the warehouse. The callback carries ``output_kind``
+    (tests find every guarded option by it); called with no context (a --plot PREFIX's files,
+    checked in the command), it takes the running command's."""
+    def check(ctx, param, value):
+        if value is None:
+            return None
+        from pyeval.storage import ownership
+
+        ctx = ctx or click.get_current_context(silent=True)
+        root = ctx.find_root().obj if ctx is not None else None
+        try:
+            if what == "figure":
+                ownership.figure_format(value)
+            ownership.require_replaceable_output(
+                value, what, is_ours, replace=bool(replaceable and ctx is not None and ctx.params.get("replace")),
+                warehouse=(root or {}).get("db"), replace_hint="--replace" if replaceable else None)
+        except PyevalError as exc:
+            raise click.ClickException(one_line(str(exc))) from exc
+        return value
+    check.output_kind = what
+    return check
+
+
+def replace_option(command):
+    """--replace: an output file that exists is replaced (never the warehouse, a DuckDB file, a
+    link, a device or a FIFO: :func:`checked_output`). Eager, so the guard sees it."""
+    return click.option("--replace", is_flag=True, is_eager=True,
+                        help="Replace the output file if it exists (never the warehouse, another DuckDB "
+                        "database, a symbolic link, a device or a FIFO).")(command)
+
+
 def output_option(command):
     return click.option(
         "--format",

@@ -7,8 +7,8 @@ import click
 
 from ..errors import PyevalError
 from ..vocabulary import ABSENT_SCORES, NORM_STAGES, ORDERINGS, PAIR_TESTS, REPORT_TABLE_FORMATS, TIE_ORDERS, names
-from .base import (DEFAULT_SET_HELP, DEPTH, NON_NEGATIVE, POSITIVE, PROBABILITY, campaign_option, fail_cleanly, main,
-                   number_list, open_warehouse, output_option)
+from .base import (DEFAULT_SET_HELP, DEPTH, NON_NEGATIVE, POSITIVE, PROBABILITY, campaign_option, checked_output,
+                   fail_cleanly, main, number_list, open_warehouse, output_option, replace_option)
 from .metaeval import checked_figure
 
 
@@ -161,15 +161,17 @@ def fusions_command(ctx, campaign, fmt):
 @main.command("export-run")
 @campaign_option
 @click.argument("run")
-@click.option("--out", "-o", type=click.Path(dir_okay=False), help="Write the file here (default: standard output).")
+@click.option("--out", "-o", type=click.Path(dir_okay=False), callback=checked_output("run file", replaceable=True),
+              help="Write the file here (default: standard output); an existing file only with --replace.")
+@replace_option
 @click.pass_context
 @fail_cleanly
-def export_run_command(ctx, campaign, run, out):
+def export_run_command(ctx, campaign, run, out, replace):
     """Write a stored run (a fused run too) as a TREC run file."""
     from ..fusion import export_run
 
     con = open_warehouse(ctx, read_only=True)
-    text = export_run(con, campaign, run, out)
+    text = export_run(con, campaign, run, out, replace=replace)
     if out is None:
         click.echo(text, nl=False)
     else:  # as pool export says what it wrote

@@ -7,7 +7,7 @@ import click
 
 from ..vocabulary import COMPARISONS, CORRECTIONS, CORRELATION_COLUMNS, CORRELATION_TESTS, FUZZ_MARGINS, MEM_EXPECTATIONS, MEM_SOLVERS, P_CONVENTIONS, REPORT_FORMATS, RESAMPLING_ENGINES, SIGNIFICANCE_TESTS, SWAP_RULES, SWAP_SAMPLING, names
 from .base import (COUNT, DEFAULT_SET_HELP, NON_NEGATIVE, POSITIVE, PROBABILITY, REPLICATES, RISK_ALPHA, SEED, TRIALS,
-                   campaign_option, fail_cleanly, main, number_list, open_warehouse, output_option, run_names, storing)
+                   campaign_option, checked_output, fail_cleanly, main, number_list, open_warehouse, output_option, run_names, storing)
 
 
 
@@ -31,25 +31,6 @@ def _resampling_options(command):
     return command
 
 
-def _checked_output(what: str, is_ours):
-    """A click callback: refuse, before any work, an output path pyeval may not write
-    (:func:`pyeval.storage.ownership.require_replaceable_output`)."""
-    def check(ctx, param, value):
-        if value is None:
-            return None
-        from pyeval.storage import ownership
-        from ..errors import PyevalError
-
-        try:
-            if what == "figure":
-                ownership.figure_format(value)
-            ownership.require_replaceable_output(value, what, is_ours)
-        except PyevalError as exc:
-            raise click.ClickException(str(exc)) from exc
-        return value
-    return check
-
-
 def _is_pyeval_figure(path) -> bool:
     from pyeval.storage import ownership
 
@@ -57,7 +38,7 @@ def _is_pyeval_figure(path) -> bool:
 
 
 #: The check of a --plot path (a click callback): a new file or a figure pyeval saved.
-checked_figure = _checked_output("figure", _is_pyeval_figure)
+checked_figure = checked_output("figure", _is_pyeval_figure)
 
 
 def require_figure_paths(paths) -> None:
@@ -142,7 +123,7 @@ def significance_command(ctx, campaign, measure, test, runs, replicates, seed, a
 @_resampling_options
 @click.option("--runs-sample", type=click.IntRange(min=2, max=2**31 - 1), help="Use a seeded random sample of K runs.")
 @_plot_options("Save the ASL curves as a figure")
-@click.option("--curves", type=click.Path(dir_okay=False), callback=_checked_output("curves CSV", _is_curves_csv),
+@click.option("--curves", type=click.Path(dir_okay=False), callback=checked_output("curves CSV", _is_curves_csv),
               help="Write the ASL curves as CSV (measure,rank,asl; created, or replacing only such a CSV).")
 @click.option("--engine", type=click.Choice(names(RESAMPLING_ENGINES)), default="numpy", show_default=True,
               help="ray: one Ray task per shard of measures, bit-identical results (pip install 'pyeval[ray]').")
@@ -180,7 +161,7 @@ def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alp
         if curves:
             from pyeval.storage import ownership
 
-            ownership.require_replaceable_output(curves, "curves CSV", _is_curves_csv)
+            ownership.require_replaceable_output(curves, "curves CSV", _is_curves_csv, warehouse=ctx.obj["db"])
             ownership.replace_file(curves, lambda temporary: power.curves.to_csv(temporary, index=False))
             click.echo(f"ASL curves written to {curves}", err=True)
         if plot:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from ..vocabulary import ORDERINGS, POOL_GROUPINGS, REPORT_FORMATS, names
-from .base import (COUNT, DEFAULT_SET_HELP, DEPTH, SEED, campaign_option, fail_cleanly, main, open_warehouse,
-                   output_option)
+from .base import (COUNT, DEFAULT_SET_HELP, DEPTH, SEED, campaign_option, checked_output, fail_cleanly, main,
+                   open_warehouse, output_option, replace_option)
 
 pool_option = click.option("--pool", "-P", "pool_name", metavar="NAME",
                            help="The pool (default: the campaign's only pool).")
@@ -94,15 +94,17 @@ def list_command(ctx, campaign, fmt):
 @pool_group.command("export")
 @campaign_option
 @click.argument("name")
-@click.argument("file", type=click.Path(dir_okay=False, writable=True))
+@click.argument("file", type=click.Path(dir_okay=False), callback=checked_output("pool file", replaceable=True))
+@replace_option
 @click.pass_context
 @fail_cleanly
-def export_command(ctx, campaign, name, file):
-    """Write pool NAME to FILE as assessors receive it: 'topic 0 docno -1', a block per topic."""
+def export_command(ctx, campaign, name, file, replace):
+    """Write pool NAME to FILE as assessors receive it: 'topic 0 docno -1', a block per topic (an
+    existing FILE only with --replace)."""
     from ..pools import export
 
     con = open_warehouse(ctx, read_only=True, create=False)
-    click.echo(f"{campaign}: pool '{name}': {export(con, campaign, name, file)} lines written to {file}")
+    click.echo(f"{campaign}: pool '{name}': {export(con, campaign, name, file, replace=replace)} lines written to {file}")
 
 
 @pool_group.command("coverage")

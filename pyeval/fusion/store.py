@@ -167,9 +167,13 @@ def delete_run(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: str) ->
 
 
 def export_run(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: str,
-               path: str | os.PathLike[str] | None = None) -> str:
+               path: str | os.PathLike[str] | None = None, *, replace: bool = False) -> str:
     """The TREC run file of a stored run (``topic Q0 docno rank score tag``, in file order, the
-    tag the run's name); written to ``path`` when given. A fused run's file has the run's sha256."""
+    tag the run's name); written to ``path`` when given (a new file, or with ``replace`` an
+    existing regular file; never the warehouse, a link, a device or a FIFO:
+    :func:`pyeval.storage.ownership.write_output`). A fused run's file has the run's sha256."""
+    from pyeval.storage.ownership import write_output
+
     if first_row(con, "select 1 from runs where campaign_id = $c and run_id = $r",
                  {"c": campaign_id, "r": run_id}) is None:
         raise PyevalError(f"campaign '{campaign_id}' has no run named '{run_id}'")
@@ -177,8 +181,7 @@ def export_run(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: str,
                         {"campaign_id": campaign_id, "run_id": run_id, "run_tag": run_id}).fetchall()
     text = "".join(line + "\n" for (line,) in lines)
     if path is not None:
-        with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        write_output(con, path, "run file", text, replace=replace)
     return text
 
 

@@ -209,18 +209,21 @@ def documents(con: duckdb.DuckDBPyConnection, campaign_id: str, name: str):
         {"c": campaign_id, "p": name}).df()
 
 
-def export(con: duckdb.DuckDBPyConnection, campaign_id: str, name: str, path: str) -> int:
+def export(con: duckdb.DuckDBPyConnection, campaign_id: str, name: str, path: str, *, replace: bool = False) -> int:
     """Write the pool as the file assessors receive: ``topic 0 docno -1`` (qrels layout, level -1
     = not yet judged), one block per topic (topics in numeric order when numeric, else by
     name), documents by docno so that the order tells the assessor nothing of the ranks.
-    Returns the number of lines."""
+    ``path`` is a new file, or with ``replace`` an existing regular file; never the warehouse, a
+    link, a device or a FIFO (:func:`pyeval.storage.ownership.write_output`). Returns the number
+    of lines."""
+    from pyeval.storage.ownership import write_output
+
     require_pool(con, campaign_id, name)
     rows = con.execute(
         "select topic_id, doc_id from pool_documents where campaign_id = $c and pool_name = $p "
         "order by try_cast(topic_id as bigint) nulls last, topic_id, doc_id",
         {"c": campaign_id, "p": name}).fetchall()
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.writelines(f"{topic} 0 {doc} -1\n" for topic, doc in rows)
+    write_output(con, path, "pool file", "".join(f"{topic} 0 {doc} -1\n" for topic, doc in rows), replace=replace)
     return len(rows)
 
 

@@ -404,22 +404,74 @@ def starts_with_line(path: str | os.PathLike[str], line: str) -> bool:
     return head.rstrip(b"\r\n") == line.encode("utf-8") or head.startswith((line + "\n").encode("utf-8"))
 
 
-def require_replaceable_output(path: str | os.PathLike[str], what: str, is_ours) -> Path:
-    """Check, before any work, that an output file ``path`` may be written: it is missing (its
-    folder exists), or a regular file that ``is_ours(path)`` proves pyeval wrote. A warehouse,
-    any other file, a symbolic link, a directory, device, FIFO or socket raise NotOwnedError."""
+def require_replaceable_output(path: str | os.PathLike[str], what: str, is_ours=None, *, replace: bool = False,
+                               warehouse: str | os.PathLike[str] | None = None,
+                               replace_hint: str | None = None) -> Path:
+    """The one check of every output file pyeval writes (``--out``, ``--plot``, ``--curves``,
+    ``pool export FILE``, ``snapshot OUT``), made before any work: ``path`` is missing (its folder
+    exists), or a regular file that ``is_ours(path)`` proves pyeval wrote as output of this kind,
+    or (``replace``: the user asked to replace it) any regular file that is not a DuckDB database.
+
+    Never written whatever the options: the warehouse ``warehouse`` (the same file, also through
+    a hard link), any other DuckDB database that ``is_ours`` does not prove (a warehouse by its
+    header), a symbolic link, a directory, device, FIFO or socket (told by the file's status
+    alone: a FIFO is never opened). ``replace_hint`` (e.g. ``'--replace'``) names how to replace
+    a file pyeval cannot prove its own; the error says it. Raises :class:`NotOwnedError`."""
     path = Path(path)
     if not path.parent.is_dir():
         raise NotOwnedError(f"{path.parent}: no such directory ({what})")
     if path.is_symlink():
-        raise NotOwnedError(f"{path}: a symbolic link; pyeval leaves it alone (choose another {what} file)")
+        raise NotOwnedError(f"{path}: a symbolic link; pyeval leaves it alone and never writes through one "
+                            f"(choose another path for the {what})")
     kind = special_kind(path)
     if kind is not None:
-        raise NotOwnedError(f"{path}: {kind}; pyeval leaves it alone (choose another {what} file)")
-    if path.exists() and not is_ours(path):
-        raise NotOwnedError(f"{path}: exists and is not a {what} file pyeval wrote; pyeval leaves it alone "
-                            "(choose another file)")
-    return path
+        raise NotOwnedError(f"{path}: {kind}; pyeval leaves it alone (choose another path for the {what})")
+    if not path.exists():
+        return path
+    if warehouse is not None and _same_file(path, warehouse):
+        raise NotOwnedError(f"{path}: the warehouse itself (--db); pyeval leaves it alone, never writing a {what} "
+                            "over it (choose another path)")
+    if is_ours is not None and is_ours(path):
+        return path
+    if file_kind(path) == "duckdb":
+        raise NotOwnedError(f"{path}: a DuckDB database (a warehouse?); pyeval leaves it alone, never writing a "
+                            f"{what} over it (choose another path)")
+    if replace:
+        return path
+    how = f", or give {replace_hint} to replace it" if replace_hint else ""
+    noun = what if what.endswith("file") else f"{what} file"
+    raise NotOwnedError(f"{path}: exists and is not a {noun} pyeval wrote; pyeval leaves it alone "
+                        f"(choose another path{how})")
+
+
+def _same_file(path: Path, other: str | os.PathLike[str]) -> bool:
+    """Whether two paths name one file (same device and inode: a hard link too)."""
+    try:
+        return os.path.samefile(path, other)
+    except OSError:
+        return False
+
+
+def database_file(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The file of the open connection's database (None: in memory)."""
+    rows = con.execute("select path from duckdb_databases() where database_name = current_database()").fetchall()
+    return rows[0][0] if rows and rows[0][0] else None
+
+
+def write_output(con: duckdb.DuckDBPyConnection | None, path: str | os.PathLike[str], what: str, text: str, *,
+                 replace: bool = False) -> Path:
+    """Write ``text`` to the output file ``path`` of the library's functions (a run file, a pool
+    file): checked by :func:`require_replaceable_output` (``replace``: an existing regular file
+    may be replaced; never the warehouse ``con`` reads), then written beside it and renamed over
+    it (:func:`replace_file`), so a FIFO or a link put there meanwhile is replaced, not written
+    through, and a failed write leaves the old file."""
+    require_replaceable_output(path, what, replace=replace, warehouse=database_file(con) if con is not None else None,
+                               replace_hint="--replace (replace=True)")
+
+    def write(temporary: Path) -> None:
+        with open(temporary, "x", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+    return replace_file(path, write)
 
 
 def replace_file(path: str | os.PathLike[str], write) -> Path:
