@@ -256,7 +256,7 @@ def resolve(con: duckdb.DuckDBPyConnection, request: EvaluationRequest) -> Evalu
     """``request`` with its runs resolved against the warehouse (default: every run of the
     campaign); PyevalError naming a missing campaign, run or kind of qrels."""
     # the Python families (ndeval, umeasure) read per-intent judgments and check their own qrels
-    any_qrels = all(registry.driver(m.family) or m.definition.staging != "adhoc" for m in request.measures)
+    any_qrels = not any(registry.reads_adhoc_qrels(m) for m in request.measures)
     runs = campaign_runs(con, request.campaign_id, request.runs, any_qrels=any_qrels)
     judgment_set = judgment_set_or_default(con, request.campaign_id, request.judgment_set)
     check_judgment_set(con, request.campaign_id, judgment_set)
