@@ -76,6 +76,7 @@ def export_parquet(
     try:
         building = _sibling(target, "build")
         building.mkdir()  # with the umask's permissions: an export is for sharing
+        (building / BUILD_MARKER).write_text(_build_marker_text(building), encoding="utf-8")
     except OSError as exc:
         raise PyevalError(f"{target.parent}: cannot write the export there: {exc.strerror or exc}") from exc
     try:
@@ -149,6 +150,7 @@ def _write_export(con: duckdb.DuckDBPyConnection, target: Path, building: Path) 
     old = None
     try:
         (building / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+        (building / BUILD_MARKER).unlink()  # a finished build is proven by its sealed manifest
         if target.exists():
             old = _sibling(target, "old")
             target.rename(old)
@@ -160,6 +162,28 @@ def _write_export(con: duckdb.DuckDBPyConnection, target: Path, building: Path) 
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
     return ExportReport(str(target), {t: info["rows"] for t, info in tables.items()}, last)
+
+
+#: The file an export writes first into its build folder (holding :func:`_build_marker_text`):
+#: the proof that a ``.DIR.build.<pid>.<token>`` folder is pyeval's, which recovery needs
+#: before it removes one (a folder of that name without it is someone else's).
+BUILD_MARKER = ".pyeval-export-build"
+
+
+def _build_marker_text(building: Path) -> str:
+    return f"pyeval export build {building.name}\n"
+
+
+def _is_our_build(folder: Path) -> bool:
+    """Whether ``folder`` is a build folder an export made: it holds :data:`BUILD_MARKER` with
+    the folder's own name, or it is a finished export (its sealed manifest written last)."""
+    marker_file = folder / BUILD_MARKER
+    try:
+        if not marker_file.is_symlink() and marker_file.is_file() and marker_file.stat().st_size < 4096:
+            return marker_file.read_text(encoding="utf-8") == _build_marker_text(folder)
+    except (OSError, UnicodeDecodeError):
+        return False
+    return _is_export(folder)
 
 
 def _sibling(target: Path, kind: str) -> Path:
@@ -198,12 +222,14 @@ def _is_export(folder: Path) -> bool:
     return True
 
 
-def recover_export(directory: str | os.PathLike[str]) -> None:
-    """Finish or undo what a killed export left beside ``directory`` (docs/bi.md): when the
-    export is missing because one was killed between its two renames, its finished build (a
-    sealed manifest written last) takes its place, else the export it was replacing goes back;
-    then the abandoned build folders and replaced exports are removed. Folders of an export still
-    running, and anything that is not an export pyeval wrote, are left alone."""
+def recover_export(directory: str | os.PathLike[str], *, remove: bool = True) -> None:
+    """Finish or undo what a killed export left beside ``directory`` (docs/reliability.md): when
+    the export is missing because one was killed between its two renames, its finished build (a
+    sealed manifest written last) takes its place, else the export it was replacing goes back.
+    With ``remove`` (``export``; not the read-only ``attach``, which deletes nothing), the
+    abandoned build folders and replaced exports are then removed. Only what pyeval provably
+    made is moved or removed (a build folder holding :data:`BUILD_MARKER`, an export with its
+    manifest); folders of an export still running, and anything else, are left alone."""
     target = Path(directory).absolute()
     if target.is_symlink() or not target.parent.is_dir():
         return
@@ -216,8 +242,10 @@ def recover_export(directory: str | os.PathLike[str]) -> None:
             source = finished[0] if finished else next((f for f in found["old"] if _is_export(f)), None)
             if source is not None:
                 source.rename(target)
+        if not remove:
+            return
         for folder in found["build"]:
-            if folder.exists():
+            if folder.exists() and _is_our_build(folder):
                 shutil.rmtree(folder, ignore_errors=True)
         for folder in found["old"]:
             if folder.exists() and _is_export(folder):
@@ -299,7 +327,7 @@ def read_manifest(directory: str | os.PathLike[str], *, verify: bool = True) -> 
     ``verify``, has its recorded sha256)."""
     root = Path(directory)
     path = root / MANIFEST
-    recover_export(root)
+    recover_export(root, remove=False)  # reading deletes nothing
     if not root.is_dir():
         raise PyevalError(f"{root}: no such directory")
     if not path.is_file():

@@ -41,6 +41,10 @@ CLIENT_DUCKDB: dict[str, str] = {
 _LOCK = "lock_configuration"
 
 
+#: The temporary folder of a read-only URL, inside the warehouse file (so it never exists).
+NO_TEMPORARY_FOLDER = ".pyeval-no-temporary-files"
+
+
 def sqlalchemy_url(path: str | os.PathLike[str], *, read_only: bool = True, settable: bool = False) -> str:
     """The SQLAlchemy URL of a warehouse file (duckdb-sqlalchemy dialect), read-only by default.
 
@@ -52,11 +56,16 @@ def sqlalchemy_url(path: str | os.PathLike[str], *, read_only: bool = True, sett
     """
     from sqlalchemy.engine import URL
 
+    database = str(Path(path).resolve())
     query = {"access_mode": "read_only"} if read_only else {}
     if read_only:
         query.update({key: str(value).lower() for key, value in LOCKED_DOWN.items()
                       if not (settable and key == _LOCK)})
-    return URL.create("duckdb", database=str(Path(path).resolve()), query=query).render_as_string()
+        # a URL drops an empty value, and DuckDB would then spill to <warehouse>.tmp/ and let
+        # COPY ... TO write there though external access is off: a folder inside the warehouse
+        # file, which cannot exist, takes temporary files (and COPY) nowhere
+        query["temp_directory"] = f"{database}/{NO_TEMPORARY_FOLDER}"
+    return URL.create("duckdb", database=database, query=query).render_as_string()
 
 
 def storage_version_for(client: str | None = None, duckdb_version: str | None = None) -> str | None:

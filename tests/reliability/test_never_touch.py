@@ -246,19 +246,33 @@ def test_an_export_killed_between_its_renames_is_finished_by_attach(tmp_path):
     target.rename(tmp_path / f".export.old.{DEAD}.0badc0de")
     built.rename(tmp_path / f".export.build.{DEAD}.0ddba11a")
     assert _runs(target) == ["new_run"]  # the finished build took its place
+    # attach only reads: the replaced export stays until the next export removes it
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == sorted(["export", f".export.old.{DEAD}.0badc0de"])
+    status, output = cli("--db", tmp_path / "export.duckdb", "export", "--parquet", target, "--replace")
+    assert status == 0, output
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["export"]
+
+
+def _build_folder(tmp_path, name):
+    """A build folder as a killed export leaves it: pyeval's marker first, then some files."""
+    from pyeval.sharing.export import BUILD_MARKER, _build_marker_text
+
+    folder = tmp_path / name
+    (folder / "runs").mkdir(parents=True)
+    (folder / BUILD_MARKER).write_text(_build_marker_text(folder), encoding="utf-8")
+    (folder / "runs" / "data.parquet").write_bytes(b"half")
+    return folder
 
 
 def test_an_export_killed_while_building_is_undone_by_the_next_export(tmp_path):
     target = _exported(tmp_path, "export", "old_run")
     target.rename(tmp_path / f".export.old.{DEAD}.0badc0de")
-    half = tmp_path / f".export.build.{DEAD}.0ddba11a"
-    (half / "runs").mkdir(parents=True)  # no manifest: unfinished
-    (half / "runs" / "data.parquet").write_bytes(b"half")
+    half = _build_folder(tmp_path, f".export.build.{DEAD}.0ddba11a")  # no manifest: unfinished
     assert _runs(target) == ["old_run"]  # the export it was replacing is back
-    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["export"]
+    # attach reads: it deletes nothing, not even the killed export's build folder
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == sorted(["export", half.name])
     # a build folder left by a killed export is removed by the next export; a running one's is not
-    (tmp_path / f".export.build.{DEAD}.feedface").mkdir()
+    dead = _build_folder(tmp_path, f".export.build.{DEAD}.feedface")
     running = tmp_path / f".export.build.{os.getpid()}.cafebabe"
     running.mkdir()
     mine = tmp_path / ".export.build.notes"
@@ -266,7 +280,29 @@ def test_an_export_killed_while_building_is_undone_by_the_next_export(tmp_path):
     db = tmp_path / "export.duckdb"
     status, output = cli("--db", db, "export", "--parquet", target, "--replace")
     assert status == 0, output
+    assert not half.exists() and not dead.exists()
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == sorted(["export", running.name, mine.name])
+
+
+@pytest.mark.parametrize("command", ["attach", "export"])
+def test_a_folder_named_like_a_build_but_not_pyevals_is_never_deleted(tmp_path, command):
+    """A folder named .DIR.build.<dead pid>.<8 hex> that pyeval did not make (no marker, or a
+    marker naming another folder) survives attach and export, its files byte for byte."""
+    target = _exported(tmp_path, "export", "old_run")
+    theirs = tmp_path / f".export.build.{DEAD}.0ddba11a"
+    theirs.mkdir()
+    (theirs / "thesis.txt").write_text("four years of work\n")
+    copied = _build_folder(tmp_path, f".export.build.{DEAD}.feedface")
+    from pyeval.sharing.export import BUILD_MARKER
+
+    (copied / BUILD_MARKER).write_text("pyeval export build .export.build.1.00000000\n")  # another folder's
+    if command == "attach":
+        assert _runs(target) == ["old_run"]
+    else:
+        status, output = cli("--db", tmp_path / "export.duckdb", "export", "--parquet", target, "--replace")
+        assert status == 0, output
+    assert (theirs / "thesis.txt").read_text() == "four years of work\n"
+    assert (copied / "runs" / "data.parquet").read_bytes() == b"half"
 
 
 # ---------------------------------------------------------------------------------- messages
