@@ -61,13 +61,15 @@ def test_quote_identifier():
 
 
 def test_url_reflects_public_tables_and_views(built):
+    from urllib.parse import quote
+
     result = CliRunner().invoke(main, ["--db", str(built), "url"])
     assert result.exit_code == 0, result.output
     url = result.stdout.strip()
     assert "snapshot --for CLIENT" in result.stderr  # a working warehouse: the copy for clients is named
     assert url == (f"duckdb:///{built}?access_mode=read_only&autoinstall_known_extensions=false"
                    "&autoload_known_extensions=false&enable_external_access=false&lock_configuration=true"
-                   "&temp_directory=")
+                   f"&temp_directory={quote(str(built) + '/.pyeval-no-temporary-files', safe='')}")
     engine = sa.create_engine(url)
     inspector = sa.inspect(engine)
     # schema main holds the public API and nothing else; the engine's views are in pyeval_internal

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from .base import campaign_option, fail_cleanly, main, open_warehouse, output_option, run_metadata_options
+from .base import campaign_option, checked_output, fail_cleanly, main, open_warehouse, output_option, run_metadata_options
 
 
 @main.command("annotate")
@@ -55,6 +55,12 @@ def url_command(ctx, read_write, settable):
     click.echo(sqlalchemy_url(ctx.obj["db"], read_only=not read_write, settable=settable))
 
 
+def _is_snapshot(path) -> bool:
+    from ..sharing.snapshot import is_snapshot
+
+    return is_snapshot(path)
+
+
 @main.command("snapshot")
 @click.option("--storage-version", metavar="vX.Y.Z",
               help="DuckDB storage format to write (e.g. v1.5.0 for tools embedding DuckDB 1.5).")
@@ -62,7 +68,7 @@ def url_command(ctx, read_write, settable):
               help="A BI client (superset, jupysql, ibis, harlequin, evidence, duckdb): the file format its "
               "DuckDB reads, and only the public tables and views in the default schema (docs/bi.md).")
 @click.option("--duckdb-version", metavar="X.Y", help="Write the file format DuckDB X.Y reads.")
-@click.argument("out", type=click.Path(dir_okay=False))
+@click.argument("out", type=click.Path(dir_okay=False), callback=checked_output("pyeval snapshot", _is_snapshot))
 @click.pass_context
 @fail_cleanly
 def snapshot_command(ctx, storage_version, client, duckdb_version, out):

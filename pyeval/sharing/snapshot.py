@@ -16,7 +16,8 @@ import duckdb
 
 from pyeval.core.db import first_row, rollback_quietly
 from ..errors import NotOwnedError, PyevalError, with_command_line
-from pyeval.storage.ownership import CLIENT_SNAPSHOT_MARKER, LOCKED_DOWN, SNAPSHOT_MARKER, Ownership, mark, probe_warehouse_file
+from pyeval.storage.ownership import (CLIENT_SNAPSHOT_MARKER, LOCKED_DOWN, SNAPSHOT_MARKER, Ownership, mark,
+                                      probe_warehouse_file, require_replaceable_output)
 from pyeval.storage.public import INTERNAL_SCHEMA, PUBLIC_TABLES
 
 from .common import database_path, error_reason, quote_identifier
@@ -121,6 +122,11 @@ class SnapshotReport:
         return Path(self.path).stem
 
 
+def is_snapshot(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a copy ``pyeval snapshot`` wrote (which a later snapshot replaces)."""
+    return _replaceable_snapshot_target(Path(path))
+
+
 def _replaceable_snapshot_target(path: Path) -> bool:
     """Whether ``path`` may be replaced by a snapshot: a copy a snapshot wrote (marker
     :data:`pyeval.storage.ownership.SNAPSHOT_MARKER`). A working warehouse, the demo's, a file that is
@@ -176,7 +182,7 @@ def snapshot(
     duckdb_version
         ``X.Y``: the storage format DuckDB X.Y reads (instead of the client's).
     """
-    out = Path(out).resolve()
+    out = Path(out).absolute()  # not resolved: a symbolic link is refused, never written through
     if storage_version is not None and not _STORAGE_VERSION.match(storage_version):
         raise PyevalError(f"storage version must look like v1.5.0; got {storage_version!r}")
     if storage_version is not None and duckdb_version is not None:
@@ -185,15 +191,7 @@ def snapshot(
     if client is not None or duckdb_version is not None:
         storage_version = storage_version or storage_version_for(client, duckdb_version)
     source = database_path(con)
-    if source and Path(source).resolve() == out:
-        raise PyevalError(f"{out}: a snapshot cannot overwrite the warehouse it copies")
-    if out.is_dir():
-        raise PyevalError(f"{out}: is a directory")
-    if out.is_symlink() or (out.exists() and not _replaceable_snapshot_target(out)):
-        raise NotOwnedError(f"{out}: exists and is not a pyeval snapshot (a working warehouse or another "
-                            "file); pyeval leaves it alone (choose another file)")
-    if not out.parent.is_dir():
-        raise PyevalError(f"{out.parent}: no such directory")
+    require_replaceable_output(out, "pyeval snapshot", _replaceable_snapshot_target, warehouse=source or None)
     _remove_abandoned_snapshot_files(out)
     temporary = out.with_name(f".{out.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     cursor = con.cursor()

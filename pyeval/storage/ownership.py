@@ -429,17 +429,17 @@ def require_replaceable_output(path: str | os.PathLike[str], what: str, is_ours=
     if not path.exists():
         return path
     if warehouse is not None and _same_file(path, warehouse):
-        raise NotOwnedError(f"{path}: the warehouse itself (--db); pyeval leaves it alone, never writing a {what} "
-                            "over it (choose another path)")
+        raise NotOwnedError(f"{path}: the warehouse itself (--db); pyeval leaves it alone: a {what} cannot "
+                            "overwrite the warehouse (choose another path)")
     if is_ours is not None and is_ours(path):
         return path
+    noun = what if what.endswith("file") else f"{what} file"
     if file_kind(path) == "duckdb":
-        raise NotOwnedError(f"{path}: a DuckDB database (a warehouse?); pyeval leaves it alone, never writing a "
-                            f"{what} over it (choose another path)")
+        raise NotOwnedError(f"{path}: a DuckDB database (a working warehouse?) that is not a {noun} pyeval "
+                            "wrote; pyeval leaves it alone (choose another path)")
     if replace:
         return path
     how = f", or give {replace_hint} to replace it" if replace_hint else ""
-    noun = what if what.endswith("file") else f"{what} file"
     raise NotOwnedError(f"{path}: exists and is not a {noun} pyeval wrote; pyeval leaves it alone "
                         f"(choose another path{how})")
 
