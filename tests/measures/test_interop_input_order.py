@@ -142,3 +142,64 @@ def test_ir_measures_test_pyndeval_all_32_values_are_pyndevals():
                         (shape, topic, name)
                     checked += 1
             assert checked == 32
+
+
+def test_ir_measures_test_pyndeval_err_ia_case():
+    """ir_measures 0.4.3's test_ERR_IA (test/test_pyndeval.py): ERR_IA@20 per topic and mean."""
+    qrels = pd.DataFrame([{"query_id": q, "iteration": i, "doc_id": d, "relevance": r} for q, i, d, r in IRM_QRELS])
+    measure = ir_measures.ERR_IA @ 20
+    for shape, run in _shapes(list(reversed(IRM_RUN))).items():
+        result = list(pyeval.iter_calc([measure], qrels, run))
+        assert [m.query_id for m in result] == ["0", "1"], shape
+        assert result[0].value == pytest.approx(0.4659, abs=5e-5) and result[1].value == pytest.approx(0.1803, abs=5e-5)
+        assert pyeval.calc_aggregate([measure], qrels, run)[measure] == pytest.approx(0.3231, abs=5e-5)
+
+
+# tied scores among documents that ndeval's measures tell apart: intent 1 has "a", intent 2 "a" and "d"
+TIED_QRELS = [("q", "1", "a", 1), ("q", "1", "b", 0), ("q", "2", "a", 1), ("q", "2", "c", 0), ("q", "2", "d", 1)]
+TIED_RUN = [("q", "a", 1.0), ("q", "b", 1.0), ("q", "c", 1.0), ("q", "d", 0.5)]
+NDEVAL_NAMES = [("AP_IA", "MAP-IA"), ("ERR_IA@5", "ERR-IA@5"), ("nERR_IA@5", "nERR-IA@5"), ("NRBP", "NRBP"),
+                ("alpha_nDCG@5", "alpha-nDCG@5"), ("P_IA@1", "P-IA@1"), ("StRecall@1", "strec@1")]
+
+
+def test_tied_scores_follow_ndeval_traditional_and_trec_asc_follows_pyndeval():
+    """A run without ranks under ndeval's names: ties by docno descending, as ndeval -traditional
+    (resultCompareByScore) and trec_eval sort; pyndeval (and so ir_measures) breaks them by docno
+    ascending, which ``ordering='trec-asc'`` gives. Either way the input order never counts."""
+    pyndeval = pytest.importorskip("pyndeval")
+    qrels = pd.DataFrame(TIED_QRELS, columns=["query_id", "iteration", "doc_id", "relevance"])
+    descending = sorted(TIED_RUN, key=lambda row: (-row[2], [-ord(c) for c in row[1]]))
+    # pyndeval on the trec_eval order: scores that leave no tie, in that order
+    untied = [(q, d, float(len(descending) - i)) for i, (q, d, _) in enumerate(descending)]
+    names = [name for name, _ in NDEVAL_NAMES]
+    oracle_names = [oracle for _, oracle in NDEVAL_NAMES]
+    traditional = pyndeval.RelevanceEvaluator(TIED_QRELS, oracle_names).evaluate(untied)["q"]
+    ascending = pyndeval.RelevanceEvaluator(TIED_QRELS, oracle_names).evaluate(TIED_RUN)["q"]
+    assert traditional != ascending  # the ties matter to these data
+    for rows in (TIED_RUN, list(reversed(TIED_RUN))):
+        for shape, run in _shapes(rows).items():
+            default = pyeval.calc_aggregate(names, qrels, run)
+            asc = pyeval.calc_aggregate(names, qrels, run, ordering="trec-asc")
+            for name, oracle in NDEVAL_NAMES:
+                assert default[name] == pytest.approx(traditional[oracle], abs=1e-12), (shape, name)
+                assert asc[name] == pytest.approx(ascending[oracle], abs=1e-12), (shape, name)
+
+
+def test_every_entry_point_ranks_a_run_without_ranks_by_its_scores():
+    """calc_aggregate, the evaluator's methods and calc_aggregate_many give one value per measure
+    whatever the input order (each loads the run the same way: Engine._load)."""
+    qrels = _qrels("diversity")
+    measures = ["AP_IA(rel=2)", "NRBP(rel=2)", "alpha_nDCG@5", "P_IA@2", "AP", "nDCG@3", "INST", "Q"]
+    expected = pyeval.calc_aggregate(measures, qrels, _shapes(RUN)["dict"])
+    shuffled = random.Random(7).sample(RUN, len(RUN))
+    runs = {f"{shape}-{i}": run for i, rows in enumerate((shuffled, list(reversed(RUN))))
+            for shape, run in _shapes(rows).items()}
+    evaluator = pyeval.evaluator(measures, qrels)
+    try:
+        got = [evaluator.calc_aggregate(run) for run in runs.values()]
+        got += list(evaluator.calc_aggregate_many(runs).values())
+    finally:
+        evaluator.close()
+    got += list(pyeval.calc_aggregate_many(measures, qrels, runs).values())
+    for values in got:
+        assert all(_same(values[m], expected[m]) for m in measures), (values, expected)
