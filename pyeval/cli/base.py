@@ -141,8 +141,9 @@ def checked_output(what: str, is_ours=None, *, replaceable: bool = False):
     names the kind of file; ``is_ours(path)`` proves an existing file is pyeval's output of that
     kind (replaced without asking); ``replaceable``: the command has :func:`replace_option`, and
     given it replaces any regular file but the warehouse. The callback carries ``output_kind``
-    (tests find every guarded option by it); called with no context (a --plot PREFIX's files,
-    checked in the command), it takes the running command's."""
+    and ``replaceable`` (tests/test_output_guard.py finds every guarded option by them); called
+    with no context (a --plot PREFIX's files, checked in the command), it takes the running
+    command's."""
     def check(ctx, param, value):
         if value is None:
             return None
@@ -160,6 +161,7 @@ def checked_output(what: str, is_ours=None, *, replaceable: bool = False):
             raise click.ClickException(one_line(str(exc))) from exc
         return value
     check.output_kind = what
+    check.replaceable = replaceable
     return check
 
 

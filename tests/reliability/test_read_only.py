@@ -73,6 +73,25 @@ def test_the_read_only_url_refuses_files_and_extensions(tmp_path, files):
     assert not files["out"].exists() and digest(db) == before
 
 
+def test_the_read_only_url_writes_nothing_into_an_existing_temporary_folder(tmp_path):
+    """DuckDB lets COPY ... TO write into its temporary folder (``<db>.tmp`` by default) even with
+    external access off; the read-only URL (the function's and ``pyeval url``'s) puts that folder
+    inside the warehouse file, where it cannot exist, so an existing ``<db>.tmp/`` stays empty."""
+    db = warehouse(tmp_path / "w.duckdb")
+    spill = tmp_path / "w.duckdb.tmp"
+    spill.mkdir()
+    before = digest(db)
+    status, printed = cli("--db", db, "url")
+    assert status == 0, printed
+    for url in (sharing.sqlalchemy_url(db), printed.splitlines()[-1]):  # the URL after a note
+        engine = sa.create_engine(url)
+        for target in (spill / "x.csv", tmp_path / ".tmp" / "x.csv"):
+            with engine.connect() as connection, pytest.raises(sa.exc.DBAPIError):
+                connection.execute(sa.text(f"copy (select 1 as x) to '{target}' (use_tmp_file false)"))
+        engine.dispose()
+    assert list(spill.iterdir()) == [] and not (tmp_path / ".tmp").exists() and digest(db) == before
+
+
 def test_attach_refuses_files_and_extensions_and_keeps_the_export_intact(tmp_path, files):
     db = warehouse(tmp_path / "w.duckdb")
     export = tmp_path / "export"
