@@ -87,6 +87,40 @@ def test_a_mistyped_db_leaves_no_empty_warehouse_behind(runner, tmp_path):
         assert not db.exists() and not list(tmp_path.iterdir()), command
 
 
+def test_missing_warehouse_and_runs_say_the_next_step(runner, tmp_path):
+    """A first evaluate on a new file says to load qrels, then to load a run, as commands."""
+    import pyeval
+
+    db = tmp_path / "fresh.duckdb"
+    result = runner.invoke(main, ["--db", str(db), "evaluate", "-C", "c", "-m", "AP"])
+    assert result.exit_code == 1 and result.output.count("\n") == 1
+    assert f"no such warehouse; load qrels first to make it: pyeval --db {shlex.quote(str(db))} load qrels " \
+        "--campaign NAME QRELS_FILE" in result.output
+    invoke(runner, "--db", db, "load", "qrels", "-C", "c", TREC / "qrels.test")
+    for command in (["evaluate", "-C", "c", "-m", "AP"], ["pool", "build", "-C", "c", "--name", "p", "--depth", "5"]):
+        result = runner.invoke(main, ["--db", str(db), *command])
+        assert result.exit_code == 1 and result.output.count("\n") == 1, command
+        assert "campaign 'c' has no runs; load one first: pyeval load run --campaign c RUN_FILE" in result.output
+    with pytest.raises(pyeval.errors.PyevalError, match=r"has no runs; load one first \(pyeval.load_run\)"):
+        with pyeval.connect(str(db)) as con:
+            pyeval.evaluate(con, "c", ["AP"])
+
+
+@pytest.mark.parametrize("measure,message", [
+    ("nDCG@", "cannot parse measure 'nDCG@': write nDCG@K with K a positive integer (e.g. nDCG@10)"),
+    ("P@", "write P@K with K a positive integer"),
+    ("nDCG@1O", "did you mean nDCG@10?"),
+    ("ndcg_cut10", "unknown measure 'ndcg_cut10'; did you mean nDCG@10 (trec_eval ndcg_cut_10)?"),
+    ("map_cut10", "did you mean AP@10 (trec_eval map_cut_10)?"),
+])
+def test_a_measure_that_does_not_parse_names_its_form(runner, tmp_path, measure, message):
+    db = tmp_path / "w.duckdb"
+    invoke(runner, "--db", db, "load", "qrels", "-C", "c", TREC / "qrels.test")
+    invoke(runner, "--db", db, "load", "run", "-C", "c", TREC / "results.test")
+    result = runner.invoke(main, ["--db", str(db), "evaluate", "-C", "c", "-m", measure])
+    assert result.exit_code == 1 and result.output.count("\n") == 1 and message in result.output
+
+
 def test_a_misspelled_campaign_gets_a_did_you_mean(runner, tmp_path):
     db = tmp_path / "w.duckdb"
     invoke(runner, "--db", db, "load", "qrels", "-C", "trec6", TREC / "qrels.test")

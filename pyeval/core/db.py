@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import shlex
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -125,6 +126,14 @@ def unknown_campaign(con: duckdb.DuckDBPyConnection, campaign_id: str, *, label:
     error = UnknownCampaignError(message + hint)
     if cli_hint is not None:
         error.command_line = message + cli_hint
+    return error
+
+
+def no_runs(campaign_id: str) -> PyevalError:
+    """The error for a campaign that holds no run yet, with the step that loads one."""
+    error = PyevalError(f"campaign '{campaign_id}' has no runs; load one first (pyeval.load_run)")
+    error.command_line = (f"campaign '{campaign_id}' has no runs; load one first: "
+                          f"pyeval load run --campaign {shlex.quote(campaign_id)} RUN_FILE")
     return error
 
 

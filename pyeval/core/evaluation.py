@@ -23,7 +23,7 @@ from pyeval import diversity
 from pyeval.storage import archive
 from pyeval.storage.public import use_internal_schema
 from pyeval.core import sqlfiles
-from pyeval.core.db import check_judgment_set, first_row, judgment_set_or_default, transaction, unknown_campaign
+from pyeval.core.db import check_judgment_set, first_row, judgment_set_or_default, transaction, no_runs, unknown_campaign
 from pyeval.errors import DataIntegrityError, PyevalError
 from pyeval.measures import Measure, parse_measures, registry
 from pyeval.measures.common import is_inline_profile
@@ -141,7 +141,7 @@ def campaign_runs(con, campaign_id: str, runs: Sequence[str] | None, any_qrels: 
     ).fetchall()]
     if runs is None or len(runs) == 0:
         if not stored:
-            raise PyevalError(f"campaign '{campaign_id}' has no runs")
+            raise no_runs(campaign_id)
         return stored
     missing = [r for r in runs if r not in stored]
     if missing:

@@ -98,6 +98,46 @@ _NAME = re.compile(r"[^\s()@'\"]+")
 _GLUED = re.compile(r"(.*?[A-Za-z_])(\d+)")
 
 
+#: the general form of a measure string, which parse errors name
+FORM = "write NAME, NAME@K or NAME(param=value, ...)@K, e.g. AP, nDCG@10, P(rel=2)@5"
+#: characters a typed number may hold by mistake: O for 0, l and I for 1
+_DIGIT_LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1"})
+
+
+def at_form(definition: MeasureDef) -> str:
+    """How ``definition``'s ``@`` parameter is written: ``nDCG@K with K a positive integer``."""
+    param = definition.param(definition.at)
+    domain = param.domain()
+    if param.type is int and param.minimum == 1 and domain.startswith("[1,"):
+        what = "a positive integer"
+    else:
+        what = ("an integer" if param.type is int else "a number") + (
+            f" in {domain}" if domain[:1] in "([" else f" {domain}" if domain else "")
+    example = param.default if param.default is not None else (10 if param.type is int else 0.5)
+    return f"{definition.name}@K with K {what} (e.g. {definition.name}@{example})"
+
+
+def _unparsable(text: str) -> MeasureNameError:
+    """The error for a measure string the grammar does not read: for a known name with a bad
+    ``@`` part (``nDCG@``, ``P@x``, ``nDCG@1O``) the form its ``@`` takes and, where the value
+    is a number but for a look-alike letter, that number; else the general form."""
+    head, at, tail = text.strip().rpartition("@")
+    name = head.partition("(")[0].strip()
+    if at and _NAME.fullmatch(name):
+        key = name if registry.lookup(name) is not None else registry.fold(name)
+        if key is None:
+            _resolve(name, False)  # raises: unknown measure, with the names closest to it
+        definition = registry.lookup(key)
+        if definition.at is None:
+            return MeasureNameError(f"{definition.name} takes no @ parameter: {text!r}")
+        hint = ""
+        number = tail.strip().translate(_DIGIT_LOOKALIKES)
+        if number != tail.strip() and _AT.fullmatch("@" + number):
+            hint = f"; did you mean {head.strip()}@{number}?"
+        return MeasureNameError(f"cannot parse measure {text!r}: write {at_form(definition)}{hint}")
+    return MeasureNameError(f"cannot parse measure {text!r}; {FORM}")
+
+
 def _at(text: str) -> tuple[int | float, bool]:
     """The value after ``@``, and whether it is NTCIREVAL's zero-padded cutoff (``0010``)."""
     if re.fullmatch(r"[+-]?\d+", text):
@@ -112,9 +152,9 @@ def _keywords(call: str, text: str) -> dict[str, Any]:
     try:
         tree = ast.parse("measure" + call, mode="eval").body
     except SyntaxError:
-        raise MeasureNameError(f"cannot parse measure {text!r}") from None
+        raise MeasureNameError(f"cannot parse measure {text!r}; {FORM}") from None
     if not isinstance(tree, ast.Call) or not isinstance(tree.func, ast.Name):
-        raise MeasureNameError(f"cannot parse measure {text!r}")
+        raise MeasureNameError(f"cannot parse measure {text!r}; {FORM}")
     if tree.args:
         raise MeasureNameError(f"measure parameters must be named (k=v) in {text!r}")
     keywords = {}
@@ -189,7 +229,7 @@ def parse(text: str) -> Measure:
     name, paren, call = stripped.partition("(")
     name = name.strip()
     if not _NAME.fullmatch(name) or "@" in call:
-        raise MeasureNameError(f"cannot parse measure {text!r}")
+        raise _unparsable(text)
     keywords = _keywords(paren + call, text)
     definition, preset, warning = _resolve(name, padded)
     if warning:

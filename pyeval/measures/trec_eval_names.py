@@ -7,13 +7,15 @@ trec_eval 10.0 (NIST), docs/trec_eval.md.
 """
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import MeasureNameError, MeasureParamError, TrecEvalError, UnknownMeasureError
 from .base import Measure
 from .common import GAIN
-from .names import make, parse
+from .names import make, parse, suggestions
 from .registry import lookup
 
 @dataclass(frozen=True)
@@ -330,9 +332,43 @@ def _trec_measures(text: str, first: MeasureNameError | MeasureParamError) -> li
     try:
         return measures_from_trec_name(text)
     except TrecEvalError:
-        if isinstance(first, UnknownMeasureError) and _names_trec_measure(text):
+        if not isinstance(first, UnknownMeasureError):
+            raise first from None
+        close = trec_suggestions(text)
+        if close and text.partition(".")[0] not in TREC_MEASURE_BY_NAME:  # ndcg_cut10, not ndcg.x
+            close.update((name, "") for name in suggestions(text) if name not in close)
+            named = [f"{name} (trec_eval {spelled})" if spelled else name for name, spelled in close.items()]
+            raise UnknownMeasureError(f"unknown measure {text!r}; did you mean {', '.join(named[:3])}?") from None
+        if _names_trec_measure(text):
             raise
+        spelled = difflib.get_close_matches(text, [*TREC_MEASURE_BY_NAME, *NICKNAMES], n=3, cutoff=0.75)
+        if spelled and "did you mean" not in str(first):  # recip_rnk: close to trec_eval's names only
+            raise UnknownMeasureError(f"unknown measure {text!r}; did you mean trec_eval's "
+                                      f"{', '.join(spelled)}?") from None
         raise first from None
+
+
+#: a name with a number at its end, glued on or after ``_`` or ``.`` (``ndcg_cut10``, ``P_10``)
+_NUMBERED = re.compile(r"(.*?)[_.]?(\d+(?:\.\d+)?)")
+
+
+def trec_suggestions(text: str) -> dict[str, str]:
+    """The measures of the trec_eval spellings close to ``text`` that has a cutoff at its end,
+    each with that spelling (``ndcg_cut10`` and ``ndcg_ct_10`` -> ``{'nDCG@10': 'ndcg_cut_10'}``)."""
+    numbered = _NUMBERED.fullmatch(text)
+    if numbered is None:
+        return {}
+    base, number = numbered.groups()
+    cutoffs = [m.name for m in TREC_MEASURES if m.kind in ("int_cutoffs", "float_cutoffs")]
+    close = [base] if base in cutoffs else difflib.get_close_matches(base, cutoffs, n=3, cutoff=0.75)
+    found = {}
+    for name in close:
+        try:
+            measures = measures_from_trec_name(f"{name}.{number}")
+        except (TrecEvalError, MeasureNameError, MeasureParamError):
+            continue
+        found[", ".join(map(str, measures))] = f"{name}_{number}"
+    return found
 
 
 def _names_trec_measure(text: str) -> bool:

@@ -14,7 +14,7 @@ import duckdb
 
 from pyeval.core import sqlfiles
 from pyeval.storage.public import use_internal_schema
-from pyeval.core.db import create_rows, first_row, transaction, unknown_campaign
+from pyeval.core.db import create_rows, first_row, transaction, no_runs, unknown_campaign
 from ..errors import PyevalError, already_stored, require_choice, with_command_line
 
 ORDERINGS = ("trec", "trec-asc", "rank", "file")
@@ -130,7 +130,7 @@ def build(
     else:
         chosen = sorted(teams)
         if not chosen:
-            raise PyevalError(f"campaign '{campaign_id}' has no runs")
+            raise no_runs(campaign_id)
     run_depths = dict(run_depths or {})
     unknown = [r for r in run_depths if r not in chosen]
     if unknown:

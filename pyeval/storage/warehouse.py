@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import shlex
 import threading
 import warnings
 from collections.abc import Iterable, Sequence
@@ -79,7 +80,7 @@ def connect(
     if path != ":memory:":
         kind = ownership.file_kind(path)
         if kind == "missing" and (read_only or not create):
-            raise SchemaVersionError(f"{path}: no such warehouse")
+            raise _no_such_warehouse(path)
         if kind == "empty" and read_only:
             raise NotAWarehouseError(f"{path}: an empty file, not a pyeval warehouse")
         ownership.require_duckdb_file(path)
@@ -113,6 +114,15 @@ def connect(
         con.close()
         raise
     return con
+
+
+def _no_such_warehouse(path: str) -> SchemaVersionError:
+    """The error for a missing warehouse file, with the step that makes one: loading qrels."""
+    error = SchemaVersionError(f"{path}: no such warehouse; a warehouse is made by loading qrels "
+                               f"into it first (pyeval.load_qrels)")
+    error.command_line = (f"{path}: no such warehouse; load qrels first to make it: "
+                          f"pyeval --db {shlex.quote(path)} load qrels --campaign NAME QRELS_FILE")
+    return error
 
 
 def _one_line(exc: Exception) -> str:

@@ -239,3 +239,41 @@ def test_bad_trec_eval_parameters_are_pyeval_errors(text):
 
     with pytest.raises(TrecEvalError):
         pyeval.iter_calc([text], [("1", "a", 1)], [("1", "a", 1.0)]).__next__()
+
+
+@pytest.mark.parametrize(
+    "text,error,message",
+    [
+        ("nDCG@", MeasureNameError, r"cannot parse measure 'nDCG@': write nDCG@K with K a positive integer"),
+        ("P@", MeasureNameError, r"write P@K with K a positive integer \(e\.g\. P@10\)"),
+        ("nDCG@1O", MeasureNameError, r"write nDCG@K with K a positive integer .*; did you mean nDCG@10\?"),
+        ("P(rel=2)@x", MeasureNameError, r"write P@K with K a positive integer"),
+        ("IPrec@", MeasureNameError, r"write IPrec@K with K a number in \[0, 1\]"),
+        ("AP@@5", MeasureNameError, r"write NAME, NAME@K or NAME\(param=value, \.\.\.\)@K"),
+        ("nDCG(gain=)", MeasureNameError, r"write NAME, NAME@K"),
+        ("ndcg_cut10", UnknownMeasureError, r"unknown measure 'ndcg_cut10'; did you mean nDCG@10 \(trec_eval ndcg_cut_10\)\?"),
+        ("ndcg_ct_10", UnknownMeasureError, r"did you mean nDCG@10 \(trec_eval ndcg_cut_10\)"),
+        ("map_cut5", UnknownMeasureError, r"did you mean AP@5 \(trec_eval map_cut_5\)"),
+        ("iprec_at_recall0.5", UnknownMeasureError, r"did you mean IPrec@0\.5 \(trec_eval iprec_at_recall_0\.5\)"),
+        ("recip_rnk", UnknownMeasureError, r"did you mean trec_eval's recip_rank\?"),
+    ],
+)
+def test_errors_say_the_expected_form_and_the_nearest_names(text, error, message):
+    """A measure string that does not parse names the form it should take; a near-miss of a
+    trec_eval spelling names the measure it would be (``ndcg_cut10`` said 'illegal gain')."""
+    import pyeval
+    from pyeval.measures import parse_measures
+
+    with pytest.raises(error, match=message):
+        pyeval.parse_measure(text)
+    with pytest.raises(error, match=message):
+        parse_measures(text)
+
+
+def test_trec_evals_own_syntax_keeps_its_own_errors():
+    """``ndcg.x`` is trec_eval's syntax: its complaint stays trec_eval's."""
+    from pyeval.errors import TrecEvalError
+    from pyeval.measures import parse_measures
+
+    with pytest.raises(TrecEvalError, match="illegal gain parameter 'x'"):
+        parse_measures("ndcg.x")
