@@ -330,6 +330,30 @@ def test_cli(tmp_path):
     assert "r5" in out
 
 
+
+def test_cli_pool_loo_by_team_takes_a_run_loaded_without_a_team(tmp_path):
+    """The issue's path: runs loaded by the CLI, one without --team; pool loo (default --by team)
+    leaves it out alone, as pool uniques counts it (it refused such a run)."""
+    db = str(tmp_path / "w.duckdb")
+    runner = CliRunner()
+
+    def run(*args):
+        return runner.invoke(main, ["--db", db, *args], catch_exceptions=False)
+
+    assert run("load", "qrels", "-C", "c", str(DATA / "qrels.txt")).exit_code == 0
+    for name, team in teams().items():
+        given = [] if name == "r1" else ["--team", team]
+        assert run("load", "run", "-C", "c", "--name", name, *given, str(DATA / f"{name}.txt")).exit_code == 0
+    assert run("pool", "build", "-C", "c", "--name", "p", "--depth", "10",
+               *[x for r in POOLED for x in ("--runs", r)]).exit_code == 0
+    uniques = pd.read_csv(io.StringIO(run("pool", "uniques", "-C", "c", "--format", "csv").output))
+    assert "r1" in set(uniques["team"])
+    result = run("pool", "loo", "-C", "c", "-m", "AP", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    table = pd.read_csv(io.StringIO(result.output)).set_index("run")  # pooled runs marked *
+    assert table.loc["r1*", "left_out"] == "r1" and table.loc["r0*", "left_out"] == "alpha"
+    assert table.loc["r1*", "leave_out"] < table.loc["r1*", "official"]
+
 def test_leave_out_reads_official_values_from_a_current_stored_evaluation(campaign, tmp_path):
     """The official column is the latest current stored evaluation's mean when one was made as
     the leave-out evaluates (same set, ordering, no depth cut, unjudged kept); else evaluated."""
