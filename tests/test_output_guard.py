@@ -234,3 +234,59 @@ def test_export_run_and_pool_export_write_a_new_file_and_replace_with_replace(wa
     status, output = cli("--db", db, "export-run", "-C", "c", "a", "--out", out, "--replace")
     assert status == 0, output
     assert out.read_text() == first
+
+
+def test_the_library_refuses_the_warehouse_it_reads_and_a_fifo(warehouses, tmp_path):
+    """pyeval.fusion.export_run (and pools.export, by the same write_output) check their path too."""
+    import duckdb
+
+    from pyeval.errors import NotOwnedError
+    from pyeval.fusion import export_run
+
+    db, _ = warehouses
+    before = digest(db)
+    fifo = tmp_path / "fifo.txt"
+    os.mkfifo(fifo)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        for target, word in ((db, "warehouse"), (fifo, "FIFO")):
+            with _deadline(), pytest.raises(NotOwnedError, match=word):
+                export_run(con, "c", "a", target, replace=True)
+    finally:
+        con.close()
+    assert digest(db) == before
+
+
+@pytest.mark.parametrize("existing", [False, True])
+def test_a_link_put_there_while_writing_is_not_replaced(warehouses, tmp_path, monkeypatch, existing):
+    """Between the check and the rename a symbolic link to the warehouse appears at the path: the
+    write is refused, the link and the warehouse stay (create-new is a hard link, which fails on
+    anything there; a replace needs the very file checked)."""
+    import duckdb
+
+    from pyeval.errors import NotOwnedError
+    from pyeval.fusion import export_run
+    from pyeval.storage import ownership
+
+    db, _ = warehouses
+    before = digest(db)
+    out = tmp_path / "a.run"
+    if existing:
+        out.write_text("old run\n")
+    original = ownership.replace_file
+
+    def racing(path, write, swap):
+        def write_then_race(temporary):
+            write(temporary)
+            out.unlink(missing_ok=True)
+            out.symlink_to(db)
+        return original(path, write_then_race, swap)
+    monkeypatch.setattr(ownership, "replace_file", racing)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        with pytest.raises(NotOwnedError, match="pyeval leaves it alone"):
+            export_run(con, "c", "a", out, replace=existing)
+    finally:
+        con.close()
+    assert out.is_symlink() and digest(db) == before
+    assert [p.name for p in tmp_path.iterdir()] == ["a.run"]  # no temporary file left

@@ -463,27 +463,54 @@ def write_output(con: duckdb.DuckDBPyConnection | None, path: str | os.PathLike[
     """Write ``text`` to the output file ``path`` of the library's functions (a run file, a pool
     file): checked by :func:`require_replaceable_output` (``replace``: an existing regular file
     may be replaced; never the warehouse ``con`` reads), then written beside it and renamed over
-    it (:func:`replace_file`), so a FIFO or a link put there meanwhile is replaced, not written
-    through, and a failed write leaves the old file."""
+    it (:func:`replace_file`), so nothing is ever written through a FIFO or a link, and a failed
+    write leaves the old file. The swap is checked too: a path missing at the check is created
+    only if still missing (a hard link, which fails on any file put there meanwhile), and an
+    existing one is replaced only if it is still the regular file checked."""
     require_replaceable_output(path, what, replace=replace, warehouse=database_file(con) if con is not None else None,
                                replace_hint="--replace (replace=True)")
+    checked = _status(path)
 
     def write(temporary: Path) -> None:
         with open(temporary, "x", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
-    return replace_file(path, write)
+
+    def swap(temporary: Path, target: Path) -> None:
+        if checked is None:
+            try:
+                os.link(temporary, target)
+            except FileExistsError:
+                raise NotOwnedError(f"{target}: appeared while pyeval wrote its {what}; pyeval leaves it alone "
+                                    "(run the command again)") from None
+            temporary.unlink()
+            return
+        now = _status(target)
+        if now is None or not stat.S_ISREG(now.st_mode) or (now.st_dev, now.st_ino) != (checked.st_dev, checked.st_ino):
+            raise NotOwnedError(f"{target}: changed while pyeval wrote its {what}; pyeval leaves it alone "
+                                "(run the command again)")
+        os.replace(temporary, target)
+    return replace_file(path, write, swap)
 
 
-def replace_file(path: str | os.PathLike[str], write) -> Path:
-    """``write(temporary_path)`` next to ``path``, then rename it over ``path``: a failed or
-    killed write leaves ``path`` as it was (and removes its half-written copy)."""
+def _status(path: str | os.PathLike[str]) -> os.stat_result | None:
+    """The status of ``path`` itself (a link's, not its target's); None when it is missing."""
+    try:
+        return os.lstat(path)
+    except FileNotFoundError:
+        return None
+
+
+def replace_file(path: str | os.PathLike[str], write, swap=os.replace) -> Path:
+    """``write(temporary_path)`` next to ``path``, then rename it over ``path`` (``swap(temporary,
+    path)``): a failed or killed write leaves ``path`` as it was (and removes its half-written
+    copy)."""
     import secrets
 
     path = Path(path)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp{path.suffix}")
     try:
         write(temporary)
-        os.replace(temporary, path)
+        swap(temporary, path)
     except BaseException:
         try:
             temporary.unlink(missing_ok=True)
