@@ -4,6 +4,7 @@ Each capability adds its step here, so the demo always shows the whole product.
 """
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -266,7 +267,7 @@ CONCORDANCE_MEASURES = {
     "DIN#-nDCG": ("DINsharp_nDCG@10", "DIN#-nDCG@10"),
     "P+Q#": ("PplusQsharp@10", "P+Q#@10"),
     "alpha-nDCG": ("alpha_nDCG@10", "alpha-nDCG@10"),
-    "ERR-IA": ("ERR-IA@10", "ERR_IA@10"),
+    "ERR-IA": ("ERR_IA@10", "ERR-IA@10"),  # the canonical name first: ERR-IA warns about its meaning
     "U-IA": ("U-IA", "U_IA", "U-IA@10"),
 }
 CONCORDANCE_GOLDS = {"I-rec": ("IRec@10", "I-rec@10"), "Ef-P": ("EfP@10", "Ef-P@10")}
@@ -405,31 +406,65 @@ def _ranked(wide, by: str, top: int = TOP_RUNS):
     return table[(table["rank"] <= top) | (table["kind"] == "real")]
 
 
-def run_demo(out: str | Path, echo: Callable[[str], None] = print, *, progress: bool = True) -> None:
-    """Build the demo warehouse at ``out`` and print what it holds, each section as soon as it
-    is computed; ``progress``: a progress bar over the steps on stderr (on a terminal only)."""
-    from tqdm import tqdm
+class DemoSteps:
+    """The demo's steps as they run, on ``stream`` (stderr): a progress bar on a terminal;
+    elsewhere (a pipe, a file) one line per step as it starts, flushed at once, so that a reader
+    of the pipe sees what the demo is doing before the step's section is printed."""
 
+    def __init__(self, titles: list[str], *, stream=None, progress: bool = True) -> None:
+        from tqdm import tqdm
+
+        self.titles = titles
+        self.stream = sys.stderr if stream is None else stream
+        self.bar = tqdm(total=len(titles), desc=titles[0], unit="step", file=self.stream,
+                        disable=None if progress else True, leave=False)
+        self.announce = progress and self.bar.disable  # no bar drawn: a line per step instead
+        self.done = 0  # steps finished (a disabled bar counts none)
+
+    def write(self, echo: Callable[[str], None], text: str) -> None:
+        """``echo(text)`` without breaking the progress bar."""
+        from tqdm import tqdm
+
+        with tqdm.external_write_mode(file=self.stream):
+            echo(text)
+
+    def run(self, step: Callable[[], object]) -> tuple[object, float]:
+        """Run the next step: its value and the seconds it took."""
+        if self.announce:
+            print(f"pyeval demo: step {self.done + 1}/{len(self.titles)}, {self.titles[self.done]} ...",
+                  file=self.stream, flush=True)
+        started = time.perf_counter()
+        value = step()
+        elapsed = time.perf_counter() - started
+        self.done += 1
+        self.bar.update()
+        if self.done < len(self.titles):
+            self.bar.set_description(self.titles[self.done])
+        return value, elapsed
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def _print_flushed(text: str) -> None:
+    print(text, flush=True)
+
+
+def run_demo(out: str | Path, echo: Callable[[str], None] = _print_flushed, *, progress: bool = True) -> None:
+    """Build the demo warehouse at ``out`` and print what it holds, each section as soon as it
+    is computed; ``progress``: the steps on stderr as they start (:class:`DemoSteps`)."""
     from pyeval.core.evaluation import summed_measures
 
     out = Path(out)
     _prepare(out)
     titles = ["loading the sample", "NTCIR measures", "discriminative power", "diversity measures",
               "ndeval family", "concordance test", "run fusion", "judgment sets", "pool and leave-one-out"]
-    bar = tqdm(total=len(titles), desc=titles[0], unit="step", disable=None if progress else True, leave=False)
+    steps = DemoSteps(titles, progress=progress)
 
     def say(text: str) -> None:
-        with tqdm.external_write_mode():
-            echo(text)
+        steps.write(echo, text)
 
-    def timed(step: Callable[[], object]):
-        started = time.perf_counter()
-        value = step()
-        elapsed = time.perf_counter() - started
-        bar.update()
-        if bar.n < len(titles):
-            bar.set_description(titles[bar.n])
-        return value, elapsed
+    timed = steps.run
 
     def show(wide, by: str, columns=None) -> None:
         table = _ranked(wide, by)
@@ -531,4 +566,4 @@ def run_demo(out: str | Path, echo: Callable[[str], None] = print, *, progress: 
             say(render(run_sql(con, EXAMPLE_QUERY)))
         say(f'\nTry: pyeval --db {out} sql "select * from campaign_overview"')
     finally:
-        bar.close()
+        steps.close()
