@@ -20,7 +20,7 @@ from pyeval.cli import main
 
 from .reliability.helpers import cli, digest, one_line_error, warehouse
 
-#: Options that name a file or folder pyeval only reads: (command, parameter name).
+#: Options that name a file or folder pyeval only reads, or no file at all: (command, parameter name).
 INPUTS = {
     ("attach", "directory"), ("evaluate", "export_dir"), ("fuse", "train_topics"),
     ("intents load", "file"), ("intents topics", "file"), ("judgments derive", "exclude_file"),
@@ -30,6 +30,7 @@ INPUTS = {
     ("ntcireval", "results"), ("trec_eval", "zscores"), ("trec_eval", "qrels"), ("trec_eval", "results"),
     ("robustness", "profiles"),  # names gain profiles, not files
     ("fuse", "output_depth"),  # a number of documents
+    ("to-traditional", "target"),  # a campaign's name
 }
 
 #: Outputs that are not one file, each with a check of its own (tested where named):
@@ -42,7 +43,8 @@ OWN_CHECK = {
 }
 
 #: What names a path: a click.Path, or a parameter name saying so.
-PATH_NAME = re.compile(r"out|plot|curves|file|export|snapshot|report|dir|prefix|path|profile", re.IGNORECASE)
+PATH_NAME = re.compile(r"out|plot|curves|file|export|snapshot|report|dir|prefix|path|profile|save|dest|target",
+                       re.IGNORECASE)
 
 
 def _commands(command=main, path=()):
