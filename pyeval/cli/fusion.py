@@ -19,21 +19,27 @@ def _names(values) -> list[str]:
 @main.command("fuse")
 @campaign_option
 @click.option("--method", default=None,
-              help="combsum, wsum, combmnz, combanz, combmax, combmin, combmed, rrf, isr, log-isr, borda or rbp "
-                   "(ranx's names sum, mnz, ... too).")
+              help="combsum, wsum, combmnz, combgmnz, combanz, combmax, combmin, combmed, rrf, isr, log-isr, "
+                   "logn-isr, borda or rbp (ranx's names sum, mnz, gmnz, rbc, ... too).")
 @click.option("--runs", "runs", multiple=True,
               help="The runs to fuse, in order (--runs a b, --runs a,b or --runs a --runs b).")
 @click.option("--name", help="Store the fused run under this name (with --grid: the best point, with --keep-best).")
 @click.option("--weights", help="One weight per run, e.g. 0.3,0.7 (wsum needs them; default 1 each).")
 @click.option("--norm", default="min-max", show_default=True,
-              help="Score normalisation per input and topic: none, min-max, max, sum, zmuv (z-score), rank.")
+              help="Score normalisation per input and topic: none, min-max, min-max-inverted, max, sum, zmuv "
+                   "(z-score), rank.")
 @click.option("--norm-stage", type=click.Choice(names(NORM_STAGES)), default="before", show_default=True,
               help="Normalise the scores before weighting them (ranx) or the weighted scores after.")
 @click.option("--absent", type=click.Choice(names(ABSENT_SCORES)),
               help="What a document an input did not retrieve contributes: nothing (default), 0, the input's "
                    "lowest contribution, or (borda, its default) ranx's unranked points.")
 @click.option("--k", "k", type=POSITIVE, default=60.0, show_default=True, help="RRF's k.")
-@click.option("--p", "p", type=PROBABILITY, default=0.8, show_default=True, help="RBP fusion's persistence p.")
+@click.option("--p", "p", type=PROBABILITY, default=0.8, show_default=True,
+              help="RBP fusion's persistence p (ranx rbc's phi).")
+@click.option("--gamma", "gamma", type=click.FloatRange(min=0, max=1e6), default=1.0, show_default=True,
+              help="CombGMNZ's exponent of the number of inputs that retrieved a document.")
+@click.option("--sigma", "sigma", type=click.FloatRange(min=0, max=1), default=0.01, show_default=True,
+              help="logn-isr's smoothing: ln(inputs that retrieved a document + sigma).")
 @click.option("--input-depth", type=DEPTH, help="Read the first N documents of each input (default all).")
 @click.option("--output-depth", type=DEPTH, help="Keep the first N documents of the fused list (default all).")
 @click.option("--input-ordering", type=click.Choice(names(ORDERINGS)), default="trec",
@@ -68,9 +74,9 @@ def _names(values) -> list[str]:
 @click.argument("more_runs", nargs=-1)
 @click.pass_context
 @fail_cleanly
-def fuse_command(ctx, campaign, method, runs, name, weights, norm, norm_stage, absent, k, p, input_depth,
-                 output_depth, input_ordering, tie_order, replace, refresh_run, grid, measures, train_topics, folds,
-                 keep_best, test, judgments, plot, fmt, more_runs):
+def fuse_command(ctx, campaign, method, runs, name, weights, norm, norm_stage, absent, k, p, gamma, sigma,
+                 input_depth, output_depth, input_ordering, tie_order, replace, refresh_run, grid, measures,
+                 train_topics, folds, keep_best, test, judgments, plot, fmt, more_runs):
     """Fuse stored runs of a campaign into a derived run (stored with its recipe), or evaluate a
     parameter grid of a fusion in one pass."""
     from .. import fusion
@@ -96,8 +102,8 @@ def fuse_command(ctx, campaign, method, runs, name, weights, norm, norm_stage, a
     weight_list = (tuple(number_list([weights.replace("/", ",")], "--weights", NON_NEGATIVE))
                    if weights is not None else None)
     conventions = dict(weights=weight_list, norm=norm, norm_stage=norm_stage, absent=absent, k=k,
-                       p=p, input_depth=input_depth, output_depth=output_depth, input_ordering=input_ordering,
-                       tie_order=tie_order)
+                       p=p, gamma=gamma, sigma=sigma, input_depth=input_depth, output_depth=output_depth,
+                       input_ordering=input_ordering, tie_order=tie_order)
     if grid:
         if keep_best and not name:
             raise PyevalError("--keep-best stores the best point as --name: give --name")

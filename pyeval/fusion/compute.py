@@ -16,7 +16,7 @@ from pyeval.core import sqlfiles
 from pyeval.storage.public import use_internal_schema
 from pyeval.core.db import create_rows, first_row, unknown_campaign
 from ..errors import PyevalError
-from .recipe import Recipe
+from .recipe import SCORE_METHODS, Recipe
 
 #: "No cut" for a depth (ranks are below it).
 NO_DEPTH_LIMIT = 2**62
@@ -71,8 +71,9 @@ def stage(con: duckdb.DuckDBPyConnection, campaign_id: str, recipe: Recipe, poin
         "input_ordering": recipe.input_ordering,
         "input_depth": recipe.input_depth or NO_DEPTH_LIMIT,
         "norm_stage": recipe.norm_stage,
-        "norm": "none" if recipe.method not in ("combsum", "wsum", "combmnz", "combanz", "combmax", "combmin",
-                                                 "combmed") else recipe.norm,
+        "norm": recipe.norm if recipe.method in SCORE_METHODS else "none",
+        "gamma": recipe.gamma,
+        "sigma": recipe.sigma,
         "method": recipe.method,
         "absent": recipe.absent,
         "ordered_sum": len(recipe.runs) > 2,

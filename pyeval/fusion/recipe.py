@@ -16,15 +16,17 @@ from .. import vocabulary
 from ..vocabulary import names
 
 #: Methods whose contribution is a function of the score (normalised as the recipe says).
-SCORE_METHODS = ("combsum", "wsum", "combmnz", "combanz", "combmax", "combmin", "combmed")
+SCORE_METHODS = ("combsum", "wsum", "combmnz", "combgmnz", "combanz", "combmax", "combmin", "combmed")
 #: Methods whose contribution is a function of the rank in the input (scores are not read).
-RANK_METHODS = ("rrf", "isr", "log-isr", "borda", "rbp")
+RANK_METHODS = ("rrf", "isr", "log-isr", "logn-isr", "borda", "rbp")
 METHODS = SCORE_METHODS + RANK_METHODS
 #: Other spellings (ranx's fusion_switch names, trectools' combos strategies).
 METHOD_ALIASES = {"sum": "combsum", "mnz": "combmnz", "anz": "combanz", "max": "combmax", "min": "combmin",
-                  "med": "combmed", "log_isr": "log-isr", "bordafuse": "borda", "weighted-sum": "wsum"}
-NORMS = ("none", "min-max", "max", "sum", "zmuv", "rank")
-NORM_ALIASES = {"min_max": "min-max", "z-score": "zmuv", "zscore": "zmuv", "z": "zmuv"}
+                  "med": "combmed", "log_isr": "log-isr", "bordafuse": "borda", "weighted-sum": "wsum",
+                  "gmnz": "combgmnz", "logn_isr": "logn-isr", "rbc": "rbp"}
+NORMS = ("none", "min-max", "min-max-inverted", "max", "sum", "zmuv", "rank")
+NORM_ALIASES = {"min_max": "min-max", "min_max_inverted": "min-max-inverted", "z-score": "zmuv", "zscore": "zmuv",
+                "z": "zmuv"}
 NORM_STAGES = names(vocabulary.NORM_STAGES)
 ABSENT = names(vocabulary.ABSENT_SCORES)
 INPUT_ORDERINGS = ("trec", "trec-asc", "rank", "file")
@@ -35,13 +37,15 @@ TIE_ORDERS = names(vocabulary.TIE_ORDERS)
 class Recipe:
     """How a fused run is made from stored runs of one campaign (docs/fusion.md).
 
-    method: combsum, wsum (combsum with weights), combmnz, combanz, combmax, combmin, combmed,
-    rrf, isr, log-isr, borda or rbp. weights: one per run (default 1 each; wsum needs them).
-    norm: none, min-max, max, sum, zmuv (z-score) or rank, per input and topic. norm_stage:
+    method: combsum, wsum (combsum with weights), combmnz, combgmnz, combanz, combmax, combmin,
+    combmed, rrf, isr, log-isr, logn-isr, borda or rbp (ranx's rbc). weights: one per run
+    (default 1 each; wsum needs them). norm: none, min-max, min-max-inverted, max, sum, zmuv
+    (z-score) or rank, per input and topic. norm_stage:
     normalise the scores 'before' weighting them (ranx) or the weighted scores 'after'. absent:
     what a document an input did not retrieve contributes: none, zero, min (the input's lowest
     contribution for the topic) or shared (borda: ranx's unranked points); default none (borda:
-    shared). k: RRF's constant; p: RBP fusion's persistence. input_depth: ranks read from each
+    shared). k: RRF's constant; p: RBP fusion's persistence (RBC's phi); gamma: CombGMNZ's
+    exponent; sigma: logn-isr's smoothing. input_depth: ranks read from each
     input; output_depth: ranks kept in the fused list (None: all). input_ordering: how each
     input is ranked (trec, trec-asc, rank, file; ranked_entries). tie_order: docno-desc
     (trec_eval's order) or docno-asc (trectools) among equal fused scores.
@@ -55,6 +59,8 @@ class Recipe:
     absent: str | None = None
     k: float = 60.0
     p: float = 0.8
+    gamma: float = 1.0
+    sigma: float = 0.01
     input_depth: int | None = None
     output_depth: int | None = None
     input_ordering: str = "trec"
@@ -87,11 +93,16 @@ class Recipe:
             raise PyevalError("wsum needs weights, one per run")
         check_k(self.k)
         check_p(self.p)
+        if not isinstance(self.gamma, (int, float)) or not math.isfinite(self.gamma) or self.gamma < 0:
+            raise PyevalError(f"CombGMNZ's gamma must be a finite number >= 0; got {self.gamma}")
+        if not isinstance(self.sigma, (int, float)) or not 0 <= self.sigma <= 1:
+            raise PyevalError(f"logn-isr's sigma must be between 0 and 1; got {self.sigma}")
         for label, depth in (("input depth", self.input_depth), ("output depth", self.output_depth)):
             if depth is not None and (int(depth) != depth or depth < 1):
                 raise PyevalError(f"{label} must be a positive integer; got {depth}")
         return dataclasses.replace(self, method=method, runs=runs, weights=weights, norm=norm, absent=absent,
-                                   k=float(self.k), p=float(self.p))
+                                   k=float(self.k), p=float(self.p), gamma=float(self.gamma),
+                                   sigma=float(self.sigma))
 
     def weight_list(self) -> tuple[float, ...]:
         return self.weights if self.weights is not None else (1.0,) * len(self.runs)
@@ -105,9 +116,9 @@ class Recipe:
 
     def describe(self) -> str:
         """``rrf(k=60) of bm25, dense``: what the source_file of a fused run says."""
-        extra = {"rrf": f"k={self.k:g}", "rbp": f"p={self.p:g}"}.get(self.method)
+        extra = {"rrf": f"k={self.k:g}", "rbp": f"p={self.p:g}", "logn-isr": f"sigma={self.sigma:g}"}.get(self.method)
         if self.method in SCORE_METHODS:
-            extra = f"norm={self.norm}"
+            extra = f"norm={self.norm}" + (f", gamma={self.gamma:g}" if self.method == "combgmnz" else "")
         return f"fusion {self.method}({extra or ''}) of {', '.join(self.runs)}"
 
     @classmethod

@@ -6,6 +6,7 @@
 -- depth cut) by $norm, as ranx 0.3.21 normalises (ranx/normalization/*.py), 1e-9 guards included:
 --   'none'    the score
 --   'min-max' (s - min) / max(max - min, 1e-9)
+--   'min-max-inverted' (max - s) / max(max - min, 1e-9) (for inputs whose lower score is better)
 --   'max'     s / max(max, 1e-9)
 --   'sum'     (s - min) / max(sum - min * n, 1e-9), the sum taken in rank order
 --   'zmuv'    (s - mean) / max(population standard deviation, 1e-9) (z-score)
@@ -36,6 +37,7 @@ select
     case $norm
         when 'none' then fusion_weighted.score
         when 'min-max' then (fusion_weighted.score - lists.lowest) / greatest(lists.highest - lists.lowest, 1e-9)
+        when 'min-max-inverted' then (lists.highest - fusion_weighted.score) / greatest(lists.highest - lists.lowest, 1e-9)
         when 'max' then fusion_weighted.score / greatest(lists.highest, 1e-9)
         when 'sum' then
             (fusion_weighted.score - lists.lowest) / greatest(lists.total - lists.lowest * fusion_weighted.listed, 1e-9)

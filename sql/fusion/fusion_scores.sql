@@ -1,15 +1,15 @@
 -- reads: fusion_normalised, fusion_point_weights, fusion_points
 -- produces: fusion_scores (point_id, topic_id, doc_id, score, rank)
 -- grain: point_id, topic_id, rank
--- params: $method, $norm_stage, $absent, $ordered_sum, $output_depth, $tie_order
+-- params: $method, $norm_stage, $absent, $ordered_sum, $output_depth, $tie_order, $gamma, $sigma
 -- fusion_scores: the fused list of every point of a recipe (fusion_points: point_id, k, p;
 -- fusion_point_weights: point_id, input_position, weight), ranked and cut at $output_depth.
 -- Each input gives a document a contribution (r: its rank in the input, from 1; w: the
 -- point's weight of the input; v: the normalised value):
---   score methods (combsum, wsum, combmnz, combanz, combmax, combmin, combmed): w * v with
+--   score methods (combsum, wsum, combmnz, combgmnz, combanz, combmax, combmin, combmed): w * v with
 --     $norm_stage 'before', v itself with 'after' (the weight was applied before normalising)
---   rrf w / (k + r) (Cormack, Clarke & Buettcher 2009); isr, log-isr w / r^2 (Mourao et al.
---     2015); borda w * (c - r + 1), c the topic's candidates (ranx bordafuse); rbp
+--   rrf w / (k + r) (Cormack, Clarke & Buettcher 2009); isr, log-isr, logn-isr w / r^2 (Mourao
+--     et al. 2015); borda w * (c - r + 1), c the topic's candidates (ranx bordafuse); rbp
 --     w * (1 - p) p^(r - 1) (trectools rank_biased_precision_fusion)
 -- A document an input did not retrieve ($absent): 'none' no contribution (ranx, trectools);
 -- 'zero' a contribution of 0; 'min' the input's lowest contribution for the topic; 'shared'
@@ -17,8 +17,8 @@
 -- The fused score over a document's contributions, summed in input order (as ranx sums, so
 -- that the values agree to the last bit; $ordered_sum false, bound for at most two inputs, sums
 -- without ordering: two terms add the same in either order): sum (combsum, wsum, rrf, borda, rbp); sum times the
--- number of inputs that retrieved it (combmnz, isr; Fox & Shaw 1994); sum times its natural
--- log (log-isr); the mean of the contributions (combanz); max, min, median (combmax, combmin,
+-- number of inputs that retrieved it, h (combmnz, isr; Fox & Shaw 1994); sum times h^$gamma
+-- (combgmnz; Lee 1997); sum times ln(h) (log-isr) or ln(h + $sigma) (logn-isr); the mean of the contributions (combanz); max, min, median (combmax, combmin,
 -- combmed). Ranked by score descending, ties by docno descending (trec_eval's order, the
 -- default) or ascending ($tie_order 'docno-asc', trectools); ranks beyond $output_depth
 -- dropped (Python binds a very large number for no cut). Topics and documents are grouped and
@@ -31,7 +31,7 @@ with contributions as (
         fusion_normalised.doc_key,
         true as is_present,
         case
-            when $method in ('rrf', 'isr', 'log-isr', 'borda', 'rbp') or $norm_stage = 'before'
+            when $method in ('rrf', 'isr', 'log-isr', 'logn-isr', 'borda', 'rbp') or $norm_stage = 'before'
                 then fusion_point_weights.weight
             else 1.0
         end
@@ -39,6 +39,7 @@ with contributions as (
             when 'rrf' then 1.0 / (fusion_points.k + fusion_normalised.rank)
             when 'isr' then 1.0 / (fusion_normalised.rank * fusion_normalised.rank)
             when 'log-isr' then 1.0 / (fusion_normalised.rank * fusion_normalised.rank)
+            when 'logn-isr' then 1.0 / (fusion_normalised.rank * fusion_normalised.rank)
             when 'borda' then fusion_normalised.candidates - fusion_normalised.rank + 1
             when 'rbp' then (1.0 - fusion_points.p) * pow(fusion_points.p, fusion_normalised.rank - 1)
             else fusion_normalised.value
@@ -137,7 +138,9 @@ scored as (
             when 'combmed' then middle
             when 'combmnz' then total * hits
             when 'isr' then total * hits
+            when 'combgmnz' then total * pow(hits, $gamma)
             when 'log-isr' then total * ln(hits)
+            when 'logn-isr' then total * ln(hits + $sigma)
             when 'combanz' then total / contributions
             else total
         end as score

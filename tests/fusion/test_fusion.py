@@ -87,7 +87,17 @@ RANX_CASES = [
     ("isr", "isr", "min-max", {}),
     ("log-isr", "log_isr", "min-max", {}),
     ("borda", "bordafuse", "min-max", {}),
+    ("combgmnz", "gmnz", "min-max", {"gamma": 0.7}),
+    ("combgmnz", "gmnz", "max", {"gamma": 2.0}),
+    ("logn-isr", "logn_isr", "min-max", {"sigma": 0.01}),
+    ("logn-isr", "logn_isr", "min-max", {"sigma": 0.5}),
+    ("rbp", "rbc", "min-max", {"phi": 0.8}),
+    ("rbp", "rbc", "min-max", {"phi": 0.5}),
+    ("combsum", "sum", "min-max-inverted", {}),
+    ("combmnz", "mnz", "min-max-inverted", {}),
 ]
+#: ranx's parameter names that pyeval's recipe spells otherwise.
+RECIPE_NAMES = {"phi": "p"}
 
 
 @pytest.mark.engines  # ranx comes with the test-engines extra
@@ -95,12 +105,16 @@ RANX_CASES = [
 def test_each_method_equals_ranx_fuse(campaign, method, ranx_method, norm, params):
     ranx = pytest.importorskip("ranx")
     con, runs = campaign
-    ours = fusion.fuse(con, "c", list(RUNS), method, norm=norm or "none", **params)
+    conventions = {RECIPE_NAMES.get(key, key): value for key, value in params.items()}
+    ours = fusion.fuse(con, "c", list(RUNS), method, norm=norm or "none", **conventions)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        theirs = ranx.fuse([ranx.Run.from_dict(_as_dict(runs[name])) for name in RUNS], norm=norm,
+        # each input in trec order (score descending, docno descending): rbc reads ranks from the dict's order
+        theirs = ranx.fuse([ranx.Run.from_dict(_as_dict(runs[name].sort_values(
+            ["score", "doc_id"], ascending=False))) for name in RUNS], norm=norm,
                            method=ranx_method, params=params).to_dict()
-    _same(ours, theirs, exact=norm != "zmuv")  # numpy's pairwise mean: z-scores within 1e-12
+    # within 1e-12: numpy's pairwise mean (z-scores); numba's phi ** i by repeated multiplication (rbc)
+    _same(ours, theirs, exact=norm != "zmuv" and ranx_method != "rbc")
 
 
 def test_trectools_combos_rrf_and_rbp(campaign, tmp_path):
@@ -194,6 +208,8 @@ def test_a_fused_run_is_stored_with_its_recipe_exported_and_stale_when_a_parent_
     (dict(runs=["a", "b"], method="wsum", weights=[1.0]), "1 weights for 2 runs"),
     (dict(runs=["a", "b"], method="wsum"), "wsum needs weights"),
     (dict(runs=["a", "b"], method="rrf", k=0), "k must be a positive number"),
+    (dict(runs=["a", "b"], method="gmnz", gamma=-1), "gamma must be a finite number >= 0"),
+    (dict(runs=["a", "b"], method="logn_isr", sigma=2), "sigma must be between 0 and 1"),
     (dict(runs=["a"], method="rrf"), "at least two runs"),
     (dict(runs=["a", "a"], method="rrf"), "given twice"),
     (dict(runs=["a", "b"], method="condorcet"), "fusion method must be one of"),

@@ -25,6 +25,14 @@ def test_fuse_store_export_list_grid_and_delete(tmp_path):
     out = _run(runner, "--db", db, "fuse", "-C", "web", "--method", "rrf", "--k", "60",
                "--runs", *sample.REAL_RUNS, "--name", "hybrid").output
     assert "stored fused run 'hybrid'" in out
+    _run(runner, "--db", db, "fuse", "-C", "web", "--method", "gmnz", "--gamma", "2", "--norm", "min-max-inverted",
+         "--runs", *sample.REAL_RUNS, "--name", "gmnz")
+    recipe = _run(runner, "--db", db, "sql", "select source_file, method, parameters->>'gamma', parameters->>'norm' "
+                  "from runs join run_derivations using (campaign_id, run_id) where run_id = 'gmnz'",
+                  "--format", "csv").output.splitlines()[-1]
+    assert recipe.endswith("combgmnz,2.0,min-max-inverted") and "gamma=2" in recipe
+    _run(runner, "--db", db, "fuse", "-C", "web", "--method", "logn_isr", "--sigma", "1.5",
+         "--runs", *sample.REAL_RUNS, ok=False)
     listed = _run(runner, "--db", db, "fusions", "--format", "csv").output
     assert "hybrid,rrf" in listed and "False" in listed
     exported = tmp_path / "hybrid.txt"
