@@ -33,6 +33,7 @@ import operator
 import os
 import re
 import threading
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -42,7 +43,7 @@ import duckdb
 from pyeval.core import sqlfiles
 from pyeval.storage import warehouse
 from pyeval.core.db import create_rows, first_row, transaction
-from .errors import InputFormatError, MeasureParamError, PyevalError
+from .errors import InputFormatError, InputWarning, MeasureParamError, PyevalError
 from .loaders.qrels import load_qrels  # not pyeval.loaders: it imports every loader
 from .loaders.source import STAGED_TABLE, Lines, StagedFile, is_frame, pick_column
 from .measures import Measure, parse, parse_measures, registry
@@ -801,7 +802,11 @@ def _evaluate_many(measures, qrels, runs: Mapping[Any, Any], ordering: str | Non
     pairs = _measures(measures)
     if not isinstance(runs, Mapping):
         raise PyevalError(f"runs must be a mapping of run name -> run; got {type(runs).__name__}")
+    if engine is None and isinstance(qrels, Iterator):  # a generator of Qrels: read once, counted
+        qrels = list(qrels)
     if engine is None and _has_no_rows(qrels):  # no judged topic: no value per topic
+        warnings.warn("the qrels have no rows, so no topic is judged: no per-topic value, and each mean is NaN "
+                      "(a count 0), as ir_measures gives them", InputWarning, stacklevel=4 if single else 3)
         return pairs, {key: ([], _no_topics(pairs)) for key in runs}
     kept = engine is not None
     if engine is None:
@@ -892,35 +897,40 @@ class Evaluator:
     def __init__(self, measures, qrels, *, ordering: str | None = None):
         self.measures = list(measures) if isinstance(measures, Iterable) and not isinstance(measures, str) else [measures]
         self.ordering = ordering
-        self.engine = Engine(qrels)
+        if isinstance(qrels, Iterator):
+            qrels = list(qrels)
+        # qrels without rows judge no topic: each call gives what the functions give (no engine)
+        self._empty_qrels = qrels if _has_no_rows(qrels) else None
+        self.engine = None if self._empty_qrels is not None else Engine(qrels)
 
     def iter_calc(self, run) -> Iterator[Metric]:
-        pairs, per_topic, _ = _evaluate(self.measures, None, run, self.ordering, self.engine)
+        pairs, per_topic, _ = _evaluate(self.measures, self._empty_qrels, run, self.ordering, self.engine)
         return _metrics(pairs, per_topic)
 
     def calc_aggregate(self, run) -> dict[Any, float]:
-        pairs, _, means = _evaluate(self.measures, None, run, self.ordering, self.engine)
+        pairs, _, means = _evaluate(self.measures, self._empty_qrels, run, self.ordering, self.engine)
         return _aggregates(pairs, means)
 
     def calc(self, run) -> CalcResults:
-        pairs, per_topic, means = _evaluate(self.measures, None, run, self.ordering, self.engine)
+        pairs, per_topic, means = _evaluate(self.measures, self._empty_qrels, run, self.ordering, self.engine)
         return CalcResults(_aggregates(pairs, means), list(_metrics(pairs, per_topic)))
 
     def calc_aggregate_many(self, runs: Mapping[Any, Any]) -> dict[Any, dict[Any, float]]:
         """:meth:`calc_aggregate` of every run of ``runs`` (run name -> run), in one statement
         (:func:`calc_aggregate_many`)."""
-        pairs, results = _evaluate_many(self.measures, None, runs, self.ordering, self.engine)
+        pairs, results = _evaluate_many(self.measures, self._empty_qrels, runs, self.ordering, self.engine)
         return {key: _aggregates(pairs, means) for key, (_, means) in results.items()}
 
     def calc_many(self, runs: Mapping[Any, Any]) -> dict[Any, CalcResults]:
         """:meth:`calc` of every run of ``runs`` (run name -> run), in one statement."""
-        pairs, results = _evaluate_many(self.measures, None, runs, self.ordering, self.engine)
+        pairs, results = _evaluate_many(self.measures, self._empty_qrels, runs, self.ordering, self.engine)
         return {key: CalcResults(_aggregates(pairs, means), list(_metrics(pairs, per_topic)))
                 for key, (per_topic, means) in results.items()}
 
     def close(self) -> None:
         """Close the engine's in-memory warehouse."""
-        self.engine.close()
+        if self.engine is not None:
+            self.engine.close()
 
 
 def evaluator(measures, qrels, *, ordering: str | None = None) -> Evaluator:

@@ -194,6 +194,7 @@ def test_a_topic_id_starting_with_hash_is_data_in_frames_and_iterables(tmp_path)
     assert pyeval.calc_aggregate([NumQ], str(tmp_path / "qrels"), str(tmp_path / "run")) == {NumQ: 1}
 
 
+@pytest.mark.filterwarnings("ignore:the qrels have no rows")  # tested in test_interop_diversity_qrels
 def test_empty_run_and_empty_qrels_score_as_ir_measures_providers_do():
     """Issue 32: an empty run scores the measure's empty value (0) on every judged topic, and empty
     qrels judge no topic (no per-topic value; a mean over none is NaN, a count 0), as

@@ -67,3 +67,23 @@ def test_a_measure_without_a_value_is_an_error_not_an_empty_result(monkeypatch):
                         lambda self, measures, runs, *args, **kwargs: {key: ([], {}) for key in runs})
     with pytest.raises(PyevalError, match="AP: no value on these qrels"):
         list(pyeval.iter_calc([AP], {"q": {"a": 1}}, {"q": {"a": 1.0}}))
+
+
+def test_qrels_without_rows_warn_in_every_shape_and_entry_point():
+    """An empty result for a reason says so: qrels without rows (a list, a generator, a dict, a
+    DataFrame) judge no topic, so no per-topic value (ir_measures' result) and an InputWarning;
+    a generator or an evaluator of them was a DuckDB traceback."""
+    from pyeval.errors import InputWarning
+
+    run = {"q": {"a": 1.0}}
+    for empty in ([], iter([]), {}, pd.DataFrame(columns=["query_id", "doc_id", "relevance"])):
+        with pytest.warns(InputWarning, match="the qrels have no rows"):
+            assert list(pyeval.iter_calc([AP], empty, run)) == []
+    with pytest.warns(InputWarning, match="no topic is judged"):
+        evaluator = pyeval.evaluator([AP], iter([]))
+        assert list(evaluator.iter_calc(run)) == []
+        assert str(evaluator.calc_aggregate_many({"r": run})["r"][AP]) == "nan"
+        evaluator.close()
+    with pytest.warns(InputWarning):
+        assert str(pyeval.calc_aggregate_many([AP], [], {"r": run})["r"][AP]) == "nan"
+    assert list(pyeval.iter_calc([AP], (Qrel("q", "a", 1) for _ in range(1)), run))[0].value == 1.0
