@@ -97,3 +97,27 @@ def test_the_library_functions_use_the_guard(pooled, tmp_path):
         assert export(con, "c", "p5", str(notes), replace=True) > 0
     finally:
         con.close()
+
+
+def test_snapshot_removes_only_the_copies_a_killed_snapshot_proves_its_own(tmp_path):
+    """A file named like a snapshot's half-written copy (.OUT.<dead pid>.<8 hex>.tmp) is removed
+    by the next snapshot only with the marker a snapshot writes first (naming that copy)."""
+    from pyeval.sharing.snapshot import _copy_marker, _copy_marker_text
+
+    db = warehouse(tmp_path / "w.duckdb", evaluate=False)
+    out = tmp_path / "dash.duckdb"
+    dead = 4194304 + 12345
+    theirs = tmp_path / f".{out.name}.{dead}.0ddba11a.tmp"
+    theirs.write_text("my thesis\n")
+    forged = tmp_path / f".{out.name}.{dead}.feedface.tmp"
+    forged.write_text("my notes\n")
+    _copy_marker(forged).write_text(_copy_marker_text(theirs))  # names another copy
+    killed = tmp_path / f".{out.name}.{dead}.0badc0de.tmp"
+    killed.write_bytes(b"half a copy")
+    killed.with_name(killed.name + ".wal").write_bytes(b"log")
+    _copy_marker(killed).write_text(_copy_marker_text(killed))
+    status, output = cli("--db", db, "snapshot", out)
+    assert status == 0, output
+    assert theirs.read_text() == "my thesis\n" and forged.read_text() == "my notes\n"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(f".{out.name}.")) == sorted(
+        [theirs.name, forged.name, _copy_marker(forged).name])

@@ -194,6 +194,11 @@ def snapshot(
     require_replaceable_output(out, "pyeval snapshot", _replaceable_snapshot_target, warehouse=source or None)
     _remove_abandoned_snapshot_files(out)
     temporary = out.with_name(f".{out.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:  # the proof, written first, that the copy is pyeval's (see _remove_abandoned_snapshot_files)
+        with open(_copy_marker(temporary), "x", encoding="utf-8") as handle:
+            handle.write(_copy_marker_text(temporary))
+    except OSError as exc:
+        raise PyevalError(f"{out}: cannot write the snapshot: {exc.strerror or exc}") from exc
     cursor = con.cursor()
     try:
         source_name = first_row(cursor, "select current_database()")[0]
@@ -220,6 +225,7 @@ def snapshot(
         finally:
             cursor.execute("detach pyeval_snapshot")
         os.replace(temporary, out)
+        _copy_marker(temporary).unlink(missing_ok=True)
     except duckdb.Error as exc:
         _remove_snapshot_files(temporary)
         raise PyevalError(f"{out}: cannot write the snapshot: {error_reason(exc)}") from exc
@@ -241,27 +247,45 @@ def _process_is_running(pid: int) -> bool:
     return True
 
 
+def _copy_marker(temporary: Path) -> Path:
+    """The file a snapshot writes beside its copy ``temporary`` before the copy (``<copy>.pyeval``)."""
+    return temporary.with_name(temporary.name + ".pyeval")
+
+
+def _copy_marker_text(temporary: Path) -> str:
+    return f"pyeval snapshot copy {temporary.name}\n"
+
+
 def _remove_abandoned_snapshot_files(out: Path) -> None:
     """Remove the half-written copies beside ``out`` that a snapshot killed mid-way left
     (``.<name>.<pid>.<token>.tmp`` and its ``.wal``, named by :func:`snapshot`), when their
-    process is no longer running; a running snapshot's copy is left alone."""
-    pattern = re.compile(re.escape(f".{out.name}.") + r"(\d+)\.[0-9a-f]{8}\.tmp(\.wal)?")
+    process is no longer running and pyeval proves them its own: the marker file
+    (:func:`_copy_marker`, naming the copy) the snapshot wrote before the copy. A running
+    snapshot's copy, and a file of such a name without the marker, are left alone."""
+    pattern = re.compile(re.escape(f".{out.name}.") + r"(\d+)\.[0-9a-f]{8}\.tmp\.pyeval")
     try:
         names = [entry.name for entry in os.scandir(out.parent)]
     except OSError:
         return
     for name in names:
         found = pattern.fullmatch(name)
-        if found and not _process_is_running(int(found.group(1))):
-            try:
-                (out.parent / name).unlink()
-            except OSError:
-                pass
+        if not found or _process_is_running(int(found.group(1))):
+            continue
+        marker_file = out.parent / name
+        temporary = marker_file.with_name(name.removesuffix(".pyeval"))
+        try:
+            proven = (not marker_file.is_symlink() and marker_file.stat().st_size < 4096
+                      and marker_file.read_text(encoding="utf-8") == _copy_marker_text(temporary))
+        except (OSError, UnicodeDecodeError):
+            proven = False
+        if proven:
+            _remove_snapshot_files(temporary)
 
 
 def _remove_snapshot_files(temporary: Path) -> None:
-    """Remove the half-written copy (and its write-ahead log), which this call created."""
-    for path in (temporary, temporary.with_name(temporary.name + ".wal")):
+    """Remove the half-written copy (and its write-ahead log), which this call created, then its
+    marker."""
+    for path in (temporary, temporary.with_name(temporary.name + ".wal"), _copy_marker(temporary)):
         try:
             path.unlink(missing_ok=True)
         except OSError:
