@@ -90,6 +90,11 @@ class PyevalWarning(UserWarning):
     """Base of pyeval's warnings."""
 
 
+class SingleIntentWarning(PyevalWarning):
+    """Diversity measures evaluated topics that have one relevant intent only (every topic of
+    an ad hoc campaign)."""
+
+
 class InputWarning(PyevalWarning):
     """Input that loads but looks suspicious (differing run tags, probabilities not summing to 1)."""
 

@@ -283,6 +283,7 @@ def _evaluate_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest, s
                     - stored_profiles(con, request.campaign_id))
     if is_diversity(request):
         diversity.check_campaign(con, request)
+    diversity.note_single_intent_topics(con, request)
     kept = False
     try:
         compute_values(con, request, **engine_options)

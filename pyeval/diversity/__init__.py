@@ -20,10 +20,13 @@ The passes (which staging each measure reads, the composites' components) are pl
 """
 from __future__ import annotations
 
+import warnings
+
 from pyeval.core.db import first_row
-from ..errors import DataIntegrityError, MeasureParamError
+from ..errors import DataIntegrityError, MeasureParamError, SingleIntentWarning
 from pyeval.core.plan import ADHOC, GLOBAL_STAGING, PER_INTENT_STAGING, SEPARATOR, probability_variants  # noqa: F401
 from pyeval.core.request import EvaluationRequest
+from pyeval.measures import Measure
 
 
 def check_campaign(con, request: EvaluationRequest) -> None:
@@ -36,7 +39,8 @@ def check_campaign(con, request: EvaluationRequest) -> None:
     if row is not None and row[0] != "diversity":
         raise DataIntegrityError(
             f"campaign '{campaign_id}' has ad hoc qrels; diversity measures ({names}) need diversity "
-            "qrels (topic intent docno level) and intents"
+            "qrels (topic intent docno level) and intents (ndeval's family and D_U, U_IA read ad hoc "
+            "qrels as one intent per topic; docs/diversity-measures.md section 1.2)"
         )
     if first_row(con, "select count(*) from intents_by_set where campaign_id = $c", {"c": campaign_id})[0] == 0:
         raise DataIntegrityError(
@@ -53,3 +57,32 @@ def check_campaign(con, request: EvaluationRequest) -> None:
             + "".join(f", {v}" for v in sorted(stored))
             + "); store one with `pyeval intents generate` or `pyeval intents load`"
         )
+
+
+def reads_intents(measure: Measure) -> bool:
+    """Whether ``measure`` is a diversity measure: it reads per-intent judgments (a diversity
+    staging: D-, DIN-, IA-measures, I-rec, ...; ndeval's family; D_U and U_IA)."""
+    return (measure.definition.staging != ADHOC or measure.family == "ndeval"
+            or (measure.family == "umeasure" and measure.kind != "U"))
+
+
+def note_single_intent_topics(con, request: EvaluationRequest) -> None:
+    """A SingleIntentWarning when diversity measures evaluate topics whose judgments name one
+    relevant intent only (every topic of an ad hoc campaign, read as one intent of weight 1, as
+    ndeval reads ad hoc qrels): there a diversity measure scores relevance to that intent alone."""
+    names = [str(m) for m in request.measures if reads_intents(m)]
+    if not names:
+        return
+    single, total, kind = first_row(con, """
+        select count(*) filter (where intents = 1), count(*), any_value(qrels_kind)
+        from (select topic_id, count(distinct intent_id) filter (where level > 0) as intents
+              from qrels_by_set where campaign_id = $c and judgment_set = $j group by topic_id)
+        cross join (select qrels_kind from campaigns where campaign_id = $c)
+    """, {"c": request.campaign_id, "j": request.judgment_set})
+    if not single:
+        return
+    reading = " (ad hoc qrels: each topic is one intent of weight 1, as ndeval reads them)" if kind != "diversity" else ""
+    warnings.warn(
+        f"{', '.join(names[:3])}{', ...' if len(names) > 3 else ''}: {single} of {total} topics of campaign "
+        f"'{request.campaign_id}' have one relevant intent{reading}; there a diversity measure scores "
+        "relevance to that intent alone (docs/diversity-measures.md)", SingleIntentWarning, stacklevel=3)

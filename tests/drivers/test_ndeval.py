@@ -340,3 +340,53 @@ def test_depth_and_judged_only_as_a_cut_run(ordering):
     a = wanted.per_topic.drop(columns="run_id").reset_index(drop=True)
     b = by_hand.per_topic.drop(columns="run_id").reset_index(drop=True)
     pd.testing.assert_frame_equal(a, b)
+
+
+def test_a_diversity_measure_notes_topics_of_one_intent(two_intents):
+    """Both families note, at run time, the topics they read with one relevant intent: every
+    topic of an ad hoc campaign (ndeval's reading), or such topics of a diversity campaign;
+    ad hoc measures, and topics of two intents, get no note."""
+    import warnings
+
+    from pyeval.errors import SingleIntentWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SingleIntentWarning)
+        _values(two_intents, ["alpha_nDCG@4", "ERR_IA@4"])  # topic q has two relevant intents
+    pyeval.load_qrels(two_intents, "a", pd.DataFrame([("q", "0", "a", 1), ("q", "0", "b", 0)],
+                                                     columns=["query_id", "iteration", "doc_id", "relevance"]))
+    pyeval.load_run(two_intents, "a", pd.DataFrame([("q", "a", 1.0)], columns=["query_id", "doc_id", "score"]),
+                    name="r")
+    with pytest.warns(SingleIntentWarning, match=r"ERR_IA@4: 1 of 1 topics of campaign 'a' have one relevant "
+                      r"intent \(ad hoc qrels: each topic is one intent of weight 1, as ndeval reads them\)"):
+        evaluate(two_intents, "a", ["ERR_IA@4"], store=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SingleIntentWarning)
+        evaluate(two_intents, "a", ["nDCG@4", "U(missing_length=zero)@4"], store=False)
+    pyeval.load_qrels(two_intents, "d", pd.DataFrame([("q", "1", "a", 1), ("q", "2", "b", 0)],
+                                                     columns=["query_id", "iteration", "doc_id", "relevance"]),
+                      format="trec-diversity")
+    pyeval.load_run(two_intents, "d", pd.DataFrame([("q", "a", 1.0)], columns=["query_id", "doc_id", "score"]),
+                    name="r")
+    pyeval.load_intents(two_intents, "d", pd.DataFrame([("q", "1", 0.5), ("q", "2", 0.5)],
+                                                       columns=["query_id", "intent_id", "probability"]))
+    with pytest.warns(SingleIntentWarning, match=r"D#-nDCG@4|Dsharp_nDCG@4: 1 of 1 topics of campaign 'd' have one "
+                      r"relevant intent; there"):
+        evaluate(two_intents, "d", ["D#-nDCG@4"], store=False)
+
+
+def test_the_cli_prints_the_one_intent_note_on_stderr(tmp_path):
+    from click.testing import CliRunner
+
+    from pyeval.cli import main
+
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.txt"
+    qrels.write_text("q 0 a 1\nq 0 b 0\n")
+    run.write_text("q Q0 a 1 1.0 r\n")
+    db = str(tmp_path / "w.duckdb")
+    runner = CliRunner()
+    assert runner.invoke(main, ["--db", db, "load", "qrels", "-C", "c", str(qrels)]).exit_code == 0
+    assert runner.invoke(main, ["--db", db, "load", "run", "-C", "c", str(run)]).exit_code == 0
+    result = runner.invoke(main, ["--db", db, "evaluate", "-C", "c", "-m", "alpha_nDCG@10", "--no-store"])
+    assert result.exit_code == 0 and "alpha_nDCG@10" in result.stdout
+    assert "1 of 1 topics of campaign 'c' have one relevant intent" in result.stderr
