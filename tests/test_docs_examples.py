@@ -3,16 +3,17 @@
 The examples are the fenced ``sh``, ``python`` and ``sql`` blocks of each docs/*.md page (an
 unlabelled block is a synopsis, a file layout or an output, never an example; a test below
 checks that no unlabelled block is a runnable command line). Each page runs in its own empty
-folder prepared by its entry in :data:`PAGES` (the bundled sample campaign written by
-``pyeval sample``, copies of the demo warehouse under the names the page uses, an export...),
-with ``pyeval`` run from this checkout:
+folder, with ``pyeval`` run from this checkout: a page shows its own setup (``pyeval sample``,
+``pyeval load ...``, ``pyeval demo --out NAME``), and its blocks run in order make what the
+later ones read, as a reader pasting them would. :data:`PAGES` only says which warehouse a
+page's ``sql`` blocks read, and which folder stands for a server's folder the page names:
 
 - an ``sh`` block runs in bash (``set -e -o pipefail``) with ``pyeval`` on the PATH; when the
   next block is unlabelled and follows it directly (or after one paragraph ending in ``:``),
   it is the output: what the block prints on stdout ends with it. A second unlabelled block
   right after that one is the end of stderr;
-- a ``python`` block runs in one namespace per page that starts with ``pyeval`` imported and
-  ``con``, a connection to the page's warehouse; a last line ``# VALUE`` under an expression
+- a ``python`` block runs in one namespace per page, empty at the start (the page imports
+  ``pyeval`` and opens its connections itself); a last line ``# VALUE`` under an expression
   is that expression's repr;
 - an ``sql`` block runs read-only on the page's warehouse; an unlabelled block right after it
   is the table it prints (``pyeval sql``'s table format).
@@ -30,6 +31,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -91,26 +93,21 @@ def examples(page: str) -> list[Example]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Each page's folder. ``demo``: names under which the demo warehouse is copied; ``sample``: the
-# bundled campaign written there (``pyeval sample .``); ``shell``: commands run first;
-# ``cwd``: the folder the examples run in, relative to the repository ("" = the page's folder).
+# Each page runs in an empty folder and makes its data itself: nothing hidden is prepared.
+# ``cwd``: the folder the examples run in, relative to the repository ("" = the page's empty
+# folder; "." for the pages that compare with the checkout's fixture files, as they say).
 
 
 @dataclass(frozen=True)
 class Setup:
-    demo: tuple[str, ...] = ()
-    sample: bool = False
-    shell: tuple[str, ...] = ()
     cwd: str = ""
     warehouse: str | None = None  # the warehouse the sql blocks read
-    con: bool = False  # python blocks start with ``con``, a connection to ``warehouse``
     folders: tuple[str, ...] = ()  # a server's folder the page names: the page's folder stands for it
 
 
 PAGES: dict[str, Setup] = {
     "cli.md": Setup(warehouse="pyeval-demo.duckdb"),
-    "bi.md": Setup(demo=("dash.duckdb",), folders=("/srv/ir/",),
-                   shell=("pyeval --db dash.duckdb export --parquet DIR", "pyeval --db dash.duckdb export --parquet export")),
+    "bi.md": Setup(folders=("/srv/ir/",)),
     "design.md": Setup(warehouse="web.duckdb"),
     "measures.md": Setup(),
     "judgments.md": Setup(),
@@ -179,6 +176,7 @@ def test_unlabelled_command_lines_are_synopses():
 
 @pytest.fixture(scope="module")
 def demo_warehouse(tmp_path_factory) -> Path:
+    """``pyeval demo``'s warehouse, built once for the pages that build it (minutes)."""
     path = tmp_path_factory.mktemp("demo") / "pyeval-demo.duckdb"
     result = _pyeval(["--db", str(path), "demo"], path.parent)
     assert result.returncode == 0, result.stderr[-3000:]
@@ -206,7 +204,8 @@ class Folder:
     namespace: dict = field(default_factory=dict)
 
 
-def _prepare(page: str, root: Path, demo: Path | None) -> Folder:
+def _prepare(page: str, root: Path) -> Folder:
+    """The page's empty folder, with ``pyeval`` of this checkout on the PATH."""
     setup = PAGES[page]
     bin_dir = root / "bin"
     bin_dir.mkdir()
@@ -215,21 +214,15 @@ def _prepare(page: str, root: Path, demo: Path | None) -> Folder:
     script.chmod(0o755)
     work = root / "work"
     work.mkdir()
-    for name in setup.demo:
-        shutil.copyfile(demo, work / name)
-    if setup.sample:
-        assert _pyeval(["sample", "."], work).returncode == 0
-    env = _environment(bin_dir)
-    for line in setup.shell:
-        done = subprocess.run(["bash", "-e", "-c", line], cwd=work, env=env, capture_output=True, text=True)
-        assert done.returncode == 0, (line, done.stderr[-2000:])
     cwd = REPO / setup.cwd if setup.cwd else work
-    return Folder(cwd, env)
+    return Folder(cwd, _environment(bin_dir))
 
 
 def _local(text: str, setup: Setup, folder: Folder) -> str:
+    """The page's text with the server folders it names (also percent-encoded, as in a URL) read
+    as the page's folder."""
     for name in setup.folders:
-        text = text.replace(name, f"{folder.path}/")
+        text = text.replace(name, f"{folder.path}/").replace(quote(name, safe=""), quote(f"{folder.path}/", safe=""))
     return text
 
 
@@ -246,7 +239,7 @@ DEMO_LINE = re.compile(r"pyeval demo --out (\S+)")
 
 
 def _run_sh(example: Example, folder: Folder, setup: Setup, demo=None) -> None:
-    lines = example.block.text.strip().splitlines()
+    lines = _local(example.block.text, setup, folder).strip().splitlines()
     if demo is not None and DEMO_LINE.fullmatch(lines[0]):
         shutil.copyfile(demo(), folder.path / DEMO_LINE.fullmatch(lines[0]).group(1))
         lines = lines[1:]
@@ -268,15 +261,10 @@ def _run_sh(example: Example, folder: Folder, setup: Setup, demo=None) -> None:
 
 
 def _run_python(example: Example, folder: Folder, setup: Setup) -> None:
-    import pyeval
-
     namespace = folder.namespace
-    if not namespace:
-        namespace["pyeval"] = pyeval
-        if setup.con:
-            namespace["con"] = pyeval.connect(folder.path / setup.warehouse)
-    tree = ast.parse(example.block.text)
-    lines = example.block.text.rstrip("\n").splitlines()
+    text = _local(example.block.text, setup, folder)
+    tree = ast.parse(text)
+    lines = text.rstrip("\n").splitlines()
     shown = lines[-1].strip()[1:].strip() if lines[-1].lstrip().startswith("#") else None
     last = tree.body[-1] if tree.body else None
     here = os.getcwd()
@@ -320,8 +308,7 @@ def _cases() -> list:
 @pytest.mark.parametrize("page", _cases())
 def test_the_page_examples_run_and_print_what_the_page_shows(page, request, tmp_path):
     setup = PAGES[page]
-    demo = request.getfixturevalue("demo_warehouse") if setup.demo else None  # built once, for the pages using it
-    folder = _prepare(page, tmp_path, demo)
+    folder = _prepare(page, tmp_path)
     try:
         for example in examples(page):
             if _skip_reason(example):
