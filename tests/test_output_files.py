@@ -121,3 +121,13 @@ def test_snapshot_removes_only_the_copies_a_killed_snapshot_proves_its_own(tmp_p
     assert theirs.read_text() == "my thesis\n" and forged.read_text() == "my notes\n"
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(f".{out.name}.")) == sorted(
         [theirs.name, forged.name, _copy_marker(forged).name])
+
+
+@pytest.mark.parametrize("command", ["export-run", "pool export"])
+def test_the_warehouse_write_ahead_log_is_refused_even_with_replace(pooled, command):
+    """``w.duckdb.wal`` holds what a running process has not checkpointed yet: never replaced."""
+    wal = pooled.with_name(pooled.name + ".wal")
+    wal.write_bytes(b"a log DuckDB will replay")
+    status, output = cli(*_commands_writing(pooled, wal, _run_name(pooled))[command], "--replace")
+    assert status == 1 and "write-ahead log" in one_line_error(output), output
+    assert wal.read_bytes() == b"a log DuckDB will replay"

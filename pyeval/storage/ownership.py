@@ -414,7 +414,7 @@ def require_replaceable_output(path: str | os.PathLike[str], what: str, is_ours=
 
     Never written whatever the options: the warehouse ``warehouse`` (the same file, also through
     a hard link), any other DuckDB database that ``is_ours`` does not prove (a warehouse by its
-    header), a symbolic link, a directory, device, FIFO or socket (told by the file's status
+    header), the write-ahead log ``X.wal`` of a DuckDB database ``X``, a symbolic link, a directory, device, FIFO or socket (told by the file's status
     alone: a FIFO is never opened). ``replace_hint`` (e.g. ``'--replace'``) names how to replace
     a file pyeval cannot prove its own; the error says it. Raises :class:`NotOwnedError`."""
     path = Path(path)
@@ -431,6 +431,9 @@ def require_replaceable_output(path: str | os.PathLike[str], what: str, is_ours=
     if warehouse is not None and _same_file(path, warehouse):
         raise NotOwnedError(f"{path}: the warehouse itself (--db); pyeval leaves it alone: a {what} cannot "
                             "overwrite the warehouse (choose another path)")
+    if path.name.endswith(".wal") and file_kind(path.with_name(path.name[:-4])) == "duckdb":
+        raise NotOwnedError(f"{path}: the write-ahead log of the DuckDB database {path.name[:-4]}; pyeval leaves "
+                            "it alone (choose another path)")
     if is_ours is not None and is_ours(path):
         return path
     noun = what if what.endswith("file") else f"{what} file"
