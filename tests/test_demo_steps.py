@@ -35,3 +35,13 @@ def test_the_concordance_measures_are_chosen_without_a_warning():
         warnings.simplefilter("error")  # ERR-IA's note on its meaning was printed by the demo
         chosen = [registered(spellings) for spellings in {**CONCORDANCE_MEASURES, **CONCORDANCE_GOLDS}.values()]
     assert "ERR_IA@10" in chosen and None not in chosen
+
+
+def test_the_plots_go_beside_the_warehouse_not_in_the_current_folder():
+    from pathlib import Path
+
+    from pyeval.demo import asl_plot_path, irec_plot_path
+
+    out = Path("elsewhere") / "web.duckdb"
+    assert asl_plot_path(out) == Path("elsewhere") / "web-asl-curves.png"
+    assert irec_plot_path(out) == Path("elsewhere") / "web-irec-dndcg.png"
