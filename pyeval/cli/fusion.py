@@ -27,7 +27,7 @@ def _names(values) -> list[str]:
 @click.option("--weights", help="One weight per run, e.g. 0.3,0.7 (wsum needs them; default 1 each).")
 @click.option("--norm", default="min-max", show_default=True,
               help="Score normalisation per input and topic: none, min-max, min-max-inverted, max, sum, zmuv "
-                   "(z-score), rank.")
+                   "(z-score), rank, borda.")
 @click.option("--norm-stage", type=click.Choice(names(NORM_STAGES)), default="before", show_default=True,
               help="Normalise the scores before weighting them (ranx) or the weighted scores after.")
 @click.option("--absent", type=click.Choice(names(ABSENT_SCORES)),

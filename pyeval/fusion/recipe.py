@@ -24,7 +24,7 @@ METHODS = SCORE_METHODS + RANK_METHODS
 METHOD_ALIASES = {"sum": "combsum", "mnz": "combmnz", "anz": "combanz", "max": "combmax", "min": "combmin",
                   "med": "combmed", "log_isr": "log-isr", "bordafuse": "borda", "weighted-sum": "wsum",
                   "gmnz": "combgmnz", "logn_isr": "logn-isr", "rbc": "rbp"}
-NORMS = ("none", "min-max", "min-max-inverted", "max", "sum", "zmuv", "rank")
+NORMS = ("none", "min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda")
 NORM_ALIASES = {"min_max": "min-max", "min_max_inverted": "min-max-inverted", "z-score": "zmuv", "zscore": "zmuv",
                 "z": "zmuv"}
 NORM_STAGES = names(vocabulary.NORM_STAGES)
@@ -40,7 +40,7 @@ class Recipe:
     method: combsum, wsum (combsum with weights), combmnz, combgmnz, combanz, combmax, combmin,
     combmed, rrf, isr, log-isr, logn-isr, borda or rbp (ranx's rbc). weights: one per run
     (default 1 each; wsum needs them). norm: none, min-max, min-max-inverted, max, sum, zmuv
-    (z-score) or rank, per input and topic. norm_stage:
+    (z-score), rank or borda (ranx's; absent then defaults to shared), per input and topic. norm_stage:
     normalise the scores 'before' weighting them (ranx) or the weighted scores 'after'. absent:
     what a document an input did not retrieve contributes: none, zero, min (the input's lowest
     contribution for the topic) or shared (borda: ranx's unranked points); default none (borda:
@@ -80,10 +80,12 @@ class Recipe:
         norm = NORM_ALIASES.get(self.norm, self.norm)
         require_choice("normalisation", norm, NORMS)
         require_choice("normalisation stage", self.norm_stage, NORM_STAGES)
-        absent = self.absent if self.absent is not None else ("shared" if method == "borda" else "none")
+        borda_norm = norm == "borda" and method in SCORE_METHODS
+        absent = self.absent if self.absent is not None else ("shared" if method == "borda" or borda_norm else "none")
         require_choice("absent-document rule", absent, ABSENT)
-        if absent == "shared" and method != "borda":
-            raise PyevalError("absent 'shared' (ranx's unranked points) is Borda's rule only")
+        if absent == "shared" and method != "borda" and not borda_norm:
+            raise PyevalError("absent 'shared' (ranx's unranked points) is the rule of Borda fusion and of the "
+                              "borda normalisation only")
         require_choice("input ordering", self.input_ordering, INPUT_ORDERINGS)
         require_choice("tie order", self.tie_order, TIE_ORDERS)
         weights = self.weights

@@ -11,6 +11,8 @@
 --   'sum'     (s - min) / max(sum - min * n, 1e-9), the sum taken in rank order
 --   'zmuv'    (s - mean) / max(population standard deviation, 1e-9) (z-score)
 --   'rank'    1 - (rank - 1) / n
+--   'borda'   1 - (rank - 1) / c, c the topic's candidates (ranx borda_norm; a document the input did
+--             not retrieve gets 0.5 - (n - 1) / (2c) in fusion_scores, $absent 'shared')
 -- n: the list's length. Rank-based methods (fusion_scores) read the rank, not the value.
 with lists as (
     select
@@ -43,6 +45,7 @@ select
             (fusion_weighted.score - lists.lowest) / greatest(lists.total - lists.lowest * fusion_weighted.listed, 1e-9)
         when 'zmuv' then (fusion_weighted.score - lists.mean) / greatest(lists.spread, 1e-9)
         when 'rank' then 1 - (fusion_weighted.rank - 1) / fusion_weighted.listed
+        when 'borda' then 1 - (fusion_weighted.rank - 1) / fusion_weighted.candidates
     end as value,
     fusion_weighted.listed,
     fusion_weighted.candidates

@@ -13,7 +13,10 @@
 --     w * (1 - p) p^(r - 1) (trectools rank_biased_precision_fusion)
 -- A document an input did not retrieve ($absent): 'none' no contribution (ranx, trectools);
 -- 'zero' a contribution of 0; 'min' the input's lowest contribution for the topic; 'shared'
--- (borda) w * (c - n + 1) / 2, n the input's list length (ranx bordafuse's unranked points).
+-- (borda) w * (c - n + 1) / 2, n the input's list length (ranx bordafuse's unranked points), or
+-- under the borda normalisation w * (0.5 - (n - 1) / (2c)) (ranx borda_norm; w only with
+-- $norm_stage 'before'); a shared document counts as retrieved by the input (ranx's borda_norm
+-- puts every candidate in every input).
 -- The fused score over a document's contributions, summed in input order (as ranx sums, so
 -- that the values agree to the last bit; $ordered_sum false, bound for at most two inputs, sums
 -- without ordering: two terms add the same in either order): sum (combsum, wsum, rrf, borda, rbp); sum times the
@@ -83,11 +86,17 @@ fills as (
         input_lists.input_position,
         input_lists.topic_key,
         topic_documents.doc_key,
-        false as is_present,
+        $absent = 'shared' as is_present,
         case $absent
             when 'zero' then 0.0
             when 'min' then input_lists.lowest
-            when 'shared' then input_lists.weight * (input_lists.candidates - input_lists.listed + 1) / 2.0
+            when 'shared' then
+                case
+                    when $method = 'borda'
+                        then input_lists.weight * (input_lists.candidates - input_lists.listed + 1) / 2.0
+                    else (case when $norm_stage = 'before' then input_lists.weight else 1.0 end)
+                        * (0.5 - (input_lists.listed - 1) / (2 * input_lists.candidates))
+                end
         end as contribution
     from input_lists
     inner join topic_documents

@@ -95,6 +95,10 @@ RANX_CASES = [
     ("rbp", "rbc", "min-max", {"phi": 0.5}),
     ("combsum", "sum", "min-max-inverted", {}),
     ("combmnz", "mnz", "min-max-inverted", {}),
+    ("combsum", "sum", "borda", {}),
+    ("combmnz", "mnz", "borda", {}),
+    ("combmed", "med", "borda", {}),
+    ("wsum", "wsum", "borda", {"weights": [0.2, 0.5, 0.3]}),
 ]
 #: ranx's parameter names that pyeval's recipe spells otherwise.
 RECIPE_NAMES = {"phi": "p"}
