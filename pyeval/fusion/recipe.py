@@ -23,7 +23,7 @@ METHODS = SCORE_METHODS + RANK_METHODS
 #: Other spellings (ranx's fusion_switch names, trectools' combos strategies).
 METHOD_ALIASES = {"sum": "combsum", "mnz": "combmnz", "anz": "combanz", "max": "combmax", "min": "combmin",
                   "med": "combmed", "log_isr": "log-isr", "bordafuse": "borda", "weighted-sum": "wsum",
-                  "gmnz": "combgmnz", "logn_isr": "logn-isr", "rbc": "rbp"}
+                  "gmnz": "combgmnz", "logn_isr": "logn-isr", "rbc": "rbp", "w_bordafuse": "borda"}
 NORMS = ("none", "min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda")
 NORM_ALIASES = {"min_max": "min-max", "min_max_inverted": "min-max-inverted", "z-score": "zmuv", "zscore": "zmuv",
                 "z": "zmuv"}

@@ -87,6 +87,7 @@ RANX_CASES = [
     ("isr", "isr", "min-max", {}),
     ("log-isr", "log_isr", "min-max", {}),
     ("borda", "bordafuse", "min-max", {}),
+    ("borda", "w_bordafuse", "min-max", {"weights": [0.2, 0.5, 0.3]}),
     ("combgmnz", "gmnz", "min-max", {"gamma": 0.7}),
     ("combgmnz", "gmnz", "max", {"gamma": 2.0}),
     ("logn-isr", "logn_isr", "min-max", {"sigma": 0.01}),
