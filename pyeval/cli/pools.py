@@ -104,7 +104,8 @@ def export_command(ctx, campaign, name, file, replace):
     from ..pools import export
 
     con = open_warehouse(ctx, read_only=True, create=False)
-    click.echo(f"{campaign}: pool '{name}': {export(con, campaign, name, file, replace=replace)} lines written to {file}")
+    lines = export(con, campaign, name, file, replace=replace)
+    click.echo(f"{campaign}: pool '{name}': {lines} lines written to {file}")
 
 
 @pool_group.command("coverage")

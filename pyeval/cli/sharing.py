@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import click
 
-from .base import campaign_option, checked_output, fail_cleanly, main, open_warehouse, output_option, run_metadata_options
+from .base import (campaign_option, checked_output, fail_cleanly, main, open_warehouse, output_option,
+                   run_metadata_options)
 
 
 @main.command("annotate")

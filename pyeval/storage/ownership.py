@@ -414,8 +414,8 @@ def require_replaceable_output(path: str | os.PathLike[str], what: str, is_ours=
 
     Never written whatever the options: the warehouse ``warehouse`` (the same file, also through
     a hard link), any other DuckDB database that ``is_ours`` does not prove (a warehouse by its
-    header), the write-ahead log ``X.wal`` of a DuckDB database ``X``, a symbolic link, a directory, device, FIFO or socket (told by the file's status
-    alone: a FIFO is never opened). ``replace_hint`` (e.g. ``'--replace'``) names how to replace
+    header), the write-ahead log ``X.wal`` of a DuckDB database ``X``, a symbolic link, a
+    directory, device, FIFO or socket (told by the file's status alone: a FIFO is never opened). ``replace_hint`` (e.g. ``'--replace'``) names how to replace
     a file pyeval cannot prove its own; the error says it. Raises :class:`NotOwnedError`."""
     path = Path(path)
     if not path.parent.is_dir():

@@ -247,7 +247,8 @@ def test_an_export_killed_between_its_renames_is_finished_by_attach(tmp_path):
     built.rename(tmp_path / f".export.build.{DEAD}.0ddba11a")
     assert _runs(target) == ["new_run"]  # the finished build took its place
     # attach only reads: the replaced export stays until the next export removes it
-    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == sorted(["export", f".export.old.{DEAD}.0badc0de"])
+    old = f".export.old.{DEAD}.0badc0de"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == sorted(["export", old])
     status, output = cli("--db", tmp_path / "export.duckdb", "export", "--parquet", target, "--replace")
     assert status == 0, output
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["export"]
