@@ -236,7 +236,7 @@ NORM_STAGES = (Term("before", "normalise each input's scores, then fill the abse
                Term("after", "fill the absent ones, then normalise"))
 #: ``pyeval fuse --absent``: the score of a document an input did not retrieve
 ABSENT_SCORES = (Term("none", "it does not count"), Term("zero", "0"), Term("min", "the input's lowest score"),
-                 Term("shared", "only documents every input retrieved are fused"))
+                 Term("shared", "ranx bordafuse's unranked points: (c - n + 1) / 2, n the input's list length"))
 #: ``pyeval fuse --tie-order``: the fused run's order among equal scores
 TIE_ORDERS = (Term("docno-desc", "docno descending (trec_eval's)"), Term("docno-asc", "docno ascending"))
 #: ``pyeval risk --se``: the standard deviation's divisor (n or n - 1)
