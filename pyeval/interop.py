@@ -166,24 +166,26 @@ _QRELS_FIELDS = (
 )
 
 
-def _adhoc_judgments(topics: Iterable[Any], docs: Iterable[Any], levels: Iterable[Any]) -> dict[str, dict[str, Any]]:
-    """Diversity qrels as ir_measures gives them to its ad hoc measures (pytrec_eval's dict of
-    dicts, ``QrelsConverter.as_dict_of_dict``): one level per (topic, document), the last row's."""
-    judgments: dict[str, dict[str, Any]] = {}
-    for topic, doc, level in zip(topics, docs, levels):
-        judgments.setdefault(topic, {})[doc] = level
-    return judgments
+def _adhoc_judgments(columns: Mapping[str, Any]) -> Any:
+    """Diversity qrels (``columns``: query_id, doc_id, relevance) as ir_measures gives them to its
+    ad hoc measures (pytrec_eval's dict of dicts, ``QrelsConverter.as_dict_of_dict``): one level
+    per (topic, document), the last row's; a DataFrame, made when an ad hoc measure asks."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"query_id": _texts(columns["query_id"]), "doc_id": _texts(columns["doc_id"]),
+                          "relevance": list(columns["relevance"])})
+    return frame.drop_duplicates(["query_id", "doc_id"], keep="last")
 
 
-def _frame_adhoc_judgments(frame: Any) -> dict[str, dict[str, Any]] | None:
-    """A qrels DataFrame's ad hoc form (:func:`_adhoc_judgments`) when its intent column varies
+def _frame_adhoc_columns(frame: Any) -> dict[str, Any] | None:
+    """A qrels DataFrame's columns for :func:`_adhoc_judgments` when its intent column varies
     (diversity qrels), else None."""
     intent = pick_column(frame, ("iteration", "subtopic_id", "intent_id"), "intent", required=False)
     if intent is None or intent.nunique() <= 1:
         return None
-    return _adhoc_judgments(_texts(pick_column(frame, ("query_id", "qid", "topic_id"), "topic")),
-                            _texts(pick_column(frame, ("doc_id", "docno"), "document")),
-                            pick_column(frame, ("relevance", "label"), "relevance").tolist())
+    return {"query_id": pick_column(frame, ("query_id", "qid", "topic_id"), "topic"),
+            "doc_id": pick_column(frame, ("doc_id", "docno"), "document"),
+            "relevance": pick_column(frame, ("relevance", "label"), "relevance")}
 
 
 def _qrels_source(con, qrels: Any) -> Any:
@@ -194,11 +196,12 @@ def _qrels_source(con, qrels: Any) -> Any:
     (:class:`~pyeval.loaders.source.StagedFile`) by the fast path's own SQL when they fit it
     (sql/loaders/staged_file_fits.sql), else as the lines of such a file (the general path,
     which names the bad row). The loader then checks them as a file's rows. Returned with the
-    qrels' ad hoc form (:func:`_adhoc_judgments`) when they are diversity qrels given in memory."""
+    columns of their ad hoc form (:func:`_adhoc_judgments`) when they are diversity qrels given in
+    memory."""
     if isinstance(qrels, (str, os.PathLike)):
         return qrels, None
     if is_frame(qrels):
-        return qrels, _frame_adhoc_judgments(qrels)
+        return qrels, _frame_adhoc_columns(qrels)
     import numpy as np
 
     if isinstance(qrels, Mapping):
@@ -216,7 +219,7 @@ def _qrels_source(con, qrels: Any) -> Any:
     if intents is None or len(set(intents)) <= 1:  # ir_measures' default iteration '0': ad hoc
         intents = np.full(rows, "0", dtype=object)
     else:
-        adhoc = _adhoc_judgments(columns["query_id"], columns["doc_id"], columns["relevance"])
+        adhoc = columns
     relation = {"line_number": np.arange(1, rows + 1, dtype=np.int64), "topic_id": columns["query_id"],
                 "intent_id": intents, "doc_id": columns["doc_id"], "level": _texts(columns["relevance"])}
     con.register("resident_qrels_rows", relation)
@@ -526,7 +529,7 @@ class Engine:
         self._adhoc_engine: Engine | None = None  # diversity qrels' ad hoc form, made on first use
         try:
             try:
-                source, self._adhoc_judgments = _qrels_source(self.con, qrels)
+                source, self._adhoc_columns = _qrels_source(self.con, qrels)  # diversity qrels: for _adhoc_judgments
                 load_qrels(self.con, CAMPAIGN, source)
                 # diversity qrels: no ad hoc judgment (intent_id = '') for the ad hoc measures to read
                 self.diversity = not first_row(self.con, "select count(*) from topic_levels")[0]
@@ -677,13 +680,13 @@ class Engine:
         """Diversity qrels: the ad hoc measures on their ad hoc form (as ir_measures computes
         them: one level per document, the last row's), in a second engine made on first use,
         the others here; each run's values in the order :meth:`evaluate_many` gives them."""
-        if self._adhoc_judgments is None:
+        if self._adhoc_columns is None:
             raise PyevalError(f"{', '.join(map(str, adhoc))}: ad hoc measures read ad hoc judgments, and a "
                               "diversity qrels file has several per document: give these qrels as a DataFrame "
                               "or Qrel namedtuples (their last row per document counts, as in ir_measures) "
                               "or an ad hoc qrels file")
         if self._adhoc_engine is None:
-            self._adhoc_engine = Engine(self._adhoc_judgments)
+            self._adhoc_engine = Engine(_adhoc_judgments(self._adhoc_columns))
         runs = {key: run if isinstance(run, (str, os.PathLike)) or is_frame(run) or isinstance(run, Mapping)
                 else list(run) for key, run in runs.items()}  # read twice
         rest = [m for m in measures if m not in adhoc]

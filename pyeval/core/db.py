@@ -89,12 +89,16 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
         _IN_TRANSACTION.discard(id(con))
 
 
+def database_path(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The file of ``con``'s current database (None in memory)."""
+    row = first_row(con, "select path from duckdb_databases() where database_name = current_database()")
+    return row[0] if row and row[0] else None
+
+
 def stores_in_one_transaction(function):
     """Run ``function(con, ...)`` in one :func:`transaction` of ``con`` when it stores (keyword
     ``store``, default True): everything it writes (replicate sets, tests, experiments) is
     committed together or not at all, so a failure (a full disk) leaves no rows behind."""
-    import functools
-
     @functools.wraps(function)
     def wrapper(con, *args, **kwargs):
         if con is None or not kwargs.get("store", True):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import duckdb
 import pandas as pd
 
-from pyeval.core.db import create_rows, first_row, transaction
+from pyeval.core.db import create_rows, first_row, judgment_set_or_default, transaction
 from ..errors import PyevalError, require_choice, with_command_line
 from ..loaders import judgment_sets
 from .agreement import COEFFICIENTS, LabelAgreement, label_agreement
@@ -45,8 +45,9 @@ def list_sets(con: duckdb.DuckDBPyConnection, campaign_id: str | None = None, *,
 
 
 def default_set(con: duckdb.DuckDBPyConnection, campaign_id: str) -> str:
-    """The campaign's default judgment set: what every relation that names no set shows."""
-    return judgment_sets.default_set(con, campaign_id)
+    """The campaign's default judgment set (campaigns.default_judgment_set; ``official`` for a
+    campaign not stored yet): what every relation that names no set shows."""
+    return judgment_set_or_default(con, campaign_id, None)
 
 
 def set_default(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str) -> None:

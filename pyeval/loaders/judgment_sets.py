@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import duckdb
 
-from pyeval.core.db import check_judgment_set, first_row, judgment_set_or_default
+from pyeval.core.db import check_judgment_set, first_row
 from ..errors import DataIntegrityError, PyevalError, require_choice, require_printable
 from .. import vocabulary
 from ..vocabulary import names
@@ -109,13 +109,6 @@ def record_set(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: s
          "parameters": None if provenance.parameters is None else json.dumps(provenance.parameters, sort_keys=True),
          "file": source_file, "sha": source_sha256},
     )
-
-
-def default_set(con: duckdb.DuckDBPyConnection, campaign_id: str) -> str:
-    """The campaign's default judgment set (campaigns.default_judgment_set): the set a query that
-    names none reads (the views qrels, intents, scores, run_means, leaderboard; docs/judgments.md).
-    ``official`` for a campaign not stored yet."""
-    return judgment_set_or_default(con, campaign_id, None)
 
 
 def set_default(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str) -> None:

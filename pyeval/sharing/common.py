@@ -9,12 +9,8 @@ from __future__ import annotations
 
 import duckdb
 
-from pyeval.core.db import first_row, quote_identifier  # noqa: F401  (re-exported: pyeval.sharing.quote_identifier)
-
-def database_path(con: duckdb.DuckDBPyConnection) -> str | None:
-    """The file of ``con``'s current database (None in memory)."""
-    row = first_row(con, "select path from duckdb_databases() where database_name = current_database()")
-    return row[0] if row else None
+# re-exported: pyeval.sharing.quote_identifier; database_path for export, publish and snapshot
+from pyeval.core.db import database_path, quote_identifier  # noqa: F401
 
 
 def error_reason(exc: BaseException) -> str:

@@ -29,6 +29,7 @@ from typing import Any
 import duckdb
 
 from pyeval.core import sqlfiles
+from pyeval.core.db import database_path
 from pyeval.errors import NotAWarehouseError, NotOwnedError, with_command_line
 from pyeval.storage.public import INTERNAL_SCHEMA
 
@@ -455,12 +456,6 @@ def _same_file(path: Path, other: str | os.PathLike[str]) -> bool:
         return False
 
 
-def database_file(con: duckdb.DuckDBPyConnection) -> str | None:
-    """The file of the open connection's database (None: in memory)."""
-    rows = con.execute("select path from duckdb_databases() where database_name = current_database()").fetchall()
-    return rows[0][0] if rows and rows[0][0] else None
-
-
 def write_output(con: duckdb.DuckDBPyConnection | None, path: str | os.PathLike[str], what: str, text: str, *,
                  replace: bool = False) -> Path:
     """Write ``text`` to the output file ``path`` of the library's functions (a run file, a pool
@@ -470,7 +465,7 @@ def write_output(con: duckdb.DuckDBPyConnection | None, path: str | os.PathLike[
     write leaves the old file. The swap is checked too: a path missing at the check is created
     only if still missing (a hard link, which fails on any file put there meanwhile), and an
     existing one is replaced only if it is still the regular file checked."""
-    require_replaceable_output(path, what, replace=replace, warehouse=database_file(con) if con is not None else None,
+    require_replaceable_output(path, what, replace=replace, warehouse=database_path(con) if con is not None else None,
                                replace_hint="--replace (replace=True)")
     checked = _status(path)
 

@@ -6,13 +6,7 @@
 -- (campaigns.default_judgment_set; docs/judgments.md): Pr(i|q) and the intent type (inf | nav).
 -- Every set is in intents_by_set.
 -- Portable SQL (DuckDB and PostgreSQL).
-select
-    intents_by_set.campaign_id,
-    intents_by_set.topic_id,
-    intents_by_set.intent_id,
-    intents_by_set.probability,
-    intents_by_set.intent_type,
-    intents_by_set.judgment_set
+select intents_by_set.*
 from intents_by_set
 inner join campaigns
     on intents_by_set.campaign_id = campaigns.campaign_id

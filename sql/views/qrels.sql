@@ -7,13 +7,7 @@
 -- changed it; docs/judgments.md). Every set is in qrels_by_set. Ad hoc judgments have
 -- intent_id = ''; level is the raw integer label.
 -- Portable SQL (DuckDB and PostgreSQL).
-select
-    qrels_by_set.campaign_id,
-    qrels_by_set.topic_id,
-    qrels_by_set.intent_id,
-    qrels_by_set.doc_id,
-    qrels_by_set.level,
-    qrels_by_set.judgment_set
+select qrels_by_set.*
 from qrels_by_set
 inner join campaigns
     on qrels_by_set.campaign_id = campaigns.campaign_id

@@ -8,21 +8,7 @@
 -- still hold, with the run's metadata, under each campaign's default judgment set
 -- (campaigns.default_judgment_set; docs/judgments.md). Every set is in run_means_by_set.
 -- Portable SQL (DuckDB and PostgreSQL).
-select
-    run_means_by_set.campaign_id,
-    run_means_by_set.run_id,
-    run_means_by_set.system,
-    run_means_by_set.team,
-    run_means_by_set.run_date,
-    run_means_by_set.measure,
-    run_means_by_set.value,
-    run_means_by_set.topics,
-    run_means_by_set.evaluation_id,
-    run_means_by_set.evaluated_at,
-    run_means_by_set.measure_name,
-    run_means_by_set.aggregate,
-    run_means_by_set.higher_is_better,
-    run_means_by_set.judgment_set
+select run_means_by_set.*
 from run_means_by_set
 inner join campaigns
     on run_means_by_set.campaign_id = campaigns.campaign_id

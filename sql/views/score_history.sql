@@ -10,17 +10,7 @@
 -- is_current: the qrels, run and gain profile it was computed from are still the warehouse's.
 -- is_latest: the value the view scores shows (the current value of the latest evaluation).
 -- Portable SQL (DuckDB and PostgreSQL).
-select
-    score_history_by_set.evaluation_id,
-    score_history_by_set.evaluated_at,
-    score_history_by_set.campaign_id,
-    score_history_by_set.judgment_set,
-    score_history_by_set.run_id,
-    score_history_by_set.topic_id,
-    score_history_by_set.measure,
-    score_history_by_set.value,
-    score_history_by_set.is_current,
-    score_history_by_set.is_latest
+select score_history_by_set.*
 from score_history_by_set
 inner join campaigns
     on score_history_by_set.campaign_id = campaigns.campaign_id

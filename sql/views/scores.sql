@@ -9,17 +9,7 @@
 -- docs/judgments.md), so that a query naming no set never mixes two sets' values. Values under
 -- the other sets are in scores_by_set.
 -- Portable SQL (DuckDB and PostgreSQL).
-select
-    scores_by_set.campaign_id,
-    scores_by_set.run_id,
-    scores_by_set.topic_id,
-    scores_by_set.measure,
-    scores_by_set.value,
-    scores_by_set.evaluation_id,
-    scores_by_set.evaluated_at,
-    scores_by_set.judgment_set,
-    scores_by_set.aggregate,
-    scores_by_set.higher_is_better
+select scores_by_set.*
 from scores_by_set
 inner join campaigns
     on scores_by_set.campaign_id = campaigns.campaign_id
