@@ -26,7 +26,7 @@ from pyeval.core.db import first_row
 from ..errors import DataIntegrityError, MeasureParamError, SingleIntentWarning
 from pyeval.core.plan import ADHOC, GLOBAL_STAGING, PER_INTENT_STAGING, SEPARATOR, probability_variants  # noqa: F401
 from pyeval.core.request import EvaluationRequest
-from pyeval.measures import Measure
+from pyeval.measures import registry
 
 
 def check_campaign(con, request: EvaluationRequest) -> None:
@@ -59,18 +59,11 @@ def check_campaign(con, request: EvaluationRequest) -> None:
         )
 
 
-def reads_intents(measure: Measure) -> bool:
-    """Whether ``measure`` is a diversity measure: it reads per-intent judgments (a diversity
-    staging: D-, DIN-, IA-measures, I-rec, ...; ndeval's family; D_U and U_IA)."""
-    return (measure.definition.staging != ADHOC or measure.family == "ndeval"
-            or (measure.family == "umeasure" and measure.kind != "U"))
-
-
 def note_single_intent_topics(con, request: EvaluationRequest) -> None:
     """A SingleIntentWarning when diversity measures evaluate topics whose judgments name one
     relevant intent only (every topic of an ad hoc campaign, read as one intent of weight 1, as
     ndeval reads ad hoc qrels): there a diversity measure scores relevance to that intent alone."""
-    names = [str(m) for m in request.measures if reads_intents(m)]
+    names = [str(m) for m in request.measures if registry.reads_intents(m)]
     if not names:
         return
     single, total, kind = first_row(con, """

@@ -64,6 +64,13 @@ def reads_adhoc_qrels(measure) -> bool:
     return _DRIVERS.get(measure.family) is None and measure.definition.staging == "adhoc"
 
 
+def reads_intents(measure) -> bool:
+    """Whether ``measure`` is a diversity measure: it reads per-intent judgments (a diversity
+    staging: D-, DIN-, IA-measures, I-rec, ...; ndeval's family; D_U and U_IA)."""
+    return (measure.definition.staging != "adhoc" or measure.family == "ndeval"
+            or (measure.family == "umeasure" and measure.kind != "U"))
+
+
 def sql_families() -> list[str]:
     """Families computed by ``sql/metrics/metric_<family>.sql``, sorted."""
     return sorted({d.family for d in _CANONICAL.values()} - set(_DRIVERS))
