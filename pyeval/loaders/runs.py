@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import warnings
 from collections.abc import Callable, Sequence
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -47,23 +48,18 @@ def read_one(source: staging.Source, relations: staging.TemporaryRelations) -> L
 
 def _frame_lines(frame: pd.DataFrame) -> Lines:
     """ir_measures columns (query_id, doc_id, score[, rank, run_id]) or PyTerrier's (qid,
-    docno, score[, rank]). Without a rank column, ranks come from the scores in trec_eval's order
-    (score descending, docno descending), as sql/loaders/run_insert.sql ranks a run given
-    without ranks through the Python API: the frame's row order never changes a rank."""
-    import pandas as pd
-
+    docno, score[, rank]). Without a rank column the frame is a run given without ranks, as a
+    dict is through the Python API: its ranks and its file order come from its scores in
+    trec_eval's order (sql/loaders/run_insert.sql), never from its row order; its rows keep
+    their numbers for error messages."""
     topic = pick_column(frame, ("query_id", "qid", "topic_id"), "topic")
     doc = pick_column(frame, ("doc_id", "docno"), "document")
     score = pick_column(frame, ("score",), "score")
     rank = pick_column(frame, ("rank", "rank_given"), "rank", required=False)
-    if rank is None:  # a score that is not a number sorts last here; the loader then names its row
-        keys = pd.DataFrame({"topic": topic.to_numpy(), "score": pd.to_numeric(score, errors="coerce").to_numpy(),
-                             "doc": doc.astype(str).to_numpy()})
-        ordered = keys.sort_values(["score", "doc"], ascending=False, kind="stable")
-        rank = ordered.groupby("topic", sort=False).cumcount().add(1).sort_index()
-        rank = pd.Series(rank.to_numpy(), index=frame.index, name="rank")
     tag = pick_column(frame, ("run_id", "name"), "run id", required=False)
-    return frame_lines(frame, [topic, "Q0", doc, rank, score, "frame" if tag is None else tag], empty_ok=True)
+    lines = frame_lines(frame, [topic, "Q0", doc, "1" if rank is None else rank, score,
+                                "frame" if tag is None else tag], empty_ok=True)
+    return lines if rank is not None else dataclasses.replace(lines, ranks_given=False)
 
 
 @dataclass(frozen=True)
@@ -287,8 +283,9 @@ def check(
         if problem is not None:
             problems[index] = problem
         rows = f"select * from (\n{sqlfiles.read('loaders/run_general_rows.sql')}\n)"
-        con.execute(f"create temp table if not exists run_general_rows as {rows} limit 0", {"file_index": index})
-        con.execute(f"insert into run_general_rows {rows}", {"file_index": index})
+        parameters = {"file_index": index, "ranks_given": inputs[index].ranks_given}
+        con.execute(f"create temp table if not exists run_general_rows as {rows} limit 0", parameters)
+        con.execute(f"insert into run_general_rows {rows}", parameters)
         relations.drop("input_fields", "run_input")
     parts = [sqlfiles.read("loaders/run_fast_input.sql")] if len(general) < len(inputs) else []
     if general:
@@ -309,7 +306,9 @@ def _run_names(
         if index in problems:
             staging.raise_problem(lines.label, problems[index])
         may_have_duplicates, *_, first_tag = summaries[index]
-        if may_have_duplicates:  # the fast path's only possible problem (its lines have 6 typed fields)
+        # the fast path's only possible problem (its lines have 6 typed fields); the general path's
+        # lines were checked by run_problems.sql in check(), their docnos included
+        if may_have_duplicates and lines.typed:
             con.execute("create or replace temp table run_input as select * from run_batch "
                         "where file_index = $file_index", {"file_index": index})
             problem = staging.first_problem(con, "run_problems")  # the docnos themselves

@@ -58,6 +58,10 @@ class Lines:
     #: whether a line can be a '#' comment: files yes (docs/input-files.md), frames and
     #: iterables no (every row is data, a topic id starting with '#' included)
     comments: bool = True
+    #: whether the rank field is the input's own: False for a DataFrame without a rank column,
+    #: whose rank field is a placeholder that the load stores as null, so that
+    #: sql/loaders/run_insert.sql ranks it by its scores (its ranks and its file order)
+    ranks_given: bool = True
 
 
 @dataclass(frozen=True)

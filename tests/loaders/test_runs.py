@@ -112,6 +112,36 @@ def test_dataframe_run_without_rank_is_ranked_by_its_scores(campaign):
     ]
 
 
+def test_dataframe_run_without_rank_has_the_api_file_order(campaign):
+    """Its file order is its scores' order too (sql/loaders/run_insert.sql), so measures that read
+    file order (NTCIREVAL's and cwl_eval's) give what the Python API gives for the same frame."""
+    frame = pd.read_csv(TREC / "results.test", sep=r"\s+", header=None, dtype={0: str, 2: str},
+                        names=["query_id", "q0", "doc_id", "rank", "score", "tag"])
+    frame = frame[["query_id", "doc_id", "score"]].sample(frac=1.0, random_state=5).reset_index(drop=True)
+    pyeval.load_run(campaign, "t", frame, name="shuffled")
+    assert campaign.execute(  # within each topic, file order = rank = trec_eval's order
+        "select count(*) from (select rank_given, trec_rank, row_number() over (partition by topic_id "
+        "order by file_position) as in_file from run_entries) where in_file <> trec_rank or rank_given <> trec_rank"
+    ).fetchone() == (0,)
+    measures = ["INST", "RBP(p=0.8)", "AP", "Q", "ERR@20"]
+    pyeval.evaluate(campaign, "t", measures, runs=["shuffled"])
+    stored = dict(campaign.execute("select measure, avg(value) from scores where run_id = 'shuffled' "
+                                   "group by measure").fetchall())
+    qrels = campaign.execute("select topic_id as query_id, doc_id, level as relevance from qrels").df()
+    expected = pyeval.calc_aggregate(measures, qrels, frame)
+    assert len(stored) == len(expected) == len(measures), (stored, expected)
+    for name in measures:
+        assert stored[str(pyeval.parse_measure(name))] == pytest.approx(expected[name], abs=1e-12), name
+
+
+def test_dataframe_run_without_rank_names_its_own_bad_row(campaign):
+    frame = pd.DataFrame({"query_id": ["301", "301", "301"], "doc_id": ["a", "b", "c"],
+                          "score": ["0.5", "x", "0.9"]})
+    with pytest.raises(pyeval.InputFormatError, match=r"<DataFrame>:2: .*score 'x'"):
+        pyeval.load_run(campaign, "t", frame, name="bad")
+    assert campaign.execute("select count(*) from run_entries").fetchone() == (0,)
+
+
 def test_dataframe_run_pyterrier_columns(campaign):
     frame = pd.DataFrame({"qid": ["301"], "docno": ["x"], "score": [3.0], "rank": [0]})
     pyeval.load_run(campaign, "t", frame, name="pt")
