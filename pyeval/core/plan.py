@@ -244,7 +244,9 @@ def is_diversity(request: EvaluationRequest) -> bool:
 
 
 def _diversity_plan(request: EvaluationRequest) -> Plan:
-    """A diversity campaign: a pass per staging, then one per depth of composites."""
+    """Diversity measures: a pass per staging, then one per depth of composites; the request's ad
+    hoc measures in a pass of their own (an ad hoc campaign's, or a driver's: on a diversity campaign
+    pyeval.core.evaluation.campaign_runs refuses the others)."""
     variants = probability_variants(request.measures)
     adhoc: dict[str, Measure] = {}
     leaves: dict[Staging, dict[str, Measure]] = defaultdict(dict)
@@ -264,13 +266,6 @@ def _diversity_plan(request: EvaluationRequest) -> Plan:
 
     for measure in request.measures:
         visit(measure, measure.definition.staging)
-    for measure in adhoc.values():
-        if registry.driver(measure.family) is None:
-            raise DataIntegrityError(
-                f"campaign '{request.campaign_id}' has diversity qrels; the ad hoc measure {measure} needs ad "
-                f"hoc qrels: evaluate D_{measure.name} or IA_{measure.name} instead, or a 2T "
-                "conversion of the campaign (pyeval to-traditional)"
-            )
     passes: list[Pass] = []
     located: dict[tuple[Staging, str], int] = {}
     if adhoc:

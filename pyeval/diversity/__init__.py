@@ -30,19 +30,16 @@ from pyeval.measures import registry
 
 
 def check_campaign(con, request: EvaluationRequest) -> None:
-    """The campaign has diversity qrels, intents and every probability variant the measures
-    read; DataIntegrityError or MeasureParamError naming what is missing."""
+    """A diversity campaign has intents, and the campaign every probability variant the measures
+    read; DataIntegrityError or MeasureParamError naming what is missing. An ad hoc campaign needs
+    neither: its topic is one intent of probability 1 (view diversity_judgments)."""
     campaign_id = request.campaign_id
     variants = probability_variants(request.measures)
     row = first_row(con, "select qrels_kind from campaigns where campaign_id = $c", {"c": campaign_id})
     names = ", ".join(str(m) for m in request.measures if m.definition.staging != ADHOC)
-    if row is not None and row[0] != "diversity":
-        raise DataIntegrityError(
-            f"campaign '{campaign_id}' has ad hoc qrels; diversity measures ({names}) need diversity "
-            "qrels (topic intent docno level) and intents (ndeval's family and D_U, U_IA read ad hoc "
-            "qrels as one intent per topic; docs/diversity-measures.md section 1.2)"
-        )
-    if first_row(con, "select count(*) from intents_by_set where campaign_id = $c", {"c": campaign_id})[0] == 0:
+    diversity = row is not None and row[0] == "diversity"
+    if diversity and first_row(con, "select count(*) from intents_by_set where campaign_id = $c",
+                               {"c": campaign_id})[0] == 0:
         raise DataIntegrityError(
             f"campaign '{campaign_id}' has no intents; diversity measures ({names}) need intent "
             "probabilities: load them (pyeval load intents) or generate them (pyeval intents generate)"
@@ -50,7 +47,7 @@ def check_campaign(con, request: EvaluationRequest) -> None:
     stored = {r[0] for r in con.execute(
         "select distinct variant from intent_variants where campaign_id = $c", {"c": campaign_id}
     ).fetchall()}
-    unknown = sorted(set(variants) - stored - {"given"})
+    unknown = sorted(set(variants) - stored - {"given", "ndeval"})  # ndeval: uniform 1/N, no variant
     if unknown:
         raise MeasureParamError(
             f"unknown intent probability variant {unknown[0]!r} (campaign '{campaign_id}' has: given"

@@ -1,9 +1,9 @@
--- reads: intents_by_set, qrels_by_set
+-- reads: diversity_judgments, intent_weights, qrels_by_set
 -- produces: evaluation_intent_judgments (topic_id, source_topic_id, intent_id, doc_id, level)
 -- grain: topic_id, doc_id
 -- params: $campaign_id, $separator, $judgment_set
 -- per_intent_judgments (temp table evaluation_intent_judgments): the per-intent staging of a
--- diversity campaign, where each (topic, listed intent) is one ranked-list "topic" (its topic_id
+-- campaign (an ad hoc campaign's topic is one intent, '': diversity_judgments), where each (topic, listed intent) is one ranked-list "topic" (its topic_id
 -- is topic || $separator || intent) judged on the intent's own levels: every document judged for
 -- the topic, at its level for the intent (0 when judged for other intents only; negative TREC
 -- levels, -2 spam, as 0). Intent-aware measures, I-rec and P+Q compute an ad hoc measure on
@@ -20,8 +20,8 @@ listed as (
     select
         topic_id,
         intent_id
-    from intents_by_set
-    where campaign_id = $campaign_id and judgment_set = $judgment_set
+    from intent_weights
+    where campaign_id = $campaign_id and judgment_set = $judgment_set and probs = 'given'
 ),
 
 levels as (
@@ -30,8 +30,8 @@ levels as (
         intent_id,
         doc_id,
         max(level) as level
-    from qrels_by_set
-    where campaign_id = $campaign_id and judgment_set = $judgment_set and intent_id <> ''
+    from diversity_judgments
+    where campaign_id = $campaign_id and judgment_set = $judgment_set
     group by topic_id, intent_id, doc_id
 )
 

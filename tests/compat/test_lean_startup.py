@@ -34,7 +34,7 @@ CASES = {
     ),
     "ndeval": (
         ["ndeval", FIXTURES / "ndeval" / "qrels.ndeval", FIXTURES / "ndeval" / "run.trec"],
-        LOADED | {"intent_variants"}, {"intent_weights", "ranked_entries"},
+        LOADED | {"intent_variants"}, {"diversity_judgments", "intent_weights", "ranked_entries"},
     ),
 }
 

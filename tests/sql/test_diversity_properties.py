@@ -100,10 +100,66 @@ def test_with_one_intent_d_measures_are_the_ad_hoc_measures():
         assert value == pytest.approx(got_a[run, topic, measure.removeprefix("IA_")], abs=1e-12)
 
 
-def test_ad_hoc_and_diversity_campaigns_refuse_the_other_kind(web):
+def test_ad_hoc_measures_are_refused_on_a_diversity_campaign(web):
     with pytest.raises(pyeval.errors.DataIntegrityError, match="D_nDCG@10"):
         evaluate(web, "web", ["nDCG@10"], store=False)
-    pyeval.load_qrels(web, "adhoc", sample.path("qrels.adhoc.txt.gz"))
-    pyeval.load_runs(web, "adhoc", sample.run_paths()[:1], names=["one"])
-    with pytest.raises(pyeval.errors.DataIntegrityError, match="diversity qrels"):
-        evaluate(web, "adhoc", ["D_nDCG@10"], store=False)
+    with pytest.raises(pyeval.errors.DataIntegrityError, match="ad hoc measures need ad hoc qrels"):
+        evaluate(web, "web", ["D_nDCG@10", "nDCG@10"], store=False)
+
+
+NTCIR_FAMILY = ["D_nDCG@10", "D_Q", "D_nERR@10", "DIN_nDCG@10", "Dsharp_nDCG@10", "DINsharp_Q@10", "IRec@10",
+                "IA_nDCG@10", "IA_Q@10", "PplusQ@10", "PplusQsharp@10", "EfP@10", "PAny@10"]
+
+
+def test_an_ad_hoc_campaign_is_one_intent_of_weight_1_for_every_diversity_measure():
+    """The one rule (docs/diversity-measures.md section 1.2): both families read an ad hoc
+    campaign's topic as one intent of probability 1. Oracle: the same judgments loaded as a
+    diversity campaign of one informational intent per topic (probability 1), the path tested
+    against NTCIREVAL and ndeval; and, by hand, D-nDCG = nDCG (GG = g), I-rec = 1 when a relevant
+    document is in the top l, D#-nDCG = (I-rec + D-nDCG) / 2, D-Q = Q."""
+    import gzip
+    import warnings
+
+    from pyeval.errors import SingleIntentWarning
+
+    con = pyeval.connect()
+    runs = sample.run_paths()[:3]
+    names = [sample.run_name(p) for p in runs]
+    pyeval.load_qrels(con, "adhoc", sample.path("qrels.adhoc.txt.gz"))
+    with gzip.open(sample.path("qrels.adhoc.txt.gz"), "rt") as handle:
+        rows = [line.split() for line in handle if line.strip()]
+    frame = pd.DataFrame([(q, "1", d, int(level)) for q, _, d, level in rows],
+                         columns=["query_id", "iteration", "doc_id", "relevance"])
+    pyeval.load_qrels(con, "one", frame, format="trec-diversity")
+    pyeval.load_intents(con, "one", pd.DataFrame([(q, "1", 1.0, "inf") for q in sorted(frame.query_id.unique())],
+                                                 columns=["query_id", "intent_id", "probability", "intent_type"]))
+    for campaign in ("adhoc", "one"):
+        pyeval.load_runs(con, campaign, runs, names=names)
+    measures = NTCIR_FAMILY + ["alpha_nDCG@10", "ERR_IA@20", "NRBP"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SingleIntentWarning)
+        adhoc = values(con, measures + ["nDCG@10", "Q", "Success@10"], campaign="adhoc")
+        one = values(con, measures, campaign="one")
+    assert len(one) == len(names) * 50 * len(measures)
+    for key, value in one.items():
+        assert adhoc[key] == pytest.approx(value, abs=1e-12), key
+    for run, topic, measure in one:
+        if measure != "D_nDCG@10":
+            continue
+        got = {m: adhoc[run, topic, m] for m in ("D_nDCG@10", "nDCG@10", "IRec@10", "Success@10", "Dsharp_nDCG@10",
+                                                 "D_Q", "Q")}
+        assert got["D_nDCG@10"] == pytest.approx(got["nDCG@10"], abs=1e-12), (run, topic, got)
+        assert got["IRec@10"] == got["Success@10"], (run, topic, got)
+        assert got["Dsharp_nDCG@10"] == pytest.approx((got["IRec@10"] + got["D_nDCG@10"]) / 2, abs=1e-12)
+        assert got["D_Q"] == pytest.approx(got["Q"], abs=1e-12), (run, topic, got)
+    con.close()
+
+
+def test_an_ad_hoc_campaign_refuses_an_unknown_probability_variant():
+    con = pyeval.connect()
+    pyeval.load_qrels(con, "a", pd.DataFrame([("q", "0", "a", 1)],
+                                             columns=["query_id", "iteration", "doc_id", "relevance"]))
+    pyeval.load_run(con, "a", pd.DataFrame([("q", "a", 1.0)], columns=["query_id", "doc_id", "score"]), name="r")
+    with pytest.raises(pyeval.errors.MeasureParamError, match="unknown intent probability variant 'uniform'.*has: given"):
+        evaluate(con, "a", ["D_nDCG(probs=uniform)@10"], store=False)
+    con.close()
