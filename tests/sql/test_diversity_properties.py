@@ -163,3 +163,11 @@ def test_an_ad_hoc_campaign_refuses_an_unknown_probability_variant():
     with pytest.raises(pyeval.errors.MeasureParamError, match="unknown intent probability variant 'uniform'.*has: given"):
         evaluate(con, "a", ["D_nDCG(probs=uniform)@10"], store=False)
     con.close()
+
+
+def test_ndeval_and_ntcir_measures_in_one_request(web):
+    """ndeval's measures read probs=ndeval (uniform 1/N), which is no stored variant: asked beside
+    an NTCIR measure, they are computed, not refused as an unknown variant."""
+    both = values(web, ["alpha_nDCG@10", "D_nDCG@10"], campaign="web")
+    alone = values(web, ["alpha_nDCG@10"], campaign="web")
+    assert {k: v for k, v in both.items() if k[2] == "alpha_nDCG@10"} == alone
