@@ -10,9 +10,11 @@
 -- form_res_rels.c): score descending, then docno descending in byte order. It is computed
 -- here, once per run, rather than by every evaluation (the view ranked_entries reads it).
 -- A run given without ranks (run_batch.rank_given null: a dict, namedtuples or a DataFrame
--- without a rank column, pyeval/interop.py) is ranked by its scores wherever it enters: its
--- rank_given is its trec_rank and its file_position its lines sorted by topic, then in trec
--- order, so that every ordering ('rank', 'file' too) reads the scores, never the input order.
+-- without a rank column, pyeval/interop.py, pyeval/loaders/runs.py) is ranked by its scores
+-- wherever it enters: its rank_given is its trec_rank, and its file_position puts each topic's
+-- lines in trec order (topics in the order they first appear: the first line's number times
+-- 2^31, plus the trec rank), so that every ordering ('rank', 'file' too) reads the scores, never
+-- the input order. Both come from the one trec_order window: no second sort of the load.
 insert into run_entries (
     campaign_id, run_id, topic_id, doc_id, rank_given, score, file_position, trec_rank
 )
@@ -24,10 +26,9 @@ select
     coalesce(run_batch.rank_given, row_number() over trec_order),
     run_batch.score,
     case
-        when run_batch.rank_given is null then row_number() over (
-            partition by run_batch.file_index
-            order by run_batch.topic_id, run_batch.score desc, run_batch.doc_id desc
-        )
+        when run_batch.rank_given is null
+            then (min(run_batch.line_number) over (partition by run_batch.file_index, run_batch.topic_id)) * 2147483648
+                + row_number() over trec_order
         else run_batch.line_number
     end,
     row_number() over trec_order
