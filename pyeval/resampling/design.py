@@ -281,7 +281,13 @@ def topic_set_design(
     for design in designs:
         _check(alpha, beta, min_diff if design != "ci" else ci_target, 1.0,
                systems if design != "anova" or systems is not None else 2, design, method)
-    judgments = judgment_set_or_default(con, campaigns[0], judgments)  # None: the first campaign's default set
+    if judgments is None:  # each campaign's default set: pooled only when they are one set
+        defaults = {campaign: judgment_set_or_default(con, campaign, None) for campaign in campaigns}
+        if len(set(defaults.values())) > 1:
+            named = ", ".join(f"'{c}' reads '{s}'" for c, s in defaults.items())
+            raise PyevalError(f"the campaigns' default judgment sets differ ({named}): name the set to pool "
+                              "with --judgments (judgments=)")
+        judgments = defaults[campaigns[0]]
     check_judgments(con, campaigns, judgments)
     rows = []
     for name in dict.fromkeys(canonical_measure(m) for m in measures):

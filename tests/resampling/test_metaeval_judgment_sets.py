@@ -249,3 +249,22 @@ def test_staleness_is_per_set_for_meta_evaluation_results(warehouse):
     assert con.execute(stale).fetchall() == [(stricter, "stricter")]
     assert con.execute("select distinct judgment_set from stale_results").fetchall() == [("stricter",)]
     assert official not in [row[0] for row in con.execute(stale).fetchall()]
+
+
+def test_design_over_campaigns_reads_each_campaigns_default_set(warehouse):
+    """design pools several campaigns' scores under one set: with no set named, each campaign's
+    default set, refused (one line, nothing stored) when those defaults differ."""
+    from pyeval.judgments import set_default
+
+    pooled = topic_set_design(warehouse, ["w", "s"], ["AP"], store=False)
+    assert pooled.judgment_set == "official"
+    set_default(warehouse, "w", "stricter")
+    before = warehouse.execute("select count(*) from topic_set_designs").fetchone()
+    with pytest.raises(PyevalError, match=r"default judgment sets differ \('w' reads 'stricter', 's' reads "
+                                          r"'official'\): name the set to pool with --judgments"):
+        topic_set_design(warehouse, ["w", "s"], ["AP"])
+    assert warehouse.execute("select count(*) from topic_set_designs").fetchone() == before
+    named = topic_set_design(warehouse, ["w", "s"], ["AP"], judgments="official", store=False)
+    assert named.table["variance"].tolist() == pooled.table["variance"].tolist()
+    alone = topic_set_design(warehouse, "w", ["AP"], store=False)  # one campaign: its default
+    assert alone.judgment_set == "stricter"
