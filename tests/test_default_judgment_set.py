@@ -19,6 +19,8 @@ from click.testing import CliRunner
 
 import pyeval
 from pyeval import pools
+from pyeval.fusion import fuse
+from pyeval.resampling.risk import risk
 from pyeval.cli import main
 from pyeval.demo import EXAMPLE_QUERY
 from pyeval.errors import PyevalError
@@ -67,7 +69,7 @@ def official_only(path: Path, copy: Path) -> Path:
         "select table_name from duckdb_columns() where column_name = 'judgment_set' and schema_name = 'main' "
         "and database_name = current_database() and table_name in (select table_name from duckdb_tables())"
     ).fetchall()]
-    assert {"qrels_by_set", "current_scores", "current_means", "pairwise_tests"} <= set(tables)
+    assert {"qrels_by_set", "current_scores", "current_means", "pairwise_tests", "risk_results"} <= set(tables)
     assert con.execute("select distinct default_judgment_set from campaigns").fetchall() == [("official",)]
     for table in tables:  # pyeval's own table names, from the catalogue
         con.execute(f"delete from {table} where judgment_set <> 'official'")
@@ -102,7 +104,8 @@ def assert_same_answers(path: Path, tmp_path: Path, queries: list[str]) -> int:
 
 def add_judgment_sets(con, campaign_id: str, qrels_file: Path | None = None) -> None:
     """A loaded set; a stricter set derived from a graded one, evaluated and tested like the
-    official one; and a pool's leave-one-group-out sets (working sets)."""
+    official one; a pool's leave-one-group-out sets (working sets); a fused run evaluated under
+    both sets, and risk under both: every feature that stores rows of a judgment set."""
     graded = "official"
     if qrels_file is not None:
         pyeval.load_qrels(con, campaign_id, qrels_file, judgment_set="second")
@@ -115,6 +118,10 @@ def add_judgment_sets(con, campaign_id: str, qrels_file: Path | None = None) -> 
     pyeval.compare(con, campaign_id, ["AP"], test="t", judgment_set="stricter")
     pools.build(con, campaign_id, "p10", depth=10, runs=runs)
     pools.leave_out(con, campaign_id, "p10", ["AP"], grouping="run")
+    fuse(con, campaign_id, runs[:2], "rrf", name="fused-rrf")
+    for judgment_set in (None, "stricter"):
+        pyeval.evaluate(con, campaign_id, MEASURES, runs=["fused-rrf"], judgment_set=judgment_set)
+        risk(con, campaign_id, ["AP"], [runs[0]], judgments=judgment_set)
 
 
 @pytest.fixture(scope="module")
