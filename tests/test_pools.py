@@ -303,7 +303,9 @@ def test_leave_one_team_out_takes_a_run_without_a_team_as_a_group_of_its_own(con
         "r1", "left_out"] == "r1"
 
 
-def test_cli(tmp_path):
+def _cli_campaign(tmp_path, without_team: frozenset[str] = frozenset()):
+    """Campaign c loaded by the command line (runs r0.. with their teams, but for ``without_team``);
+    returns a function running a command on that warehouse."""
     db = str(tmp_path / "w.duckdb")
     runner = CliRunner()
 
@@ -312,7 +314,13 @@ def test_cli(tmp_path):
 
     assert run("load", "qrels", "-C", "c", str(DATA / "qrels.txt")).exit_code == 0
     for name, team in teams().items():
-        assert run("load", "run", "-C", "c", "--name", name, "--team", team, str(DATA / f"{name}.txt")).exit_code == 0
+        given = [] if name in without_team else ["--team", team]
+        assert run("load", "run", "-C", "c", "--name", name, *given, str(DATA / f"{name}.txt")).exit_code == 0
+    return run
+
+
+def test_cli(tmp_path):
+    run = _cli_campaign(tmp_path)
     args = ["pool", "build", "-C", "c", "--name", "p", "--depth", "10", *[x for r in POOLED for x in ("--runs", r)]]
     assert "115 documents" in run(*args).output
     bad = run("pool", "build", "-C", "c", "--name", "q", "--depth", "0")
@@ -334,16 +342,7 @@ def test_cli(tmp_path):
 def test_cli_pool_loo_by_team_takes_a_run_loaded_without_a_team(tmp_path):
     """The issue's path: runs loaded by the CLI, one without --team; pool loo (default --by team)
     leaves it out alone, as pool uniques counts it (it refused such a run)."""
-    db = str(tmp_path / "w.duckdb")
-    runner = CliRunner()
-
-    def run(*args):
-        return runner.invoke(main, ["--db", db, *args], catch_exceptions=False)
-
-    assert run("load", "qrels", "-C", "c", str(DATA / "qrels.txt")).exit_code == 0
-    for name, team in teams().items():
-        given = [] if name == "r1" else ["--team", team]
-        assert run("load", "run", "-C", "c", "--name", name, *given, str(DATA / f"{name}.txt")).exit_code == 0
+    run = _cli_campaign(tmp_path, without_team=frozenset({"r1"}))
     assert run("pool", "build", "-C", "c", "--name", "p", "--depth", "10",
                *[x for r in POOLED for x in ("--runs", r)]).exit_code == 0
     uniques = pd.read_csv(io.StringIO(run("pool", "uniques", "-C", "c", "--format", "csv").output))

@@ -15,13 +15,19 @@ def _run(runner, *args, ok=True):
     return result
 
 
-def test_fuse_store_export_list_grid_and_delete(tmp_path):
+def _web_campaign(tmp_path):
+    """Campaign web (the sample's ad hoc qrels and its two real runs) loaded by the command line."""
     runner = CliRunner()
     db = tmp_path / "w.duckdb"
     _run(runner, "--db", db, "load", "qrels", "-C", "web", sample.path("qrels.adhoc.txt.gz"))
     for name in sample.REAL_RUNS:
         path = next(p for p in sample.run_paths() if sample.run_name(p) == name)
         _run(runner, "--db", db, "load", "run", "-C", "web", "--name", name, path)
+    return runner, db
+
+
+def test_fuse_store_export_list_grid_and_delete(tmp_path):
+    runner, db = _web_campaign(tmp_path)
     out = _run(runner, "--db", db, "fuse", "-C", "web", "--method", "rrf", "--k", "60",
                "--runs", *sample.REAL_RUNS, "--name", "hybrid").output
     assert "stored fused run 'hybrid'" in out
@@ -60,12 +66,7 @@ def test_a_cross_validated_grid_prints_what_each_column_means(tmp_path):
     """Under --folds no point has a test mean of its own: the table shows each point's mean over
     all topics and how many folds chose it (no column blank for all points but one), and the
     summary gives the cross-validated estimate apart from the best point's optimistic mean."""
-    runner = CliRunner()
-    db = tmp_path / "w.duckdb"
-    _run(runner, "--db", db, "load", "qrels", "-C", "web", sample.path("qrels.adhoc.txt.gz"))
-    for name in sample.REAL_RUNS:
-        path = next(p for p in sample.run_paths() if sample.run_name(p) == name)
-        _run(runner, "--db", db, "load", "run", "-C", "web", "--name", name, path)
+    runner, db = _web_campaign(tmp_path)
     out = _run(runner, "--db", db, "fuse", "-C", "web", "--method", "rrf", "--runs", *sample.REAL_RUNS,
                "--grid", "k=10,20,40,60", "--folds", "5", "--format", "csv").output
     lines = out.splitlines()
