@@ -194,3 +194,30 @@ def test_evaluate_takes_a_request_and_stores_its_settings(campaign):
         request.replace(ordering="score")
     with pytest.raises(PyevalError, match="max_depth must be a positive integer"):
         EvaluationRequest.build("c", ["AP"], max_depth=0)
+
+
+def test_evaluate_takes_every_setting_of_the_request(campaign, tmp_path, write):
+    """The request is the one signature: every field but the campaign and measures is a keyword
+    of evaluate() (preferences excepted: the trec_eval drop-in's -R prefs stages its file) and of
+    evaluate_summary(); gain_profile and probs give what `pyeval evaluate --gains --probs` gives."""
+    import dataclasses
+    import inspect
+
+    from pyeval.core.evaluation import _REQUEST_KEYWORDS
+    from pyeval.core.request import EvaluationRequest
+
+    fields = {f.name for f in dataclasses.fields(EvaluationRequest)} - {"campaign_id", "measures"}
+    assert set(_REQUEST_KEYWORDS) == fields
+    assert fields - {"preferences"} <= set(inspect.signature(evaluate).parameters)
+    python = evaluate(campaign, "c", ["nDCG@10", "P@10"], gain_profile="exp", store=False).means
+    assert set(python["measure"]) == {"nDCG(gain=exp)@10", "P@10"}  # P has no gain to give
+    db = str(tmp_path / "cli.duckdb")
+    runner = CliRunner()
+    for args in (["load", "qrels", "-C", "c", write("q2.txt", QRELS)], ["load", "run", "-C", "c", write("r2.txt", RUN)]):
+        assert runner.invoke(main, ["--db", db, *map(str, args)]).exit_code == 0
+    out = runner.invoke(main, ["--db", db, "evaluate", "-C", "c", "-m", "nDCG@10", "--gains", "exp", "--no-store",
+                               "--format", "csv"]).output
+    value = float(out.splitlines()[1].split(",")[1])
+    assert python.loc[python["measure"] == "nDCG(gain=exp)@10", "value"].iloc[0] == pytest.approx(value, abs=1e-9)
+    with pytest.raises(PyevalError, match="unknown intent probability variant 'nosuch'"):
+        evaluate(campaign, "c", ["D_nDCG@10"], probs="nosuch", store=False)

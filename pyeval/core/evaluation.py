@@ -12,6 +12,8 @@ Python driver (pyeval/drivers/).
 """
 from __future__ import annotations
 
+import dataclasses
+
 import importlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -159,6 +161,8 @@ def evaluate(
     max_depth: int | None = None,
     judged_only: bool = False,
     topics: str = "qrels",
+    gain_profile: str | None = None,
+    probs: str | None = None,
     store: bool = True,
     judgment_set: str | None = None,
     engine: str = "duckdb",
@@ -185,6 +189,12 @@ def evaluate(
     topics
         ``qrels`` (every judged topic; a topic missing from a run scores the measure's empty
         value, trec_eval -c) or ``intersection`` (topics the run has).
+    gain_profile
+        The gain profile given to every measure that leaves its ``gain`` at the default
+        (``exp``, a stored profile's name, or ``level=gain`` pairs; ``pyeval evaluate --gains``).
+    probs
+        The intent probability variant given to every diversity measure that leaves its
+        ``probs`` at the default (``pyeval evaluate --probs``).
     store
         Record the evaluation and insert its per-topic values (the public view ``scores``).
     judgment_set
@@ -196,8 +206,8 @@ def evaluate(
         ``spark``, ``export`` and ``cores``).
     """
     request = EvaluationRequest.build(campaign_id, measures, runs=runs, ordering=ordering, max_depth=max_depth,
-                                      judged_only=judged_only, topics=topics, engine=engine,
-                                      judgment_set=judgment_set)
+                                      judged_only=judged_only, topics=topics, gain_profile=gain_profile,
+                                      probs=probs, engine=engine, judgment_set=judgment_set)
     return run(con, request, store=store, **engine_options)
 
 
@@ -243,8 +253,9 @@ def evaluate_summary(
     return Summary(names, rows, evaluation_id)
 
 
-_REQUEST_KEYWORDS = ("runs", "ordering", "max_depth", "judged_only", "topics", "gain_profile", "probs", "engine",
-                     "judgment_set")
+#: The keywords of :func:`evaluate_summary` that are the request's settings (its fields but the
+#: campaign and measures; the rest are engine options): one list, the request's own.
+_REQUEST_KEYWORDS = tuple(f.name for f in dataclasses.fields(EvaluationRequest) if f.name not in ("campaign_id", "measures"))
 
 #: The temporary tables an evaluation leaves for its caller (:func:`finish_into`): the numeric
 #: per-topic values (what is stored, sql/evaluation/evaluation_scores.sql) and their means by run.
