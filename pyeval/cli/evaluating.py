@@ -94,6 +94,44 @@ def sample_command(directory):
                f"(its README.md says what each is)")
 
 
+@main.command("explain")
+@click.option("--campaign", "-C", help="A stored campaign: its runs and default judgment set fill the plan "
+                                       "(read-only). Default: the plan alone, with no warehouse.")
+@click.option("-m", "--measure", "measures", multiple=True, required=True,
+              help="Measure (AP, nDCG@10, a trec_eval name such as map); repeatable.")
+@click.option("--runs", "runs", multiple=True, help="Runs (repeatable or comma-separated); default all.")
+@click.option("--ordering", type=click.Choice(names(ORDERINGS)), default=None, help="As pyeval evaluate --ordering.")
+@click.option("--max-depth", type=DEPTH, help="As pyeval evaluate --max-depth.")
+@click.option("--judged-only", is_flag=True, help="As pyeval evaluate --judged-only.")
+@click.option("--topics", type=click.Choice(names(TOPIC_POLICIES)), default="qrels", show_default=True,
+              help="As pyeval evaluate --topics.")
+@click.option("--gains", help="As pyeval evaluate --gains.")
+@click.option("--probs", help="As pyeval evaluate --probs.")
+@click.option("--judgments", "judgment_set", metavar="NAME", help="As pyeval evaluate --judgments.")
+@click.option("--sql", "show_sql", is_flag=True, help="Print each step's SQL too.")
+@click.pass_context
+@fail_cleanly
+def explain_command(ctx, campaign, measures, runs, ordering, max_depth, judged_only, topics, gains, probs,
+                    judgment_set, show_sql):
+    """Print what an evaluation of these measures runs, step by step, and nothing else.
+
+    Each pass (a staging of the ranked lists, an ordering) and its steps: the file of sql/ each
+    runs and the relation it makes, the parameters it binds, each family's measures; --sql adds
+    the SQL. pyeval evaluate runs these statements one by one on DuckDB (Spark runs the same
+    plan); the Python API runs an ad hoc pass as one statement of them."""
+    from pyeval.core.plan import describe, plan
+    from pyeval.core.request import EvaluationRequest
+
+    request = EvaluationRequest.build(campaign or "CAMPAIGN", list(measures), runs=run_names(runs),
+                                      ordering=ordering, max_depth=max_depth, judged_only=judged_only,
+                                      topics=topics, gain_profile=gains, probs=probs, judgment_set=judgment_set)
+    if campaign is not None:
+        from pyeval.core.evaluation import resolve
+
+        request = resolve(open_warehouse(ctx, read_only=True, create=False), request)
+    click.echo(describe(plan(request), sql=show_sql))
+
+
 @main.command("evaluate")
 @campaign_option
 @click.option("-m", "--measure", "measures", multiple=True, required=True,

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Protocol
 from pyeval.core import sqlfiles
 from pyeval.errors import DataIntegrityError
 from pyeval.measures import Measure, registry
-from pyeval.core.request import EvaluationRequest
+from pyeval.core.request import NO_DEPTH_LIMIT, EvaluationRequest
 
 if TYPE_CHECKING:  # pandas is imported where a frame is made: `pyeval trec_eval` needs none
     import pandas as pd
@@ -363,6 +363,63 @@ class Executor(Protocol):
 
     def put_values(self, frame: pd.DataFrame) -> None:
         """The evaluation's values are ``frame``."""
+
+
+def _shown(name: str, value: object) -> str:
+    """A bound parameter as :func:`describe` prints it: its value, or what an unset one means."""
+    if name == "runs" and value == []:
+        return "[] (resolved when it runs: every run)"
+    if name == "judgment_set" and value is None:
+        return "None (resolved when it runs: the default set)"
+    if name == "max_depth" and value == NO_DEPTH_LIMIT:
+        return f"{value} (no depth limit)"
+    return repr(value)
+
+
+def describe(plan: Plan, sql: bool = False) -> str:
+    """What ``plan`` runs, step by step, as text (``pyeval explain``): each pass's staging and
+    measures, then each step: the file of sql/ it runs and the relation it makes, the
+    parameters it binds (names and values: bound, never spliced into the SQL), a family's
+    measures; a Python family's driver, then the lists it stages for itself (DRIVER_STAGING).
+    ``sql``: each step's SQL text too, as the DuckDB engine runs it (the files' own)."""
+    lines: list[str] = []
+    counted = [0, 0]  # SQL statements, lines of SQL
+
+    def show(step: Step) -> None:
+        if step.kind == "stage":
+            lines.append(f"  stage      sql/{step.model} -> {step.produces}")
+        elif step.kind == "family":
+            lines.append(f"  family     sql/{step.model}: " + ", ".join(str(m) for m in step.measures))
+        elif step.kind == "driver":
+            lines.append(f"  driver     {step.model} (Python): " + ", ".join(str(m) for m in step.measures))
+        elif step.kind == "components":
+            lines.append("  components " + ", ".join(f"{measure} <- {part} ({role}, pass {source + 1})"
+                                                    for measure, role, source, part in step.sources))
+        else:
+            lines.append(f"  {step.kind:10s} sql/{step.model}")
+        if step.params:
+            lines.append("             params: " + ", ".join(f"${name} = {_shown(name, value)}"
+                                                           for name, value in step.params.items()))
+        if step.kind in ("stage", "family", "macros"):
+            text = sqlfiles.read(step.model)
+            counted[0] += 1
+            counted[1] += text.count("\n") + 1
+            if sql:
+                lines.extend("             " + line for line in text.rstrip("\n").splitlines())
+
+    for number, current in enumerate(plan.passes, 1):
+        staging = current.staging
+        what = staging.kind if staging.kind == ADHOC else (
+            f"{staging.kind} (profile {staging.profile}, probs {staging.probs})")
+        lines.append(f"pass {number}: {what} staging, ordering {', '.join(current.request.orderings())}: "
+                     + ", ".join(str(m) for m in current.request.measures))
+        for step in current.steps:
+            show(step)
+            if step.kind == "driver":  # the driver stages the lists it reads (pyeval/drivers/common.py)
+                for own in stage_steps(DRIVER_STAGING, current.request.stage_parameters()):
+                    show(own)
+    lines.append(f"{counted[0]} SQL statements, {counted[1]} lines of SQL")
+    return "\n".join(lines)
 
 
 def execute(plan: Plan, executor: Executor) -> None:
