@@ -200,6 +200,8 @@ def _adhoc_pass(request: EvaluationRequest) -> Pass:
 
 
 def _diversity_pass(staging: Staging, request: EvaluationRequest, sources=()) -> Pass:
+    """A diversity staging (global, DIN or per-intent) with the stages its families read, and
+    those families; ``sources``: a composite pass's component values (evaluation_components)."""
     parameters = request.stage_parameters()
     if staging.kind == PER_INTENT:
         files = PER_INTENT_STAGING
@@ -210,7 +212,12 @@ def _diversity_pass(staging: Staging, request: EvaluationRequest, sources=()) ->
                           profiles=[staging.profile])
     parameters["variants"] = list(staging.variants)
     parameters["negative_is_judged"] = True  # every document of the qrels is judged (NTCIREVAL)
-    steps = stage_steps(files, parameters)
+    # only the stages the pass's families read (a composite's pass: its components and pairs)
+    needed = stages_read((f"metrics/metric_{family}.sql" for family in dict.fromkeys(m.family for m in request.measures)),
+                         files)
+    if sources:
+        needed.add("evaluation_components")
+    steps = stage_steps(files, parameters, needed)
     if sources:
         steps.append(Step("components", "evaluation/evaluation_components.sql", "evaluation_components",
                           sources=tuple(sources)))
