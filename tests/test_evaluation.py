@@ -221,3 +221,18 @@ def test_evaluate_takes_every_setting_of_the_request(campaign, tmp_path, write):
     assert python.loc[python["measure"] == "nDCG(gain=exp)@10", "value"].iloc[0] == pytest.approx(value, abs=1e-9)
     with pytest.raises(PyevalError, match="unknown intent probability variant 'nosuch'"):
         evaluate(campaign, "c", ["D_nDCG@10"], probs="nosuch", store=False)
+
+
+def test_every_setting_of_the_request_is_an_option_of_evaluate_and_explain():
+    """A new field of EvaluationRequest needs an option of `pyeval evaluate` (and of `pyeval
+    explain`, through the one list pyeval.cli.evaluating.request_options), or this fails."""
+    import dataclasses
+
+    from pyeval.cli.evaluating import evaluate_command, explain_command
+    from pyeval.core.request import EvaluationRequest
+
+    spelled = {"gain_profile": "gains", "campaign_id": "campaign"}  # the option's name where it differs
+    not_options = {"preferences"}  # the trec_eval drop-in's -R prefs sets it
+    fields = {spelled.get(f.name, f.name) for f in dataclasses.fields(EvaluationRequest)} - not_options
+    assert fields <= {p.name for p in evaluate_command.params}
+    assert fields - {"engine"} <= {p.name for p in explain_command.params}  # explain shows DuckDB's steps

@@ -94,20 +94,38 @@ def sample_command(directory):
                f"(its README.md says what each is)")
 
 
+def request_options(command):
+    """The options of an evaluation request (pyeval.core.request.EvaluationRequest's settings),
+    shared by ``evaluate`` and ``explain``: measures, runs, ordering, depth, judged-only, topic
+    policy, gain profile, probability variant and judgment set."""
+    for option in reversed(_REQUEST_OPTIONS):
+        command = option(command)
+    return command
+
+
+_REQUEST_OPTIONS = [
+    click.option("-m", "--measure", "measures", multiple=True, required=True,
+                 help="Measure (AP, nDCG@10, P(rel=2)@5, or a trec_eval name such as map, P.5,10); repeatable."),
+    click.option("--runs", "runs", multiple=True, help="Runs to evaluate (repeatable or comma-separated); default all."),
+    click.option("--ordering", type=click.Choice(names(ORDERINGS)), default=None,
+                 help="trec: score desc, docno desc; trec-asc: score desc, docno asc; rank: the rank column; "
+                      "file: file order. Default: the order of the tool each measure is named after (trec; "
+                      "rank for ndeval's measures, file for NTCIREVAL's and cwl_eval's)."),
+    click.option("--max-depth", type=DEPTH, help="Keep the first N documents of each list."),
+    click.option("--judged-only", is_flag=True, help="Drop unjudged documents first (trec_eval -J)."),
+    click.option("--topics", type=click.Choice(names(TOPIC_POLICIES)), default="qrels", show_default=True,
+                 help="qrels: every judged topic (missing ones score 0); intersection: the run's topics."),
+    click.option("--gains", help="Gain profile for gain-based measures that do not name one (e.g. exp)."),
+    click.option("--probs", help="Intent probability variant for diversity measures that do not name one."),
+    click.option("--judgments", "judgment_set", metavar="NAME",
+                 help="The campaign's judgment set to evaluate under (pyeval judgments list)." + DEFAULT_SET_HELP),
+]
+
+
 @main.command("explain")
 @click.option("--campaign", "-C", help="A stored campaign: its runs and default judgment set fill the plan "
                                        "(read-only). Default: the plan alone, with no warehouse.")
-@click.option("-m", "--measure", "measures", multiple=True, required=True,
-              help="Measure (AP, nDCG@10, a trec_eval name such as map); repeatable.")
-@click.option("--runs", "runs", multiple=True, help="Runs (repeatable or comma-separated); default all.")
-@click.option("--ordering", type=click.Choice(names(ORDERINGS)), default=None, help="As pyeval evaluate --ordering.")
-@click.option("--max-depth", type=DEPTH, help="As pyeval evaluate --max-depth.")
-@click.option("--judged-only", is_flag=True, help="As pyeval evaluate --judged-only.")
-@click.option("--topics", type=click.Choice(names(TOPIC_POLICIES)), default="qrels", show_default=True,
-              help="As pyeval evaluate --topics.")
-@click.option("--gains", help="As pyeval evaluate --gains.")
-@click.option("--probs", help="As pyeval evaluate --probs.")
-@click.option("--judgments", "judgment_set", metavar="NAME", help="As pyeval evaluate --judgments.")
+@request_options
 @click.option("--sql", "show_sql", is_flag=True, help="Print each step's SQL too.")
 @click.pass_context
 @fail_cleanly
@@ -134,21 +152,7 @@ def explain_command(ctx, campaign, measures, runs, ordering, max_depth, judged_o
 
 @main.command("evaluate")
 @campaign_option
-@click.option("-m", "--measure", "measures", multiple=True, required=True,
-              help="Measure (AP, nDCG@10, P(rel=2)@5, or a trec_eval name such as map, P.5,10); repeatable.")
-@click.option("--runs", "runs", multiple=True, help="Runs to evaluate (repeatable or comma-separated); default all.")
-@click.option("--ordering", type=click.Choice(names(ORDERINGS)), default=None,
-              help="trec: score desc, docno desc; trec-asc: score desc, docno asc; rank: the rank column; "
-                   "file: file order. Default: the order of the tool each measure is named after (trec; "
-                   "rank for ndeval's measures, file for NTCIREVAL's and cwl_eval's).")
-@click.option("--max-depth", type=DEPTH, help="Keep the first N documents of each list.")
-@click.option("--judged-only", is_flag=True, help="Drop unjudged documents first (trec_eval -J).")
-@click.option("--topics", type=click.Choice(names(TOPIC_POLICIES)), default="qrels", show_default=True,
-              help="qrels: every judged topic (missing ones score 0); intersection: the run's topics.")
-@click.option("--gains", help="Gain profile for gain-based measures that do not name one (e.g. exp).")
-@click.option("--probs", help="Intent probability variant for diversity measures that do not name one.")
-@click.option("--judgments", "judgment_set", metavar="NAME",
-              help="The campaign's judgment set to evaluate under (pyeval judgments list)." + DEFAULT_SET_HELP)
+@request_options
 @click.option("--no-store", is_flag=True, help="Compute and print only; store nothing.")
 @click.option("--per-topic", is_flag=True, help="Print per-topic values (long form) instead of means.")
 @click.option("--engine", type=click.Choice(names(ENGINES)), default="duckdb", show_default=True,
