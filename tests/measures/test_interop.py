@@ -297,3 +297,47 @@ def test_dicts_are_evaluated_without_pandas():
     env = {**os.environ, "PYTHONPATH": str(repo) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True, cwd=repo)
     assert done.stdout.strip() == "{'AP': 0.5, 'P@2': 0.5} False"
+
+
+def test_every_preparable_measure_alone_gives_what_evaluate_gives():
+    """Registry-wide: every ad hoc SQL measure the resident engine prepares, asked alone and with
+    its family, gives evaluate's values bit for bit (graded qrels with -2 levels, tied scores, a
+    missing topic). Asked alone is what a compiled statement holding only what one measure reads
+    must keep (issue 39)."""
+    import math
+    import random
+
+    from pyeval import interop
+    from pyeval.core.evaluation import evaluate
+    from pyeval.measures import make, registry
+    from pyeval.measures.registry import definitions
+
+    rng = random.Random(39)
+    qrels = {f"T{t}": {f"D{d}": rng.choice([-2, 0, 0, 1, 2, 3]) for d in rng.sample(range(40), 15)} for t in range(6)}
+    run = {f"T{t}": {f"D{d}": float(rng.choice([0.5, 1.0, 1.5, 2.0])) for d in rng.sample(range(40), rng.randint(1, 25))}
+           for t in range(5)}  # T5 missing, scores tied
+    measures = []
+    for definition in definitions():
+        if (definition.staging == "adhoc" and definition.storable and registry.driver(definition.family) is None
+                and definition.family != "preferences"):
+            measures.append(make(definition, **{p.name: (0.5 if p.type is float else 5 if p.type is int else p.default)
+                                                for p in definition.params if p.required}))
+    assert len(measures) > 50 and all(interop.preparable([m], "trec") for m in measures)
+    same = lambda a, b: a == b or (math.isnan(a) and math.isnan(b))  # noqa: E731
+    engine = interop.Engine(qrels)
+    try:
+        families = {}
+        for measure in measures:
+            families.setdefault(measure.family, []).append(measure)
+        for asked in [[m] for m in measures] + list(families.values()):
+            per_topic, means = engine.evaluate(asked, run, "trec")
+            assert list(engine._plans.values())[-1] is not None, asked  # the prepared statement ran
+            expected = evaluate(engine.con, interop.CAMPAIGN, asked, ordering="trec", store=False)
+            wanted = list(zip(expected.per_topic["topic_id"], expected.per_topic["measure"],
+                              expected.per_topic["value"]))
+            assert len(per_topic) == len(wanted), asked
+            assert all(ours[:2] == theirs[:2] and same(ours[2], theirs[2])
+                       for ours, theirs in zip(per_topic, wanted)), asked
+            assert all(same(means[m], v) for m, v in zip(expected.means["measure"], expected.means["value"])), asked
+    finally:
+        engine.close()
