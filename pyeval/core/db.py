@@ -10,7 +10,7 @@ from typing import Any
 
 import duckdb
 
-from pyeval.errors import PyevalError
+from pyeval.errors import PyevalError, with_command_line
 
 
 def quote_identifier(name: str) -> str:
@@ -135,10 +135,9 @@ def unknown_campaign(con: duckdb.DuckDBPyConnection, campaign_id: str, *, label:
 
 def no_runs(campaign_id: str) -> PyevalError:
     """The error for a campaign that holds no run yet, with the step that loads one."""
-    error = PyevalError(f"campaign '{campaign_id}' has no runs; load one first (pyeval.load_run)")
-    error.command_line = (f"campaign '{campaign_id}' has no runs; load one first: "
-                          f"pyeval load run --campaign {shlex.quote(campaign_id)} RUN_FILE")
-    return error
+    return with_command_line(PyevalError(f"campaign '{campaign_id}' has no runs; load one first (pyeval.load_run)"),
+                             f"campaign '{campaign_id}' has no runs; load one first: "
+                             f"pyeval load run --campaign {shlex.quote(campaign_id)} RUN_FILE")
 
 
 def judgment_set_or_default(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str | None) -> str:

@@ -13,7 +13,6 @@ Python driver (pyeval/drivers/).
 from __future__ import annotations
 
 import dataclasses
-
 import importlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -255,7 +254,8 @@ def evaluate_summary(
 
 #: The keywords of :func:`evaluate_summary` that are the request's settings (its fields but the
 #: campaign and measures; the rest are engine options): one list, the request's own.
-_REQUEST_KEYWORDS = tuple(f.name for f in dataclasses.fields(EvaluationRequest) if f.name not in ("campaign_id", "measures"))
+_REQUEST_KEYWORDS = tuple(f.name for f in dataclasses.fields(EvaluationRequest)
+                          if f.name not in ("campaign_id", "measures"))
 
 #: The temporary tables an evaluation leaves for its caller (:func:`finish_into`): the numeric
 #: per-topic values (what is stored, sql/evaluation/evaluation_scores.sql) and their means by run.

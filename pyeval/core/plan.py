@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from pyeval.core import sqlfiles
-from pyeval.errors import DataIntegrityError
 from pyeval.measures import Measure, registry
 from pyeval.core.request import NO_DEPTH_LIMIT, EvaluationRequest
 
@@ -158,6 +157,13 @@ def stages_read(files: Iterable[str], staging: Iterable[str] = ADHOC_STAGING) ->
     return {name for file in files for name in sqlfiles.model(file).reads if name in tables}
 
 
+def stages_read_by(measures: Sequence[Measure], staging: Iterable[str]) -> set[str]:
+    """The relations of ``staging`` that the SQL families of ``measures`` read (a Python
+    family's driver stages its own lists)."""
+    families = dict.fromkeys(m.family for m in measures if registry.driver(m.family) is None)
+    return stages_read((f"metrics/metric_{family}.sql" for family in families), staging)
+
+
 def stage_steps(files: Iterable[str], parameters: Mapping[str, object], needed: set[str] | None = None
                 ) -> list[Step]:
     """The evaluation macros, then a ``stage`` step for each of ``files`` in the order their
@@ -192,8 +198,7 @@ def _adhoc_pass(request: EvaluationRequest) -> Pass:
     sql_families = [family for family in families if registry.driver(family) is None]
     steps: list[Step] = []
     if sql_families:
-        needed = stages_read(f"metrics/metric_{family}.sql" for family in sql_families)
-        steps += stage_steps(ADHOC_STAGING, parameters, needed)
+        steps += stage_steps(ADHOC_STAGING, parameters, stages_read_by(request.measures, ADHOC_STAGING))
     if "preferences" in families and request.preferences == "qrels":
         steps += stage_steps(PREFERENCE_STAGING, parameters)[1:]  # after the macros of the stages above
     return Pass(Staging(ADHOC), request, tuple(steps + _family_steps(request.measures)))
@@ -212,9 +217,7 @@ def _diversity_pass(staging: Staging, request: EvaluationRequest, sources=()) ->
                           profiles=[staging.profile])
     parameters["variants"] = list(staging.variants)
     parameters["negative_is_judged"] = True  # every document of the qrels is judged (NTCIREVAL)
-    # only the stages the pass's families read (a composite's pass: its components and pairs)
-    needed = stages_read((f"metrics/metric_{family}.sql" for family in dict.fromkeys(m.family for m in request.measures)),
-                         files)
+    needed = stages_read_by(request.measures, files)  # a composite's pass: its components and pairs
     if sources:
         needed.add("evaluation_components")
     steps = stage_steps(files, parameters, needed)

@@ -66,7 +66,7 @@ def note_single_intent_topics(con, request: EvaluationRequest) -> None:
     single, total, kind = first_row(con, """
         select count(*) filter (where intents = 1), count(*), any_value(qrels_kind)
         from (select topic_id, count(distinct intent_id) filter (where level > 0) as intents
-              from qrels_by_set where campaign_id = $c and judgment_set = $j group by topic_id)
+              from diversity_judgments where campaign_id = $c and judgment_set = $j group by topic_id)
         cross join (select qrels_kind from campaigns where campaign_id = $c)
     """, {"c": request.campaign_id, "j": request.judgment_set})
     if not single:

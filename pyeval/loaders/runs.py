@@ -6,10 +6,10 @@ Conventions: docs/input-files.md section 3, summarised in docs/loading.md.
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import warnings
 from collections.abc import Callable, Sequence
-import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 

@@ -17,7 +17,7 @@ from pyeval.storage import archive, warehouse
 from pyeval.core import sqlfiles
 from pyeval.core.db import first_row, rollback_quietly
 from ..errors import NotOwnedError, PyevalError, already_stored
-from pyeval.storage.ownership import LOCKED_DOWN, inside, listed_files, require_export, seal
+from pyeval.storage.ownership import LOCKED_DOWN, holds_marker, inside, listed_files, require_export, seal
 from pyeval.storage.public import INTERNAL_SCHEMA, PUBLIC_TABLES
 
 from .common import database_path, error_reason, table_columns
@@ -177,13 +177,7 @@ def _build_marker_text(building: Path) -> str:
 def _is_our_build(folder: Path) -> bool:
     """Whether ``folder`` is a build folder an export made: it holds :data:`BUILD_MARKER` with
     the folder's own name, or it is a finished export (its sealed manifest written last)."""
-    marker_file = folder / BUILD_MARKER
-    try:
-        if not marker_file.is_symlink() and marker_file.is_file() and marker_file.stat().st_size < 4096:
-            return marker_file.read_text(encoding="utf-8") == _build_marker_text(folder)
-    except (OSError, UnicodeDecodeError):
-        return False
-    return _is_export(folder)
+    return holds_marker(folder / BUILD_MARKER, _build_marker_text(folder)) or _is_export(folder)
 
 
 def _sibling(target: Path, kind: str) -> Path:

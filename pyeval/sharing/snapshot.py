@@ -16,8 +16,8 @@ import duckdb
 
 from pyeval.core.db import first_row, rollback_quietly
 from ..errors import NotOwnedError, PyevalError, with_command_line
-from pyeval.storage.ownership import (CLIENT_SNAPSHOT_MARKER, LOCKED_DOWN, SNAPSHOT_MARKER, Ownership, mark,
-                                      probe_warehouse_file, require_replaceable_output)
+from pyeval.storage.ownership import (CLIENT_SNAPSHOT_MARKER, LOCKED_DOWN, SNAPSHOT_MARKER, Ownership, holds_marker,
+                                      mark, probe_warehouse_file, require_replaceable_output)
 from pyeval.storage.public import INTERNAL_SCHEMA, PUBLIC_TABLES
 
 from .common import database_path, error_reason, quote_identifier
@@ -271,14 +271,8 @@ def _remove_abandoned_snapshot_files(out: Path) -> None:
         found = pattern.fullmatch(name)
         if not found or _process_is_running(int(found.group(1))):
             continue
-        marker_file = out.parent / name
-        temporary = marker_file.with_name(name.removesuffix(".pyeval"))
-        try:
-            proven = (not marker_file.is_symlink() and marker_file.stat().st_size < 4096
-                      and marker_file.read_text(encoding="utf-8") == _copy_marker_text(temporary))
-        except (OSError, UnicodeDecodeError):
-            proven = False
-        if proven:
+        temporary = out.parent / name.removesuffix(".pyeval")
+        if holds_marker(_copy_marker(temporary), _copy_marker_text(temporary)):
             _remove_snapshot_files(temporary)
 
 

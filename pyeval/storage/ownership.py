@@ -456,6 +456,18 @@ def _same_file(path: Path, other: str | os.PathLike[str]) -> bool:
         return False
 
 
+def holds_marker(marker_file: str | os.PathLike[str], text: str) -> bool:
+    """Whether ``marker_file`` is a small regular file (not a link) holding exactly ``text``: the
+    proof pyeval writes before a build folder or a half-written copy that recovery may remove
+    (an export's build, a snapshot's copy)."""
+    marker_file = Path(marker_file)
+    try:
+        return (not marker_file.is_symlink() and marker_file.is_file() and marker_file.stat().st_size < 4096
+                and marker_file.read_text(encoding="utf-8") == text)
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def write_output(con: duckdb.DuckDBPyConnection | None, path: str | os.PathLike[str], what: str, text: str, *,
                  replace: bool = False) -> Path:
     """Write ``text`` to the output file ``path`` of the library's functions (a run file, a pool

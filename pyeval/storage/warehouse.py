@@ -33,7 +33,7 @@ from pyeval.storage.public import INTERNAL_SCHEMA, internal_view, use_internal_s
 from pyeval.core import sqlfiles
 from pyeval.core.sqlfiles import migration_checksum
 from pyeval.core.db import first_row, transaction
-from pyeval.errors import NotAWarehouseError, PyevalWarning, SchemaVersionError, WarehouseLockedError
+from pyeval.errors import NotAWarehouseError, PyevalWarning, SchemaVersionError, WarehouseLockedError, with_command_line
 
 #: The CLI's warehouse when neither --db nor $PYEVAL_DB is given.
 DEFAULT_PATH = "pyeval.duckdb"
@@ -118,11 +118,11 @@ def connect(
 
 def _no_such_warehouse(path: str) -> SchemaVersionError:
     """The error for a missing warehouse file, with the step that makes one: loading qrels."""
-    error = SchemaVersionError(f"{path}: no such warehouse; a warehouse is made by loading qrels "
-                               f"into it first (pyeval.load_qrels)")
-    error.command_line = (f"{path}: no such warehouse; load qrels first to make it: "
-                          f"pyeval --db {shlex.quote(path)} load qrels --campaign NAME QRELS_FILE")
-    return error
+    return with_command_line(
+        SchemaVersionError(f"{path}: no such warehouse; a warehouse is made by loading qrels into it first "
+                           "(pyeval.load_qrels)"),
+        f"{path}: no such warehouse; load qrels first to make it: "
+        f"pyeval --db {shlex.quote(path)} load qrels --campaign NAME QRELS_FILE")
 
 
 def _one_line(exc: Exception) -> str:
