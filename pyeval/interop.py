@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import duckdb
 
-from pyeval.core import sqlfiles
+from pyeval.core import compile, sqlfiles
 from pyeval.storage import warehouse
 from pyeval.core.db import create_rows, first_row, transaction
 from .errors import InputFormatError, InputWarning, MeasureParamError, PyevalError
@@ -418,13 +418,13 @@ class Plan:
                             + _scoped(sqlfiles.read(step.model), aliases), dict(step.params))
                 self.tables.append(table)
                 aliases[step.produces] = table
-            for family in self.families:
+            for step in (s for s in one_pass.steps if s.kind == "family"):
+                family = step.family
                 table = f"{prefix}requested_{family}"
-                _create_requested(con, family, [m for m in measures if m.family == family], table)
+                _create_requested(con, family, list(step.measures), table)
                 self.tables.append(table)
                 expressions.append(f"metric_{family} as (\n"
-                                   + _scoped(sqlfiles.read(f"metrics/metric_{family}.sql"),
-                                             {"requested_measures": table}) + "\n)")
+                                   + _scoped(step.text, {"requested_measures": table}) + "\n)")
             order = prefix + "requested_order"
             create_rows(con, order, {"measure": "varchar", "position": "integer", "aggregate": "varchar"},
                         [(str(m), position, m.definition.aggregate) for position, m in enumerate(measures)])
@@ -438,7 +438,7 @@ class Plan:
                         f"requested_aggregates as (select measure, aggregate from {order})",
                         f"means as (\n{sqlfiles.read('evaluation/means.sql')}\n)"]
         bindings = [f"{name} as (select * from {relation})" for name, relation in aliases.items()]
-        self.sql = (
+        self.sql = compile.prune(
             "with " + ",\n".join(bindings + expressions) + "\n"
             "select values.run_id, values.topic_id, values.measure, values.value from (\n"
             "    select run_id, null::varchar as topic_id, measure, value from means\n"
@@ -446,14 +446,17 @@ class Plan:
             "    select run_id, topic_id, measure, value from evaluation_scores\n"
             f") as values inner join {order} as requested on values.measure = requested.measure\n"
             "order by values.run_id, values.topic_id nulls first, requested.position"
-        )
+        )  # the per-run stages' columns and relations no family reads dropped (pyeval.core.compile)
+        used = compile.parameters(self.sql)
+        self.params = {name: value for name, value in self.params.items() if name in used}
+        self.bind_runs = "runs" in used
 
     def run(self, con, runs: Sequence[str]) -> dict[str, Result]:
         """Evaluate the engine's runs named ``runs`` in one statement (the per-run stages and the
         means group by run): for each run, per-topic ``(topic_id, measure, value)`` by topic
         and the order the measures were asked in, and each measure's aggregate by name."""
         try:
-            rows = con.execute(self.sql, {**self.params, "runs": list(runs)}).fetchall()
+            rows = con.execute(self.sql, {**self.params, **({"runs": list(runs)} if self.bind_runs else {})}).fetchall()
         except duckdb.InvalidInputException as exc:
             # a family's own error('metric_<family>: ...'): a measure that does not apply to
             # these data, as pyeval.core.stages.compute_into reports it

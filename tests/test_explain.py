@@ -11,6 +11,7 @@ from click.testing import CliRunner
 import pyeval
 from pyeval import sample
 from pyeval.cli import main
+import pyeval.core.compile
 from pyeval.core import stages
 from pyeval.core.evaluation import resolve
 from pyeval.core.plan import describe, plan
@@ -62,7 +63,11 @@ def test_the_command_prints_the_plan_and_its_sql(tmp_path):
     assert re.fullmatch(r"\d+ SQL statements, \d+ lines of SQL", lines[-1])
     assert "$max_depth = 4611686018427387904 (no depth limit)" in plain.output
     with_sql = runner.invoke(main, ["explain", "-m", "AP", "--sql"]).output
-    assert pyeval.core.sqlfiles.read("metrics/metric_average_precision.sql").splitlines()[5].strip() in with_sql
+    # a stage's file as it is; a family's statement as compiled for AP (pyeval.core.compile)
+    assert pyeval.core.sqlfiles.read("evaluation/evaluation_ranks.sql").splitlines()[5].strip() in with_sql
+    compiled = pyeval.core.compile.family("average_precision", frozenset({"AP"}))
+    assert all(line in with_sql for line in compiled.splitlines())
+    assert "bpref_term" not in compiled and "interpolated_precision" not in compiled  # other kinds' parts
     db = tmp_path / "w.duckdb"
     con = pyeval.connect(db)
     pyeval.load_qrels(con, "c", sample.path("qrels.adhoc.txt.gz"))

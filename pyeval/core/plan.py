@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from pyeval.core import sqlfiles
+from pyeval.core import compile, sqlfiles
 from pyeval.measures import Measure, registry
 from pyeval.core.request import NO_DEPTH_LIMIT, EvaluationRequest
 
@@ -104,10 +104,17 @@ class Step:
     params: Mapping[str, object] = field(default_factory=dict)
     measures: tuple[Measure, ...] = ()
     sources: tuple[tuple[str, str, int, str], ...] = ()
+    sql: str | None = None
 
     @property
     def family(self) -> str:
         return self.measures[0].family
+
+    @property
+    def text(self) -> str:
+        """The SQL the step runs: a family's compiled for its measures (pyeval.core.compile),
+        a stage's or the macros' file as it is."""
+        return self.sql if self.sql is not None else sqlfiles.read(self.model)
 
 
 @dataclass(frozen=True, eq=False)
@@ -157,11 +164,19 @@ def stages_read(files: Iterable[str], staging: Iterable[str] = ADHOC_STAGING) ->
     return {name for file in files for name in sqlfiles.model(file).reads if name in tables}
 
 
+def family_sql(family: str, measures: Sequence[Measure]) -> str:
+    """The SQL of ``family`` compiled for ``measures`` (its kinds only: pyeval.core.compile)."""
+    return compile.family(family, compile.kinds_of(measures))
+
+
 def stages_read_by(measures: Sequence[Measure], staging: Iterable[str]) -> set[str]:
-    """The relations of ``staging`` that the SQL families of ``measures`` read (a Python
-    family's driver stages its own lists)."""
+    """The relations of ``staging`` that the compiled SQL families of ``measures`` read (a
+    Python family's driver stages its own lists)."""
+    tables = set(staged_tables(staging))
     families = dict.fromkeys(m.family for m in measures if registry.driver(m.family) is None)
-    return stages_read((f"metrics/metric_{family}.sql" for family in families), staging)
+    return {name for family in families
+            for name in compile.reads(family_sql(family, [m for m in measures if m.family == family]))
+            if name in tables}
 
 
 def stage_steps(files: Iterable[str], parameters: Mapping[str, object], needed: set[str] | None = None
@@ -186,7 +201,8 @@ def _family_steps(measures: Sequence[Measure]) -> list[Step]:
         if registry.driver(family) is not None:
             steps.append(Step("driver", family, "evaluation_values", measures=chosen))
         else:
-            steps.append(Step("family", f"metrics/metric_{family}.sql", "evaluation_values", measures=chosen))
+            steps.append(Step("family", f"metrics/metric_{family}.sql", "evaluation_values", measures=chosen,
+                              sql=family_sql(family, chosen)))
     return steps
 
 
@@ -411,7 +427,7 @@ def describe(plan: Plan, sql: bool = False) -> str:
             lines.append("             params: " + ", ".join(f"${name} = {_shown(name, value)}"
                                                            for name, value in step.params.items()))
         if step.kind in ("stage", "family", "macros"):
-            text = sqlfiles.read(step.model)
+            text = step.text
             counted[0] += 1
             counted[1] += text.count("\n") + 1
             if sql:

@@ -173,7 +173,7 @@ class DuckDBExecutor:
         _create_requested(self.con, family, list(step.measures))
         try:
             self.con.execute(
-                f"insert into {VALUES_TABLE} by name select * from (\n" + sqlfiles.read(step.model) + "\n)"
+                f"insert into {VALUES_TABLE} by name select * from (\n" + step.text + "\n)"
             )
         except duckdb.InvalidInputException as exc:
             # a family's own error('metric_<family>: ...'): a measure that does not apply to

@@ -244,7 +244,7 @@ class SparkExecutor:
         _requested(self.spark, stages.requested_frame(family, list(step.measures))).createOrReplaceTempView(
             "requested_measures")
         try:
-            result = self.spark.sql(transpile.spark_sql(step.model)).toPandas()
+            result = self.spark.sql(transpile.to_spark(step.text)).toPandas()
         except Exception as exc:  # pyspark's errors: a family's raise_error(...)
             message = str(exc)
             # Alone, Spark's error starts with it; when several tasks raise at once it is

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections.abc import Mapping
 
 from ..errors import PyevalError
@@ -405,11 +406,22 @@ def _cte_stars(tree):
 _REWRITES = (_inline_macros, _indexes, _cte_stars, _window_filters, _double_literals, _ordered_aggregates, _list_functions)
 
 
+#: A lambda as DuckDB prints one (``(lambda x, "y": ...)``, pyeval.core.compile's statements)
+_PRINTED_LAMBDA = re.compile(r'\(lambda ([\w", ]+?): ')
+
+
+def _lambdas_as_arrows(sql: str) -> str:
+    """``(lambda x, y: e)`` written ``((x, y) -> e)``, the form SQLGlot parses."""
+    return _PRINTED_LAMBDA.sub(lambda match: f"(({match.group(1)}) -> ", sql)
+
+
 def to_spark(sql: str, parameters: Mapping[str, object] | None = None) -> str:
-    """Spark SQL for one DuckDB ``select`` (a file of sql/), parameters bound as literals."""
+    """Spark SQL for one DuckDB ``select`` (a file of sql/, or a statement compiled from them),
+    parameters bound as literals."""
     sqlglot = _sqlglot()
     try:
-        statements = [s for s in sqlglot.parse(_len_as_size(sql), read=_dialect()) if s is not None]
+        statements = [s for s in sqlglot.parse(_len_as_size(_lambdas_as_arrows(sql)), read=_dialect())
+                      if s is not None]
     except sqlglot.errors.ParseError as exc:
         raise UntranslatableSQL(f"SQLGlot cannot parse the DuckDB text: {str(exc).splitlines()[0]}") from exc
     if len(statements) != 1:
