@@ -26,6 +26,7 @@ ir_measures' evaluators fill 0); topics only the run has are ignored.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import math
@@ -360,6 +361,8 @@ _RUN_BATCH = (
 _RUN_COLUMNS = ("topic_id", "doc_id", "score", "line_number", "rank_given")
 #: Per-run relations: a stage that reads one (or a stage that does) is computed at every call.
 _PER_RUN = frozenset({"run_entries", "ranked_entries"})
+#: The parameters bound at each call (the runs), never when a plan is prepared
+_PER_CALL_PARAMETERS = ("runs", "first_file", "last_file")
 #: Measure sets prepared per engine (the least recently used dropped beyond).
 PLANS_PER_ENGINE = 8
 
@@ -383,6 +386,15 @@ def preparable(measures: Sequence[Measure], ordering: str | None) -> bool:
             and m.family != "preferences" and not (m.has("judged_only") and m["judged_only"]) for m in measures)
         and len({ordering or m.definition.ordering for m in measures}) == 1
     )
+
+
+def _family_error(exc: duckdb.InvalidInputException, families: Sequence[str]) -> Exception:
+    """A family's own error('metric_<family>: ...') as :class:`MeasureParamError` (a measure
+    that does not apply to these data, as pyeval.core.stages.compute_into reports it); ``exc``
+    itself otherwise."""
+    text = str(exc)
+    marker = next((f"metric_{family}:" for family in families if f"metric_{family}:" in text), None)
+    return exc if marker is None else MeasureParamError(text[text.index(marker):])
 
 
 class Plan:
@@ -409,8 +421,19 @@ class Plan:
             for step in (s for s in one_pass.steps if s.kind == "stage"):
                 model = sqlfiles.model(step.model)
                 if per_run & set(model.reads):
+                    # its parts that read only the qrels made once (the pooled documents)
+                    once, per_call = compile.split(step.text, per_run, _PER_CALL_PARAMETERS)
+                    readable = dict(aliases)
+                    for name, text in once:
+                        made = f"{prefix}{step.produces}_{name}"
+                        con.execute(f"create or replace temp table {made} as\n" + _scoped(text, readable),
+                                    {k: v for k, v in step.params.items() if k in compile.parameters(text)})
+                        self.tables.append(made)
+                        readable[name] = made
                     per_run.add(step.produces)
-                    expressions.append(f"{step.produces} as (\n{sqlfiles.read(step.model)}\n)")
+                    expressions.append(f"{step.produces} as (\n"
+                                       + _scoped(per_call, {k: v for k, v in readable.items() if k not in aliases})
+                                       + "\n)")
                     self.params.update(step.params)
                     continue
                 table = prefix + step.produces  # pyeval's own names
@@ -423,8 +446,18 @@ class Plan:
                 table = f"{prefix}requested_{family}"
                 _create_requested(con, family, list(step.measures), table)
                 self.tables.append(table)
-                expressions.append(f"metric_{family} as (\n"
-                                   + _scoped(step.text, {"requested_measures": table}) + "\n)")
+                # the family's parts that read only the qrels and its measures: made once
+                once, per_call = compile.split(step.text, per_run, _PER_CALL_PARAMETERS)
+                readable = {"requested_measures": table}
+                for name, text in once:
+                    made = f"{prefix}{family}_{name}"
+                    try:
+                        con.execute(f"create or replace temp table {made} as\n" + _scoped(text, {**aliases, **readable}))
+                    except duckdb.InvalidInputException as exc:
+                        raise _family_error(exc, [family]) from None
+                    self.tables.append(made)
+                    readable[name] = made
+                expressions.append(f"metric_{family} as (\n" + _scoped(per_call, readable) + "\n)")
             order = prefix + "requested_order"
             create_rows(con, order, {"measure": "varchar", "position": "integer", "aggregate": "varchar"},
                         [(str(m), position, m.definition.aggregate) for position, m in enumerate(measures)])
@@ -438,33 +471,45 @@ class Plan:
                         f"requested_aggregates as (select measure, aggregate from {order})",
                         f"means as (\n{sqlfiles.read('evaluation/means.sql')}\n)"]
         bindings = [f"{name} as (select * from {relation})" for name, relation in aliases.items()]
-        self.sql = compile.prune(
-            "with " + ",\n".join(bindings + expressions) + "\n"
+        statement = (
+            ",\n".join(bindings + expressions) + "\n"
             "select values.run_id, values.topic_id, values.measure, values.value from (\n"
             "    select run_id, null::varchar as topic_id, measure, value from means\n"
             "    union all\n"
             "    select run_id, topic_id, measure, value from evaluation_scores\n"
             f") as values inner join {order} as requested on values.measure = requested.measure\n"
             "order by values.run_id, values.topic_id nulls first, requested.position"
-        )  # the per-run stages' columns and relations no family reads dropped (pyeval.core.compile)
-        used = compile.parameters(self.sql)
-        self.params = {name: value for name, value in self.params.items() if name in used}
-        self.bind_runs = "runs" in used
+        )
+        # each statement pruned whole (pyeval.core.compile): the stages' columns no family reads
+        # dropped. sql: the stored runs (run_entries); batch_sql: the runs of the call as
+        # sql/loaders/run_insert.sql would store them, read as run_entries, nothing stored
+        self._statement = statement
+        self.params["campaign_id"] = CAMPAIGN
 
-    def run(self, con, runs: Sequence[str]) -> dict[str, Result]:
+    @functools.cached_property
+    def sql(self) -> str:
+        """The statement over the stored runs (run_entries), compiled on first use."""
+        return compile.prune("with " + self._statement)
+
+    @functools.cached_property
+    def batch_sql(self) -> str:
+        """The statement over the runs of the call (:meth:`Engine._load`'s batch), compiled on
+        first use."""
+        return compile.prune(f"with run_entries as (\n{sqlfiles.insert_select('loaders/run_insert.sql')}\n),\n"
+                             f"ranked_entries as (\n{sqlfiles.view_sql('ranked_entries')}\n),\n" + self._statement)
+
+    def run(self, con, runs: Sequence[str], batch: bool = False) -> dict[str, Result]:
         """Evaluate the engine's runs named ``runs`` in one statement (the per-run stages and the
         means group by run): for each run, per-topic ``(topic_id, measure, value)`` by topic
-        and the order the measures were asked in, and each measure's aggregate by name."""
+        and the order the measures were asked in, and each measure's aggregate by name.
+        ``batch``: the runs are the registered batch (:meth:`Engine._load`), not stored ones."""
+        sql = self.batch_sql if batch else self.sql
+        given = {**self.params, "runs": list(runs), "first_file": 0, "last_file": len(runs) - 1}
+        used = compile.parameters(sql)
         try:
-            rows = con.execute(self.sql, {**self.params, **({"runs": list(runs)} if self.bind_runs else {})}).fetchall()
+            rows = con.execute(sql, {name: value for name, value in given.items() if name in used}).fetchall()
         except duckdb.InvalidInputException as exc:
-            # a family's own error('metric_<family>: ...'): a measure that does not apply to
-            # these data, as pyeval.core.stages.compute_into reports it
-            text = str(exc)
-            marker = next((f"metric_{f}:" for f in self.families if f"metric_{f}:" in text), None)
-            if marker is None:
-                raise
-            raise MeasureParamError(text[text.index(marker):]) from None
+            raise _family_error(exc, self.families) from None
         results: dict[str, Result] = {run: ([], {}) for run in runs}
         for run_id, run_rows in itertools.groupby(rows, operator.itemgetter(0)):
             per_topic, means = results[run_id]
@@ -557,12 +602,16 @@ class Engine:
                             "select $c, unnest($r), unnest($r), '<in memory>', ''", {"c": CAMPAIGN, "r": names})
         self._run_rows = names
 
-    def _load(self, runs: Mapping[str, Any], labels: Mapping[str, str]) -> None:
+    def _load(self, runs: Mapping[str, Any], labels: Mapping[str, str],
+              evaluate: Callable[[list[str]], dict[str, Result]] | None = None) -> dict[str, Result] | None:
         """Replace the engine's runs by ``runs`` (name -> run): paths through the run loader
         (its checks, FILE:LINE errors), the other forms registered with DuckDB as they are
         (:func:`run_table`), checked for a document given twice, and ranked by
         sql/loaders/run_insert.sql in one statement; ``labels`` name each run in errors. A
-        bad run raises before anything is replaced."""
+        bad run raises before anything is replaced. With ``evaluate`` and no file among the
+        runs, nothing is stored: ``evaluate(names)`` runs while they are the batch
+        sql/loaders/run_insert.sql reads (:meth:`Plan.run` reading them as run_entries), and
+        its result is returned."""
         con = self.con
         given: dict[str, RunInput] = {}
         files: dict[str, Any] = {}
@@ -597,6 +646,9 @@ class Engine:
                 if duplicate:
                     index, line = duplicate[0]
                     raise InputFormatError(labels[names[index]], int(line), "a document is given twice for its topic")
+            if evaluate is not None and not files and relation is not None:
+                self._batch(names)
+                return evaluate(names)
             if files:
                 from .loaders.runs import load_run  # files only
 
@@ -608,19 +660,25 @@ class Engine:
             else:
                 self._set_runs(names)
             if relation is None:
-                return
-            if not self._batch_ready:
-                con.execute(_RUN_BATCH)
-                self._batch_ready = True
-            if self._batch_runs != names:
-                self._batch_runs = None
-                create_rows(con, "batch_runs", {"file_index": "integer", "run_id": "varchar"}, list(enumerate(names)))
-                self._batch_runs = names
+                return None
+            self._batch(names)
             con.execute(sqlfiles.read("loaders/run_insert.sql"),
                         {"campaign_id": CAMPAIGN, "first_file": 0, "last_file": len(names) - 1})
+            return None
         finally:
             if relation is not None:
                 con.unregister("resident_run")
+
+    def _batch(self, names: list[str]) -> None:
+        """The registered runs as the batch sql/loaders/run_insert.sql reads (run_batch,
+        batch_runs: ``names`` by position)."""
+        if not self._batch_ready:
+            self.con.execute(_RUN_BATCH)
+            self._batch_ready = True
+        if self._batch_runs != names:
+            self._batch_runs = None
+            create_rows(self.con, "batch_runs", {"file_index": "integer", "run_id": "varchar"}, list(enumerate(names)))
+            self._batch_runs = names
 
     def _make_all_relations(self) -> None:
         """Add to the engine's warehouse the tables and views of :data:`RELATIONS` it lacks (the
@@ -668,13 +726,16 @@ class Engine:
         if adhoc:
             return self._evaluate_split(measures, adhoc, runs, ordering, labels)
         with self._lock:
-            self._load(dict(zip(names, runs.values())), labels)
-            if not names:
-                return {}
-            plan = self._plan(measures, ordering)
-            if plan is not None:
-                results = plan.run(self.con, names)
+            plan = self._plan(measures, ordering) if names else None
+            if plan is not None:  # runs in memory: read by the statement as they are, never stored
+                results = self._load(dict(zip(names, runs.values())), labels,
+                                     evaluate=lambda batch: plan.run(self.con, batch, batch=True))
+                if results is None:  # a file among them: every run stored
+                    results = plan.run(self.con, names)
             else:
+                self._load(dict(zip(names, runs.values())), labels)
+                if not names:
+                    return {}
                 results = self._evaluate_general(measures, names, ordering)
         return {key: results[name] for key, name in zip(runs, names)}
 

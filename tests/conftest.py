@@ -13,6 +13,15 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 ENGINE_TESTS = Path(__file__).resolve().parent / "engines"
 
 
+def pytest_configure(config):
+    """The compile cache (pyeval/core/compile.py) in a folder of this session, not the user's
+    (subprocesses inherit it): every test session compiles afresh."""
+    import os
+    import tempfile
+
+    os.environ.setdefault("PYEVAL_CACHE_DIR", tempfile.mkdtemp(prefix="pyeval-tests-cache-"))
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m deselects
 def pytest_collection_modifyitems(config, items):
     """Every test under tests/engines (Spark, Ray, the Spark SQL transpiler) is marked

@@ -26,11 +26,16 @@ the registry alone and with its family, by tests/measures/test_interop.py.
 """
 from __future__ import annotations
 
+import copy
 import functools
+import hashlib
 import json
+import os
 import threading
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -249,6 +254,7 @@ class _Liveness:
         self.scopes: dict[int, dict[str, dict]] = {}  # a query's visible common table expressions
         self.outer: dict[int, list] = {}  # an expression subquery's enclosing relations
         self.pending: list[int] = []
+        self.removable: dict[tuple[int, bool], bool] = {}
         self._scope(root, {})
         self._need(root, ALL if outputs is None else {name.lower() for name in outputs})
         while self.pending:
@@ -288,8 +294,14 @@ class _Liveness:
         if demand is ALL:
             return node["select_list"]
         grouped = bool(node.get("group_expressions"))
-        kept = [item for item in node["select_list"] if not _removable(item, grouped) or _item_name(item) in demand]
+        kept = [item for item in node["select_list"] if _item_name(item) in demand or not self._removable(item, grouped)]
         return kept or node["select_list"][:1]
+
+    def _removable(self, item: dict, grouped: bool) -> bool:
+        key = (id(item), grouped)
+        if key not in self.removable:
+            self.removable[key] = _removable(item, grouped)
+        return self.removable[key]
 
     def _bindings(self, table: object, scope: dict[str, dict]) -> list[tuple[str, dict | None]]:
         """(name, query) of each relation of a ``from``: a common table expression's or a
@@ -609,11 +621,15 @@ def _dead_code(tree: dict, outputs: Iterable[str] | None = None) -> None:
             return
 
 
+@functools.lru_cache(maxsize=64)
 def prune(text: str) -> str:
     """``text`` without the select items and common table expressions nothing reads."""
-    tree = parse(text)
-    _dead_code(tree)
-    return layout(render(tree))
+    def compute() -> str:
+        tree = parse(text)
+        _dead_code(tree)
+        return layout(render(tree))
+
+    return _stored("prune", [text], compute)
 
 
 @functools.lru_cache(maxsize=256)
@@ -650,23 +666,89 @@ def family(name: str, kinds: frozenset[str]) -> str:
     comparisons decided, the dead code removed. A kind the family names nowhere (it compares
     ``kind`` with others) is refused as its ``else error(...)`` would:
     :class:`~pyeval.errors.MeasureParamError` ``metric_<name>: no formula for measure kind K``."""
-    original = json.loads(_family_tree(name))
-    named = _kinds_named(original)
-    for kind in sorted(kinds):
-        if named and not _is_named(kind, named):  # the message the family's own else error(...) gives
-            raise MeasureParamError(f"metric_{name}: no formula for measure kind {kind}")
-    tree = _fold(original, frozenset(kinds))
-    assert isinstance(tree, dict)
-    _dead_code(tree, sqlfiles.model(f"metrics/metric_{name}.sql").columns)
-    return layout(render(tree))
+    path = f"metrics/metric_{name}.sql"
+    outputs = sqlfiles.model(path).columns
+
+    def compute() -> dict[str, str]:
+        original = json.loads(_family_tree(name))
+        named = _kinds_named(original)
+        for kind in sorted(kinds):
+            if named and not _is_named(kind, named):  # the message the family's own else error(...) gives
+                return {"error": f"metric_{name}: no formula for measure kind {kind}"}
+        tree = _fold(original, frozenset(kinds))
+        assert isinstance(tree, dict)
+        _dead_code(tree, outputs)
+        return {"sql": layout(render(tree))}
+
+    compiled = _stored("family", [name, sorted(kinds), sqlfiles.read(path), list(outputs)], compute)
+    if "error" in compiled:
+        raise MeasureParamError(compiled["error"])
+    return compiled["sql"]
 
 
 @functools.lru_cache(maxsize=512)
 def reads(text: str) -> frozenset[str]:
     """The relations ``text`` reads that it does not define (lower case)."""
+    def compute() -> list[str]:
+        tree = parse(text)
+        defined = {entry["key"].lower() for _, entry in _ctes(tree)}
+        return sorted({item["table_name"].lower() for item in _walk(tree) if item.get("type") == "BASE_TABLE"} - defined)
+
+    return frozenset(_stored("reads", [text], compute))
+
+
+def split(text: str, per_call: Iterable[str], per_call_parameters: Iterable[str] = ()
+          ) -> tuple[list[tuple[str, str]], str]:
+    """``text`` split in two for an engine that runs it many times on new runs: the common
+    table expressions of its outer ``with`` that read no relation of ``per_call`` and no
+    parameter of ``per_call_parameters`` (directly or through others) and that the rest reads,
+    each ``(name, select)`` (with the ones it reads in its own ``with``), to be made once; and
+    ``text`` without them, reading them by name."""
+    changing = sorted({name.lower() for name in per_call})
+    bound = sorted(per_call_parameters)
+    once, rest = _stored("split", [text, changing, bound], lambda: _split(text, changing, bound))
+    return [(name, select) for name, select in once], rest
+
+
+def _split(text: str, per_call: Iterable[str], per_call_parameters: Iterable[str]
+           ) -> tuple[list[tuple[str, str]], str]:
     tree = parse(text)
-    defined = {entry["key"].lower() for _, entry in _ctes(tree)}
-    return frozenset({item["table_name"].lower() for item in _walk(tree) if item.get("type") == "BASE_TABLE"} - defined)
+    root = tree["statements"][0]["node"]
+    entries = (root.get("cte_map") or {}).get("map", [])
+    changing = {name.lower() for name in per_call}
+    reads: dict[str, set[str]] = {}
+    fixed: list[dict] = []
+    for entry in entries:
+        name = entry["key"].lower()
+        query = entry["value"]["query_node"]
+        reads[name] = {item["table_name"].lower() for item in _walk(query) if item.get("type") == "BASE_TABLE"}
+        bound = any(item.get("class") == "PARAMETER" and item["identifier"] in per_call_parameters
+                    for item in _walk(query))
+        if reads[name] & changing or bound or entry["value"].get("aliases") or query.get("type") != "SELECT_NODE":
+            changing.add(name)
+        else:
+            fixed.append(entry)
+    fixed_names = {entry["key"].lower() for entry in fixed}
+    rest = [entry for entry in entries if entry["key"].lower() not in fixed_names]
+    body = {key: value for key, value in root.items() if key != "cte_map"}
+    wanted = {name for entry in rest for name in reads[entry["key"].lower()]}
+    wanted |= {item["table_name"].lower() for item in _walk(body) if item.get("type") == "BASE_TABLE"}
+    once = []
+    for entry in fixed:
+        name = entry["key"].lower()
+        if name not in wanted:
+            continue
+        needed, pending = set(), [name]
+        while pending:
+            for read in reads[pending.pop()] & fixed_names - needed:
+                needed.add(read)
+                pending.append(read)
+        query = copy.deepcopy(entry["value"]["query_node"])
+        own = (query.get("cte_map") or {}).get("map", [])
+        query["cte_map"] = {"map": [copy.deepcopy(e) for e in fixed if e["key"].lower() in needed] + own}
+        once.append((name, layout(render({**tree, "statements": [{**tree["statements"][0], "node": query}]}))))
+    root["cte_map"] = {**root["cte_map"], "map": rest}
+    return once, layout(render(tree))
 
 
 def layout(text: str) -> str:
@@ -694,7 +776,58 @@ def layout(text: str) -> str:
 @functools.lru_cache(maxsize=512)
 def parameters(text: str) -> frozenset[str]:
     """The names of the parameters (``$name``) ``text`` binds."""
-    return frozenset(item["identifier"] for item in _walk(parse(text)) if item.get("class") == "PARAMETER")
+    return frozenset(_stored("parameters", [text], lambda: sorted(
+        {item["identifier"] for item in _walk(parse(text)) if item.get("class") == "PARAMETER"})))
+
+
+# ---- the compile cache ---------------------------------------------------------------------
+
+#: Where compiled statements are kept between processes (``PYEVAL_CACHE_DIR``, ``none`` for
+#: nowhere; default ``$XDG_CACHE_HOME/pyeval`` or ``~/.cache/pyeval``), under ``compiled/``
+CACHE_VARIABLE = "PYEVAL_CACHE_DIR"
+
+
+def cache_folder() -> Path | None:
+    """The folder of the compile cache, None when it is off."""
+    chosen = os.environ.get(CACHE_VARIABLE)
+    if chosen is not None and chosen.strip().lower() in ("", "none", "off"):
+        return None
+    root = Path(chosen) if chosen else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pyeval"
+    return root / "compiled"
+
+
+@functools.cache
+def _compiler() -> str:
+    """What a compiled statement depends on besides its own inputs: this compiler's source,
+    the DuckDB that parses and prints, and the keys and columns of the stored relations."""
+    columns = {path: list(sqlfiles.model(path).columns) for path in sqlfiles.model_files()}
+    made = hashlib.sha256(Path(__file__).read_bytes())
+    made.update(json.dumps([duckdb.__version__, sorted(stored_keys().items()), columns]).encode())
+    return made.hexdigest()
+
+
+def _stored(function: str, inputs: list, compute: Callable[[], object]) -> Any:
+    """``compute()``'s value (JSON), kept in the compile cache under a hash of ``function``,
+    ``inputs`` and the compiler, and read from it when there (a cache that cannot be read or
+    written is skipped: the value is computed)."""
+    folder = cache_folder()
+    if folder is None:
+        return compute()
+    key = hashlib.sha256(json.dumps([_compiler(), function, inputs]).encode()).hexdigest()
+    path = folder / f"{key}.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    value = compute()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = folder / f"{key}.{os.getpid()}.{threading.get_ident()}.partial"
+        partial.write_text(json.dumps(value), encoding="utf-8")
+        os.replace(partial, path)  # whole or not at all, whoever writes it at the same time
+    except OSError:
+        pass
+    return value
 
 
 def kinds_of(measures: Iterable) -> frozenset[str]:

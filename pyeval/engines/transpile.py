@@ -406,13 +406,33 @@ def _cte_stars(tree):
 _REWRITES = (_inline_macros, _indexes, _cte_stars, _window_filters, _double_literals, _ordered_aggregates, _list_functions)
 
 
-#: A lambda as DuckDB prints one (``(lambda x, "y": ...)``, pyeval.core.compile's statements)
-_PRINTED_LAMBDA = re.compile(r'\(lambda ([\w", ]+?): ')
+#: A quoted function name as DuckDB prints one (``"error"(...)``: pyeval.core.compile's statements)
+_QUOTED_CALL = re.compile(r'"(\w+)"\(')
 
 
-def _lambdas_as_arrows(sql: str) -> str:
-    """``(lambda x, y: e)`` written ``((x, y) -> e)``, the form SQLGlot parses."""
-    return _PRINTED_LAMBDA.sub(lambda match: f"(({match.group(1)}) -> ", sql)
+def _as_written(sql: str) -> str:
+    """DuckDB's printed SQL in the forms SQLGlot reads as the files write them: a lambda
+    argument ``(lambda x: e)`` as ``lambda x: e``, ``"error"(...)`` as ``error(...)``."""
+    sql = _QUOTED_CALL.sub(r"\1(", sql)
+    out, depth, quote, dropped = [], 0, "", []  # dropped: depths whose closing parenthesis goes
+    for position, char in enumerate(sql):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "(":
+            depth += 1
+            if sql.startswith("lambda ", position + 1):
+                dropped.append(depth)
+                continue
+        elif char == ")":
+            if dropped and dropped[-1] == depth:
+                dropped.pop()
+                depth -= 1
+                continue
+            depth -= 1
+        out.append(char)
+    return "".join(out)
 
 
 def to_spark(sql: str, parameters: Mapping[str, object] | None = None) -> str:
@@ -420,7 +440,7 @@ def to_spark(sql: str, parameters: Mapping[str, object] | None = None) -> str:
     parameters bound as literals."""
     sqlglot = _sqlglot()
     try:
-        statements = [s for s in sqlglot.parse(_len_as_size(_lambdas_as_arrows(sql)), read=_dialect())
+        statements = [s for s in sqlglot.parse(_len_as_size(_as_written(sql)), read=_dialect())
                       if s is not None]
     except sqlglot.errors.ParseError as exc:
         raise UntranslatableSQL(f"SQLGlot cannot parse the DuckDB text: {str(exc).splitlines()[0]}") from exc

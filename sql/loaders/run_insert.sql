@@ -15,23 +15,25 @@
 -- lines in trec order (topics in the order they first appear: the first line's number times
 -- 2^31, plus the trec rank), so that every ordering ('rank', 'file' too) reads the scores, never
 -- the input order. Both come from the one trec_order window: no second sort of the load.
+-- The select names its columns as run_entries does: the Python API's resident engine reads it
+-- as the relation run_entries of one statement (pyeval/interop.py, sqlfiles.insert_select).
 insert into run_entries (
     campaign_id, run_id, topic_id, doc_id, rank_given, score, file_position, trec_rank
 )
 select
-    $campaign_id,
+    $campaign_id as campaign_id,
     batch_runs.run_id,
     run_batch.topic_id,
     run_batch.doc_id,
-    coalesce(run_batch.rank_given, row_number() over trec_order),
+    coalesce(run_batch.rank_given, row_number() over trec_order) as rank_given,
     run_batch.score,
     case
         when run_batch.rank_given is null
             then (min(run_batch.line_number) over (partition by run_batch.file_index, run_batch.topic_id)) * 2147483648
                 + row_number() over trec_order
         else run_batch.line_number
-    end,
-    row_number() over trec_order
+    end as file_position,
+    row_number() over trec_order as trec_rank
 from run_batch
 inner join batch_runs on run_batch.file_index = batch_runs.file_index
 where run_batch.file_index between $first_file and $last_file

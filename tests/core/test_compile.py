@@ -122,7 +122,7 @@ def test_every_family_compiled_gives_what_its_file_gives():
                 if d.staging == "adhoc" and d.storable and registry.driver(d.family) is None and d.family != "preferences"]
     engine = interop.Engine(qrels)
     try:
-        engine.evaluate(measures[:1], run, "trec")  # loads the run
+        engine._load({interop.RUN: run}, {interop.RUN: "<run>"})  # the run stored
         engine._make_all_relations()  # every stage of the ad hoc staging can be made
         con = engine.con
         executor = DuckDBExecutor(con)
@@ -149,3 +149,25 @@ def test_every_family_compiled_gives_what_its_file_gives():
             assert all(same(a, b) for a, b in zip(compiled["value"], files["value"])), asked
     finally:
         engine.close()
+
+
+def test_the_compile_cache_keeps_what_was_compiled(tmp_path, monkeypatch):
+    """A statement compiled in one process is read back, not recompiled, in the next (the
+    cache folder of PYEVAL_CACHE_DIR); ``none`` turns the cache off; a damaged entry is
+    compiled again."""
+    monkeypatch.setenv("PYEVAL_CACHE_DIR", str(tmp_path))
+    compile.family.cache_clear()
+    first = compile.family("precision", frozenset({"R"}))
+    entries = list((tmp_path / "compiled").glob("*.json"))
+    assert len(entries) == 1
+    calls = []
+    monkeypatch.setattr(compile, "_dead_code", lambda *args: calls.append(args))
+    compile.family.cache_clear()
+    assert compile.family("precision", frozenset({"R"})) == first and not calls  # read, not compiled
+    entries[0].write_text("{not json")
+    compile.family.cache_clear()
+    compile.family("precision", frozenset({"R"}))
+    assert calls  # compiled again
+    monkeypatch.setenv("PYEVAL_CACHE_DIR", "none")
+    assert compile.cache_folder() is None
+    compile.family.cache_clear()

@@ -267,6 +267,7 @@ def test_one_prepared_statement_gives_what_evaluate_gives():
     engine = interop.Engine(qrels)
     try:
         per_topic, means = engine.evaluate(measures, run, "trec")  # Q-measure's own ordering is 'file'
+        engine._load({interop.RUN: run}, {interop.RUN: "<run>"})  # the same run stored, for evaluate
         assert [plan is not None for plan in engine._plans.values()] == [True]
         expected = evaluate(engine.con, interop.CAMPAIGN, measures, ordering="trec", store=False)
         same = lambda a, b: a == b or (math.isnan(a) and math.isnan(b))  # noqa: E731
@@ -326,12 +327,15 @@ def test_every_preparable_measure_alone_gives_what_evaluate_gives():
     same = lambda a, b: a == b or (math.isnan(a) and math.isnan(b))  # noqa: E731
     engine = interop.Engine(qrels)
     try:
+        engine._load({interop.RUN: run}, {interop.RUN: "<run>"})  # the run stored, for evaluate
         families = {}
         for measure in measures:
             families.setdefault(measure.family, []).append(measure)
         for asked in [[m] for m in measures] + list(families.values()):
-            per_topic, means = engine.evaluate(asked, run, "trec")
-            assert list(engine._plans.values())[-1] is not None, asked  # the prepared statement ran
+            per_topic, means = engine.evaluate(asked, run, "trec")  # the runs of the call, as a batch
+            prepared = list(engine._plans.values())[-1]
+            assert prepared is not None, asked  # the prepared statement ran
+            assert prepared.run(engine.con, [interop.RUN]) == {interop.RUN: (per_topic, means)}, asked  # stored
             expected = evaluate(engine.con, interop.CAMPAIGN, asked, ordering="trec", store=False)
             wanted = list(zip(expected.per_topic["topic_id"], expected.per_topic["measure"],
                               expected.per_topic["value"]))
