@@ -174,6 +174,7 @@ def main(argv=None) -> int:
 
     import duckdb
     floor_con = duckdb.connect()
+    floor_one_thread = duckdb.connect(config={"threads": 1})
     floor = _floor(floor_con, qrels, run)
     assert all(abs(a - ours[m]) < 1e-12 for a, m in zip(floor, measures)), (floor, ours)  # the same work
 
@@ -185,6 +186,7 @@ def main(argv=None) -> int:
     cases = {
         "ir_measures (pytrec_eval), dicts": lambda: ir_measures.calc_aggregate(measures, qrels, run),
         "DuckDB floor: one hand-written statement, dicts": lambda: _floor(floor_con, qrels, run),
+        "DuckDB floor on one thread": lambda: _floor(floor_one_thread, qrels, run),
         "pyeval.calc_aggregate, dicts": lambda: pyeval.calc_aggregate(measures, qrels, run),
         "pyeval.calc_aggregate, DataFrame run": lambda: pyeval.calc_aggregate(measures, qrels, frame),
         "pyeval.calc_aggregate, ScoredDoc run": lambda: pyeval.calc_aggregate(measures, qrels, records),
