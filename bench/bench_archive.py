@@ -1,7 +1,7 @@
 """Archive queries as the archive grows: whole-archive aggregates over the views scores, run_means
 and monthly_means against the same aggregates over stored copies of the rows they show, the
 definitions before migration 0015 (which regrouped the whole history at every query), one-campaign
-queries, and the cost of keeping the stored current values (pyeval/storage/archive.py).
+queries, and the cost of keeping the stored current values (pyeval/core/archive.py).
 
 The archive: one seed campaign made by pyeval itself (bench/common.py generate_campaign: runs of
 ``--runs`` x ``--topics`` x ``--docs``, loaded with the public loaders and evaluated three times
@@ -34,7 +34,7 @@ from common import REPO, generate_campaign
 sys.path.insert(0, str(REPO))
 
 import pyeval  # noqa: E402
-from pyeval.storage import archive  # noqa: E402
+from pyeval.core import archive  # noqa: E402
 from pyeval.core import sqlfiles
 
 MEASURES = ["AP", "nDCG@10", "nDCG", "P@5", "P@10", "P@20", "Rprec", "RR", "Bpref", "R@100"]

@@ -1,6 +1,6 @@
 -- current_means: One row per (campaign, judgment set, run, measure) with a current mean: the
 -- rows the view run_means shows (the mean of the latest evaluation whose inputs still hold, with
--- the run's metadata and the measure's declaration), kept by pyeval/storage/archive.py with
+-- the run's metadata and the measure's declaration), kept by pyeval/core/archive.py with
 -- current_scores (migration 0015).
 create table current_means (
     campaign_id varchar not null,

@@ -1,6 +1,6 @@
 -- current_scores: One row per (campaign, judgment set, run, topic, measure) with a current value:
 -- the rows the view scores shows (the latest evaluation whose inputs still hold), kept by
--- pyeval/storage/archive.py in the transaction of each evaluation and of each load or deletion that
+-- pyeval/core/archive.py in the transaction of each evaluation and of each load or deletion that
 -- makes stored values stale, so that whole-archive queries read stored rows (migration 0015).
 create table current_scores (
     campaign_id varchar not null,

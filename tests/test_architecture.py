@@ -160,3 +160,52 @@ def test_the_request_and_the_plan_are_below_every_engine():
     assert graph["pyeval.core.plan"] & {"pyeval.core.stages", "pyeval.core.evaluation", "pyeval.core.db"} == set()
     assert graph["pyeval.core.request"] & {"pyeval.core.plan", "pyeval.core.stages", "pyeval.core.evaluation", "pyeval.core.db"} == set()
     assert graph["pyeval.vocabulary"] == set()
+
+
+#: What the evaluation kernel (pyeval/core/) never imports: the layers built on it.
+ABOVE_THE_CORE = ("pyeval.storage", "pyeval.diversity", "pyeval.loaders", "pyeval.drivers", "pyeval.engines")
+
+
+def _core_imports_above_it(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    return sorted((module, target) for module, targets in graph.items() if module.startswith("pyeval.core")
+                  for target in targets if target.startswith(ABOVE_THE_CORE))
+
+
+def test_the_core_imports_no_layer_built_on_it():
+    """pyeval/core is the closed evaluation kernel: no module of it imports (at module level or
+    inside a function) storage, diversity, loaders, drivers or engines."""
+    assert _core_imports_above_it(import_graph()) == []
+
+
+def test_the_core_check_sees_an_import_inside_a_function():
+    assert _core_imports_above_it({"pyeval.core.x": {"pyeval.storage.archive"}, "pyeval.measures": {"pyeval.storage"}}) \
+        == [("pyeval.core.x", "pyeval.storage.archive")]
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """subpackage of pyeval (``pyeval.core``, ``pyeval.storage``, ...; a top-level module is its
+    own node) -> the others its modules import. The package ``pyeval`` itself is no node: it
+    names the public API of every subpackage, imported on first use."""
+    def node(module: str) -> str | None:
+        parts = module.split(".")
+        return ".".join(parts[:2]) if len(parts) > 1 else None
+
+    packages: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        source = node(module)
+        if source is None:
+            continue
+        packages.setdefault(source, set())
+        packages[source] |= {t for t in map(node, targets) if t is not None and t != source}
+    return packages
+
+
+def test_no_import_cycle_among_the_subpackages():
+    assert _cycle(package_graph(import_graph())) is None
+
+
+def test_the_package_graph_joins_a_packages_modules():
+    graph = {"pyeval.core.a": {"pyeval.storage.b"}, "pyeval.storage.b": {"pyeval.core.c"}, "pyeval.core.c": set(),
+             "pyeval": {"pyeval.core.a"}}
+    assert package_graph(graph) == {"pyeval.core": {"pyeval.storage"}, "pyeval.storage": {"pyeval.core"}}
+    assert _cycle(package_graph(graph)) == ["pyeval.core", "pyeval.storage", "pyeval.core"]

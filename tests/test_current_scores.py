@@ -1,4 +1,4 @@
-"""The stored current values (migration 0015, pyeval/storage/archive.py): the views scores, run_means,
+"""The stored current values (migration 0015, pyeval/core/archive.py): the views scores, run_means,
 leaderboard and monthly_means read current_scores and current_means, and show exactly the rows
 the definitions before 0015 regrouped from the whole history at every query. Checked after
 every step of a history with re-evaluations, a re-loaded run, a replaced gain profile, a fused
@@ -14,7 +14,7 @@ import pytest
 
 import pyeval
 from pyeval import fusion
-from pyeval.storage import archive
+from pyeval.core import archive
 from pyeval.core import sqlfiles
 from pyeval.loaders import RunMetadata
 

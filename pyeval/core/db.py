@@ -187,3 +187,21 @@ def check_judgment_set(con: duckdb.DuckDBPyConnection, campaign_id: str, judgmen
     where = f" (it is a set of campaign {', '.join(map(repr, others))})" if others else ""
     raise PyevalError(f"campaign '{campaign_id}' has no judgment set '{judgment_set}'{where}; "
                       f"its sets: {', '.join(names) or 'official'}")
+
+
+#: The schema of what is not public API: the bookkeeping tables and the metric engine's views
+#: (pyeval.storage.public lists which relations are public).
+INTERNAL_SCHEMA = "pyeval_internal"
+
+
+def use_internal_schema(con: duckdb.DuckDBPyConnection) -> None:
+    """Make ``con`` (a connection or cursor of a warehouse, or a scratch database) search
+    :data:`INTERNAL_SCHEMA` after ``main``, when its database has that schema (DuckDB refuses a
+    search path naming a schema it does not have). A session setting: every connection and
+    cursor sets it once. Reads only."""
+    found = con.execute(
+        "select count(*) from duckdb_schemas() where database_name = current_database() and schema_name = $s",
+        {"s": INTERNAL_SCHEMA}).fetchall()[0][0]
+    if found:
+        # the constant INTERNAL_SCHEMA: no user input reaches this SQL text
+        con.execute(f"set search_path = 'main,{INTERNAL_SCHEMA}'")

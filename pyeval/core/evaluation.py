@@ -14,21 +14,19 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import duckdb
 
-from pyeval import diversity
-from pyeval.storage import archive
-from pyeval.storage.public import use_internal_schema
-from pyeval.core import sqlfiles
-from pyeval.core.db import check_judgment_set, first_row, judgment_set_or_default, transaction, no_runs, unknown_campaign
-from pyeval.errors import DataIntegrityError, PyevalError
+from pyeval.core import archive, sqlfiles
+from pyeval.core.db import check_judgment_set, first_row, judgment_set_or_default, transaction, no_runs, unknown_campaign, use_internal_schema
+from pyeval.errors import DataIntegrityError, MeasureParamError, PyevalError, SingleIntentWarning
 from pyeval.measures import Measure, parse_measures, registry
 from pyeval.measures.common import is_inline_profile
-from pyeval.core.plan import is_diversity
+from pyeval.core.plan import ADHOC, is_diversity, probability_variants
 from pyeval.core.request import EvaluationRequest, ordering_column, orderings, parse_requested, with_default_gain, with_default_probs  # noqa: F401
 from pyeval.core.stages import VALUES_TABLE, create_declared, create_values, stored_profiles, take_values, values_from_frame  # noqa: F401
 from pyeval.core.stages import compute_into as execute_into
@@ -99,9 +97,9 @@ def compute(con: duckdb.DuckDBPyConnection, request: EvaluationRequest) -> pd.Da
 def compute_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest) -> None:
     """Compute ``request`` on DuckDB into the temporary table ``evaluation_values`` (``run_id,
     topic_id, measure, value, value_text``; unordered): a diversity campaign checked first
-    (pyeval.diversity.check_campaign), then the plan executed (pyeval.core.stages.compute_into)."""
+    (:func:`check_campaign`), then the plan executed (pyeval.core.stages.compute_into)."""
     if is_diversity(request):
-        diversity.check_campaign(con, request)
+        check_campaign(con, request)
     execute_into(con, request)
 
 
@@ -274,6 +272,55 @@ def resolve(con: duckdb.DuckDBPyConnection, request: EvaluationRequest) -> Evalu
     return request.replace(runs=tuple(runs), judgment_set=judgment_set)
 
 
+def check_campaign(con, request: EvaluationRequest) -> None:
+    """A diversity campaign has intents, and the campaign every probability variant the measures
+    read; DataIntegrityError or MeasureParamError naming what is missing. An ad hoc campaign needs
+    neither: its topic is one intent of probability 1 (view diversity_judgments)."""
+    campaign_id = request.campaign_id
+    variants = probability_variants(request.measures)
+    row = first_row(con, "select qrels_kind from campaigns where campaign_id = $c", {"c": campaign_id})
+    names = ", ".join(str(m) for m in request.measures if m.definition.staging != ADHOC)
+    diversity = row is not None and row[0] == "diversity"
+    if diversity and first_row(con, "select count(*) from intents_by_set where campaign_id = $c",
+                               {"c": campaign_id})[0] == 0:
+        raise DataIntegrityError(
+            f"campaign '{campaign_id}' has no intents; diversity measures ({names}) need intent "
+            "probabilities: load them (pyeval load intents) or generate them (pyeval intents generate)"
+        )
+    stored = {r[0] for r in con.execute(
+        "select distinct variant from intent_variants where campaign_id = $c", {"c": campaign_id}
+    ).fetchall()}
+    unknown = sorted(set(variants) - stored - {"given", "ndeval"})  # ndeval: uniform 1/N, no variant
+    if unknown:
+        raise MeasureParamError(
+            f"unknown intent probability variant {unknown[0]!r} (campaign '{campaign_id}' has: given"
+            + "".join(f", {v}" for v in sorted(stored))
+            + "); store one with `pyeval intents generate` or `pyeval intents load`"
+        )
+
+
+def note_single_intent_topics(con, request: EvaluationRequest) -> None:
+    """A SingleIntentWarning when diversity measures evaluate topics whose judgments name one
+    relevant intent only (every topic of an ad hoc campaign, read as one intent of weight 1, as
+    ndeval reads ad hoc qrels): there a diversity measure scores relevance to that intent alone."""
+    names = [str(m) for m in request.measures if registry.reads_intents(m)]
+    if not names:
+        return
+    single, total, kind = first_row(con, """
+        select count(*) filter (where intents = 1), count(*), any_value(qrels_kind)
+        from (select topic_id, count(distinct intent_id) filter (where level > 0) as intents
+              from diversity_judgments where campaign_id = $c and judgment_set = $j group by topic_id)
+        cross join (select qrels_kind from campaigns where campaign_id = $c)
+    """, {"c": request.campaign_id, "j": request.judgment_set})
+    if not single:
+        return
+    reading = " (ad hoc qrels: each topic is one intent of weight 1, as ndeval reads them)" if kind != "diversity" else ""
+    warnings.warn(
+        f"{', '.join(names[:3])}{', ...' if len(names) > 3 else ''}: {single} of {total} topics of campaign "
+        f"'{request.campaign_id}' have one relevant intent{reading}; there a diversity measure scores "
+        "relevance to that intent alone (docs/diversity-measures.md)", SingleIntentWarning, stacklevel=3)
+
+
 def compute_values(con: duckdb.DuckDBPyConnection, request: EvaluationRequest, **engine_options) -> None:
     """``evaluation_values`` of ``request`` computed by its engine (pyeval.vocabulary.ENGINES:
     ``module:function`` called as ``function(con, request, **engine_options)``)."""
@@ -293,8 +340,8 @@ def _evaluate_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest, s
     inline = sorted({m["gain"] for m in request.measures if m.has("gain") and is_inline_profile(m["gain"])}
                     - stored_profiles(con, request.campaign_id))
     if is_diversity(request):
-        diversity.check_campaign(con, request)
-    diversity.note_single_intent_topics(con, request)
+        check_campaign(con, request)
+    note_single_intent_topics(con, request)
     kept = False
     try:
         compute_values(con, request, **engine_options)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import duckdb
 
-from pyeval.storage import archive
+from pyeval.core import archive
 from pyeval.core.db import first_row, transaction, unknown_campaign
 from pyeval.errors import MeasureParamError, already_stored
 from pyeval.measures.common import BUILTIN_GAIN_PROFILES, PROFILE_GAIN, PROFILE_LEVEL, inline_profile, is_inline_profile, level_gain_pairs

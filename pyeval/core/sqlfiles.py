@@ -229,7 +229,7 @@ _TREES = {
     "compat": "Drop-in output (pyeval/compat/)",
     "loaders": "Loaders (pyeval/loaders/)",
     "fusion": "Run fusion (pyeval/fusion/)",
-    "archive": "Stored current values (pyeval/storage/archive.py)",
+    "archive": "Stored current values (pyeval/core/archive.py)",
 }
 
 

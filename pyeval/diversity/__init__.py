@@ -16,63 +16,10 @@ intent's levels, gains and ideal list), and a small family averages the per-inte
 (metric_sharp.sql). Stagings: sql/evaluation/diversity_*.sql, per_intent_*.sql.
 
 The passes (which staging each measure reads, the composites' components) are planned by
-:func:`pyeval.core.plan.plan` (pure) and executed by each engine; this module checks the campaign.
+:func:`pyeval.core.plan.plan` (pure) and executed by each engine; the orchestrator
+(pyeval.core.evaluation: ``check_campaign``, ``note_single_intent_topics``) checks the campaign
+first. This package holds the diversity campaign tools (:mod:`pyeval.diversity.campaigns`).
 """
 from __future__ import annotations
 
-import warnings
-
-from pyeval.core.db import first_row
-from ..errors import DataIntegrityError, MeasureParamError, SingleIntentWarning
 from pyeval.core.plan import ADHOC, GLOBAL_STAGING, PER_INTENT_STAGING, SEPARATOR, probability_variants  # noqa: F401
-from pyeval.core.request import EvaluationRequest
-from pyeval.measures import registry
-
-
-def check_campaign(con, request: EvaluationRequest) -> None:
-    """A diversity campaign has intents, and the campaign every probability variant the measures
-    read; DataIntegrityError or MeasureParamError naming what is missing. An ad hoc campaign needs
-    neither: its topic is one intent of probability 1 (view diversity_judgments)."""
-    campaign_id = request.campaign_id
-    variants = probability_variants(request.measures)
-    row = first_row(con, "select qrels_kind from campaigns where campaign_id = $c", {"c": campaign_id})
-    names = ", ".join(str(m) for m in request.measures if m.definition.staging != ADHOC)
-    diversity = row is not None and row[0] == "diversity"
-    if diversity and first_row(con, "select count(*) from intents_by_set where campaign_id = $c",
-                               {"c": campaign_id})[0] == 0:
-        raise DataIntegrityError(
-            f"campaign '{campaign_id}' has no intents; diversity measures ({names}) need intent "
-            "probabilities: load them (pyeval load intents) or generate them (pyeval intents generate)"
-        )
-    stored = {r[0] for r in con.execute(
-        "select distinct variant from intent_variants where campaign_id = $c", {"c": campaign_id}
-    ).fetchall()}
-    unknown = sorted(set(variants) - stored - {"given", "ndeval"})  # ndeval: uniform 1/N, no variant
-    if unknown:
-        raise MeasureParamError(
-            f"unknown intent probability variant {unknown[0]!r} (campaign '{campaign_id}' has: given"
-            + "".join(f", {v}" for v in sorted(stored))
-            + "); store one with `pyeval intents generate` or `pyeval intents load`"
-        )
-
-
-def note_single_intent_topics(con, request: EvaluationRequest) -> None:
-    """A SingleIntentWarning when diversity measures evaluate topics whose judgments name one
-    relevant intent only (every topic of an ad hoc campaign, read as one intent of weight 1, as
-    ndeval reads ad hoc qrels): there a diversity measure scores relevance to that intent alone."""
-    names = [str(m) for m in request.measures if registry.reads_intents(m)]
-    if not names:
-        return
-    single, total, kind = first_row(con, """
-        select count(*) filter (where intents = 1), count(*), any_value(qrels_kind)
-        from (select topic_id, count(distinct intent_id) filter (where level > 0) as intents
-              from diversity_judgments where campaign_id = $c and judgment_set = $j group by topic_id)
-        cross join (select qrels_kind from campaigns where campaign_id = $c)
-    """, {"c": request.campaign_id, "j": request.judgment_set})
-    if not single:
-        return
-    reading = " (ad hoc qrels: each topic is one intent of weight 1, as ndeval reads them)" if kind != "diversity" else ""
-    warnings.warn(
-        f"{', '.join(names[:3])}{', ...' if len(names) > 3 else ''}: {single} of {total} topics of campaign "
-        f"'{request.campaign_id}' have one relevant intent{reading}; there a diversity measure scores "
-        "relevance to that intent alone (docs/diversity-measures.md)", SingleIntentWarning, stacklevel=3)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from pyeval.storage import archive
+from pyeval.core import archive
 from pyeval.core import sqlfiles
 from pyeval.core.db import first_row, transaction
 from ..errors import DataIntegrityError, PyevalError, already_stored, require_printable

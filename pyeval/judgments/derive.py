@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from pyeval.storage import archive
+from pyeval.core import archive
 from pyeval.core import sqlfiles
 from pyeval.storage.public import use_internal_schema
 from pyeval.core.db import default_judgment_set, first_row, transaction

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from pyeval.storage import archive
+from pyeval.core import archive
 from pyeval.core import sqlfiles
 from pyeval.core.db import create_rows, first_row, transaction
 from ..errors import DataIntegrityError, InputFormatError, InputWarning, PyevalError, already_stored, require_printable, with_command_line

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import duckdb
 
 from pyeval.core.db import first_row, unknown_campaign
-from pyeval.storage import archive
+from pyeval.core import archive
 from pyeval.core import sqlfiles
 from ..errors import DuplicateEntryError, InputFormatError, already_stored
 from .source import STAGED_TABLE, Lines, StagedFile, expand_paths, is_frame, read_lines, stage_files

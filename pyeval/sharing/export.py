@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from pyeval.storage import archive, warehouse
+from pyeval.core import archive
+from pyeval.storage import warehouse
 from pyeval.core import sqlfiles
 from pyeval.core.db import first_row, rollback_quietly
 from ..errors import NotOwnedError, PyevalError, already_stored

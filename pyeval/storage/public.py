@@ -11,7 +11,7 @@ they are given (evaluation, fusion, pools, judgment holes, MEM).
 """
 from __future__ import annotations
 
-import duckdb
+from pyeval.core.db import INTERNAL_SCHEMA, use_internal_schema  # noqa: F401  (the warehouse's modules read them here)
 
 #: The stored public tables (docs/schema.md), in schema ``main``: what exports and publications copy.
 PUBLIC_TABLES: tuple[str, ...] = (
@@ -98,9 +98,6 @@ PUBLIC_VIEWS: tuple[str, ...] = (
     "unique_relevant",
 )
 
-#: The schema of what is not public API: the bookkeeping tables and the metric engine's views.
-INTERNAL_SCHEMA = "pyeval_internal"
-
 #: pyeval's bookkeeping tables (migration 0018 moved them to :data:`INTERNAL_SCHEMA`).
 INTERNAL_TABLES: tuple[str, ...] = ("schema_migrations", "derived_objects")
 
@@ -108,16 +105,3 @@ INTERNAL_TABLES: tuple[str, ...] = ("schema_migrations", "derived_objects")
 def internal_view(name: str) -> bool:
     """Whether pyeval's view ``name`` (sql/views/) is made in :data:`INTERNAL_SCHEMA`."""
     return name not in PUBLIC_VIEWS
-
-
-def use_internal_schema(con: duckdb.DuckDBPyConnection) -> None:
-    """Make ``con`` (a connection or cursor of a warehouse, or a scratch database) search
-    :data:`INTERNAL_SCHEMA` after ``main``, when its database has that schema (DuckDB refuses a
-    search path naming a schema it does not have). A session setting: every connection and
-    cursor sets it once. Reads only."""
-    found = con.execute(
-        "select count(*) from duckdb_schemas() where database_name = current_database() and schema_name = $s",
-        {"s": INTERNAL_SCHEMA}).fetchall()[0][0]
-    if found:
-        # the constant INTERNAL_SCHEMA: no user input reaches this SQL text
-        con.execute(f"set search_path = 'main,{INTERNAL_SCHEMA}'")

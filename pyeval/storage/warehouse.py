@@ -27,7 +27,7 @@ from pathlib import Path
 
 import duckdb
 
-from pyeval.storage import archive
+from pyeval.core import archive
 from pyeval.storage import ownership
 from pyeval.storage.public import INTERNAL_SCHEMA, internal_view, use_internal_schema
 from pyeval.core import sqlfiles
@@ -239,7 +239,7 @@ def migrate(con: duckdb.DuckDBPyConnection, migrations=None, path: str = "") -> 
                 f"{path}: migration {version:04d}_{name} failed: {str(exc).splitlines()[0]}"
             ) from exc
     if pending or not views_current(con):
-        with transaction(con):  # the stored current values follow the views' rule (pyeval/storage/archive.py)
+        with transaction(con):  # the stored current values follow the views' rule (pyeval/core/archive.py)
             create_views(con)
             archive.rebuild(con)
     elif not _sealed(con):  # current, stamped before the seal existed: seal it once

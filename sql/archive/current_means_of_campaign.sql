@@ -5,7 +5,7 @@
 -- campaign), one per (judgment set, run, measure): the mean of the latest evaluation (highest evaluation_id) whose stored values
 -- for the run and measure are not stale (stale_results), with that evaluation's time, the run's
 -- metadata (a stored run only) and the measure's declaration: the rows the view run_means shows.
--- pyeval/storage/archive.py refresh inserts it after it deleted the campaign's rows. The one definition
+-- pyeval/core/archive.py refresh inserts it after it deleted the campaign's rows. The one definition
 -- of which mean is current (run_means reads its result; before migration 0015 it was run_means'
 -- own text).
 insert into current_means (

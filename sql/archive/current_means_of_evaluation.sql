@@ -3,7 +3,7 @@
 -- params: $id
 -- current_means_of_evaluation: the means evaluation $id stored, the current means of their
 -- (judgment set, run, measure) keys, with the run's metadata and the measure's declaration as
--- sql/archive/current_means_of_campaign.sql gives them: what pyeval/storage/archive.py record_evaluation inserts, in the
+-- sql/archive/current_means_of_campaign.sql gives them: what pyeval/core/archive.py record_evaluation inserts, in the
 -- evaluation's transaction, after it deleted the rows of those keys.
 insert into current_means (
     campaign_id, run_id, system, team, run_date, measure, value, topics, evaluation_id, evaluated_at,

@@ -4,7 +4,7 @@
 -- current_scores_of_campaign: the current per-topic values of campaign $campaign_id (null: of
 -- every campaign, in one pass over the history), as the
 -- rule of score_history_by_set's is_latest picks them (the latest evaluation of each key whose qrels,
--- run and gain profile still hold): what pyeval/storage/archive.py refresh inserts after it deleted the
+-- run and gain profile still hold): what pyeval/core/archive.py refresh inserts after it deleted the
 -- campaign's rows, in the transaction of a load or deletion that may have made values stale, and
 -- rebuild (null) after it deleted every row. Stored in campaign order, so that a query of one
 -- campaign reads only its row groups (DuckDB's min/max per row group).

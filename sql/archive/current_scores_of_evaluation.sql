@@ -3,7 +3,7 @@
 -- params: $id
 -- current_scores_of_evaluation: the per-topic values evaluation $id stored, which are the current
 -- values of their keys (an evaluation just stored is the latest, and its recorded inputs are the
--- warehouse's): what pyeval/storage/archive.py record_evaluation inserts, in the evaluation's
+-- warehouse's): what pyeval/core/archive.py record_evaluation inserts, in the evaluation's
 -- transaction, after it deleted the rows of those keys.
 insert into current_scores (
     campaign_id, run_id, topic_id, measure, value, evaluation_id, evaluated_at, judgment_set, aggregate,

@@ -9,7 +9,7 @@
 -- (judgment_set; docs/judgments.md); the view run_means shows each campaign's default set.
 -- Reads: current_means, these rows stored (migration 0015; which mean is current:
 -- sql/archive/current_means_of_campaign.sql), kept by every evaluation, every load that makes
--- values stale and every change of a run's metadata (pyeval/storage/archive.py).
+-- values stale and every change of a run's metadata (pyeval/core/archive.py).
 -- Evaluations stored before migration 0006 recorded no means: re-evaluate to see them here.
 -- Portable SQL (DuckDB and PostgreSQL).
 select

@@ -11,7 +11,7 @@ import pytest
 import pyeval
 from pyeval.errors import DataIntegrityError
 from pyeval.resampling import discriminative_power, score_matrix
-from pyeval.storage import archive
+from pyeval.core import archive
 
 from ..resampling.helpers import grid_matrix, store_matrix
 

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 import pyeval
-from pyeval.storage import archive
+from pyeval.core import archive
 
 SAKAI_BOOK = Path(__file__).resolve().parents[1] / "fixtures" / "sakai-book"
 
@@ -48,7 +48,7 @@ def store_matrix(con, X: np.ndarray, measure: str = "AP", campaign: str = "c", e
                 {"e": evaluation_id, "c": campaign, "m": measure})
     con.unregister("new_values")
     # what pyeval's own store does in the evaluation's transaction: the view scores reads the
-    # maintained current values (pyeval/storage/archive.py)
+    # maintained current values (pyeval/core/archive.py)
     archive.record_evaluation(con, evaluation_id)
 
 

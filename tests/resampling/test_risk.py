@@ -13,7 +13,7 @@ from scipy import stats as sps
 from pyeval.cli import main
 from pyeval.errors import PyevalError
 from pyeval.resampling.risk import Baseline, parse_baselines, risk, trisk, zrisk
-from pyeval.storage import archive
+from pyeval.core import archive
 
 from .helpers import scored_warehouse, store_matrix
 

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 import pyeval
-from pyeval.storage import archive
+from pyeval.core import archive
 from pyeval.cli import main
 from pyeval.demo import DISCPOWER_MEASURES, run_demo
 from pyeval.errors import DataIntegrityError, PyevalError, UnknownCampaignError
