@@ -120,9 +120,9 @@ def test_every_family_compiled_gives_what_its_file_gives():
                            for p in d.params if p.required})
                 for d in definitions()
                 if d.staging == "adhoc" and d.storable and registry.driver(d.family) is None and d.family != "preferences"]
-    engine = interop.Engine(qrels)
+    engine = interop.resident_engine(qrels)
     try:
-        engine._load({interop.RUN: run}, {interop.RUN: "<run>"})  # the run stored
+        engine._load({interop.RUN: interop.run_table(run)}, {interop.RUN: "<run>"})  # the run stored
         engine._make_all_relations()  # every stage of the ad hoc staging can be made
         con = engine.con
         executor = DuckDBExecutor(con)

@@ -70,6 +70,33 @@ def test_rewrites(duckdb_sql, spark_fragment):
     assert " ".join(spark_fragment.split()) in text
 
 
+@pytest.mark.parametrize("printed,written", [
+    ('select list_filter(l, (lambda r: (r <= "x"))) from t', 'select list_filter(l, lambda r: (r <= "x")) from t'),
+    ("select \"error\"(('a (' || k)) from t", "select error(('a (' || k)) from t"),
+    ("select * from t where (p = ANY(select p from r)) and q <> ALL (select 1)",
+     "select * from t where (p IN (select p from r)) and q NOT IN (select 1)"),
+])
+def test_duckdb_printed_forms_are_read_as_the_files_write_them(printed, written):
+    """The compiled statements are DuckDB's printing of the files (pyeval/core/compile.py):
+    the forms SQLGlot does not read are written back as the files write them."""
+    assert transpile._as_written(printed) == written
+
+
+def test_every_family_compiled_for_each_kind_is_translated():
+    """Spark runs the compiled statement of every family it supports, for each kind alone and
+    all together (the plan's family steps carry them)."""
+    from pyeval.core import compile
+    from pyeval.measures.registry import definitions
+
+    kinds: dict[str, set[str]] = {}
+    for definition in definitions():
+        kinds.setdefault(definition.family, set()).add(definition.kind or definition.name)
+    for family in sorted(set(engine.registry.sql_families()) - set(engine.UNSUPPORTED_FAMILIES)):
+        for chosen in [kinds[family], *({kind} for kind in sorted(kinds[family]))]:
+            text = transpile.to_spark(compile.family(family, frozenset(chosen)))
+            assert "ANY (" not in text and "lambda" not in text.lower(), (family, chosen)
+
+
 def test_untranslatable_constructs_are_reported():
     with pytest.raises(transpile.UntranslatableSQL, match="list_zip"):
         transpile.to_spark("select list_zip(a, b) from t")

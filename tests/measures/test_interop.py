@@ -244,7 +244,7 @@ def test_a_run_that_retrieved_nothing_is_stored(tmp_path):
 
 
 def test_one_prepared_statement_gives_what_evaluate_gives():
-    """The resident engine's prepared statement (interop.Plan: the stages that read only the
+    """The resident engine's prepared statement (resident.Prepared: the stages that read only the
     qrels made once, the rest in one select) runs the files evaluate runs one by one: the same
     values, bit for bit, for families, aggregates (mean, sum, geometric mean), cutoffs, gain
     profiles (built in and inline) and ties; sets it cannot compute take evaluate."""
@@ -264,10 +264,11 @@ def test_one_prepared_statement_gives_what_evaluate_gives():
              "nDCG(gain=exp)@5", "nDCG(gain='0=0,1=3,2=7,3=9')@10", "IPrec@0.5", "infAP", "Q-measure", "gm_map",
              "map_cut.5", "SetF", "ndcg_rel", "Rndcg", "binG", "G", "recall.10", "success.1"]
     measures = list(dict.fromkeys(m for name in names for m in parse_measures(name)))
-    engine = interop.Engine(qrels)
+    engine = interop.resident_engine(qrels)
+    shaped = interop.run_table(run)
     try:
-        per_topic, means = engine.evaluate(measures, run, "trec")  # Q-measure's own ordering is 'file'
-        engine._load({interop.RUN: run}, {interop.RUN: "<run>"})  # the same run stored, for evaluate
+        per_topic, means = engine.evaluate(measures, shaped, "trec")  # Q-measure's own ordering is 'file'
+        engine._load({interop.RUN: shaped}, {interop.RUN: "<run>"})  # the same run stored, for evaluate
         assert [plan is not None for plan in engine._plans.values()] == [True]
         expected = evaluate(engine.con, interop.CAMPAIGN, measures, ordering="trec", store=False)
         same = lambda a, b: a == b or (math.isnan(a) and math.isnan(b))  # noqa: E731
@@ -276,9 +277,16 @@ def test_one_prepared_statement_gives_what_evaluate_gives():
         assert all(ours[:2] == theirs[:2] and same(ours[2], theirs[2]) for ours, theirs in zip(per_topic, wanted))
         assert all(same(means[m], v) for m, v in zip(expected.means["measure"], expected.means["value"]))
         assert list(means) == [str(m) for m in measures]
-        for apart in (["AP(judged_only=True)"], ["AP", "Q-measure"]):  # its own pass; two orderings
-            engine.evaluate([m for name in apart for m in parse_measures(name)], run, None)
-            assert list(engine._plans.values())[-1] is None
+        # a plan of one pass is prepared whatever its stage parameters (its own judged_only);
+        # two passes (two orderings) take evaluate
+        judged = parse_measures("AP(judged_only=True)")
+        per_topic, means = engine.evaluate(judged, shaped, None)
+        assert list(engine._plans.values())[-1] is not None
+        expected = evaluate(engine.con, interop.CAMPAIGN, judged, store=False)
+        assert [value for _, _, value in per_topic] == list(expected.per_topic["value"])
+        assert means == dict(zip(expected.means["measure"], expected.means["value"]))
+        engine.evaluate(parse_measures("AP") + parse_measures("Q-measure"), shaped, None)
+        assert list(engine._plans.values())[-1] is None
     finally:
         engine.close()
 
@@ -310,6 +318,7 @@ def test_every_preparable_measure_alone_gives_what_evaluate_gives():
 
     from pyeval import interop
     from pyeval.core.evaluation import evaluate
+    from pyeval.engines import resident
     from pyeval.measures import make, registry
     from pyeval.measures.registry import definitions
 
@@ -323,9 +332,10 @@ def test_every_preparable_measure_alone_gives_what_evaluate_gives():
                 and definition.family != "preferences"):
             measures.append(make(definition, **{p.name: (0.5 if p.type is float else 5 if p.type is int else p.default)
                                                 for p in definition.params if p.required}))
-    assert len(measures) > 50 and all(interop.preparable([m], "trec") for m in measures)
+    assert len(measures) > 50 and all(resident.supports([m], "trec") for m in measures)
     same = lambda a, b: a == b or (math.isnan(a) and math.isnan(b))  # noqa: E731
-    engine = interop.Engine(qrels)
+    engine = interop.resident_engine(qrels)
+    run = interop.run_table(run)
     try:
         engine._load({interop.RUN: run}, {interop.RUN: "<run>"})  # the run stored, for evaluate
         families = {}

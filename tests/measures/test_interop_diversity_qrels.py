@@ -63,7 +63,7 @@ def test_a_measure_without_a_value_is_an_error_not_an_empty_result(monkeypatch):
     list before)."""
     from pyeval import interop
 
-    monkeypatch.setattr(interop.Engine, "evaluate_many",
+    monkeypatch.setattr(interop.Engine, "evaluate_many",  # pyeval.engines.resident.Engine
                         lambda self, measures, runs, *args, **kwargs: {key: ([], {}) for key in runs})
     with pytest.raises(PyevalError, match="AP: no value on these qrels"):
         list(pyeval.iter_calc([AP], {"q": {"a": 1}}, {"q": {"a": 1.0}}))

@@ -59,8 +59,10 @@ def test_many_runs_in_one_statement_equal_one_call_per_run_bit_for_bit(tmp_path,
     runs["nothing"] = {}  # scores the empty value on every judged topic
     singles = {name: pyeval.calc(MEASURES, qrels, run) for name, run in runs.items()}
     statements = []
-    run_plan = interop.Plan.run
-    monkeypatch.setattr(interop.Plan, "run", lambda plan, con, names, batch=False: statements.append(names)
+    from pyeval.engines import resident
+
+    run_plan = resident.Prepared.run
+    monkeypatch.setattr(resident.Prepared, "run", lambda plan, con, names, batch=False: statements.append(names)
                         or run_plan(plan, con, names, batch))
     together = pyeval.calc_many(MEASURES, qrels, runs)
     assert statements == [list(runs)]  # one statement for all the runs
