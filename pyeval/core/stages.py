@@ -205,13 +205,14 @@ class DuckDBExecutor:
         values_from_frame(self.con, frame)
 
 
-def create_declared(con, relation: str, rows: Sequence[tuple] = ()) -> None:
-    """The temporary table ``relation`` as its declaration (sql/evaluation/<relation>.sql, a
-    typed empty select) makes it, holding ``rows`` (bound as parameters)."""
+def create_declared(con, relation: str, rows: Sequence[tuple] = (), table: str | None = None) -> None:
+    """The temporary table ``relation`` (or ``table``, of its columns) as its declaration
+    (sql/evaluation/<relation>.sql, a typed empty select) makes it, holding ``rows`` (bound as
+    parameters)."""
     model = sqlfiles.model(f"evaluation/{relation}.sql")
-    # names come from pyeval's own declarations, never user input
-    con.execute(f"create or replace temp table {relation} as\n" + sqlfiles.read(model.path))
-    insert_bound_rows(con, relation, rows)
+    # names come from pyeval's own declarations and prefixes, never user input
+    con.execute(f"create or replace temp table {table or relation} as\n" + sqlfiles.read(model.path))
+    insert_bound_rows(con, table or relation, rows)
 
 
 def create_values(con) -> None:

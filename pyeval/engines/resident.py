@@ -30,7 +30,7 @@ from pyeval.core.db import create_rows, first_row, transaction
 from pyeval.core.plan import PREFERENCE_STAGING, plan, staged_tables
 from pyeval.core.request import EvaluationRequest
 from pyeval.core.stages import _create_requested  # a family's requested_measures, as the DuckDB executor makes it
-from pyeval.core.stages import check_gain_profiles
+from pyeval.core.stages import check_gain_profiles, create_declared
 from pyeval.errors import InputFormatError, MeasureParamError, PyevalError
 from pyeval.loaders.qrels import load_qrels  # not pyeval.loaders: it imports every loader
 from pyeval.loaders.source import STAGED_TABLE, Lines, StagedFile
@@ -234,17 +234,24 @@ class Prepared:
                     self.tables.append(made)
                     readable[name] = made
                 expressions.append(f"metric_{family} as (\n" + _scoped(per_call, readable) + "\n)")
-            order = prefix + "requested_order"
-            create_rows(con, order, {"measure": "varchar", "position": "integer", "aggregate": "varchar"},
-                        [(str(m), position, m.definition.aggregate) for position, m in enumerate(measures)])
+            # the request's order and aggregates as the orchestrator declares them (finish_into,
+            # means_into): scores and means are sql/evaluation's, as for every engine
+            order, aggregates = prefix + "requested_order", prefix + "requested_aggregates"
+            create_declared(con, "requested_order",
+                            [(str(m), position, m.definition.storable) for position, m in enumerate(measures)], order)
             self.tables.append(order)
+            create_declared(con, "requested_aggregates", [(str(m), m.definition.aggregate) for m in measures],
+                            aggregates)
+            self.tables.append(aggregates)
         except BaseException:
             self.drop(con)
             raise
-        scores = "\nunion all\n".join(f"select run_id, topic_id, measure, value from metric_{family}"
+        values = "\nunion all\n".join(f"select run_id, topic_id, measure, value from metric_{family}"
                                       for family in self.families)
-        expressions += [f"evaluation_scores as (\n{scores}\n)",
-                        f"requested_aggregates as (select measure, aggregate from {order})",
+        expressions += [f"evaluation_values as (\n{values}\n)",
+                        f"requested_order as (select * from {order})",
+                        f"requested_aggregates as (select * from {aggregates})",
+                        f"evaluation_scores as (\n{sqlfiles.read('evaluation/evaluation_scores.sql')}\n)",
                         f"means as (\n{sqlfiles.read('evaluation/means.sql')}\n)"]
         bindings = [f"{name} as (select * from {relation})" for name, relation in aliases.items()]
         statement = (
