@@ -17,7 +17,7 @@ from pyeval.core.evaluation import resolve
 from pyeval.core.plan import describe, plan
 from pyeval.core.request import EvaluationRequest
 
-STEP = re.compile(r"^  (macros|stage|family|driver) +(?:sql/)?(\S+?)(?::| ->| \(Python\)|$)")
+STEP = re.compile(r"^  (macros|stage|family|driver) +(?:sql/)?(\S+?)(?::| ->| \(Python\)| compiled for |$)")
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +59,7 @@ def test_the_command_prints_the_plan_and_its_sql(tmp_path):
     assert plain.exit_code == 0, plain.output
     lines = plain.output.splitlines()
     assert lines[0] == "pass 1: adhoc staging, ordering trec: AP, nDCG@10, P@10"
-    assert "  family     sql/metrics/metric_average_precision.sql: AP" in lines
+    assert "  family     sql/metrics/metric_average_precision.sql compiled for AP: AP" in lines
     assert re.fullmatch(r"\d+ SQL statements, \d+ lines of SQL", lines[-1])
     assert "$max_depth = 4611686018427387904 (no depth limit)" in plain.output
     with_sql = runner.invoke(main, ["explain", "-m", "AP", "--sql"]).output

@@ -415,7 +415,8 @@ def describe(plan: Plan, sql: bool = False) -> str:
         if step.kind == "stage":
             lines.append(f"  stage      sql/{step.model} -> {step.produces}")
         elif step.kind == "family":
-            lines.append(f"  family     sql/{step.model}: " + ", ".join(str(m) for m in step.measures))
+            kinds = ", ".join(sorted(compile.kinds_of(step.measures)))
+            lines.append(f"  family     sql/{step.model} compiled for {kinds}: " + ", ".join(str(m) for m in step.measures))
         elif step.kind == "driver":
             lines.append(f"  driver     {step.model} (Python): " + ", ".join(str(m) for m in step.measures))
         elif step.kind == "components":

@@ -403,7 +403,26 @@ def _cte_stars(tree):
     return tree
 
 
-_REWRITES = (_inline_macros, _indexes, _cte_stars, _window_filters, _double_literals, _ordered_aggregates, _list_functions)
+def _lateral_subqueries(tree):
+    """A subquery joined beside relations it reads (DuckDB finds such a join lateral by
+    itself and prints it without ``LATERAL``: pyeval.core.compile's statements) as a
+    ``LATERAL`` one, which Spark needs written."""
+    exp = _sqlglot().exp
+    for join in list(tree.find_all(exp.Join)):
+        subquery = join.this
+        if not isinstance(subquery, exp.Subquery):
+            continue
+        inner = {source.alias_or_name for source in subquery.find_all(exp.Table, exp.Subquery, exp.TableAlias)}
+        inner |= {alias.name for alias in subquery.find_all(exp.TableAlias)}
+        if any(column.table and column.table not in inner for column in subquery.find_all(exp.Column)):
+            alias = subquery.args.get("alias")
+            subquery.set("alias", None)
+            join.set("this", exp.Lateral(this=subquery, view=False, outer=False, alias=alias))
+    return tree
+
+
+_REWRITES = (_lateral_subqueries, _inline_macros, _indexes, _cte_stars, _window_filters, _double_literals,
+             _ordered_aggregates, _list_functions)
 
 
 #: A quoted function name as DuckDB prints one (``"error"(...)``: pyeval.core.compile's statements)

@@ -64,6 +64,8 @@ def test_parameters_are_bound_as_quoted_literals():
     ("select list_transform(l, lambda x, i: m[i]) from t", "(x, i) -> m[( ( i + 1 ) ) - 1]"),
     ("select repeated_powers(0.5, n) from t", "powers[( SIZE(powers) ) - 1] * ( CAST(0.5 AS DOUBLE) )"),
     ("select list(x order by r desc) from t group by k", "ARRAY_SORT("),
+    # a join DuckDB found lateral by itself (compiled statements print none)
+    ("select * from b cross join (select unnest(range(1, len(b.head) + 1)) as i) as ranks", "CROSS JOIN LATERAL ("),
 ])
 def test_rewrites(duckdb_sql, spark_fragment):
     text = " ".join(transpile.to_spark(duckdb_sql).split())
