@@ -436,8 +436,9 @@ _ANY_ALL = re.compile(r"\s(=\s*ANY|<>\s*ALL|!=\s*ALL)\s*\(")
 def _as_written(sql: str) -> str:
     """DuckDB's printed SQL in the forms SQLGlot reads as the files write them: a lambda
     argument ``(lambda x: e)`` as ``lambda x: e``, ``"error"(...)`` as ``error(...)``,
-    ``x = ANY(select ...)`` as ``x IN (select ...)`` (``<> ALL``: ``NOT IN``)."""
-    sql = _QUOTED_CALL.sub(r"\1(", sql)
+    ``count_star()`` as ``count(*)``, ``x = ANY(select ...)`` as ``x IN (select ...)`` (``<>
+    ALL``: ``NOT IN``)."""
+    sql = _QUOTED_CALL.sub(r"\1(", sql).replace("count_star()", "count(*)")
     sql = _ANY_ALL.sub(lambda match: " IN (" if "ANY" in match.group(1) else " NOT IN (", sql)
     out, depth, quote, dropped = [], 0, "", []  # dropped: depths whose closing parenthesis goes
     for position, char in enumerate(sql):
