@@ -114,3 +114,7 @@ __all__ = [
     "snapshot",
     "sqlalchemy_url",
 ]
+
+# The evaluation engines register with pyeval.core.engine (a few light modules: each engine's
+# heavy imports wait for its first computation).
+from . import engines as _engines  # noqa: E402,F401

@@ -51,22 +51,11 @@ PREFERENCE_SOURCES = (
     Term("file", "a preference file the caller staged as evaluation_preferences (trec_eval -R prefs)"),
 )
 
-@dataclass(frozen=True)
-class Engine:
-    """An evaluation engine: ``compute`` is ``module:function``, called by the orchestrator
-    (pyeval.core.evaluation) as ``function(con, request, **engine_options)`` to fill the temporary
-    table ``evaluation_values`` (imported on first use)."""
-
-    name: str
-    meaning: str
-    compute: str
-
-
-#: Engines of ``pyeval evaluate --engine`` (docs/engines.md)
+#: Engines of ``pyeval evaluate --engine`` (docs/engines.md): each is an object of pyeval/engines/
+#: registered with pyeval.core.engine under this name and meaning.
 ENGINES = (
-    Engine("duckdb", "the warehouse's own DuckDB connection", "pyeval.core.stages:compute_into"),
-    Engine("spark", "the metric SQL on a local Spark session (pip install 'pyeval[spark]')",
-           "pyeval.engines.spark:compute_into"),
+    Term("duckdb", "the warehouse's own DuckDB connection"),
+    Term("spark", "the metric SQL on a local Spark session (pip install 'pyeval[spark]')"),
 )
 
 #: Engines of the resampling commands' ``--engine``

@@ -5,15 +5,14 @@ arguments into one :class:`~pyeval.core.request.EvaluationRequest`, validated on
 :func:`run` owns what holds on every engine: the runs resolved against the warehouse, the
 inline gain profiles (``nDCG(gains={0:1,1:4})``: kept only with a stored evaluation that used
 them, removed when the evaluation is not stored or fails), the values computed by the request's
-engine (pyeval.vocabulary.ENGINES: DuckDB executes the plan, pyeval.core.stages; Spark,
-pyeval.engines.spark), their means and the stored evaluation. Every formula is in sql/metrics/
+engine (a pyeval.core.engine.Engine asked whether it supports each family: DuckDB executes the plan,
+pyeval.core.stages; Spark, pyeval.engines.spark), their means and the stored evaluation. Every formula is in sql/metrics/
 (one file per family) and sql/evaluation/ (staging and topic aggregation), or in a registered
 Python driver (pyeval/drivers/).
 """
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from pyeval.core import archive, sqlfiles
+from pyeval.core.engine import check_supported, engine
 from pyeval.core.db import check_judgment_set, first_row, judgment_set_or_default, transaction, no_runs, unknown_campaign, use_internal_schema
 from pyeval.errors import DataIntegrityError, MeasureParamError, PyevalError, SingleIntentWarning
 from pyeval.measures import Measure, parse_measures, registry
@@ -30,7 +30,7 @@ from pyeval.core.plan import ADHOC, is_diversity, probability_variants
 from pyeval.core.request import EvaluationRequest, ordering_column, orderings, parse_requested, with_default_gain, with_default_probs  # noqa: F401
 from pyeval.core.stages import VALUES_TABLE, create_declared, create_values, stored_profiles, take_values, values_from_frame  # noqa: F401
 from pyeval.core.stages import compute_into as execute_into
-from pyeval.vocabulary import ENGINES, lookup, names
+from pyeval.vocabulary import names
 from pyeval.vocabulary import ORDERINGS as _ORDERINGS
 from pyeval.vocabulary import TOPIC_POLICIES as _TOPIC_POLICIES
 
@@ -322,10 +322,12 @@ def note_single_intent_topics(con, request: EvaluationRequest) -> None:
 
 
 def compute_values(con: duckdb.DuckDBPyConnection, request: EvaluationRequest, **engine_options) -> None:
-    """``evaluation_values`` of ``request`` computed by its engine (pyeval.vocabulary.ENGINES:
-    ``module:function`` called as ``function(con, request, **engine_options)``)."""
-    module, _, function = lookup(ENGINES, request.engine).compute.partition(":")
-    getattr(importlib.import_module(module), function)(con, request, **engine_options)
+    """``evaluation_values`` of ``request`` computed by its engine (pyeval.core.engine: the
+    engine is asked first whether it supports every measure's family; PyevalError in one line
+    naming the first it does not)."""
+    chosen = engine(request.engine)
+    check_supported(chosen, request.measures)
+    chosen.compute(con, request, **engine_options)
 
 
 def _evaluate_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest, store: bool,

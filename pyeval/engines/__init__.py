@@ -8,11 +8,20 @@
   resampling stage (significance tests, discriminative power) over Ray workers, with the
   stored replicates, bit for bit the single-process results.
 
-DuckDB stays the default engine: nothing here is imported unless asked for.
+The engines of ``pyeval evaluate --engine`` are objects (pyeval.core.engine.Engine: name,
+meaning, ``supports(family)``, ``compute``), one per module: :mod:`pyeval.engines.duckdb_engine`
+and :mod:`pyeval.engines.spark_engine`, registered here with pyeval.core.engine when ``pyeval`` is
+imported. DuckDB stays the default engine: Spark's and Ray's modules are imported only when asked for.
 """
 from __future__ import annotations
 
+from pyeval.core.engine import register_engine
+
 from ..vocabulary import ENGINES, RESAMPLING_ENGINES as _RESAMPLING_ENGINES, names
+from . import duckdb_engine, spark_engine
+
+for _engine in (duckdb_engine.ENGINE, spark_engine.ENGINE):
+    register_engine(_engine)
 
 #: Engines of ``pyeval evaluate --engine`` and of the resampling commands' ``--engine``
 #: (pyeval.vocabulary, by name).

@@ -29,11 +29,12 @@ from pyeval.core import evaluation as ev
 from pyeval.core import sqlfiles
 from pyeval.core import stages
 from pyeval.core.db import rollback_quietly
-from ..errors import MeasureParamError, PyevalError, with_command_line
-from ..measures import Measure, registry
+from ..errors import MeasureParamError, PyevalError
+from ..measures import Measure, registry  # noqa: F401  (tests read engine.registry)
 from pyeval.core.plan import ADHOC_STAGING, GLOBAL_STAGING, PER_INTENT_STAGING, Step, execute, plan
 from pyeval.core.request import EvaluationRequest
 from . import transpile
+from pyeval.core.engine import check_supported, engine
 
 
 
@@ -201,13 +202,9 @@ def _requested(spark, frame: pd.DataFrame):
 
 
 def supported(measure: Measure) -> str | None:
-    """None when ``measure`` runs on Spark, else the reason it does not."""
-    if registry.driver(measure.family) is not None:
-        return (f"family {measure.family} is computed by a Python driver (pyeval/drivers/) over lists "
-                "DuckDB stages, not by SQL")
-    if measure.family in UNSUPPORTED_FAMILIES:
-        return UNSUPPORTED_FAMILIES[measure.family]
-    return None
+    """None when ``measure`` runs on Spark, else the reason it does not (the engine's own answer,
+    pyeval.engines.spark_engine)."""
+    return engine("spark").unsupported(measure.family)
 
 
 class SparkExecutor:
@@ -285,11 +282,7 @@ def compute(spark, con: duckdb.DuckDBPyConnection, request: EvaluationRequest,
     :func:`pyeval.core.evaluation.compute`): its plan (:func:`pyeval.core.plan.plan`) executed by a
     :class:`SparkExecutor`. ``files``: table -> Parquet files (default: the campaign's rows of
     ``con`` exported to a temporary directory)."""
-    refused = [(str(m), supported(m)) for m in request.measures if supported(m)]
-    if refused:
-        name, reason = refused[0]
-        raise with_command_line(PyevalError(f"measure {name} does not run on Spark: {reason} (use engine='duckdb')"),
-                                f"measure {name} does not run on Spark: {reason} (use --engine duckdb)")
+    check_supported(engine("spark"), request.measures)
     stages.check_gain_profiles(con, request.campaign_id, request.measures)
     temporary = None
     if files is None:
@@ -310,7 +303,7 @@ def compute(spark, con: duckdb.DuckDBPyConnection, request: EvaluationRequest,
 
 def compute_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest, *, spark=None,
                  export: str | os.PathLike[str] | None = None, cores: int | None = None) -> None:
-    """The Spark engine of the orchestrator (pyeval.vocabulary.ENGINES): ``request``'s values
+    """The Spark engine of the orchestrator (pyeval.engines.spark_engine): ``request``'s values
     computed on ``spark`` (default: :func:`session`) into the warehouse's ``evaluation_values``.
     ``export``: read the tables from this ``pyeval export --parquet`` tree instead of exporting
     the campaign's rows now."""

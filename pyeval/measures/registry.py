@@ -57,6 +57,11 @@ def driver(family: str):
     return getattr(importlib.import_module(module), function)
 
 
+def has_driver(family: str) -> bool:
+    """Whether ``family`` is computed by a Python driver (without importing it)."""
+    return family in _DRIVERS
+
+
 def reads_adhoc_qrels(measure) -> bool:
     """Whether ``measure`` reads only the ad hoc judgments (``intent_id = ''``): a SQL family
     staged ad hoc. Drivers and the diversity stagings read diversity qrels too (the rule
