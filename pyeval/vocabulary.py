@@ -117,10 +117,9 @@ class SignificanceTest:
     replicates: the kind of replicate set it draws (pyeval/resampling/replicates.py), None for
     a closed-form test; default_b: its default number of replicates (None: closed form);
     corrected: whether ``--correction`` applies to its p-values (Tukey's HSD is family-wise
-    already); function: ``module:function`` of a closed-form test, called by
-    pyeval.resampling.significance as ``function(X, runs=runs, **options)`` on the topic x run
-    matrix ``X`` and returning a ``stats.PairwiseResult``; options: the test options it takes
-    (of ``alpha``, ``tau``, ``method``); recorded: the options stored in its settings.
+    already); options: the test options it takes (of ``alpha``, ``tau``, ``method``); recorded:
+    the options stored in its settings. A closed-form test's function is the entry of its name
+    in pyeval.resampling.significance.CLOSED_FORM_TESTS (it needs numpy and scipy: not here).
     """
 
     name: str
@@ -128,7 +127,6 @@ class SignificanceTest:
     replicates: str | None
     default_b: int | None
     corrected: bool = True
-    function: str | None = None
     options: tuple[str, ...] = ()
     recorded: tuple[str, ...] = ()
 
@@ -143,12 +141,9 @@ SIGNIFICANCE_TESTS = (
     SignificanceTest("bootstrap", "paired bootstrap test", "bootstrap", 1000),
     SignificanceTest("tukey", "randomised Tukey HSD", "permutation", 5000, corrected=False),
     SignificanceTest("randomization", "paired randomisation test", "signflip", 100_000),
-    SignificanceTest("t", "paired t-test", None, None, function="pyeval.resampling.stats:t_test",
-                     options=("alpha",)),
-    SignificanceTest("sign", "sign test", None, None, function="pyeval.resampling.stats:sign_test",
-                     options=("tau",), recorded=("tau",)),
-    SignificanceTest("wilcoxon", "Wilcoxon signed-rank test", None, None,
-                     function="pyeval.resampling.stats:wilcoxon_test", options=("method",)),
+    SignificanceTest("t", "paired t-test", None, None, options=("alpha",)),
+    SignificanceTest("sign", "sign test", None, None, options=("tau",), recorded=("tau",)),
+    SignificanceTest("wilcoxon", "Wilcoxon signed-rank test", None, None, options=("method",)),
 )
 
 

@@ -2,7 +2,6 @@
 line is one of its vocabularies, and the package's own lists are read from it."""
 from __future__ import annotations
 
-import importlib
 import subprocess
 import sys
 
@@ -60,11 +59,13 @@ def test_the_package_reads_its_lists_from_the_vocabularies():
 
 def test_each_significance_test_is_one_entry_and_one_function():
     from pyeval.resampling import replicates
+    from pyeval.resampling.significance import CLOSED_FORM_TESTS
 
+    closed = [test.name for test in vocabulary.SIGNIFICANCE_TESTS if test.closed_form]
+    assert list(CLOSED_FORM_TESTS) == closed
     for test in vocabulary.SIGNIFICANCE_TESTS:
         if test.closed_form:
-            module, _, function = test.function.partition(":")
-            assert callable(getattr(importlib.import_module(module), function)), test.name
+            assert callable(CLOSED_FORM_TESTS[test.name]), test.name
             assert test.default_b is None
         else:
             assert test.replicates in replicates.PURPOSES and test.default_b > 0, test.name

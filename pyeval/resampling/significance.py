@@ -5,10 +5,9 @@ Procedures: docs/meta-evaluation.md sections 1-4, 11 and 13; docs/resampling.md.
 """
 from __future__ import annotations
 
-import importlib
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import duckdb
@@ -33,6 +32,14 @@ TESTS = TEST_NAMES
 #: B when none is given (each resampling test's ``default_b``).
 DEFAULT_REPLICATES = {t.name: t.default_b for t in SIGNIFICANCE_TESTS if t.default_b is not None}
 DEFAULT_SEED = 0
+#: Each closed-form test's function, by name: called as ``function(X, runs=runs, **options)`` on
+#: the topic x run matrix ``X`` (options: the test's ``options`` in the vocabulary), returning a
+#: ``stats.PairwiseResult``.
+CLOSED_FORM_TESTS: dict[str, Callable[..., stats.PairwiseResult]] = {
+    "t": stats.t_test,
+    "sign": stats.sign_test,
+    "wilcoxon": stats.wilcoxon_test,
+}
 
 
 @dataclass
@@ -175,10 +182,8 @@ def test_matrix(
             result = stats.randomisation_test(X, draws.draws, runs=runs, comparison=comparison,
                                               p_convention=p_convention, progress=progress)
         B = result.replicates
-    else:  # a closed-form test: its registered function (pyeval.vocabulary.SIGNIFICANCE_TESTS)
-        module, _, function = traits.function.partition(":")
-        compute = getattr(importlib.import_module(module), function)
-        result, B, used_seed = compute(X, runs=runs, **{k: options[k] for k in traits.options}), None, None
+    else:  # a closed-form test: its function (CLOSED_FORM_TESTS)
+        result, B, used_seed = CLOSED_FORM_TESTS[test](X, runs=runs, **{k: options[k] for k in traits.options}), None, None
     pairs = result.pairs.copy()
     applied = correction if traits.corrected else "none"
     pairs.insert(pairs.columns.get_loc("pvalue") + 1, "p_adjusted", stats.adjust(pairs["pvalue"].to_numpy(), applied))
