@@ -1,0 +1,222 @@
+"""The floor of ``pyeval evaluate -m official`` on a stored campaign: trec_eval's official
+measures of every run, per topic and means, computed by hand-written DuckDB statements over
+the warehouse's stored tables (issue 39's target: evaluate within 1.5x of this).
+
+    python bench/floor_official.py WAREHOUSE.duckdb CAMPAIGN [--topics qrels|intersection]
+                                   [--out values.json] [--per-topic]
+
+It imports only duckdb and opens the warehouse read-only. What it reads: run_entries (each
+run's documents with ``trec_rank``, the rank under trec_eval's ordering, score descending then
+docno descending, set once at load by sql/loaders/run_insert.sql), qrels_by_set (the ad hoc
+judgments, intent ''), of the campaign's default judgment set (campaigns.default_judgment_set),
+and runs. How (three statements, one pass over run_entries):
+
+1. the list lengths (num_ret) of every (run, topic) with judgments, and the judged documents
+   retrieved (an inner join on the judgments: a small table);
+2. per (run, topic), from the judged retrieved documents alone, one window (relevant and
+   judged non-relevant documents so far, in trec_rank order) and one group by: every measure
+   is a filtered count, sum or max over the relevant documents retrieved;
+3. the means: sums for the counts, the geometric mean (values floored at 1e-5) for gm_map,
+   the arithmetic mean for the rest.
+
+Conventions are trec_eval's as pyeval's evaluate keeps them (docs/adhoc-measures.md section 2):
+relevant is level >= 1, judged non-relevant 0 <= level < 1 (negative levels are pooled but
+unjudged); ratios with R = 0 are 0; iprec_at_recall_x at c = lround(x R) is the best precision
+at or after the c-th relevant document (the first when c = 0), 0 when fewer are retrieved.
+Topics (pyeval evaluate --topics): ``qrels`` (default, trec_eval -c): every judged topic for
+every run, a topic the run lacks scoring as an empty list; ``intersection`` (trec_eval without
+-c): the judged topics the run retrieved for. Topics without judgments are ignored.
+
+``--out`` writes JSON: {"means": {run: {measure: value}}, "per_topic": {run: {topic: {...}}}
+(per_topic with ``--per-topic``)}, measures named as trec_eval names them; STORED_NAMES maps
+them to the names pyeval stores (evaluation_means.measure), for comparisons.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+import duckdb
+
+P_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+RECALL_POINTS = tuple(i / 10 for i in range(11))
+COUNTS = ("num_q", "num_ret", "num_rel", "num_rel_ret")
+MEASURES = (*COUNTS, "map", "gm_map", "Rprec", "bpref", "recip_rank",
+            *(f"iprec_at_recall_{x:.2f}" for x in RECALL_POINTS), *(f"P_{k}" for k in P_CUTOFFS))
+#: trec_eval's name -> the measure name pyeval stores for it (evaluation_means, topic_scores).
+STORED_NAMES = {
+    "num_q": "NumQ", "num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRet(rel=1)",
+    "map": "AP", "gm_map": "GMAP", "Rprec": "Rprec", "bpref": "Bpref", "recip_rank": "RR",
+    **{f"iprec_at_recall_{x:.2f}": f"IPrec@{x:.1f}" for x in RECALL_POINTS},
+    **{f"P_{k}": f"P@{k}" for k in P_CUTOFFS},
+}
+GMEAN_FLOOR = 1e-5  # trec_eval m_gm_map.c
+TOPIC_POLICIES = ("qrels", "intersection")
+
+# 1. The campaign's ad hoc judgments of its default set, every judged topic's R and N, the
+# lists' lengths and the judged documents they retrieved.
+JUDGED_SQL = tuple(statement.strip() for statement in """
+create or replace temp table floor_judgments as
+select topic_id, doc_id, level
+from qrels_by_set
+where campaign_id = $campaign and intent_id = ''
+    and judgment_set = (select default_judgment_set from campaigns where campaign_id = $campaign);
+
+create or replace temp table floor_topics as
+select topic_id, count_if(level >= 1) as num_rel, count_if(level = 0) as num_nonrel
+from floor_judgments
+group by topic_id;
+
+create or replace temp table floor_lists as
+select run_entries.run_id, run_entries.topic_id, count(*) as num_ret
+from run_entries
+semi join floor_topics on floor_topics.topic_id = run_entries.topic_id
+where run_entries.campaign_id = $campaign
+group by all;
+
+create or replace temp table floor_judged_retrieved as
+select run_entries.run_id, run_entries.topic_id, run_entries.trec_rank as rank, floor_judgments.level
+from run_entries
+inner join floor_judgments
+    on floor_judgments.topic_id = run_entries.topic_id and floor_judgments.doc_id = run_entries.doc_id
+where run_entries.campaign_id = $campaign and floor_judgments.level >= 0
+""".split(";"))
+
+
+def _per_topic_sql() -> str:
+    """2. One row per (run, topic) scored, every official measure a column."""
+    precision = ",\n".join(
+        f"    coalesce(relevant.within_{k}, 0) / {k}::double as \"P_{k}\"" for k in P_CUTOFFS)
+    within = ",\n".join(f"        count_if(rank <= {k}) as within_{k}" for k in P_CUTOFFS)
+    # lround(x R): DuckDB's round() of a double rounds half away from zero, as lround does
+    iprec_parts = ",\n".join(
+        f"        max(precision) filter (where relevant_so_far >= greatest(round({x!r}::double * num_rel), 1))"
+        f" as iprec_{i}" for i, x in enumerate(RECALL_POINTS))
+    iprec = ",\n".join(f"    coalesce(relevant.iprec_{i}, 0) as \"iprec_at_recall_{x:.2f}\""
+                       for i, x in enumerate(RECALL_POINTS))
+    return f"""
+create or replace temp table floor_topic_values as
+with relevant_ranks as (
+    select run_id, topic_id, rank, level,
+           count_if(level >= 1) over so_far as relevant_so_far,
+           count_if(level = 0) over so_far as nonrelevant_above
+    from floor_judged_retrieved
+    window so_far as (partition by run_id, topic_id order by rank
+                      rows between unbounded preceding and current row)
+    qualify level >= 1
+),
+relevant as (
+    select relevant_ranks.run_id, relevant_ranks.topic_id,
+        count(*) as num_rel_ret,
+        sum(relevant_so_far / rank::double) as precision_sum,
+        min(rank) as first_rank,
+        count_if(rank <= num_rel) as within_r,
+        sum(case when nonrelevant_above > 0
+                 then 1.0 - least(nonrelevant_above, num_rel)::double / least(num_nonrel, num_rel)::double
+                 else 1.0 end) as bpref_sum,
+{within},
+{iprec_parts}
+    from (select *, relevant_so_far / rank::double as precision from relevant_ranks) as relevant_ranks
+    inner join floor_topics using (topic_id)
+    group by all
+),
+pairs as (
+    select runs.run_id, floor_topics.topic_id, floor_topics.num_rel, floor_topics.num_nonrel,
+           coalesce(floor_lists.num_ret, 0) as num_ret
+    from runs
+    cross join floor_topics
+    left join floor_lists on floor_lists.run_id = runs.run_id and floor_lists.topic_id = floor_topics.topic_id
+    where runs.campaign_id = $campaign and ($topic_policy = 'qrels' or floor_lists.run_id is not null)
+)
+select
+    pairs.run_id, pairs.topic_id,
+    1 as num_q,
+    pairs.num_ret,
+    pairs.num_rel,
+    coalesce(relevant.num_rel_ret, 0) as num_rel_ret,
+    case when pairs.num_rel > 0 then coalesce(relevant.precision_sum, 0) / pairs.num_rel else 0 end as map,
+    case when pairs.num_rel > 0 then coalesce(relevant.precision_sum, 0) / pairs.num_rel else 0 end as gm_map,
+    case when pairs.num_rel > 0 then coalesce(relevant.within_r, 0) / pairs.num_rel::double else 0 end
+        as "Rprec",
+    case when pairs.num_rel > 0 then coalesce(relevant.bpref_sum, 0) / pairs.num_rel else 0 end as bpref,
+    coalesce(1.0::double / relevant.first_rank, 0) as recip_rank,
+{iprec},
+{precision}
+from pairs
+left join relevant on relevant.run_id = pairs.run_id and relevant.topic_id = pairs.topic_id
+"""
+
+
+def _means_sql() -> str:
+    """3. One row per run: sums, the geometric mean of gm_map, means."""
+    def combine(name: str) -> str:
+        column = f'"{name}"'
+        if name in COUNTS:
+            return f"sum({column})::double as {column}"
+        if name == "gm_map":
+            return f"exp(avg(ln(greatest({column}, {GMEAN_FLOOR!r})))) as {column}"
+        return f"avg({column}) as {column}"
+    columns = ",\n    ".join(combine(name) for name in MEASURES)
+    return f"""
+create or replace temp table floor_means as
+select run_id,
+    {columns}
+from floor_topic_values
+group by run_id
+"""
+
+
+def compute(con: duckdb.DuckDBPyConnection, campaign: str, topic_policy: str = "qrels") -> None:
+    """Compute every official measure of every run of ``campaign`` into the temp tables
+    floor_topic_values (run_id, topic_id, one column per measure) and floor_means (run_id, ...)."""
+    if topic_policy not in TOPIC_POLICIES:
+        raise ValueError(f"topic policy must be one of {', '.join(TOPIC_POLICIES)}: {topic_policy!r}")
+    for statement in JUDGED_SQL:
+        con.execute(statement, {"campaign": campaign} if "$campaign" in statement else None)
+    con.execute(_per_topic_sql(), {"campaign": campaign, "topic_policy": topic_policy})
+    con.execute(_means_sql())
+
+
+def values(con: duckdb.DuckDBPyConnection, per_topic: bool = False) -> dict:
+    """The computed means (and per-topic values) as {"means": {run: {measure: value}},
+    "per_topic": {run: {topic: {measure: value}}}}, measures under trec_eval's names."""
+    names = ", ".join(f'"{name}"' for name in MEASURES)
+    out: dict = {"means": {}}
+    for run, *row in con.execute(f"select run_id, {names} from floor_means order by run_id").fetchall():
+        out["means"][run] = dict(zip(MEASURES, map(float, row)))
+    if per_topic:
+        out["per_topic"] = {}
+        for run, topic, *row in con.execute(
+                f"select run_id, topic_id, {names} from floor_topic_values order by run_id, topic_id").fetchall():
+            out["per_topic"].setdefault(run, {})[topic] = dict(zip(MEASURES, map(float, row)))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("warehouse", help="a pyeval warehouse file (opened read-only)")
+    parser.add_argument("campaign")
+    parser.add_argument("--topics", choices=TOPIC_POLICIES, default="qrels",
+                        help="qrels: every judged topic (pyeval's default, trec_eval -c); intersection: the run's")
+    parser.add_argument("--out", help="write the values computed here (JSON)")
+    parser.add_argument("--per-topic", action="store_true", help="with --out: the per-topic values too")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    con = duckdb.connect(args.warehouse, read_only=True)
+    if not con.execute("select count(*) from campaigns where campaign_id = $campaign",
+                       {"campaign": args.campaign}).fetchone()[0]:
+        parser.error(f"no campaign {args.campaign!r} in {args.warehouse}")
+    compute(con, args.campaign, args.topics)
+    runs, topics = con.execute("select count(distinct run_id), count(*) from floor_topic_values").fetchone()
+    computed = time.perf_counter() - started
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(values(con, args.per_topic), f)
+    print(f"{runs} runs, {topics} (run, topic) pairs, {len(MEASURES)} measures: computed in {computed:.3f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
