@@ -147,40 +147,34 @@ def diverse():
     con.close()
 
 
-#: The families of per-intent measures (staging ``intents``) that choose their formula by kind;
-#: ``sharp`` has one formula for all its kinds (gamma I-rec + (1 - gamma) X, X its component).
-INTENT_FAMILIES = ("effective_precision", "intent_average")
+#: Matches a family SQL that chooses its formula by kind (``case kind``, ``kind = ...``).
+DISPATCH = re.compile(r"case (\w+\.)?kind\b|\bkind (=|in|not in) ")
 
 
-@pytest.mark.parametrize("family", sorted({d.family for d in definitions() if d.staging == "adhoc"} & set(FAMILIES))
-                         + list(INTENT_FAMILIES))
+@pytest.mark.parametrize("family", FAMILIES)
 def test_a_kind_without_a_formula_is_an_error_naming_family_and_kind(request, family):
-    """A declared measure whose family has no formula for its kind is refused in one line, never
-    stored as NULL nor given another kind's formula (for the families that choose the formula
-    by kind; the per-intent ones on a diversity campaign)."""
+    """Every SQL family, no exception: a declared measure of a kind the family's SQL has no
+    formula for is refused in one line naming the family and the kind, never stored as NULL nor
+    given another kind's formula; a family whose SQL reads no kind (one formula: Compat, NCU,
+    RelString, sharp's gamma I-rec + (1 - gamma) X) gives such a kind its one formula. Per-intent
+    families run on a diversity campaign."""
     import dataclasses
 
     from pyeval.errors import MeasureParamError
     from pyeval.core.evaluation import compute
 
-    sql = sqlfiles.read(f"metrics/metric_{family}.sql")
-    if not re.search(r"case (\w+\.)?kind\b|\bkind (=|in|not in) ", sql):
-        # one formula (Compat, NCU, RelString): the family has one kind and no choice to make
-        assert family not in INTENT_FAMILIES
-        assert len({d.kind or d.name for d in definitions() if d.family == family}) == 1
+    declared = [d for d in definitions() if d.family == family]
+    staging = "adhoc" if any(d.staging == "adhoc" for d in declared) else declared[0].staging
+    con = request.getfixturevalue("defined" if staging == "adhoc" else "diverse")
+    base = next(d for d in declared if d.staging == staging)
+    params = {p.name: (0.5 if p.type is float else 10 if p.type is int else p.default)
+              for p in base.params if p.required}
+    foo = make(dataclasses.replace(base, name="Foo", kind="Foo", aliases=()), **params)
+    if DISPATCH.search(sqlfiles.read(f"metrics/metric_{family}.sql")):
+        with pytest.raises(MeasureParamError, match=f"metric_{family}: no formula for measure kind Foo"):
+            compute(con, EvaluationRequest("d", (foo,), runs=("r",)))
         return
-    staging = "intents" if family in INTENT_FAMILIES else "adhoc"
-    con = request.getfixturevalue("diverse" if family in INTENT_FAMILIES else "defined")
-    base = next(d for d in definitions() if d.family == family and d.staging == staging)
-    foo = make(dataclasses.replace(base, name="Foo", kind="Foo", aliases=()),
-               **{p.name: (0.5 if p.type is float else 10 if p.type is int else p.default)
-                  for p in base.params if p.required})
-    with pytest.raises(MeasureParamError, match=f"metric_{family}: no formula for measure kind Foo"):
-        compute(con, EvaluationRequest("d", (foo,), runs=("r",)))
-
-
-def test_the_intent_families_cover_every_family_of_their_staging():
-    """Every SQL family of per-intent measures is either in INTENT_FAMILIES or has one formula."""
-    families = {d.family for d in definitions() if d.staging == "intents"} & set(FAMILIES)
-    assert families - set(INTENT_FAMILIES) == {"sharp"}
-    assert not re.search(r"case (\w+\.)?kind\b|\bkind (=|in|not in) ", sqlfiles.read("metrics/metric_sharp.sql"))
+    columns = ["run_id", "topic_id", "value", "value_text"]
+    got = compute(con, EvaluationRequest("d", (foo,), runs=("r",)))[columns]
+    expected = compute(con, EvaluationRequest("d", (make(base, **params),), runs=("r",)))[columns]
+    assert len(got) and got.equals(expected)
