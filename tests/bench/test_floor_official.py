@@ -1,0 +1,157 @@
+"""bench/floor_official.py, the floor of ``evaluate -m official`` (issue 39): its hand-written
+statements compute the values pyeval's evaluate stores, every measure per topic and mean (1e-12),
+so the benchmark's ratio compares the same work."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from pyeval.cli import main
+
+from ..conftest import FIXTURES
+
+ROOT = FIXTURES.parent.parent
+TREC = FIXTURES / "trec_eval"
+TOLERANCE = 1e-12
+
+_spec = importlib.util.spec_from_file_location("floor_official", ROOT / "bench" / "floor_official.py")
+floor = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(floor)
+
+# Every edge the conventions name: graded and negative levels, tied scores (docno descending),
+# a topic without relevant documents (2), a judged topic a run lacks (3 for r1, 2 for r2) and a
+# run topic without judgments (4, ignored).
+EDGE_QRELS = """\
+1 0 a 1
+1 0 b 0
+1 0 c 2
+1 0 d -1
+1 0 e 0
+2 0 a 0
+2 0 b 0
+3 0 a 1
+3 0 z 1
+"""
+EDGE_RUNS = {
+    "r1": """\
+1 Q0 a 1 0.5 r1
+1 Q0 b 2 0.5 r1
+1 Q0 x 3 0.4 r1
+1 Q0 d 4 0.3 r1
+1 Q0 e 5 0.2 r1
+1 Q0 c 6 0.1 r1
+2 Q0 a 1 0.9 r1
+2 Q0 q 2 0.8 r1
+4 Q0 a 1 0.9 r1
+""",
+    "r2": """\
+3 Q0 z 1 1 r2
+3 Q0 y 2 1 r2
+1 Q0 c 1 2 r2
+1 Q0 e 2 1 r2
+""",
+}
+
+
+def invoke(*args) -> str:
+    result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def stored(db, evaluation: int) -> tuple[dict, dict]:
+    """The means and per-topic values pyeval stored for ``evaluation``, by trec_eval name."""
+    trec_name = {stored_name: name for name, stored_name in floor.STORED_NAMES.items()}
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        means, per_topic = {}, {}
+        for run, measure, value in con.execute(
+                "select run_id, measure, value from evaluation_means where evaluation_id = $e", {"e": evaluation}
+        ).fetchall():
+            means.setdefault(run, {})[trec_name[measure]] = value
+        for run, topic, measure, value in con.execute(
+                "select run_id, topic_id, measure, value from topic_scores where evaluation_id = $e", {"e": evaluation}
+        ).fetchall():
+            per_topic.setdefault(run, {}).setdefault(topic, {})[trec_name[measure]] = value
+    finally:
+        con.close()
+    return means, per_topic
+
+
+def floor_values(db, campaign: str, topic_policy: str = "qrels") -> dict:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        floor.compute(con, campaign, topic_policy)
+        return floor.values(con, per_topic=True)
+    finally:
+        con.close()
+
+
+def assert_same(computed: dict, expected: dict) -> None:
+    """Same keys at every level and every value within TOLERANCE."""
+    assert computed.keys() == expected.keys()
+    for key, value in expected.items():
+        if isinstance(value, dict):
+            assert_same(computed[key], value)
+        else:
+            assert math.isclose(computed[key], value, rel_tol=0, abs_tol=TOLERANCE), (key, computed[key], value)
+
+
+def test_the_floor_computes_what_evaluate_official_stores_on_trec_eval_fixtures(tmp_path):
+    db = tmp_path / "w.duckdb"
+    invoke("--db", db, "load", "qrels", "-C", "c", TREC / "qrels.test")
+    invoke("--db", db, "load", "run", "-C", "c", TREC / "results.test")
+    invoke("--db", db, "evaluate", "-C", "c", "-m", "official")
+    means, per_topic = stored(db, 1)
+    assert set(means["STANDARD"]) == set(floor.MEASURES)  # the official set, every measure
+    computed = floor_values(db, "c")
+    assert_same(computed["means"], means)
+    assert_same(computed["per_topic"], per_topic)
+
+
+@pytest.mark.parametrize("topic_policy", ["qrels", "intersection"])
+def test_the_floor_keeps_trec_eval_conventions_at_every_edge(tmp_path, write, topic_policy):
+    db = tmp_path / "w.duckdb"
+    invoke("--db", db, "load", "qrels", "-C", "c", write("qrels", EDGE_QRELS))
+    invoke("--db", db, "load", "run", "-C", "c", *(write(name, text) for name, text in EDGE_RUNS.items()))
+    invoke("--db", db, "evaluate", "-C", "c", "-m", "official", "--topics", topic_policy)
+    means, per_topic = stored(db, 1)
+    computed = floor_values(db, "c", topic_policy)
+    assert_same(computed["means"], means)
+    assert_same(computed["per_topic"], per_topic)
+    assert set(computed["per_topic"]["r1"]) == ({"1", "2", "3"} if topic_policy == "qrels" else {"1", "2"})
+
+
+def test_the_floor_reads_the_default_judgment_set(tmp_path, write):
+    db = tmp_path / "w.duckdb"
+    invoke("--db", db, "load", "qrels", "-C", "c", write("qrels", EDGE_QRELS))
+    invoke("--db", db, "load", "qrels", "-C", "c", "--judgments", "second",
+           write("second", EDGE_QRELS.replace("1 0 b 0", "1 0 b 1").replace("3 0 z 1", "3 0 z 0")))
+    invoke("--db", db, "load", "run", "-C", "c", *(write(name, text) for name, text in EDGE_RUNS.items()))
+    before = floor_values(db, "c")
+    invoke("--db", db, "judgments", "default", "-C", "c", "second")
+    invoke("--db", db, "evaluate", "-C", "c", "-m", "official")
+    means, per_topic = stored(db, 1)
+    after = floor_values(db, "c")
+    assert after["means"]["r1"]["map"] != before["means"]["r1"]["map"]
+    assert_same(after["means"], means)
+    assert_same(after["per_topic"], per_topic)
+
+
+def test_the_script_writes_the_values_it_computed(tmp_path, write, capsys):
+    db = tmp_path / "w.duckdb"
+    invoke("--db", db, "load", "qrels", "-C", "c", TREC / "qrels.test")
+    invoke("--db", db, "load", "run", "-C", "c", TREC / "results.test")
+    out = tmp_path / "values.json"
+    assert floor.main([str(db), "c", "--out", str(out)]) == 0
+    assert "1 runs, 3 (run, topic) pairs, 29 measures" in capsys.readouterr().out
+    written = json.loads(out.read_text())
+    assert set(written) == {"means"} and written["means"]["STANDARD"]["num_rel_ret"] == 131
+    with pytest.raises(SystemExit):
+        floor.main([str(db), "no such campaign"])
+    assert "no campaign 'no such campaign'" in capsys.readouterr().err
