@@ -181,3 +181,85 @@ def test_measures_ranked_by_different_orderings_are_parts_of_one_plan():
     entries = [dict(s.params)["ordering"] for s in result.steps if s.produces == "evaluation_entries"]
     assert entries == ["trec", "file"]
     assert request.stored_settings()["orderings"] == {"trec": ["AP"], "file": ["Q"]}
+
+
+def test_a_driver_reads_lists_the_plan_stages_before_it():
+    """The lists a Python family's driver reads are stages of its pass, bound from the request
+    and made before the driver step; a stage the SQL families read too is made once."""
+    request = _request("alpha_nDCG@10", "P@10", ordering="rank", max_depth=20)
+    (one,) = plan(request).passes
+    kinds = [(step.kind, step.produces) for step in one.steps]
+    driver = kinds.index(("driver", "evaluation_values"))
+    for table in ("driver_topics", "driver_lists", "driver_entries", "evaluation_entries"):
+        assert kinds.index(("stage", table)) < driver
+    assert one.staged.count("evaluation_entries") == 1
+    staged = _staged(request)
+    assert staged["driver_lists"] == {"runs": ["r"], "campaign_id": "c", "topic_policy": "qrels"}
+    assert staged["evaluation_entries"]["max_depth"] == 20
+    for step in one.steps:
+        if step.kind == "stage":
+            assert set(step.params) == set(sqlfiles.model(step.model).params)
+    alone = [(s.kind, s.produces) for s in plan(_request("U@10")).steps]
+    assert alone[0] == ("macros", None) and ("stage", "driver_entries") in alone
+
+
+def test_the_engine_stages_a_drivers_lists_and_the_driver_stages_nothing(campaign, monkeypatch):  # noqa: F811
+    from pyeval.core import stages
+    from pyeval.core.evaluation import resolve
+
+    request = resolve(campaign, _request("alpha_nDCG@10"))
+    made = []
+    original = stages.DuckDBExecutor.stage
+    monkeypatch.setattr(stages.DuckDBExecutor, "stage",
+                        lambda self, step: made.append(step.produces) or original(self, step))
+    compute_into(campaign, request)
+    assert {"evaluation_entries", "driver_topics", "driver_lists", "driver_entries"} <= set(made)
+    assert campaign.execute("select count(*) from duckdb_tables() where table_name like 'driver_%'").fetchone()[0] == 0
+    (measure,) = request.measures
+    with pytest.raises(Exception, match="driver_lists"):  # not staged: the plan stages, not the driver
+        registry.driver("ndeval")(campaign, [measure], request)
+
+
+def test_gain_profiles_are_the_plans_first_step_made_once():
+    request = _request("nDCG(gain='0=1,1=4')@10", "nDCG(gain='0=1,1=4',judged_only=True)@5",
+                       "nDCG(gain=mine)@5", "alpha_nDCG@10")
+    result = plan(request)
+    assert len(result.passes) == 3  # its own judged_only, another ordering
+    steps = result.steps
+    assert steps[0].kind == "profiles"
+    assert dict(steps[0].params) == {"campaign_id": "c", "profiles": ["0=1,1=4", "mine"]}
+    assert [s.kind for s in steps].count("profiles") == 1  # several passes, one definition
+    named = plan(_request("nDCG(gain=mine)@10", "nDCG(gain=exp)@5")).steps[0]
+    assert named.kind == "profiles" and named.params["profiles"] == ["mine"]  # a stored one: checked
+    assert all(s.kind != "profiles" for s in plan(_request("nDCG(gain=exp)@10", "AP")).steps)
+
+
+def test_the_profiles_step_defines_an_inline_profile_and_refuses_an_unknown_one(campaign):  # noqa: F811
+    from pyeval.core.plan import execute
+    from pyeval.core.stages import DuckDBExecutor, stored_profiles
+    from pyeval.errors import MeasureParamError
+
+    step = plan(_request("nDCG(gain='0=1,1=4')@10")).steps[0]
+    DuckDBExecutor(campaign).profiles(step)
+    assert "0=1,1=4" in stored_profiles(campaign, "c")
+    with pytest.raises(MeasureParamError, match="unknown gain profile 'nosuch'"):
+        execute(plan(_request("nDCG(gain=nosuch)@10")), DuckDBExecutor(campaign))
+    campaign.execute("delete from gain_profiles where campaign_id = 'c' and profile = '0=1,1=4'")
+
+
+def test_no_engine_writes_gain_profiles_itself():
+    """Every engine defines the profiles by executing the plan's step (stages.define_profiles):
+    none calls check_gain_profiles, and the DuckDB engine's compute_into only executes the plan."""
+    import inspect
+    import pathlib
+
+    import pyeval
+    from pyeval.core import stages
+
+    root = pathlib.Path(pyeval.__file__).parent
+    callers = sorted(str(path.relative_to(root)) for path in root.rglob("*.py")
+                     if "check_gain_profiles(con" in path.read_text())
+    # stages.py defines it; the resident engine (the Python API's) prepares measure sets outside
+    # the plan's passes and still calls it
+    assert set(callers) <= {"core/stages.py", "engines/resident.py"}
+    assert "profiles" not in inspect.getsource(stages.compute_into).split('"""')[-1]

@@ -3,7 +3,9 @@
 :func:`plan` is pure (no connection, no data): from an :class:`~pyeval.core.request.EvaluationRequest`
 and the headers of sql/ (pyeval.core.sqlfiles) it lists every step — the evaluation macros, each
 stage (a file of sql/evaluation/ or sql/drivers/ and the parameters its header declares, bound
-from the request), the rows a composite family is given, each metric family
+from the request; the lists a Python family driver reads are stages too, DRIVER_STAGING), the
+gain profiles the measures name (``profiles``: checked, an inline one defined, once before any
+stage), the rows a composite family is given, each metric family
 (sql/metrics/metric_<family>.sql with its ``requested_measures``) and each Python family driver
 (registry.register_driver). An engine *executes* a plan: :func:`execute` walks it and calls the
 engine's :class:`Executor` for each step (DuckDB: pyeval.core.stages.DuckDBExecutor; Spark:
@@ -26,6 +28,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from pyeval.core import compile, sqlfiles
 from pyeval.measures import Measure, registry
+from pyeval.measures.common import BUILTIN_GAIN_PROFILES
 from pyeval.core.request import NO_DEPTH_LIMIT, EvaluationRequest
 
 if TYPE_CHECKING:  # pandas is imported where a frame is made: `pyeval trec_eval` needs none
@@ -52,7 +55,8 @@ ADHOC_STAGING = (
 )
 #: The preferences family's judgments from the campaign's qrels (trec_eval's qrels as prefs).
 PREFERENCE_STAGING = ("evaluation_preferences", "preference_closure")
-#: The ranked-and-cut stage and the lists the Python family drivers read (sql/drivers/).
+#: The ranked-and-cut stage and the lists the Python family drivers read (sql/drivers/), staged
+#: by the plan before a driver step (with the ad hoc stages: a relation both read is made once).
 DRIVER_STAGING = ("evaluation_entries", "drivers/driver_topics", "drivers/driver_lists", "drivers/driver_entries")
 
 #: joins topic and intent into the topic_id of a per-intent list
@@ -90,11 +94,14 @@ class Staging:
 class Step:
     """One step of a plan.
 
-    kind: ``macros`` (the evaluation macros), ``stage`` (a staged relation), ``components`` (a
-    composite family's component values appended to ``evaluation_components``), ``family`` (a
-    metric family's SQL) or ``driver`` (a Python family); model: the file of sql/ it runs
-    (``driver``: the family); produces: the relation made (``family``: ``evaluation_values``);
-    params: the parameters bound (exactly those the header declares); measures: a family's
+    kind: ``profiles`` (the gain profiles the measures name: each checked, an inline one
+    defined; the plan's first step when there are any), ``macros`` (the evaluation macros),
+    ``stage`` (a staged relation), ``components`` (a composite family's component values
+    appended to ``evaluation_components``), ``family`` (a metric family's SQL) or ``driver`` (a
+    Python family, reading the lists staged before it); model: the file of sql/ it runs
+    (``driver``: the family; ``profiles``: the table written); produces: the relation made
+    (``family``: ``evaluation_values``); params: the parameters bound (exactly those the header
+    declares; ``profiles``: ``campaign_id`` and the ``profiles`` named); measures: a family's
     measures; sources: a ``components`` step's ``(measure, role, pass, part)`` rows.
     """
 
@@ -171,7 +178,7 @@ def family_sql(family: str, measures: Sequence[Measure]) -> str:
 
 def stages_read_by(measures: Sequence[Measure], staging: Iterable[str]) -> set[str]:
     """The relations of ``staging`` that the compiled SQL families of ``measures`` read (a
-    Python family's driver stages its own lists)."""
+    Python family's driver reads DRIVER_STAGING's lists)."""
     tables = set(staged_tables(staging))
     families = dict.fromkeys(m.family for m in measures if registry.driver(m.family) is None)
     return {name for family in families
@@ -207,14 +214,16 @@ def _family_steps(measures: Sequence[Measure]) -> list[Step]:
 
 
 def _adhoc_pass(request: EvaluationRequest) -> Pass:
-    """The ad hoc staging: only the stages the requested SQL families read; the Python families
-    stage their own lists (DRIVER_STAGING)."""
+    """The ad hoc staging: only the stages the requested SQL families read, and the lists the
+    Python families' drivers read (DRIVER_STAGING; a stage both read is made once)."""
     parameters = request.stage_parameters()
     families = list(dict.fromkeys(m.family for m in request.measures))
-    sql_families = [family for family in families if registry.driver(family) is None]
+    needed = stages_read_by(request.measures, ADHOC_STAGING)
+    if any(registry.driver(family) is not None for family in families):
+        needed |= set(staged_tables(DRIVER_STAGING))
     steps: list[Step] = []
-    if sql_families:
-        steps += stage_steps(ADHOC_STAGING, parameters, stages_read_by(request.measures, ADHOC_STAGING))
+    if needed:
+        steps += stage_steps(ADHOC_STAGING + DRIVER_STAGING, parameters, needed)
     if "preferences" in families and request.preferences == "qrels":
         steps += stage_steps(PREFERENCE_STAGING, parameters)[1:]  # after the macros of the stages above
     return Pass(Staging(ADHOC), request, tuple(steps + _family_steps(request.measures)))
@@ -316,23 +325,44 @@ def _diversity_plan(request: EvaluationRequest) -> Plan:
     return Plan(request, tuple(passes), tuple(outputs))
 
 
+def profiles_step(campaign_id: str, measures: Iterable[Measure]) -> Step | None:
+    """The step that checks every gain profile ``measures`` name other than the built-in ones
+    (stored for ``campaign_id``, or inline: defined under its gains' text, see
+    pyeval.core.stages.define_profiles); None when they name none."""
+    named = sorted({m["gain"] for m in measures if m.has("gain")} - set(BUILTIN_GAIN_PROFILES))
+    if not named:
+        return None
+    return Step("profiles", "gain_profiles", "gain_profiles", {"campaign_id": campaign_id, "profiles": named})
+
+
 def plan(request: EvaluationRequest) -> Plan:
     """The steps that compute ``request``'s measures (pure: reads only the SQL headers and the
-    measure registry). A request without one ordering is a plan per ordering its measures
+    measure registry): first the gain profiles they name (:func:`profiles_step`, once), then
+    :func:`_planned`'s passes."""
+    planned = _planned(request)
+    step = profiles_step(request.campaign_id, request.measures)
+    if step is None:
+        return planned
+    first, *rest = planned.passes
+    return Plan(planned.request, (Pass(first.staging, first.request, (step, *first.steps)), *rest), planned.outputs)
+
+
+def _planned(request: EvaluationRequest) -> Plan:
+    """The passes that compute ``request``'s measures. A request without one ordering is a plan per ordering its measures
     declare (pyeval.core.request.orderings); measures with their own ``judged_only=True`` (when the
     request's is False) are a plan of their own, staged with the unjudged documents dropped;
     the parts' values are joined."""
     if request.ordering is None:
         used = request.orderings()
-        return _joined(request, [plan(request.replace(measures=tuple(m for m in request.measures if str(m) in names),
+        return _joined(request, [_planned(request.replace(measures=tuple(m for m in request.measures if str(m) in names),
                                                       ordering=chosen))
                                  for chosen, names in used.items()])
     own = tuple(m for m in request.measures if m.has("judged_only") and m["judged_only"])
     if own and not request.judged_only:
-        parts = [plan(request.replace(measures=own, judged_only=True))]
+        parts = [_planned(request.replace(measures=own, judged_only=True))]
         rest = tuple(m for m in request.measures if m not in own)
         if rest:
-            parts.append(plan(request.replace(measures=rest)))
+            parts.append(_planned(request.replace(measures=rest)))
         return _joined(request, parts)
     if is_diversity(request):
         return _diversity_plan(request)
@@ -368,6 +398,9 @@ def _shift(p: Pass, offset: int) -> Pass:
 
 class Executor(Protocol):
     """What an engine does for each kind of step (:func:`execute` calls these in plan order)."""
+
+    def profiles(self, step: Step) -> None:
+        """Check and define the gain profiles named (pyeval.core.stages.define_profiles)."""
 
     def open_values(self) -> None:
         """Start an empty ``evaluation_values``."""
@@ -406,7 +439,7 @@ def describe(plan: Plan, sql: bool = False) -> str:
     """What ``plan`` runs, step by step, as text (``pyeval explain``): each pass's staging and
     measures, then each step: the file of sql/ it runs and the relation it makes, the
     parameters it binds (names and values: bound, never spliced into the SQL), a family's
-    measures; a Python family's driver, then the lists it stages for itself (DRIVER_STAGING).
+    measures; a Python family's driver (the lists it reads are stages before it).
     ``sql``: each step's SQL text too, as the DuckDB engine runs it (the files' own)."""
     lines: list[str] = []
     counted = [0, 0]  # SQL statements, lines of SQL
@@ -417,6 +450,8 @@ def describe(plan: Plan, sql: bool = False) -> str:
         elif step.kind == "family":
             kinds = ", ".join(sorted(compile.kinds_of(step.measures)))
             lines.append(f"  family     sql/{step.model} compiled for {kinds}: " + ", ".join(str(m) for m in step.measures))
+        elif step.kind == "profiles":
+            lines.append(f"  profiles   {step.produces}: checked, an inline one defined")
         elif step.kind == "driver":
             lines.append(f"  driver     {step.model} (Python): " + ", ".join(str(m) for m in step.measures))
         elif step.kind == "components":
@@ -442,9 +477,6 @@ def describe(plan: Plan, sql: bool = False) -> str:
                      + ", ".join(str(m) for m in current.request.measures))
         for step in current.steps:
             show(step)
-            if step.kind == "driver":  # the driver stages the lists it reads (pyeval/drivers/common.py)
-                for own in stage_steps(DRIVER_STAGING, current.request.stage_parameters()):
-                    show(own)
     lines.append(f"{counted[0]} SQL statements, {counted[1]} lines of SQL")
     return "\n".join(lines)
 
@@ -464,7 +496,9 @@ def execute(plan: Plan, executor: Executor) -> None:
         staged: list[str] = []
         try:
             for step in current.steps:
-                if step.kind == "macros":
+                if step.kind == "profiles":
+                    executor.profiles(step)
+                elif step.kind == "macros":
                     executor.macros(step)
                 elif step.kind == "stage":
                     staged.append(step.produces)

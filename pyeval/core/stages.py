@@ -5,7 +5,9 @@ sql/); :class:`DuckDBExecutor` runs each step on a DuckDB connection: a stage as
 table its header declares, given the parameters its header declares, a metric family's SQL
 appended to ``evaluation_values`` (sql/evaluation/evaluation_values.sql) with its
 ``requested_measures`` (sql/evaluation/requested_measures.sql), a Python family driver
-(registry.register_driver: pyeval/drivers/) given its measures and the request. Every formula
+(registry.register_driver: pyeval/drivers/) given its measures and the request, reading the
+lists staged before it; a ``profiles`` step checks the gain profiles named and defines an
+inline one (:func:`define_profiles`). Every formula
 is in sql/metrics/ (one file per family) or in a driver. pyeval.core.evaluation (the orchestrator)
 builds on this module.
 """
@@ -22,7 +24,7 @@ from pyeval.errors import MeasureParamError
 from pyeval.core.gains import define_gain_profile
 from pyeval.measures import Measure, registry
 from pyeval.measures.common import BUILTIN_GAIN_PROFILES, STAGING_PARAMS, is_inline_profile
-from pyeval.core.plan import ADHOC_STAGING, Step, execute, plan, stage_steps, staged_tables, stages_read  # noqa: F401
+from pyeval.core.plan import ADHOC_STAGING, Step, execute, plan, profiles_step, stage_steps, staged_tables, stages_read  # noqa: F401
 from pyeval.core.request import EvaluationRequest
 
 if TYPE_CHECKING:  # pandas is imported where a DataFrame is made: `pyeval trec_eval` needs none
@@ -101,13 +103,13 @@ def _create_requested(con, family: str, family_measures: list[Measure], table: s
     create_rows(con, table, columns, _requested_rows(family, family_measures))
 
 
-def check_gain_profiles(con, campaign_id: str, measures: Sequence[Measure]) -> None:
-    """Every gain profile the measures name exists: built in, stored, or inline (``'0=1,1=4'``,
-    stored under that name, which says what it is; :func:`pyeval.core.evaluation.evaluate` keeps it
-    only with a stored evaluation that used it). MeasureParamError for any other name."""
-    wanted = {m["gain"] for m in measures if m.has("gain")} - set(BUILTIN_GAIN_PROFILES)
-    if not wanted:
-        return
+def define_profiles(con, step: Step) -> None:
+    """Execute a plan's ``profiles`` step (pyeval.core.plan.profiles_step) on the warehouse
+    ``con``: every gain profile it names is stored for its campaign, or inline (``'0=1,1=4'``,
+    defined here under that name, which says what it is; :func:`pyeval.core.evaluation.evaluate`
+    keeps it only with a stored evaluation that used it). MeasureParamError for any other name.
+    Every engine's executor runs the step through this function."""
+    campaign_id, wanted = step.params["campaign_id"], set(step.params["profiles"])
     stored = stored_profiles(con, campaign_id)
     for name in sorted(wanted - stored):
         if is_inline_profile(name):
@@ -120,6 +122,14 @@ def check_gain_profiles(con, campaign_id: str, measures: Sequence[Measure]) -> N
             f"stored for campaign '{campaign_id}': {', '.join(sorted(stored)) or 'none'}); "
             "define one with `pyeval gains` and name it: nDCG(gain=NAME)"
         )
+
+
+def check_gain_profiles(con, campaign_id: str, measures: Sequence[Measure]) -> None:
+    """:func:`define_profiles` of the ``profiles`` step of ``measures`` (for an engine that
+    prepares measure sets outside :func:`pyeval.core.plan.plan`'s passes)."""
+    step = profiles_step(campaign_id, measures)
+    if step is not None:
+        define_profiles(con, step)
 
 
 def stored_profiles(con, campaign_id: str) -> set[str]:
@@ -140,10 +150,9 @@ def take_values(con, measures: Sequence[Measure]) -> pd.DataFrame:
 
 def compute_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest) -> None:
     """Compute ``request``'s measures into the temporary table ``evaluation_values``
-    (``run_id, topic_id, measure, value, value_text``; unordered): its inline gain profiles
-    defined (:func:`check_gain_profiles`), then its plan (:func:`pyeval.core.plan.plan`) executed on
-    DuckDB. pandas is imported only when a Python family or a diversity plan computes."""
-    check_gain_profiles(con, request.campaign_id, request.measures)
+    (``run_id, topic_id, measure, value, value_text``; unordered): its plan
+    (:func:`pyeval.core.plan.plan`, its gain profiles first) executed on DuckDB. pandas is
+    imported only when a Python family or a diversity plan computes."""
     execute(plan(request), DuckDBExecutor(con))
 
 
@@ -155,6 +164,9 @@ class DuckDBExecutor:
 
     def open_values(self) -> None:
         create_values(self.con)
+
+    def profiles(self, step: Step) -> None:
+        define_profiles(self.con, step)
 
     def macros(self, step: Step) -> None:
         self.con.execute(sqlfiles.read(step.model))

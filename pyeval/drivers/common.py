@@ -1,9 +1,10 @@
-"""What the Python family drivers share: staging the evaluated lists, and exact running sums.
+"""What the Python family drivers share: the evaluated lists, and exact running sums.
 
-Staging (sql/drivers/): ``driver_topics`` (judged topics), ``driver_lists`` (the (run, topic)
-lists under the evaluation's topic policy) and ``driver_entries`` (their ranked documents, from
-the ranked-and-cut stage every staging reads, sql/evaluation/evaluation_entries.sql), as
-temporary tables that :func:`staged` drops afterwards.
+The lists (sql/drivers/) are stages of the plan (pyeval.core.plan.DRIVER_STAGING), made before
+the driver step and dropped after its pass: ``driver_topics`` (judged topics), ``driver_lists``
+(the (run, topic) lists under the evaluation's topic policy) and ``driver_entries`` (their
+ranked documents, from the ranked-and-cut stage every staging reads,
+sql/evaluation/evaluation_entries.sql). A driver stages nothing itself.
 
 Sums follow the reference C programs' order of additions (rank by rank, intent by intent), so
 the values are the same doubles, not only close ones: numpy's ``sum`` adds pairwise, so the
@@ -12,29 +13,14 @@ drivers use :func:`running_sums` (sequential per group) and ``np.cumsum`` along 
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import TYPE_CHECKING
-
 import numpy as np
 import pandas as pd
 
-from pyeval.core.plan import DRIVER_STAGING
-from pyeval.core.stages import drop_tables, run_stages, staged_tables
 
-if TYPE_CHECKING:
-    from pyeval.core.request import EvaluationRequest
-
-
-@contextmanager
-def staged(con, request: EvaluationRequest) -> Iterator[pd.DataFrame]:
-    """Stage the evaluated lists of ``request`` (pyeval.core.plan.DRIVER_STAGING); yields them
-    (``list_no, run_id, topic_id, topic_no``)."""
-    try:
-        run_stages(con, DRIVER_STAGING, request.stage_parameters())
-        yield con.execute("select * from driver_lists order by list_no").df()
-    finally:
-        drop_tables(con, staged_tables(DRIVER_STAGING))
+def staged_lists(con) -> pd.DataFrame:
+    """The evaluated lists the plan staged before the driver step (``driver_lists``:
+    ``list_no, run_id, topic_id, topic_no``)."""
+    return con.execute("select * from driver_lists order by list_no").df()
 
 
 def group_starts(*keys: np.ndarray) -> np.ndarray:

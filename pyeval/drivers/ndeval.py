@@ -31,7 +31,7 @@ import pandas as pd
 from pyeval.core import sqlfiles
 from ..errors import MeasureParamError
 from ..measures import Measure
-from .common import at_cutoff, group_starts, long_form, positions, running_sums, staged
+from .common import at_cutoff, group_starts, long_form, positions, running_sums, staged_lists
 
 
 @dataclass
@@ -291,16 +291,16 @@ def greedy_ideal(j: Judgments, alpha: float) -> np.ndarray:
 def compute(con, measures: list[Measure], request) -> pd.DataFrame:
     """Per-topic values of ndeval-family ``measures`` (registry driver of family 'ndeval')."""
     frames = []
-    with staged(con, request) as lists:
-        settings = sorted({(m["rel"], m["probs"] if m.has("probs") else "ndeval") for m in measures})
-        for rel, probs in settings:
-            chosen = [m for m in measures if m["rel"] == rel and (m["probs"] if m.has("probs") else "ndeval") == probs]
-            judgments = fetch(con, request.campaign_id, lists, rel, probs, request.judgment_set)
-            families: dict[float, Family] = {}
-            for measure in chosen:
-                alpha = measure["alpha"] if measure.has("alpha") else 0.5
-                family = families.setdefault(alpha, Family(judgments, alpha))
-                frames.append(long_form(lists, str(measure), value(measure, family)))
+    lists = staged_lists(con)  # staged by the plan before this step
+    settings = sorted({(m["rel"], m["probs"] if m.has("probs") else "ndeval") for m in measures})
+    for rel, probs in settings:
+        chosen = [m for m in measures if m["rel"] == rel and (m["probs"] if m.has("probs") else "ndeval") == probs]
+        judgments = fetch(con, request.campaign_id, lists, rel, probs, request.judgment_set)
+        families: dict[float, Family] = {}
+        for measure in chosen:
+            alpha = measure["alpha"] if measure.has("alpha") else 0.5
+            family = families.setdefault(alpha, Family(judgments, alpha))
+            frames.append(long_form(lists, str(measure), value(measure, family)))
     if not frames:
         return pd.DataFrame(columns=["run_id", "topic_id", "measure", "value"])
     return pd.concat(frames, ignore_index=True)

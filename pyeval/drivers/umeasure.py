@@ -20,49 +20,49 @@ import pandas as pd
 from pyeval.core import sqlfiles
 from ..errors import MeasureParamError
 from ..measures import Measure
-from .common import group_starts, long_form, staged
+from .common import group_starts, long_form, staged_lists
 
 
 def compute(con, measures: list[Measure], request) -> pd.DataFrame:
     """Per-topic values of U, D_U and U_IA (registry driver of family 'umeasure')."""
     campaign = request.campaign_id
     frames = []
-    with staged(con, request) as lists:
-        kind = con.execute("select qrels_kind from campaigns where campaign_id = $c", {"c": campaign}).fetchone()[0]
-        if kind == "diversity":
-            adhoc = [str(m) for m in measures if m.kind == "U"]  # the declared formula, not the name
-            if adhoc:
-                raise MeasureParamError(
-                    f"{adhoc[0]}: campaign '{campaign}' has diversity qrels; U reads ad hoc judgments "
-                    "(use D_U or U_IA, which read every intent)"
-                )
-        highest = con.execute("select max(level) from qrels_by_set where campaign_id = $c and judgment_set = $s",
-                              {"c": campaign, "s": request.judgment_set}).fetchone()[0]
-        lengths = None
-        reads: dict[tuple, pd.DataFrame] = {}
-        for measure in measures:
-            probs = measure["probs"] if measure.has("probs") else "given"
-            profile = _PROFILES[measure["gains"]]
-            key = (probs, measure["cutoff"], profile)
-            if key not in reads:
-                reads[key] = con.execute(
-                    sqlfiles.read("drivers/umeasure_reads.sql"),
-                    {"campaign_id": campaign, "depth": measure["cutoff"], "probs": probs, "profile": profile,
-                     "judgment_set": request.judgment_set},
-                ).df()
-            if probs != "given" and not con.execute(
-                "select count(*) from intent_weights where campaign_id = $c and probs = $p", {"c": campaign, "p": probs}
-            ).fetchone()[0]:
-                raise MeasureParamError(f"{measure}: campaign '{campaign}' has no probability variant {probs!r}")
-            rows = reads[key]
-            if rows["length"].isna().any():
-                if lengths is None:
-                    lengths = con.execute(
-                        "select length from document_lengths where campaign_id = $c", {"c": campaign}
-                    ).fetchnumpy()["length"].astype(float)
-                rows = _fill_lengths(rows, measure, campaign, lengths)
-            gains = _gains(rows, measure, highest)
-            frames.append(long_form(lists, str(measure), _value(measure, rows, gains, len(lists))))
+    lists = staged_lists(con)  # staged by the plan before this step
+    kind = con.execute("select qrels_kind from campaigns where campaign_id = $c", {"c": campaign}).fetchone()[0]
+    if kind == "diversity":
+        adhoc = [str(m) for m in measures if m.kind == "U"]  # the declared formula, not the name
+        if adhoc:
+            raise MeasureParamError(
+                f"{adhoc[0]}: campaign '{campaign}' has diversity qrels; U reads ad hoc judgments "
+                "(use D_U or U_IA, which read every intent)"
+            )
+    highest = con.execute("select max(level) from qrels_by_set where campaign_id = $c and judgment_set = $s",
+                          {"c": campaign, "s": request.judgment_set}).fetchone()[0]
+    lengths = None
+    reads: dict[tuple, pd.DataFrame] = {}
+    for measure in measures:
+        probs = measure["probs"] if measure.has("probs") else "given"
+        profile = _PROFILES[measure["gains"]]
+        key = (probs, measure["cutoff"], profile)
+        if key not in reads:
+            reads[key] = con.execute(
+                sqlfiles.read("drivers/umeasure_reads.sql"),
+                {"campaign_id": campaign, "depth": measure["cutoff"], "probs": probs, "profile": profile,
+                 "judgment_set": request.judgment_set},
+            ).df()
+        if probs != "given" and not con.execute(
+            "select count(*) from intent_weights where campaign_id = $c and probs = $p", {"c": campaign, "p": probs}
+        ).fetchone()[0]:
+            raise MeasureParamError(f"{measure}: campaign '{campaign}' has no probability variant {probs!r}")
+        rows = reads[key]
+        if rows["length"].isna().any():
+            if lengths is None:
+                lengths = con.execute(
+                    "select length from document_lengths where campaign_id = $c", {"c": campaign}
+                ).fetchnumpy()["length"].astype(float)
+            rows = _fill_lengths(rows, measure, campaign, lengths)
+        gains = _gains(rows, measure, highest)
+        frames.append(long_form(lists, str(measure), _value(measure, rows, gains, len(lists))))
     if not frames:
         return pd.DataFrame(columns=["run_id", "topic_id", "measure", "value"])
     return pd.concat(frames, ignore_index=True)

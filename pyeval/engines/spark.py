@@ -220,6 +220,9 @@ class SparkExecutor:
     def open_values(self) -> None:
         self.frames = []
 
+    def profiles(self, step: Step) -> None:
+        """Nothing: :func:`compute` made the step on the warehouse before exporting its rows."""
+
     def macros(self, step: Step) -> None:
         """Nothing: transpile inlines the evaluation macros."""
 
@@ -283,7 +286,9 @@ def compute(spark, con: duckdb.DuckDBPyConnection, request: EvaluationRequest,
     :class:`SparkExecutor`. ``files``: table -> Parquet files (default: the campaign's rows of
     ``con`` exported to a temporary directory)."""
     check_supported(engine("spark"), request.measures)
-    stages.check_gain_profiles(con, request.campaign_id, request.measures)
+    planned = plan(request)
+    for step in (s for s in planned.steps if s.kind == "profiles"):
+        stages.define_profiles(con, step)  # on the warehouse, before its rows are exported for Spark
     temporary = None
     if files is None:
         temporary = tempfile.mkdtemp(prefix="pyeval-spark-")
@@ -293,7 +298,7 @@ def compute(spark, con: duckdb.DuckDBPyConnection, request: EvaluationRequest,
         for view in VIEWS:
             spark.sql(transpile.spark_sql(f"views/{view}.sql")).createOrReplaceTempView(view)
         executor = SparkExecutor(spark)
-        execute(plan(request), executor)
+        execute(planned, executor)
         frame = executor.take_values()
     finally:
         if temporary is not None:
