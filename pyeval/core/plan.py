@@ -95,7 +95,7 @@ class Step:
     """One step of a plan.
 
     kind: ``profiles`` (the gain profiles the measures name: each checked, an inline one
-    defined; the plan's first step when there are any), ``macros`` (the evaluation macros),
+    defined; a step of the plan's ``setup``, before any pass), ``macros`` (the evaluation macros),
     ``stage`` (a staged relation), ``components`` (a composite family's component values
     appended to ``evaluation_components``), ``family`` (a metric family's SQL) or ``driver`` (a
     Python family, reading the lists staged before it); model: the file of sql/ it runs
@@ -141,15 +141,18 @@ class Pass:
 @dataclass(frozen=True, eq=False)
 class Plan:
     """An evaluation's passes; ``outputs`` (diversity plans): each requested measure and the
-    pass whose values it takes (empty: every pass's values are the evaluation's)."""
+    pass whose values it takes (empty: every pass's values are the evaluation's); ``setup``:
+    the steps made once before any pass (the gain profiles, :func:`profiles_step`)."""
 
     request: EvaluationRequest
     passes: tuple[Pass, ...]
     outputs: tuple[tuple[str, int], ...] = ()
+    setup: tuple[Step, ...] = ()
 
     @property
     def steps(self) -> list[Step]:
-        return [step for p in self.passes for step in p.steps]
+        """The setup's steps, then every pass's."""
+        return [*self.setup, *(step for p in self.passes for step in p.steps)]
 
     def families(self) -> list[str]:
         return list(dict.fromkeys(step.family for step in self.steps if step.kind in ("family", "driver")))
@@ -337,14 +340,13 @@ def profiles_step(campaign_id: str, measures: Iterable[Measure]) -> Step | None:
 
 def plan(request: EvaluationRequest) -> Plan:
     """The steps that compute ``request``'s measures (pure: reads only the SQL headers and the
-    measure registry): first the gain profiles they name (:func:`profiles_step`, once), then
-    :func:`_planned`'s passes."""
+    measure registry): :func:`_planned`'s passes, and as their ``setup`` the gain profiles the
+    measures name (:func:`profiles_step`: made once, before any pass)."""
     planned = _planned(request)
     step = profiles_step(request.campaign_id, request.measures)
     if step is None:
         return planned
-    first, *rest = planned.passes
-    return Plan(planned.request, (Pass(first.staging, first.request, (step, *first.steps)), *rest), planned.outputs)
+    return Plan(planned.request, planned.passes, planned.outputs, (step,))
 
 
 def _planned(request: EvaluationRequest) -> Plan:
@@ -469,6 +471,8 @@ def describe(plan: Plan, sql: bool = False) -> str:
             if sql:
                 lines.extend("             " + line for line in text.rstrip("\n").splitlines())
 
+    for step in plan.setup:
+        show(step)
     for number, current in enumerate(plan.passes, 1):
         staging = current.staging
         what = staging.kind if staging.kind == ADHOC else (
@@ -488,6 +492,10 @@ def execute(plan: Plan, executor: Executor) -> None:
     passes and the outputs."""
     collect = bool(plan.outputs)
     results: dict[tuple[int, str], pd.DataFrame] = {}
+    for step in plan.setup:
+        if step.kind != "profiles":  # pragma: no cover - the plan's setup holds profiles only
+            raise ValueError(f"unknown setup step kind {step.kind!r}")
+        executor.profiles(step)
     if not collect:
         executor.open_values()
     for index, current in enumerate(plan.passes):
@@ -496,9 +504,7 @@ def execute(plan: Plan, executor: Executor) -> None:
         staged: list[str] = []
         try:
             for step in current.steps:
-                if step.kind == "profiles":
-                    executor.profiles(step)
-                elif step.kind == "macros":
+                if step.kind == "macros":
                     executor.macros(step)
                 elif step.kind == "stage":
                     staged.append(step.produces)

@@ -287,7 +287,7 @@ def compute(spark, con: duckdb.DuckDBPyConnection, request: EvaluationRequest,
     ``con`` exported to a temporary directory)."""
     check_supported(engine("spark"), request.measures)
     planned = plan(request)
-    for step in (s for s in planned.steps if s.kind == "profiles"):
+    for step in planned.setup:
         stages.define_profiles(con, step)  # on the warehouse, before its rows are exported for Spark
     temporary = None
     if files is None:
