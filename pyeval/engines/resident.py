@@ -67,6 +67,22 @@ def _refuse_whitespace(con, relation: str, columns: Mapping[str, str], label: Ca
                            "cannot (whitespace separates the fields of a TREC file); remove it")
 
 
+_HAS_WHITESPACE = re.compile(_WHITESPACE).search
+
+
+def _may_hold_whitespace(relation: Any) -> bool:
+    """Whether a run's identifiers may hold whitespace: searched in Python for the object
+    arrays of mappings and namedtuples (cheaper than a query for the few thousand lines of a
+    call), always for Arrow columns (a DataFrame's); :func:`_refuse_whitespace` finds the row."""
+    if not isinstance(relation, dict):
+        return True
+    try:  # one search over the identifiers joined by a separator that is not whitespace
+        return any(_HAS_WHITESPACE("\x00".join(relation[column].tolist())) is not None
+                   for column in ("topic_id", "doc_id"))
+    except TypeError:  # not all text
+        return True
+
+
 #: In-memory qrels as the fast path's ``file_fields`` (sql/loaders/qrels_fast_rows.sql reads
 #: it): a field the general path would split differently (ASCII whitespace inside, or empty) is
 #: null, so that sql/loaders/staged_file_fits.sql sends the qrels to the general path, which
@@ -393,7 +409,7 @@ class Engine:
         if relation is not None:
             con.register("resident_run", relation)
         try:
-            if relation is not None:
+            if relation is not None and _may_hold_whitespace(relation):
                 _refuse_whitespace(con, "resident_run", {"topic_id": "query_id", "doc_id": "doc_id"},
                                    lambda index: labels[names[index]])
             if relation is not None and not all(item.checked for item in given.values()) and con.execute(
