@@ -115,6 +115,7 @@ __all__ = [
     "sqlalchemy_url",
 ]
 
-# The evaluation engines register with pyeval.core.engine (a few light modules: each engine's
-# heavy imports wait for its first computation).
+# The evaluation engines register with pyeval.core.engine, the Python family drivers with
+# pyeval.family_drivers (a few light modules: each one's heavy imports wait for its first call).
+from . import drivers as _drivers  # noqa: E402,F401
 from . import engines as _engines  # noqa: E402,F401

@@ -217,6 +217,8 @@ def reference_problems(path: Path) -> list[str]:
             problems += [f"{where(path, first_line, text, match.start())}: no {what}"
                          for what in section_problems(page, text[match.end():match.end() + 120])]
         for match in PATH.finditer(text):
+            if path.parent.name == "migrations":
+                break  # a migration's text is frozen (its sha256 is recorded by every warehouse that applied it)
             if not path_resolves(match.group(1), text, match.start(), match.end()):
                 problems.append(f"{where(path, first_line, text, match.start())}: "
                                 f"path {match.group(1).rstrip('.')} does not exist")

@@ -77,3 +77,15 @@ def test_the_cli_refuses_an_unsupported_family_in_one_line(tmp_path, write):
     assert result.exit_code != 0 and "Traceback" not in result.output
     assert "measure alpha_nDCG@20 does not run on Spark: family ndeval" in result.output
     assert "(use --engine duckdb)" in result.output
+
+
+def test_the_drivers_are_registered_function_objects_the_import_graph_sees():
+    from pyeval import drivers, family_drivers
+
+    from .test_architecture import import_graph
+
+    assert registry.driver("ndeval") is drivers.ndeval and registry.driver("umeasure") is drivers.umeasure
+    assert family_drivers.driven_families() == {d.family for d in registry.definitions()} - set(registry.sql_families())
+    assert {"pyeval.drivers.ndeval", "pyeval.drivers.umeasure"} <= import_graph()["pyeval.drivers"]
+    with pytest.raises(ValueError, match="has a driver already"):
+        family_drivers.register_driver("ndeval", drivers.ndeval)

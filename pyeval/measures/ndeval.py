@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from .base import MAX_RANK, MeasureDef, Param
 from .common import JUDGED_ONLY
-from .registry import register, register_driver
+from .registry import register
 
 NDEVAL = "ndeval 4.5 (TREC Web track, C. Clarke et al.); ir_measures {}"
 
@@ -82,5 +82,3 @@ register(
             "intents with a relevant document (unweighted)", "StRecall (Zhai et al., SIGIR 2003)",
             (REL,), aliases=("strec",)),
 )
-
-register_driver("ndeval", "pyeval.drivers.ndeval:compute")

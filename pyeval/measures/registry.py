@@ -2,12 +2,14 @@
 
 Only the registry maps a measure to its family; code looks measures up here and never
 dispatches on name strings elsewhere. A family is computed by ``sql/metrics/metric_<family>.sql``
-unless a Python driver is registered for it (:func:`register_driver`).
+unless a Python driver is registered for it (pyeval.family_drivers.register_driver, by pyeval/drivers/).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+
+from pyeval import family_drivers
 
 from .base import MeasureDef
 
@@ -29,44 +31,23 @@ def register(*definitions: MeasureDef) -> None:
 
 _PRESETS: dict[str, dict] = {}
 
-#: family -> "module:function" of its Python driver (families that are not SQL files).
-_DRIVERS: dict[str, str] = {}
-
-
-def register_driver(family: str, target: str) -> None:
-    """Compute ``family`` with a Python function instead of a SQL file.
-
-    ``target`` is ``"package.module:function"``, imported on first use; the function is called
-    as ``function(con, measures, inputs)`` with the family's measures and the evaluation's
-    :class:`pyeval.core.request.EvaluationRequest` (campaign, runs, ordering, depth, ...), and returns the SQL families' long form
-    (``run_id, topic_id, measure, value``).
-    """
-    if family in _DRIVERS:
-        raise ValueError(f"family {family!r} has a driver already")
-    _DRIVERS[family] = target
-
 
 def driver(family: str):
-    """The Python function computing ``family``, or None for a SQL family."""
-    target = _DRIVERS.get(family)
-    if target is None:
-        return None
-    import importlib
-
-    module, _, function = target.partition(":")
-    return getattr(importlib.import_module(module), function)
+    """The Python function computing ``family``, or None for a SQL family (pyeval.family_drivers:
+    pyeval/drivers/ registers them)."""
+    return family_drivers.driver(family)
 
 
 def has_driver(family: str) -> bool:
-    """Whether ``family`` is computed by a Python driver (without importing it)."""
-    return family in _DRIVERS
+    """Whether ``family`` is computed by a Python driver."""
+    return family_drivers.driver(family) is not None
 
 
 def reads_adhoc_qrels(measure) -> bool:
     """Whether ``measure`` reads only the ad hoc judgments (``intent_id = ''``): a SQL family
     staged ad hoc. Drivers and the diversity stagings read diversity qrels too (the rule
     pyeval.core.evaluation.evaluate checks a diversity campaign by)."""
-    return _DRIVERS.get(measure.family) is None and measure.definition.staging == "adhoc"
+    return not has_driver(measure.family) and measure.definition.staging == "adhoc"
 
 
 def reads_intents(measure) -> bool:
@@ -78,7 +59,7 @@ def reads_intents(measure) -> bool:
 
 def sql_families() -> list[str]:
     """Families computed by ``sql/metrics/metric_<family>.sql``, sorted."""
-    return sorted({d.family for d in _CANONICAL.values()} - set(_DRIVERS))
+    return sorted({d.family for d in _CANONICAL.values()} - family_drivers.driven_families())
 
 
 #: spelling -> the tool or paper that uses it (docs/measures.md lists them)

@@ -10,7 +10,7 @@ docs/measures.md ("U-measure family").
 from __future__ import annotations
 
 from .base import INTEGER_MAX, MAX_RANK, NTCIREVAL_ORDERING, MeasureDef, Param
-from .registry import register, register_driver
+from .registry import register
 
 SEED = "Sakai & Dou, SIGIR 2013 (U-measure); Sakai, AIRS 2013 (D-U, U-IA)"
 
@@ -73,5 +73,3 @@ register(
                params=(*COMMON, PROBS, CUTOFF), at="cutoff", aliases=("U-IA",), maximum=None,
                ordering=NTCIREVAL_ORDERING),
 )
-
-register_driver("umeasure", "pyeval.drivers.umeasure:compute")

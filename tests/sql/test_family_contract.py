@@ -3,7 +3,7 @@
 Like aiosql's declared-parameter check: the family SQL reads its parameters as columns of
 ``requested_measures``; it must run with the declared columns and fail without any one of them.
 Each file also opens with a header naming itself and its reference. Families computed by a
-Python driver (registry.register_driver: ndeval, umeasure) have no SQL file; their driver is checked.
+Python driver (pyeval/drivers/, registered with pyeval.family_drivers: ndeval, umeasure) have no SQL file; their driver is checked.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from pyeval.measures import definitions, make, registry
 from ..conftest import FIXTURES
 
 #: Families computed by sql/metrics/metric_<family>.sql; the others have a Python driver
-#: (registry.register_driver) and are checked by test_every_python_family_has_a_driver.
+#: (pyeval/drivers/) and are checked by test_every_python_family_has_a_driver.
 FAMILIES = registry.sql_families()
 PYTHON_FAMILIES = sorted({d.family for d in definitions()} - set(FAMILIES))
 
