@@ -25,7 +25,12 @@ What it does:
    - ``campaign`` (100 runs x 50 topics x 1000 docs, 5M run lines): pyeval as three
      processes on a new warehouse file (``load qrels``, ``load run`` with all files in one
      command, ``evaluate -m official`` storing the scores; ``load run DIR`` too when the
-     pyeval measured accepts a directory, found out by trying); trec_eval -O2 and trec_eval
+     pyeval measured accepts a directory, found out by trying); on the same warehouse file,
+     the floor of that evaluate (bench/floor_official.py: a process importing only duckdb that
+     computes the official measures of every run, per topic and means, with hand-written
+     statements over the stored tables; its means checked against pyeval's stored ones, every
+     measure of every run, to 1e-12; issue 39's target: evaluate within 1.5x of it); trec_eval
+     -O2 and trec_eval
      as its Makefile builds it (-g) once per file in one bash loop; pytrec_eval in one
      process (qrels parsed once, each run parsed and evaluated with trec_eval's official
      measures, means); ranx in one process (numba cache warm; cold once); a bare DuckDB
@@ -66,6 +71,7 @@ from pathlib import Path
 
 import bench_trec_eval as single
 import common
+import floor_official
 from common import (CHILD_HEAD, CHILD_TAIL, REPO, child_program, measure, pyeval_exe, python_command,
                     summary_row)
 
@@ -74,6 +80,8 @@ TOOLS_DIR = Path("/root/.cache/pyeval-tools")
 JOBS = ("campaign", "many_small", "one_run", "big_single", "scaling")
 CHECKED_RUNS = 3  # runs whose AP and P@10 are compared between tools
 AGREEMENT = 1e-4  # trec_eval prints 4 decimals
+FLOOR_AGREEMENT = 1e-12  # the official floor against pyeval's stored means (both in double)
+FLOOR_SCRIPT = Path(__file__).resolve().parent / "floor_official.py"
 
 # (runs, topics, docs per topic); --quick divides the runs by 10.
 CAMPAIGN = (100, 50, 1000)
@@ -201,6 +209,7 @@ LABELS = {
     "pyeval_load_run": "pyeval load run FILES (all in one command)",
     "pyeval_load_run_dir": "pyeval load run DIR (directory form)",
     "pyeval_evaluate": "pyeval evaluate -m official (stored)",
+    "floor_official": "floor official (hand-written DuckDB, stored tables)",
     "pyeval_sum": "pyeval: load qrels + load run + evaluate (sum)",
     "trec_eval_O2": "trec_eval -O2, bash loop over the files",
     "trec_eval_g": "trec_eval (its Makefile's -g build), bash loop",
@@ -241,6 +250,7 @@ RATIOS = {  # job -> (name, numerator row, denominator row)
         ("ranx warm / pyeval sum", "ranx_warm", "pyeval_sum"),
         ("pyeval load run / bare read", "pyeval_load_run", "duckdb_read"),
         ("pyeval evaluate / bare read", "pyeval_evaluate", "duckdb_read"),
+        ("pyeval evaluate official / floor", "pyeval_evaluate", "floor_official"),
         ("everyday: pyeval 5 evaluates / trec_eval -O2 5 loops", "pyeval_everyday", "trec_eval_O2_everyday"),
         ("everyday: pyeval load + 5 evaluates / trec_eval -O2 5 loops", "pyeval_everyday_with_load",
          "trec_eval_O2_everyday"),
@@ -260,12 +270,14 @@ RATIOS = {  # job -> (name, numerator row, denominator row)
         ("pyeval / trec_eval -O2", "pyeval", "trec_eval_c_O2"),
     ],
 }
-RATIOS["many_small"] = RATIOS["campaign"][:7]
+RATIOS["many_small"] = RATIOS["campaign"][:8]
 # Targets: (name, job, row or ratio, which statistic, op, bound)
 TARGETS = [
     ("campaign: pyeval sum <= 2.5x bare read", "campaign", "pyeval sum / bare read", "ratio", "<=", 2.5),
     ("campaign: pyeval sum <= trec_eval -O2 loop", "campaign", "pyeval sum / trec_eval -O2 loop", "ratio", "<=", 1.0),
     ("campaign: pytrec_eval / pyeval sum >= 1.5", "campaign", "pytrec_eval / pyeval sum", "ratio", ">=", 1.5),
+    ("campaign: pyeval evaluate official <= 1.5x floor (stored tables)", "campaign",
+     "pyeval evaluate official / floor", "ratio", "<=", 1.5),
     ("campaign: peak RSS <= 1 GB (largest pyeval step)", "campaign", "pyeval_sum", "peak_rss_mb", "<=", 1024),
     ("many_small: pyeval sum <= 3x bare read", "many_small", "pyeval sum / bare read", "ratio", "<=", 3.0),
     ("one_run: pyeval trec_eval within 1.5x pytrec_eval", "one_run", "pyeval / pytrec_eval", "ratio", "<=", 1.5),
@@ -438,6 +450,34 @@ def stored_values(db: Path, runs: list[str]) -> dict:
     return values
 
 
+def floor_check(db: Path, values_file: Path) -> dict:
+    """Every mean the official floor wrote (``values_file``) against the mean pyeval stored in
+    the warehouse's first evaluation, measure by measure (floor_official.STORED_NAMES)."""
+    import duckdb
+
+    computed = json.loads(values_file.read_text())["means"]
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        rows = con.execute("select run_id, measure, value from evaluation_means"
+                           " where evaluation_id = (select min(evaluation_id) from evaluations)").fetchall()
+    finally:
+        con.close()
+    stored = {(run, name): value for run, name, value in rows}
+    pairs = [(stored.get((run, floor_official.STORED_NAMES[name])), value)
+             for run, means in computed.items() for name, value in means.items()]
+    missing = sum(expected is None for expected, _ in pairs)
+    largest = max((abs(expected - value) for expected, value in pairs if expected is not None), default=None)
+    return {"runs": len(computed), "means_compared": len(pairs) - missing, "missing_in_pyeval": missing,
+            "stored_means": len(rows), "max_difference": largest,
+            "agree": bool(pairs) and not missing and len(pairs) == len(rows) and largest <= FLOOR_AGREEMENT}
+
+
+def floor_checked_values(values_file: Path, runs: list[str]) -> dict:
+    """AP and P@10 of ``runs`` as the official floor computed them (for ``agreement``)."""
+    means = json.loads(values_file.read_text())["means"]
+    return {run: {"map": means[run]["map"], "P_10": means[run]["P_10"]} for run in runs if run in means}
+
+
 def trec_eval_values(path: Path, runs: list[str]) -> dict:
     """AP and P@10 of ``runs`` from concatenated trec_eval output (each begins with runid)."""
     values: dict = {}
@@ -482,6 +522,14 @@ def multi_run_rep(setup: Setup, data: dict, work: Path, rep: int, everyday: bool
                                               stdout_path=work / "pyeval_evaluate.out"))
             if rep == 0 and results["pyeval_evaluate"]["returncode"] == 0:
                 values["pyeval (stored)"] = stored_values(db, checked)
+            floor_values = work / "floor_official.json"
+            floor_values.unlink(missing_ok=True)
+            floor = record("floor_official", measure([sys.executable, str(FLOOR_SCRIPT), str(db), "c",
+                                                      "--out", str(floor_values)]))
+            if rep == 0 and floor["returncode"] == 0:
+                values["floor official"] = floor_checked_values(floor_values, checked)
+                if results["pyeval_evaluate"]["returncode"] == 0:
+                    results["floor_check"] = floor_check(db, floor_values)
             for name in EXTRA_SETS if everyday else []:
                 specs = setup.pyeval_set(name)
                 if specs is not None:
@@ -738,6 +786,12 @@ def markdown(report: dict) -> str:
                          f"{_fmt(s['peak_rss_mb'], 0)} | {_fmt(s['cpu_s'], 1)} |")
         if entry.get("warehouse_mb"):
             lines.append(f"\nWarehouse file after load + evaluate: {entry['warehouse_mb']:.0f} MiB.")
+        check = entry.get("floor_check")
+        if check:
+            largest = "n/a" if check["max_difference"] is None else f"{check['max_difference']:.1e}"
+            lines.append(f"\n{LABELS['floor_official']}: {check['means_compared']} means of {check['runs']} runs "
+                         f"against pyeval's {check['stored_means']} stored means, largest difference {largest}: "
+                         f"{'agree' if check['agree'] else '**differ**'} (to {FLOOR_AGREEMENT:g}).")
         for tool, same in entry.get("outputs_identical_to_pyeval", {}).items():
             lines.append(f"\n{LABELS[tool]}: output {'byte-identical to' if same else '**differs from**'} "
                          "pyeval trec_eval's.")
@@ -836,6 +890,7 @@ def main(argv=None) -> int:
                                   f"({data['run_lines']:,} run lines, {data['run_bytes'] / 2**20:.0f} MiB)",
                          "data": describe(data), "warehouse_mb": rep_results[0].get("warehouse_mb"),
                          "rows_read": rep_results[0].get("rows_read"),
+                         "floor_check": rep_results[0].get("floor_check"),
                          "agreement": agreement(rep_results[0].get("values", {}))}
             elif job == "one_run":
                 data = {**describe(runs_subset(base, 1)), "run_file": base["run_files"][0]}
