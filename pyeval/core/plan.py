@@ -7,7 +7,7 @@ from the request; the lists a Python family driver reads are stages too, DRIVER_
 gain profiles the measures name (``profiles``: checked, an inline one defined, once before any
 stage), the rows a composite family is given, each metric family
 (sql/metrics/metric_<family>.sql with its ``requested_measures``) and each Python family driver
-(registry.register_driver). An engine *executes* a plan: :func:`execute` walks it and calls the
+(family_drivers.register_driver). An engine *executes* a plan: :func:`execute` walks it and calls the
 engine's :class:`Executor` for each step (DuckDB: pyeval.core.stages.DuckDBExecutor; Spark:
 pyeval.engines.spark.SparkExecutor), so every engine stages exactly the same models with the
 same parameters.

@@ -5,7 +5,7 @@ sql/); :class:`DuckDBExecutor` runs each step on a DuckDB connection: a stage as
 table its header declares, given the parameters its header declares, a metric family's SQL
 appended to ``evaluation_values`` (sql/evaluation/evaluation_values.sql) with its
 ``requested_measures`` (sql/evaluation/requested_measures.sql), a Python family driver
-(registry.register_driver: pyeval/drivers/) given its measures and the request, reading the
+(family_drivers.register_driver: pyeval/drivers/) given its measures and the request, reading the
 lists staged before it; a ``profiles`` step checks the gain profiles named and defines an
 inline one (:func:`define_profiles`). Every formula
 is in sql/metrics/ (one file per family) or in a driver. pyeval.core.evaluation (the orchestrator)
@@ -199,7 +199,7 @@ class DuckDBExecutor:
             self.con.execute("drop table if exists requested_measures")
 
     def driver(self, step: Step, request: EvaluationRequest) -> None:
-        """A family computed in Python (registry.register_driver), given its measures and the
+        """A family computed in Python (family_drivers.register_driver), given its measures and the
         pass's request."""
         function = registry.driver(step.family)
         insert_frame(self.con, function(self.con, list(step.measures), request))
