@@ -183,6 +183,20 @@ def main(argv=None) -> int:
                          columns=["query_id", "doc_id", "score"])
     records = [ScoredDoc(q, d, s) for q, docs in run.items() for d, s in docs.items()]
     evaluator = pyeval.evaluator(measures, qrels)
+    try:  # ranx 0.3 (numba): the same three means, its Qrels and Run made from the dicts at each call
+        import ranx
+
+        def ranx_call():
+            return ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), ["map", "ndcg@10", "precision@10"])
+
+        from importlib.metadata import version
+
+        ranx_values = ranx_call()  # compiles (numba cache) before the timing
+        assert abs(ranx_values["map"] - ours[measures[0]]) < 1e-9
+        assert abs(ranx_values["precision@10"] - ours[measures[2]]) < 1e-9
+        ranx_label = f"ranx {version('ranx')} (numba warm), dicts"
+    except ImportError:  # pip install ranx
+        ranx_call = None
     cases = {
         "ir_measures (pytrec_eval), dicts": lambda: ir_measures.calc_aggregate(measures, qrels, run),
         "DuckDB floor: one hand-written statement, dicts": lambda: _floor(floor_con, qrels, run),
@@ -192,6 +206,8 @@ def main(argv=None) -> int:
         "pyeval.calc_aggregate, ScoredDoc run": lambda: pyeval.calc_aggregate(measures, qrels, records),
         "pyeval.evaluator(...).calc_aggregate, dicts": lambda: evaluator.calc_aggregate(run),
     }
+    if ranx_call is not None:
+        cases[ranx_label] = ranx_call
     times: dict[str, list[float]] = {name: [] for name in cases}
     for _ in range(args.calls):  # interleaved
         for name, function in cases.items():
