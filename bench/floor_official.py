@@ -11,8 +11,8 @@ docno descending, set once at load by sql/loaders/run_insert.sql), qrels_by_set 
 judgments, intent ''), of the campaign's default judgment set (campaigns.default_judgment_set),
 and runs. How (three statements, one pass over run_entries):
 
-1. the list lengths (num_ret) of every (run, topic) with judgments, and the judged documents
-   retrieved (an inner join on the judgments: a small table);
+1. the list lengths (num_ret) of every (run, topic), and the judged documents retrieved (an
+   inner join on the judgments: a small table);
 2. per (run, topic), from the judged retrieved documents alone, one window (relevant and
    judged non-relevant documents so far, in trec_rank order) and one group by: every measure
    is a filtered count, sum or max over the relevant documents retrieved;
@@ -56,7 +56,8 @@ GMEAN_FLOOR = 1e-5  # trec_eval m_gm_map.c
 TOPIC_POLICIES = ("qrels", "intersection")
 
 # 1. The campaign's ad hoc judgments of its default set, every judged topic's R and N, the
-# lists' lengths and the judged documents they retrieved.
+# lists' lengths (of every topic: statement 2 keeps the judged ones) and the judged documents
+# they retrieved.
 JUDGED_SQL = tuple(statement.strip() for statement in """
 create or replace temp table floor_judgments as
 select topic_id, doc_id, level
@@ -72,7 +73,6 @@ group by topic_id;
 create or replace temp table floor_lists as
 select run_entries.run_id, run_entries.topic_id, count(*) as num_ret
 from run_entries
-semi join floor_topics on floor_topics.topic_id = run_entries.topic_id
 where run_entries.campaign_id = $campaign
 group by all;
 
