@@ -97,10 +97,24 @@ def sample_command(directory):
 def request_options(command):
     """The options of an evaluation request (pyeval.core.request.EvaluationRequest's settings),
     shared by ``evaluate`` and ``explain``: measures, runs, ordering, depth, judged-only, topic
-    policy, gain profile, probability variant and judgment set."""
+    policy, gain profile, probability variant and judgment set. Each option's name is its
+    field's: the command passes them on as they came (:func:`request_from`)."""
     for option in reversed(_REQUEST_OPTIONS):
         command = option(command)
     return command
+
+
+def request_from(campaign: str, settings: dict):
+    """The EvaluationRequest of a command's :func:`request_options` (taken out of
+    ``settings``, which keeps the command's own options): each option is the field of its name."""
+    import dataclasses
+
+    from pyeval.core.request import EvaluationRequest
+
+    given = {field.name: settings.pop(field.name) for field in dataclasses.fields(EvaluationRequest)
+             if field.name in settings}
+    given["runs"] = run_names(given.get("runs", ()))
+    return EvaluationRequest.build(campaign, list(given.pop("measures")), **given)
 
 
 _REQUEST_OPTIONS = [
@@ -115,7 +129,7 @@ _REQUEST_OPTIONS = [
     click.option("--judged-only", is_flag=True, help="Drop unjudged documents first (trec_eval -J)."),
     click.option("--topics", type=click.Choice(names(TOPIC_POLICIES)), default="qrels", show_default=True,
                  help="qrels: every judged topic (missing ones score 0); intersection: the run's topics."),
-    click.option("--gains", help="Gain profile for gain-based measures that do not name one (e.g. exp)."),
+    click.option("--gains", "gain_profile", help="Gain profile for gain-based measures that do not name one (e.g. exp)."),
     click.option("--probs", help="Intent probability variant for diversity measures that do not name one."),
     click.option("--judgments", "judgment_set", metavar="NAME",
                  help="The campaign's judgment set to evaluate under (pyeval judgments list)." + DEFAULT_SET_HELP),
@@ -129,8 +143,7 @@ _REQUEST_OPTIONS = [
 @click.option("--sql", "show_sql", is_flag=True, help="Print each step's SQL too.")
 @click.pass_context
 @fail_cleanly
-def explain_command(ctx, campaign, measures, runs, ordering, max_depth, judged_only, topics, gains, probs,
-                    judgment_set, show_sql):
+def explain_command(ctx, campaign, show_sql, **settings):
     """Print what an evaluation of these measures runs, step by step, and nothing else.
 
     Each pass (a staging of the ranked lists, an ordering) and its steps: the file of sql/ each
@@ -138,11 +151,8 @@ def explain_command(ctx, campaign, measures, runs, ordering, max_depth, judged_o
     the SQL. pyeval evaluate runs these statements one by one on DuckDB (Spark runs the same
     plan); the Python API runs an ad hoc pass as one statement of them."""
     from pyeval.core.plan import describe, plan
-    from pyeval.core.request import EvaluationRequest
 
-    request = EvaluationRequest.build(campaign or "CAMPAIGN", list(measures), runs=run_names(runs),
-                                      ordering=ordering, max_depth=max_depth, judged_only=judged_only,
-                                      topics=topics, gain_profile=gains, probs=probs, judgment_set=judgment_set)
+    request = request_from(campaign or "CAMPAIGN", settings)
     if campaign is not None:
         from pyeval.core.evaluation import resolve
 
@@ -162,20 +172,16 @@ def explain_command(ctx, campaign, measures, runs, ordering, max_depth, judged_o
 @output_option
 @click.pass_context
 @fail_cleanly
-def evaluate_command(ctx, campaign, measures, runs, ordering, max_depth, judged_only, topics, gains, probs,
-                     judgment_set, no_store, per_topic, engine, export_dir, fmt):
+def evaluate_command(ctx, campaign, no_store, per_topic, export_dir, fmt, **settings):
     """Compute measures for a campaign's runs, store per-topic scores, print the means."""
     from pyeval.core.evaluation import evaluate_summary, run, summed_measures
     from ..output import fitting_rows, render, whole_counts
-    from pyeval.core.request import EvaluationRequest
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
-    if export_dir and engine != "spark":
+    request = request_from(campaign, settings)
+    if export_dir and request.engine != "spark":
         raise PyevalError("--export needs --engine spark")
-    request = EvaluationRequest.build(campaign, list(measures), runs=run_names(runs), ordering=ordering,
-                                      max_depth=max_depth, judged_only=judged_only, topics=topics,
-                                      gain_profile=gains, probs=probs, engine=engine, judgment_set=judgment_set)
-    engine_options = {"export": export_dir} if engine == "spark" else {}
+    engine_options = {"export": export_dir} if request.engine == "spark" else {}
     if not per_topic:  # the means only: computed, stored and combined in SQL, no pandas
         summary = evaluate_summary(con, request, store=not no_store, **engine_options)
         click.echo(fitting_rows(["run_id", *summary.measures], summary.rows, fmt,
