@@ -230,6 +230,11 @@ def test_gain_profiles_are_the_plans_first_step_made_once():
     assert dict(steps[0].params) == {"campaign_id": "c", "profiles": ["0=1,1=4", "mine"]}
     assert [s.kind for s in steps].count("profiles") == 1  # several passes, one definition
     assert result.setup == (steps[0],)  # made before any pass
+    from pyeval.core.plan import describe
+
+    assert describe(result).splitlines()[:2] == [
+        "  profiles   gain_profiles: checked, an inline one defined",
+        "             params: $campaign_id = 'c', $profiles = ['0=1,1=4', 'mine']"]
     named = plan(_request("nDCG(gain=mine)@10", "nDCG(gain=exp)@5")).steps[0]
     assert named.kind == "profiles" and named.params["profiles"] == ["mine"]  # a stored one: checked
     assert all(s.kind != "profiles" for s in plan(_request("nDCG(gain=exp)@10", "AP")).steps)
