@@ -254,8 +254,8 @@ def test_the_profiles_step_defines_an_inline_profile_and_refuses_an_unknown_one(
 
 
 def test_no_engine_writes_gain_profiles_itself():
-    """Every engine defines the profiles by executing the plan's step (stages.define_profiles):
-    none calls check_gain_profiles, and the DuckDB engine's compute_into only executes the plan."""
+    """Every engine defines the profiles by executing the plan's setup step
+    (stages.define_profiles), and the DuckDB engine's compute_into only executes the plan."""
     import inspect
     import pathlib
 
@@ -264,8 +264,9 @@ def test_no_engine_writes_gain_profiles_itself():
 
     root = pathlib.Path(pyeval.__file__).parent
     callers = sorted(str(path.relative_to(root)) for path in root.rglob("*.py")
-                     if "check_gain_profiles(con" in path.read_text())
-    # stages.py defines it; the resident engine (the Python API's) prepares measure sets outside
-    # the plan's passes and still calls it
-    assert set(callers) <= {"core/stages.py", "engines/resident.py"}
+                     if "define_profiles(" in path.read_text() or "check_gain_profiles" in path.read_text())
+    # stages.py defines and executes it; Spark (on the warehouse before its export) and the
+    # resident engine execute their plan's setup steps with it
+    assert set(callers) == {"core/stages.py", "engines/spark.py", "engines/resident.py"}
+    assert "for step in planned.setup:" in (root / "engines" / "resident.py").read_text()
     assert "profiles" not in inspect.getsource(stages.compute_into).split('"""')[-1]

@@ -124,14 +124,6 @@ def define_profiles(con, step: Step) -> None:
         )
 
 
-def check_gain_profiles(con, campaign_id: str, measures: Sequence[Measure]) -> None:
-    """:func:`define_profiles` of the ``profiles`` step of ``measures`` (for an engine that
-    prepares measure sets outside :func:`pyeval.core.plan.plan`'s passes)."""
-    step = profiles_step(campaign_id, measures)
-    if step is not None:
-        define_profiles(con, step)
-
-
 def stored_profiles(con, campaign_id: str) -> set[str]:
     """The gain profiles stored for ``campaign_id``."""
     return {row[0] for row in con.execute(

@@ -30,7 +30,7 @@ from pyeval.core.db import create_rows, first_row, transaction
 from pyeval.core.plan import PREFERENCE_STAGING, plan, staged_tables
 from pyeval.core.request import EvaluationRequest
 from pyeval.core.stages import _create_requested  # a family's requested_measures, as the DuckDB executor makes it
-from pyeval.core.stages import check_gain_profiles, create_declared
+from pyeval.core.stages import create_declared, define_profiles
 from pyeval.errors import InputFormatError, MeasureParamError, PyevalError
 from pyeval.loaders.qrels import load_qrels  # not pyeval.loaders: it imports every loader
 from pyeval.loaders.source import STAGED_TABLE, Lines, StagedFile
@@ -204,8 +204,10 @@ class Prepared:
         prefix = f"resident_plan_{number}_"
         self.tables: list[str] = []
         self.families = list(dict.fromkeys(m.family for m in measures))
-        check_gain_profiles(con, CAMPAIGN, measures)  # inline profiles stored in the engine
-        (one_pass,) = plan(EvaluationRequest(CAMPAIGN, tuple(measures), runs=(RUN,), ordering=ordering)).passes
+        planned = plan(EvaluationRequest(CAMPAIGN, tuple(measures), runs=(RUN,), ordering=ordering))
+        for step in planned.setup:  # the gain profiles named: checked, an inline one defined in the engine
+            define_profiles(con, step)
+        (one_pass,) = planned.passes
         aliases: dict[str, str] = {}
         # the means as an evaluation takes them (a compensated sum, sql/evaluation/means.sql)
         per_run, expressions, self.params = set(_PER_RUN), [], {"in_topic_order": False}
