@@ -29,6 +29,7 @@ INPUTS = {
     ("ndeval", "baseline"), ("ndeval", "qrels"), ("ndeval", "results"), ("ntcireval", "qrels"),
     ("ntcireval", "results"), ("trec_eval", "zscores"), ("trec_eval", "qrels"), ("trec_eval", "results"),
     ("robustness", "profiles"),  # names gain profiles, not files
+    ("evaluate", "gain_profile"), ("explain", "gain_profile"),  # --gains: a gain profile's name
     ("fuse", "output_depth"),  # a number of documents
     ("to-traditional", "target"),  # a campaign's name
 }
