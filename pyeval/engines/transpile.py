@@ -427,6 +427,8 @@ _REWRITES = (_lateral_subqueries, _inline_macros, _indexes, _cte_stars, _window_
 
 #: A quoted function name as DuckDB prints one (``"error"(...)``: pyeval.core.compile's statements)
 _QUOTED_CALL = re.compile(r'"(\w+)"\(')
+#: count(*) as DuckDB prints it: count_star(), or count() with a filter or a window
+_EMPTY_COUNT = re.compile(r"\b(?:count_star|count)\(\)")
 
 
 #: A subquery comparison as DuckDB prints ``x in (select ...)`` and ``x not in (select ...)``
@@ -436,9 +438,9 @@ _ANY_ALL = re.compile(r"\s(=\s*ANY|<>\s*ALL|!=\s*ALL)\s*\(")
 def _as_written(sql: str) -> str:
     """DuckDB's printed SQL in the forms SQLGlot reads as the files write them: a lambda
     argument ``(lambda x: e)`` as ``lambda x: e``, ``"error"(...)`` as ``error(...)``,
-    ``count_star()`` as ``count(*)``, ``x = ANY(select ...)`` as ``x IN (select ...)`` (``<>
+    ``count_star()`` and ``count()`` as ``count(*)``, ``x = ANY(select ...)`` as ``x IN (select ...)`` (``<>
     ALL``: ``NOT IN``)."""
-    sql = _QUOTED_CALL.sub(r"\1(", sql).replace("count_star()", "count(*)")
+    sql = _EMPTY_COUNT.sub("count(*)", _QUOTED_CALL.sub(r"\1(", sql))
     sql = _ANY_ALL.sub(lambda match: " IN (" if "ANY" in match.group(1) else " NOT IN (", sql)
     out, depth, quote, dropped = [], 0, "", []  # dropped: depths whose closing parenthesis goes
     for position, char in enumerate(sql):
