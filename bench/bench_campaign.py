@@ -231,6 +231,7 @@ LABELS = {
     "trec_eval_c": "trec_eval (-g build)",
     "pytrec_eval_single": "pytrec_eval process (parse_qrel/parse_run + RelevanceEvaluator)",
     "duckdb_floor": "DuckDB floor: read both files, AP and P@10 in one query",
+    "pyeval_map_p10": "pyeval trec_eval -m map -m P.10 QRELS RUN (the floor's measures)",
     **common.STARTUP_LABELS,
 }
 SUMS = {  # derived rows: the sum of these rows per repetition (peak RSS: the largest)
@@ -262,6 +263,7 @@ RATIOS = {  # job -> (name, numerator row, denominator row)
         ("pyeval / pytrec_eval", "pyeval", "pytrec_eval_single"),
         ("pyeval / trec_eval -O2", "pyeval", "trec_eval_c_O2"),
         ("pyeval / DuckDB floor", "pyeval", "duckdb_floor"),
+        ("pyeval -m map -m P.10 / DuckDB floor", "pyeval_map_p10", "duckdb_floor"),
         ("pyeval / pyeval --version", "pyeval", "pyeval_version"),
     ],
     "big_single": [
@@ -281,6 +283,8 @@ TARGETS = [
     ("campaign: peak RSS <= 1 GB (largest pyeval step)", "campaign", "pyeval_sum", "peak_rss_mb", "<=", 1024),
     ("many_small: pyeval sum <= 3x bare read", "many_small", "pyeval sum / bare read", "ratio", "<=", 3.0),
     ("one_run: pyeval trec_eval within 1.5x pytrec_eval", "one_run", "pyeval / pytrec_eval", "ratio", "<=", 1.5),
+    ("one_run: -m map -m P.10 within 1.3x the DuckDB floor process", "one_run",
+     "pyeval -m map -m P.10 / DuckDB floor", "ratio", "<=", 1.3),
     ("big_single: pyeval trec_eval at least as fast as pytrec_eval", "big_single", "pyeval / pytrec_eval",
      "ratio", "<=", 1.0),
 ]
@@ -594,6 +598,9 @@ def one_run_rep(setup: Setup, data: dict, work: Path, rep: int) -> dict:
         if tool in ("pyeval", "trec_eval_c_O2", "trec_eval_c") and result["returncode"] == 0:
             result["values"] = single._values_from_trec_output(work / f"{tool}.out")
         results["pytrec_eval_single" if tool == "pytrec_eval" else tool] = result
+    # the floor's own work: AP and P@10 only (issue 39: within 1.3x of the floor process)
+    results["pyeval_map_p10"] = measure([pyeval_exe(), "trec_eval", "-m", "map", "-m", "P.10",
+                                         data["qrels_file"], data["run_file"]], stdout_path=work / "pyeval_map_p10.out")
     phases = work / "floor.json"
     phases.unlink(missing_ok=True)
     floor = measure(python_command(child_program(CHILD_FLOOR, SQL=repr(FLOOR_SQL)), data["qrels_file"],
