@@ -729,14 +729,17 @@ def _split(text: str, per_call: Iterable[str], per_call_parameters: Iterable[str
         else:
             fixed.append(entry)
     fixed_names = {entry["key"].lower() for entry in fixed}
-    rest = [entry for entry in entries if entry["key"].lower() not in fixed_names]
+    # a projection of one relation is cheaper read again than made a table: it stays, and the
+    # tables made once that read it take it into their own ``with``
+    kept = {entry["key"].lower() for entry in fixed if _projection(entry["value"]["query_node"])}
+    rest = [entry for entry in entries if entry["key"].lower() not in fixed_names - kept]
     body = {key: value for key, value in root.items() if key != "cte_map"}
     wanted = {name for entry in rest for name in reads[entry["key"].lower()]}
     wanted |= {item["table_name"].lower() for item in _walk(body) if item.get("type") == "BASE_TABLE"}
     once = []
     for entry in fixed:
         name = entry["key"].lower()
-        if name not in wanted:
+        if name not in wanted or name in kept:
             continue
         needed, pending = set(), [name]
         while pending:
@@ -749,6 +752,18 @@ def _split(text: str, per_call: Iterable[str], per_call_parameters: Iterable[str
         once.append((name, layout(render({**tree, "statements": [{**tree["statements"][0], "node": query}]}))))
     root["cte_map"] = {**root["cte_map"], "map": rest}
     return once, layout(render(tree))
+
+
+def _projection(query: dict) -> bool:
+    """Whether ``query`` only picks columns of one relation (no filter, group, order, window,
+    aggregate or row-making call)."""
+    if query.get("type") != "SELECT_NODE" or (query.get("from_table") or {}).get("type") != "BASE_TABLE":
+        return False
+    if query.get("where_clause") or query.get("group_expressions") or query.get("having") or query.get("qualify"):
+        return False
+    if query.get("modifiers") or (query.get("cte_map") or {}).get("map"):
+        return False
+    return all(item.get("class") in ("COLUMN_REF", "STAR") for item in query["select_list"])
 
 
 def layout(text: str) -> str:
@@ -799,10 +814,14 @@ def cache_folder() -> Path | None:
 @functools.cache
 def _compiler() -> str:
     """What a compiled statement depends on besides its own inputs: this compiler's source,
-    the DuckDB that parses and prints, and the keys and columns of the stored relations."""
-    columns = {path: list(sqlfiles.model(path).columns) for path in sqlfiles.model_files()}
+    the DuckDB that parses and prints, and the files of sql/ (whose headers give the stored
+    relations' keys and columns), by name, size and time (no file read)."""
     made = hashlib.sha256(Path(__file__).read_bytes())
-    made.update(json.dumps([duckdb.__version__, sorted(stored_keys().items()), columns]).encode())
+    made.update(duckdb.__version__.encode())
+    root = sqlfiles.resource_root("sql")
+    for path in sorted(root.rglob("*.sql")):
+        status = path.stat()
+        made.update(f"{path.relative_to(root)}:{status.st_size}:{status.st_mtime_ns}".encode())
     return made.hexdigest()
 
 
