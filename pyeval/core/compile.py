@@ -766,25 +766,36 @@ def _projection(query: dict) -> bool:
     return all(item.get("class") in ("COLUMN_REF", "STAR") for item in query["select_list"])
 
 
-def layout(text: str) -> str:
-    """``text`` (a statement as :func:`render` prints it, on one line) with each common table
-    expression of its outer ``with`` on a line of its own, then the final select."""
-    lines, start, depth, quote = [], 0, 0, ""
+def outside_quotes(text: str) -> Iterator[tuple[int, str, int]]:
+    """Each character of SQL ``text`` outside its quoted strings and identifiers, with its
+    position and the depth of parentheses it stands at (an opening parenthesis and its closing
+    one at the same depth, one more than around them)."""
+    depth, quote = 0, ""
     for position, char in enumerate(text):
         if quote:
             quote = "" if char == quote else quote
-        elif char in "'\"":
+            continue
+        if char in "'\"":
             quote = char
-        elif char == "(":
+            continue
+        if char == "(":
             depth += 1
-        elif char == ")":
+        yield position, char, depth
+        if char == ")":
             depth -= 1
-            if depth == 0 and text.startswith(", ", position + 1):
-                lines.append(text[start:position + 2])
-                start = position + 3
-            elif depth == 0 and text.startswith(" SELECT ", position + 1):
-                lines.append(text[start:position + 1])
-                start = position + 2
+
+
+def layout(text: str) -> str:
+    """``text`` (a statement as :func:`render` prints it, on one line) with each common table
+    expression of its outer ``with`` on a line of its own, then the final select."""
+    lines, start = [], 0
+    for position, char, depth in outside_quotes(text):
+        if char == ")" and depth == 1 and text.startswith(", ", position + 1):
+            lines.append(text[start:position + 2])
+            start = position + 3
+        elif char == ")" and depth == 1 and text.startswith(" SELECT ", position + 1):
+            lines.append(text[start:position + 1])
+            start = position + 2
     return "\n".join(lines + [text[start:]])
 
 

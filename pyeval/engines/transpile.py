@@ -36,6 +36,7 @@ import re
 from collections.abc import Mapping
 
 from ..errors import PyevalError
+from pyeval.core.compile import outside_quotes
 
 
 class UntranslatableSQL(PyevalError):
@@ -438,29 +439,19 @@ _ANY_ALL = re.compile(r"\s(=\s*ANY|<>\s*ALL|!=\s*ALL)\s*\(")
 def _as_written(sql: str) -> str:
     """DuckDB's printed SQL in the forms SQLGlot reads as the files write them: a lambda
     argument ``(lambda x: e)`` as ``lambda x: e``, ``"error"(...)`` as ``error(...)``,
-    ``count_star()`` and ``count()`` as ``count(*)``, ``x = ANY(select ...)`` as ``x IN (select ...)`` (``<>
-    ALL``: ``NOT IN``)."""
+    ``count_star()`` and ``count()`` as ``count(*)``, ``x = ANY(select ...)`` as ``x IN
+    (select ...)`` (``<> ALL``: ``NOT IN``)."""
     sql = _EMPTY_COUNT.sub("count(*)", _QUOTED_CALL.sub(r"\1(", sql))
     sql = _ANY_ALL.sub(lambda match: " IN (" if "ANY" in match.group(1) else " NOT IN (", sql)
-    out, depth, quote, dropped = [], 0, "", []  # dropped: depths whose closing parenthesis goes
-    for position, char in enumerate(sql):
-        if quote:
-            quote = "" if char == quote else quote
-        elif char in "'\"":
-            quote = char
-        elif char == "(":
-            depth += 1
-            if sql.startswith("lambda ", position + 1):
-                dropped.append(depth)
-                continue
-        elif char == ")":
-            if dropped and dropped[-1] == depth:
-                dropped.pop()
-                depth -= 1
-                continue
-            depth -= 1
-        out.append(char)
-    return "".join(out)
+    opened, dropped = [], set()  # the depths of the lambdas' parentheses, the positions dropped
+    for position, char, depth in outside_quotes(sql):
+        if char == "(" and sql.startswith("lambda ", position + 1):
+            opened.append(depth)
+            dropped.add(position)
+        elif char == ")" and opened and opened[-1] == depth:
+            opened.pop()
+            dropped.add(position)
+    return "".join(char for position, char in enumerate(sql) if position not in dropped)
 
 
 def to_spark(sql: str, parameters: Mapping[str, object] | None = None) -> str:
