@@ -10,13 +10,14 @@ definition and deletes what the request does not read:
    column with constants (``kind = 'P'``, ``kind in (...)``, the ``case kind when`` branches) is
    decided for the request's kinds of that family (``requested_measures`` holds no other kind),
    and the ``case`` branches, ``and``/``or``/``not`` decided by it fold away.
-2. **Remove dead code** (:func:`prune`): a select item of a common table expression or a
-   subquery in ``from`` that no name of the statement reads any more, then a common table
-   expression no relation reads, until nothing changes. Liveness is by name (an item stays when
-   its name occurs anywhere else in the statement: conservative across scopes), and an item is
-   kept whenever removing it could change the rows: ``unnest`` and other row-producing calls,
-   ``error()``, aggregates of a query without ``group by``, items of ``distinct`` queries,
-   ``union`` branches, ``group by``/``order by`` by position or ``all``.
+2. **Remove dead code** (:func:`prune`), until nothing changes: a select item of a common
+   table expression or a subquery in ``from`` that no reader reads (the columns each query
+   reads of each relation of its ``from``, followed from the output down: :class:`_Liveness`),
+   a common table expression nothing reads, a left join that gives its query no column and at
+   most one row per row (its condition equates a key of the joined relation), a struct field no
+   name reads. An item is kept whenever removing it could change the rows: ``unnest`` and other
+   row-producing calls, ``error()``, aggregates of a query without ``group by``, items of
+   ``distinct`` queries, ``union`` branches, ``group by``/``order by`` by position or ``all``.
 
 Both work on DuckDB's own syntax tree (``json_serialize_sql``) and print it back with
 ``json_deserialize_sql``: the statement is DuckDB's rendering of the same expressions, never a
@@ -107,33 +108,40 @@ def _text(node: dict) -> str | None:
     return None
 
 
-def _decide(node: dict, kinds: frozenset[str]) -> bool | None:
-    """Whether a comparison of ``kind`` with constants holds for every row of a family whose
-    requested kinds are ``kinds`` (True), for none (False), or depends on the row (None)."""
+def _kind_test(node: dict) -> tuple[str, list[str]] | None:
+    """A comparison of ``kind`` with constants, as ``(test, constants)``: ``=``, ``<>``, ``in``
+    or ``prefix`` (``starts_with(kind, 'X')``); None for any other node."""
     kind_type = node.get("type")
     if node.get("class") == "COMPARISON" and kind_type in ("COMPARE_EQUAL", "COMPARE_NOTEQUAL"):
         left, right = node["left"], node["right"]
         if _is_kind(right):
             left, right = right, left
-        value = _text(right)
-        if not _is_kind(left) or value is None:
-            return None
-        equal = True if kinds == {value} else (False if value not in kinds else None)
-        return equal if kind_type == "COMPARE_EQUAL" or equal is None else not equal
-    if node.get("class") == "FUNCTION" and node.get("function_name", "").lower() in ("starts_with", "prefix"):
+        if _is_kind(left) and _text(right) is not None:
+            return ("=" if kind_type == "COMPARE_EQUAL" else "<>"), [_text(right)]
+    elif node.get("class") == "FUNCTION" and node.get("function_name", "").lower() in ("starts_with", "prefix"):
         column, prefix = (argument.get("expression", argument) for argument in node["arguments"])
-        start = _text(prefix)
-        if not _is_kind(column) or start is None:
-            return None
-        starting = {kind for kind in kinds if kind.startswith(start)}
-        return True if starting == kinds else (False if not starting else None)
-    if node.get("class") == "OPERATOR" and kind_type == "COMPARE_IN":
-        column, *values = node["children"]
-        texts = [_text(value) for value in values]
-        if not _is_kind(column) or None in texts:
-            return None
-        return True if kinds <= set(texts) else (False if not kinds & set(texts) else None)
+        if _is_kind(column) and _text(prefix) is not None:
+            return "prefix", [_text(prefix)]
+    elif node.get("class") == "OPERATOR" and kind_type == "COMPARE_IN" and _is_kind(node["children"][0]):
+        texts = [_text(value) for value in node["children"][1:]]
+        if None not in texts:
+            return "in", texts
     return None
+
+
+def _decide(node: dict, kinds: frozenset[str]) -> bool | None:
+    """Whether a comparison of ``kind`` with constants holds for every row of a family whose
+    requested kinds are ``kinds`` (True), for none (False), or depends on the row (None)."""
+    found = _kind_test(node)
+    if found is None:
+        return None
+    test, constants = found
+    if test == "prefix":
+        holding = {kind for kind in kinds if kind.startswith(constants[0])}
+    else:
+        holding = kinds & set(constants)
+    decided = True if holding == kinds else (False if not holding else None)
+    return (not decided) if test == "<>" and decided is not None else decided
 
 
 def _fold(node: object, kinds: frozenset[str]) -> object:
@@ -336,7 +344,7 @@ class _Liveness:
         parts: list[object] = [self.kept(node)]
         parts += [node.get(key) for key in ("where_clause", "group_expressions", "group_sets", "having", "qualify",
                                             "modifiers", "sample")]
-        parts += self._join_parts(node.get("from_table"))
+        parts += _join_parts(node.get("from_table"))
         for part in parts:
             for item in self._expressions(part, bindings):
                 if item.get("class") == "COLUMN_REF":
@@ -356,20 +364,6 @@ class _Liveness:
         for name, query in bindings:
             if query is not None and id(query) not in self.demand:
                 self._need(query, set())  # read for its rows even when no column is
-
-    def _join_parts(self, table: object) -> list[object]:
-        """The conditions and ``using`` columns of a ``from``'s joins."""
-        parts: list[object] = []
-        stack = [table]
-        while stack:
-            current = stack.pop()
-            if isinstance(current, dict) and current.get("type") == "JOIN":
-                parts.append(current.get("condition"))
-                parts += [{"class": "COLUMN_REF", "column_names": [name]} for name in current.get("using_columns") or []]
-                stack += [current.get("left"), current.get("right")]
-            elif isinstance(current, dict) and current.get("type") == "TABLE_FUNCTION":
-                parts.append(current.get("function"))
-        return parts
 
     def _expressions(self, part: object, bindings: list) -> Iterator[dict]:
         """The column references and stars of ``part``; an expression's subquery is a query
@@ -405,6 +399,23 @@ def _from_items(table: object) -> Iterator[dict]:
         yield table
 
 
+def _join_parts(table: object, skipped: dict | None = None) -> list[object]:
+    """The conditions and ``using`` columns of a ``from``'s joins (but ``skipped``'s) and its
+    table functions' calls."""
+    parts: list[object] = []
+    stack = [table]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict) and current.get("type") == "JOIN":
+            if current is not skipped:
+                parts.append(current.get("condition"))
+                parts += [{"class": "COLUMN_REF", "column_names": [name]} for name in current.get("using_columns") or []]
+            stack += [current.get("left"), current.get("right")]
+        elif isinstance(current, dict) and current.get("type") == "TABLE_FUNCTION":
+            parts.append(current.get("function"))
+    return parts
+
+
 def _ctes(node: object) -> Iterator[tuple[list, dict]]:
     """Every common table expression of the tree: (its map, its entry)."""
     for item in _walk(node):
@@ -416,14 +427,16 @@ def _ctes(node: object) -> Iterator[tuple[list, dict]]:
 
 
 @functools.cache
-def stored_keys() -> dict[str, tuple[str, ...]]:
-    """The key (``grain:`` of its header) of every relation the staging files of sql/ produce."""
-    keys = {}
-    for path in sqlfiles.model_files():
-        model = sqlfiles.model(path)
-        if model.produces and model.key:
-            keys[model.produces.lower()] = tuple(name.lower() for name in model.key)
-    return keys
+def stored_relations() -> dict[str, sqlfiles.Model]:
+    """The model of every relation the files of sql/ produce, by name (their headers' columns
+    and ``grain:`` keys)."""
+    models = (sqlfiles.model(path) for path in sqlfiles.model_files())
+    return {model.produces.lower(): model for model in models if model.produces}
+
+
+def _stored_key(table: str) -> set[str] | None:
+    model = stored_relations().get(table)
+    return None if model is None or not model.key else {name.lower() for name in model.key}
 
 
 def _output_names(query: dict | None) -> set[str] | None:
@@ -439,8 +452,8 @@ def _keys(query: dict | None, table: str | None, scope: dict[str, dict], depth: 
     declared grain; a query: its ``group by``, ``distinct``, a single row, or its one source's
     keys passed through)."""
     if query is None:
-        key = stored_keys().get(table or "")
-        return [set(key)] if key else []
+        key = _stored_key(table or "")
+        return [key] if key else []
     if query.get("type") != "SELECT_NODE" or depth > 20:
         return []
     items = query["select_list"]
@@ -517,15 +530,14 @@ def _removable_join(node: dict, join: dict, right: dict, scope: dict[str, dict])
     table = right["table_name"].lower() if right.get("type") == "BASE_TABLE" else None
     alias = (right.get("alias") or table or "").lower()
     query = scope.get(table) if table else right["subquery"]["node"]
-    if not alias or (table and query is None and table not in stored_keys()):
+    if not alias or (table and query is None and _stored_key(table) is None):
         return False
-    columns = _output_names(query) if query is not None else set(
-        c.lower() for c in sqlfiles.model(_stored_path(table)).columns)
+    columns = _output_names(query) if query is not None else {c.lower() for c in stored_relations()[table].columns}
     if columns is None:
         return False
     others = [node["select_list"]] + [node.get(k) for k in ("where_clause", "group_expressions", "group_sets",
                                                              "having", "qualify", "modifiers")]
-    others += _other_joins(node["from_table"], join)
+    others += _join_parts(node["from_table"], skipped=join)
     for item in _references(others):
         if item.get("class") == "STAR":
             if not item.get("relation_name") or item["relation_name"].lower() == alias:
@@ -547,24 +559,6 @@ def _removable_join(node: dict, join: dict, right: dict, scope: dict[str, dict])
                             for r in _walk(other)):
                     equated.add(side["column_names"][1].lower())
     return any(key <= equated for key in _keys(query, table, scope))
-
-
-def _stored_path(table: str) -> str:
-    return next(path for path in sqlfiles.model_files() if (sqlfiles.model(path).produces or "").lower() == table)
-
-
-def _other_joins(table: dict, skipped: dict) -> list[object]:
-    """The conditions (and ``using`` columns) of the joins of ``table`` other than ``skipped``."""
-    parts: list[object] = []
-    stack = [table]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, dict) and current.get("type") == "JOIN":
-            if current is not skipped:
-                parts.append(current.get("condition"))
-                parts += [{"class": "COLUMN_REF", "column_names": [n]} for n in current.get("using_columns") or []]
-            stack += [current.get("left"), current.get("right")]
-    return parts
 
 
 #: Calls that read a struct whole (its fields all count): no field is removed where one is made
@@ -642,16 +636,10 @@ def _kinds_named(tree: dict) -> set[str]:
     ``starts_with(kind, 'X')``)."""
     named: set[str] = set()
     for node in _walk(tree):
-        if node.get("class") == "COMPARISON" and node.get("type") in ("COMPARE_EQUAL", "COMPARE_NOTEQUAL"):
-            for side, other in ((node["left"], node["right"]), (node["right"], node["left"])):
-                if _is_kind(side) and _text(other) is not None:
-                    named.add(_text(other))
-        elif node.get("class") == "OPERATOR" and node.get("type") == "COMPARE_IN" and _is_kind(node["children"][0]):
-            named.update(text for text in map(_text, node["children"][1:]) if text is not None)
-        elif node.get("class") == "FUNCTION" and node.get("function_name", "").lower() in ("starts_with", "prefix"):
-            column, prefix = (argument.get("expression", argument) for argument in node["arguments"])
-            if _is_kind(column) and _text(prefix) is not None:
-                named.add(_text(prefix) + "*")
+        found = _kind_test(node)
+        if found is not None:
+            test, constants = found
+            named.update(f"{text}*" if test == "prefix" else text for text in constants)
     return named
 
 

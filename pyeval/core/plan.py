@@ -442,7 +442,8 @@ def describe(plan: Plan, sql: bool = False) -> str:
     measures, then each step: the file of sql/ it runs and the relation it makes, the
     parameters it binds (names and values: bound, never spliced into the SQL), a family's
     measures; a Python family's driver (the lists it reads are stages before it).
-    ``sql``: each step's SQL text too, as the DuckDB engine runs it (the files' own)."""
+    ``sql``: each step's SQL text too, as the DuckDB engine runs it (a stage's file as it is, a
+    family's statement compiled for its kinds)."""
     lines: list[str] = []
     counted = [0, 0]  # SQL statements, lines of SQL
 

@@ -27,7 +27,7 @@ import duckdb
 
 from pyeval.core import compile, sqlfiles
 from pyeval.core.db import create_rows, first_row, transaction
-from pyeval.core.plan import PREFERENCE_STAGING, plan, staged_tables
+from pyeval.core.plan import PREFERENCE_STAGING, Plan, Step, plan, staged_tables
 from pyeval.core.request import EvaluationRequest
 from pyeval.core.stages import _create_requested  # a family's requested_measures, as the DuckDB executor makes it
 from pyeval.core.stages import create_declared, define_profiles
@@ -166,18 +166,26 @@ def _scoped(text: str, aliases: Mapping[str, str]) -> str:
     return f"with {bindings}\nselect * from (\n{text}\n)"
 
 
-def supports(measures: Sequence[Measure], ordering: str | None) -> bool:
-    """Whether a :class:`Prepared` statement computes ``measures``: their plan
-    (:func:`pyeval.core.plan.plan`) is one pass of the ad hoc staging whose steps are stages
-    and SQL families only, and their values are numbers. Other sets (several orderings or
-    ``judged_only`` parts, diversity stagings, Python drivers, the preferences' own stagings)
-    take :func:`pyeval.core.evaluation.evaluate`."""
-    if not all(m.definition.storable for m in measures):
-        return False
-    passes = plan(EvaluationRequest(CAMPAIGN, tuple(measures), runs=(RUN,), ordering=ordering)).passes
-    return (len(passes) == 1 and passes[0].staging.kind == "adhoc"
+def _planned(measures: Sequence[Measure], ordering: str | None) -> Plan:
+    """The plan of ``measures`` on the engine's runs (:func:`pyeval.core.plan.plan`)."""
+    return plan(EvaluationRequest(CAMPAIGN, tuple(measures), runs=(RUN,), ordering=ordering))
+
+
+def preparable(planned: Plan) -> bool:
+    """Whether a :class:`Prepared` statement executes ``planned``: one pass of the ad hoc
+    staging whose steps are stages and SQL families only, and numeric values. Other plans
+    (several orderings or ``judged_only`` parts, diversity stagings, Python drivers, the
+    preferences' own stagings) take :func:`pyeval.core.evaluation.evaluate`."""
+    passes = planned.passes
+    return (all(m.definition.storable for m in planned.request.measures)
+            and len(passes) == 1 and passes[0].staging.kind == "adhoc"
             and all(step.kind in ("macros", "stage", "family") for step in passes[0].steps)
             and not set(passes[0].staged) & _OWN_STAGINGS)
+
+
+def supports(measures: Sequence[Measure], ordering: str | None) -> bool:
+    """Whether a :class:`Prepared` statement computes ``measures`` (:func:`preparable`)."""
+    return preparable(_planned(measures, ordering))
 
 
 def _family_error(exc: duckdb.InvalidInputException, families: Sequence[str]) -> Exception:
@@ -200,11 +208,11 @@ class Prepared:
     files' own, unchanged: what :func:`pyeval.core.stages.compute_into` and
     :func:`pyeval.core.evaluation.evaluate` run statement by statement."""
 
-    def __init__(self, con, measures: Sequence[Measure], ordering: str, number: int):
+    def __init__(self, con, planned: Plan, number: int):
         prefix = f"resident_plan_{number}_"
         self.tables: list[str] = []
+        measures = planned.request.measures
         self.families = list(dict.fromkeys(m.family for m in measures))
-        planned = plan(EvaluationRequest(CAMPAIGN, tuple(measures), runs=(RUN,), ordering=ordering))
         for step in planned.setup:  # the gain profiles named: checked, an inline one defined in the engine
             define_profiles(con, step)
         (one_pass,) = planned.passes
@@ -214,20 +222,10 @@ class Prepared:
         try:
             for step in (s for s in one_pass.steps if s.kind == "stage"):
                 model = sqlfiles.model(step.model)
-                if per_run & set(model.reads):
-                    # its parts that read only the qrels made once (the pooled documents)
-                    once, per_call = compile.split(step.text, per_run, _PER_CALL_PARAMETERS)
-                    readable = dict(aliases)
-                    for name, text in once:
-                        made = f"{prefix}{step.produces}_{name}"
-                        con.execute(f"create or replace temp table {made} as\n" + _scoped(text, readable),
-                                    {k: v for k, v in step.params.items() if k in compile.parameters(text)})
-                        self.tables.append(made)
-                        readable[name] = made
+                if per_run & set(model.reads):  # its parts that read only the qrels made once (the pooled documents)
+                    made = self._made_once(con, step, per_run, f"{prefix}{step.produces}_", aliases, {})
                     per_run.add(step.produces)
-                    expressions.append(f"{step.produces} as (\n"
-                                       + _scoped(per_call, {k: v for k, v in readable.items() if k not in aliases})
-                                       + "\n)")
+                    expressions.append(f"{step.produces} as (\n" + made + "\n)")
                     self.params.update(step.params)
                     continue
                 table = prefix + step.produces  # pyeval's own names
@@ -241,17 +239,8 @@ class Prepared:
                 _create_requested(con, family, list(step.measures), table)
                 self.tables.append(table)
                 # the family's parts that read only the qrels and its measures: made once
-                once, per_call = compile.split(step.text, per_run, _PER_CALL_PARAMETERS)
-                readable = {"requested_measures": table}
-                for name, text in once:
-                    made = f"{prefix}{family}_{name}"
-                    try:
-                        con.execute(f"create or replace temp table {made} as\n" + _scoped(text, {**aliases, **readable}))
-                    except duckdb.InvalidInputException as exc:
-                        raise _family_error(exc, [family]) from None
-                    self.tables.append(made)
-                    readable[name] = made
-                expressions.append(f"metric_{family} as (\n" + _scoped(per_call, readable) + "\n)")
+                made = self._made_once(con, step, per_run, f"{prefix}{family}_", aliases, {"requested_measures": table})
+                expressions.append(f"metric_{family} as (\n" + made + "\n)")
             # the request's order and aggregates as the orchestrator declares them (finish_into,
             # means_into): scores and means are sql/evaluation's, as for every engine
             order, aggregates = prefix + "requested_order", prefix + "requested_aggregates"
@@ -286,6 +275,24 @@ class Prepared:
         # sql/loaders/run_insert.sql would store them, read as run_entries, nothing stored
         self._statement = statement
         self.params["campaign_id"] = CAMPAIGN
+
+    def _made_once(self, con, step: Step, per_run: set[str], prefix: str, aliases: Mapping[str, str],
+                   readable: dict[str, str]) -> str:
+        """The parts of ``step``'s SQL that read no relation of ``per_run`` and bind no runs
+        (pyeval.core.compile.split) made once as tables named ``prefix`` + their name, reading
+        ``aliases`` and ``readable`` (relation -> table); the rest of the SQL, returned, reads
+        them and ``readable`` by name."""
+        once, per_call = compile.split(step.text, per_run, _PER_CALL_PARAMETERS)
+        for name, text in once:
+            table = prefix + name  # pyeval's own names
+            try:
+                con.execute(f"create or replace temp table {table} as\n" + _scoped(text, {**aliases, **readable}),
+                            {k: v for k, v in step.params.items() if k in compile.parameters(text)})
+            except duckdb.InvalidInputException as exc:
+                raise _family_error(exc, self.families) from None
+            self.tables.append(table)
+            readable[name] = table
+        return _scoped(per_call, readable)
 
     @functools.cached_property
     def sql(self) -> str:
@@ -487,9 +494,9 @@ class Engine:
         not :func:`supports`."""
         key = (tuple(map(str, measures)), ordering)
         if key not in self._plans:
-            chosen = ordering or measures[0].definition.ordering
+            planned = _planned(measures, ordering)
             self._made += 1
-            self._plans[key] = Prepared(self.con, measures, chosen, self._made) if supports(measures, ordering) else None
+            self._plans[key] = Prepared(self.con, planned, self._made) if preparable(planned) else None
             while len(self._plans) > PLANS_PER_ENGINE:
                 dropped = self._plans.popitem(last=False)[1]
                 if dropped is not None:

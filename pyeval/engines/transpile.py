@@ -413,7 +413,7 @@ def _lateral_subqueries(tree):
         subquery = join.this
         if not isinstance(subquery, exp.Subquery):
             continue
-        inner = {source.alias_or_name for source in subquery.find_all(exp.Table, exp.Subquery, exp.TableAlias)}
+        inner = {table.alias_or_name for table in subquery.find_all(exp.Table)}  # what it reads itself
         inner |= {alias.name for alias in subquery.find_all(exp.TableAlias)}
         if any(column.table and column.table not in inner for column in subquery.find_all(exp.Column)):
             alias = subquery.args.get("alias")
