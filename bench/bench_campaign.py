@@ -54,7 +54,10 @@ What it does:
 ``--code head`` (default) measures a ``git archive`` snapshot of this repository's HEAD, PATH
 that of the git checkout at PATH, first on every child's PYTHONPATH (common.select_code), so
 edits made during the run do not mix in. ``--quick``: 10x fewer runs (and topics for
-big_single), one repetition: for checking the script, not for numbers.
+big_single), one repetition: for checking the script, not for numbers. ``--bytecode cached``
+(default) runs every child with pyeval's modules compiled beforehand, as an installed package
+has them (common.installed_bytecode; this machine sets ``PYTHONDONTWRITEBYTECODE``, under which
+each pyeval process would compile its sources again); ``--bytecode env`` keeps the shell's setting.
 """
 from __future__ import annotations
 
@@ -827,6 +830,9 @@ def main(argv=None) -> int:
     parser.add_argument("--out", default=str(REPO / "bench" / "results" / "campaign.json"))
     parser.add_argument("--keep", metavar="DIR", help="generate the data here, keep it and reuse it next time")
     parser.add_argument("--quick", action="store_true", help="10x smaller data and 1 repetition")
+    parser.add_argument("--bytecode", choices=("cached", "env"), default="cached",
+                        help="cached (default): children run pyeval from compiled bytecode, as an installed "
+                             "package does (common.installed_bytecode); env: as this shell's environment says")
     parser.add_argument("--render", metavar="JSON", help="only write the markdown of an earlier result")
     parser.add_argument("--trec-eval-O2", dest="trec_eval_O2", default=str(TOOLS_DIR / "trec_eval-O2" / "trec_eval"))
     parser.add_argument("--trec-eval-g", dest="trec_eval_g",
@@ -853,6 +859,8 @@ def main(argv=None) -> int:
     os.chdir(tmp)  # children start outside the repository (common.select_code)
     code = common.select_code(args.code, tmp)
     code["imported_from"] = common.imported_pyeval()
+    if args.bytecode == "cached":
+        code.update(common.installed_bytecode(tmp))
     print(f"measuring pyeval from {code['imported_from']} ({code.get('snapshot', 'work tree')})", flush=True)
     root = Path(args.keep).resolve() if args.keep else tmp / "data"
     root.mkdir(parents=True, exist_ok=True)
