@@ -597,6 +597,114 @@ def _drop_fields(root: dict) -> bool:
     return removed
 
 
+# ---- aliases ------------------------------------------------------------------------------
+
+def _alias_of(query: dict) -> dict | None:
+    """The table of a query that is only ``select * from table`` (no clause, no alias), else None."""
+    if query.get("type") != "SELECT_NODE" or query.get("modifiers") or query["cte_map"]["map"]:
+        return None
+    if any(query.get(clause) for clause in ("where_clause", "group_expressions", "group_sets", "having",
+                                            "qualify", "sample")):
+        return None
+    items, table = query["select_list"], query.get("from_table") or {}
+    star = items[0] if len(items) == 1 else {}
+    if star.get("class") != "STAR" or any(star.get(part) for part in (
+            "relation_name", "exclude_list", "replace_list", "rename_list", "qualified_exclude_list", "columns",
+            "expr")):
+        return None
+    if table.get("type") != "BASE_TABLE" or any(table.get(part) for part in (
+            "alias", "sample", "at_clause", "column_name_alias")):
+        return None
+    return table
+
+
+def _table_references(node: dict, name: str) -> Iterator[dict] | None:
+    """The ``from`` references to ``name`` in ``node``'s tree, not below a query that defines
+    ``name`` again (shadowing it)."""
+    stack: list[object] = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, list):
+            stack.extend(current)
+        elif isinstance(current, dict):
+            cte_map = current.get("cte_map")
+            if current is not node and isinstance(cte_map, dict) and any(
+                    entry["key"].lower() == name for entry in cte_map["map"]):
+                continue
+            if current.get("type") == "BASE_TABLE" and current.get("table_name", "").lower() == name:
+                yield current
+                continue
+            stack.extend(current.values())
+
+
+def _inline_aliases(tree: dict) -> bool:
+    """Replace each common table expression that only renames a table (``x as (select * from
+    t)``, as the engines bind a stage made once to a stage's name) by that table, read under
+    the expression's name (``from t as x``): the same rows and columns, one binding less for
+    DuckDB. Not when a reference names a schema, or ``t`` is itself a common table expression
+    of the statement (it could be shadowed where ``x`` is read)."""
+    defined = {entry["key"].lower() for _, entry in _ctes(tree)}
+    for owner in list(_walk(tree)):
+        cte_map = owner.get("cte_map")
+        if not isinstance(cte_map, dict):
+            continue
+        for entry in list(cte_map["map"]):
+            table = _alias_of(entry["value"]["query_node"])
+            name = entry["key"].lower()
+            if table is None or table.get("materialized") or table["table_name"].lower() in defined:
+                continue
+            if entry["value"].get("materialized") not in (None, "CTE_MATERIALIZE_DEFAULT"):
+                continue
+            references = list(_table_references(owner, name))
+            if any(reference.get("schema_name") or reference.get("catalog_name") or reference.get("at_clause")
+                   or reference.get("sample") or reference.get("column_name_alias") for reference in references):
+                continue
+            for reference in references:
+                alias = reference.get("alias") or reference["table_name"]
+                reference.update({key: copy.deepcopy(value) for key, value in table.items()
+                                  if key not in ("alias", "query_location", "query_location_length")})
+                reference["alias"] = alias
+            cte_map["map"].remove(entry)
+            return True
+    return False
+
+
+def _unwrap_subqueries(tree: dict) -> bool:
+    """Replace each query that is only ``[with ...] select * from (subquery)`` (no clause, the
+    subquery unaliased and unrenamed, no name defined in both) by the subquery, its own common
+    table expressions after the wrapper's: the same rows, one query level less for DuckDB to
+    bind."""
+    for node in _walk(tree):
+        if node.get("type") != "SELECT_NODE" or node.get("modifiers"):
+            continue
+        table = node.get("from_table") or {}
+        if table.get("type") != "SUBQUERY" or any(table.get(part) for part in ("alias", "sample", "column_name_alias")):
+            continue
+        if any(node.get(clause) for clause in ("where_clause", "group_expressions", "group_sets", "having",
+                                               "qualify", "sample")):
+            continue
+        items = node["select_list"]
+        star = items[0] if len(items) == 1 else {}
+        if star.get("class") != "STAR" or any(star.get(part) for part in (
+                "relation_name", "exclude_list", "replace_list", "rename_list", "qualified_exclude_list",
+                "columns", "expr")):
+            continue
+        inner = table["subquery"]["node"]
+        outer_entries = node["cte_map"]["map"]
+        inner_map = inner.get("cte_map")
+        if outer_entries and not isinstance(inner_map, dict):
+            continue
+        inner_entries = inner_map["map"] if isinstance(inner_map, dict) else []
+        if {entry["key"].lower() for entry in outer_entries} & {entry["key"].lower() for entry in inner_entries}:
+            continue
+        if outer_entries:
+            inner_map["map"] = outer_entries + inner_entries
+        node.clear()
+        node.update(inner)
+        return True
+    return False
+
+
 def _dead_code(tree: dict, outputs: Iterable[str] | None = None) -> None:
     """Remove from ``tree`` (in place) the select items no reader reads, the left joins that
     give nothing and the common table expressions nothing reads, until nothing changes
@@ -621,6 +729,8 @@ def prune(text: str) -> str:
     def compute() -> str:
         tree = parse(text)
         _dead_code(tree)
+        while _inline_aliases(tree) or _unwrap_subqueries(tree):
+            pass
         return layout(render(tree))
 
     return _stored("prune", [text], compute)

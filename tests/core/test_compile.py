@@ -82,6 +82,38 @@ def test_a_lateral_subquery_reads_the_relations_beside_it(con):
     assert _rows(con, compile.prune(text)) == _rows(con, text)
 
 
+def test_a_renamed_table_is_read_under_its_name(con):
+    """``x as (select * from t)`` (how an engine binds a stage made once to the stage's name)
+    becomes ``from t as x``; not when t is itself a common table expression, which could be
+    shadowed where x is read."""
+    text = """
+        with renamed as (select * from t),
+        summed as (select renamed.k, sum(renamed.x) as total from renamed group by renamed.k)
+        select summed.k, summed.total, other.name from summed join renamed as other on other.k = summed.k"""
+    pruned = compile.prune(text)
+    assert "renamed AS" not in pruned and "FROM t AS renamed" in pruned and "t AS other" in pruned
+    assert _rows(con, pruned) == _rows(con, text)
+    shadowed = """
+        with base as (select k, x from t), renamed as (select * from base),
+        inner_scope as (with base as (select 0 as k, 0.0 as x) select * from renamed)
+        select k, x from inner_scope"""
+    assert "renamed AS" in compile.prune(shadowed)
+    assert _rows(con, compile.prune(shadowed)) == _rows(con, shadowed)
+
+
+def test_a_query_that_only_wraps_a_subquery_is_the_subquery(con):
+    text = """
+        with outer_part as (select k, x from t)
+        select * from (with inner_part as (select k, sum(x) as total from outer_part group by k)
+                       select k, total from inner_part order by k)"""
+    pruned = compile.prune(text)
+    assert "FROM (" not in pruned
+    assert con.execute(pruned).fetchall() == con.execute(text).fetchall() == [(1, 5.0), (2, 5.0)]
+    filtered = "select * from (select k, x from t) where x > 2"  # a clause: kept
+    assert "FROM (" in compile.prune(filtered)
+    assert _rows(con, compile.prune(filtered)) == _rows(con, filtered)
+
+
 def test_kinds_decide_the_dispatch():
     """The precision family compiled for P holds no other kind's formula nor what only they read."""
     compiled = compile.family("precision", frozenset({"P"}))
