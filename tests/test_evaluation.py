@@ -208,7 +208,8 @@ def test_evaluate_takes_every_setting_of_the_request(campaign, tmp_path, write):
 
     fields = {f.name for f in dataclasses.fields(EvaluationRequest)} - {"campaign_id", "measures"}
     assert set(_REQUEST_KEYWORDS) == fields
-    assert fields - {"preferences"} <= set(inspect.signature(evaluate).parameters)
+    shown = inspect.signature(evaluate).parameters  # generated from the fields (help(), editors)
+    assert fields <= set(shown) and shown["judgment_set"].default is None  # evaluate: the campaign's default set
     python = evaluate(campaign, "c", ["nDCG@10", "P@10"], gain_profile="exp", store=False).means
     assert set(python["measure"]) == {"nDCG(gain=exp)@10", "P@10"}  # P has no gain to give
     db = str(tmp_path / "cli.duckdb")
@@ -221,18 +222,29 @@ def test_evaluate_takes_every_setting_of_the_request(campaign, tmp_path, write):
     assert python.loc[python["measure"] == "nDCG(gain=exp)@10", "value"].iloc[0] == pytest.approx(value, abs=1e-9)
     with pytest.raises(PyevalError, match="unknown intent probability variant 'nosuch'"):
         evaluate(campaign, "c", ["D_nDCG@10"], probs="nosuch", store=False)
+    with pytest.raises(PyevalError, match="unknown keyword 'max_dpeth': the settings of an evaluation are runs, "
+                                          "ordering, max_depth"):
+        evaluate(campaign, "c", ["AP"], max_dpeth=5, store=False)
+    with pytest.raises(PyevalError, match="unknown setting max_dpeth"):
+        EvaluationRequest.build("c", ["AP"], max_dpeth=5)
 
 
 def test_every_setting_of_the_request_is_an_option_of_evaluate_and_explain():
-    """A new field of EvaluationRequest needs an option of `pyeval evaluate` (and of `pyeval
-    explain`, through the one list pyeval.cli.evaluating.request_options), or this fails."""
+    """The options of `pyeval evaluate` and `pyeval explain` are made from the fields of
+    EvaluationRequest (their metadata: flags, kind, help): a new field is a new option of both,
+    with its field's help, unless its metadata says it is none (preferences: the trec_eval
+    drop-in's -R prefs sets it)."""
     import dataclasses
 
     from pyeval.cli.evaluating import evaluate_command, explain_command
     from pyeval.core.request import EvaluationRequest
 
-    spelled = {"campaign_id": "campaign"}  # the option's name where it differs
-    not_options = {"preferences"}  # the trec_eval drop-in's -R prefs sets it
-    fields = {spelled.get(f.name, f.name) for f in dataclasses.fields(EvaluationRequest)} - not_options
-    assert fields <= {p.name for p in evaluate_command.params}
-    assert fields - {"engine"} <= {p.name for p in explain_command.params}  # explain shows DuckDB's steps
+    fields = [f for f in dataclasses.fields(EvaluationRequest) if f.name != "campaign_id"]
+    for command in (evaluate_command, explain_command):
+        options = {p.name: p for p in command.params}
+        for field in fields:
+            if field.metadata["option"] is None:
+                assert field.name not in options, field.name
+            else:
+                assert options[field.name].help.startswith(field.metadata["help"]), (command.name, field.name)
+    assert {f.name for f in fields if f.metadata["option"] is None} == {"preferences"}

@@ -1,10 +1,12 @@
 """Evaluating and querying: ``pyeval evaluate``, ``sql``, ``list``, ``demo`` and ``sample``."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
 
 from ..errors import PyevalError
-from ..vocabulary import ENGINES, ORDERINGS, OVERVIEW_TABLES, TOPIC_POLICIES, names
+from ..vocabulary import OVERVIEW_TABLES, names
 from .base import DEFAULT_SET_HELP, DEPTH, campaign_option, fail_cleanly, main, open_warehouse, output_option, run_names
 
 
@@ -117,23 +119,37 @@ def request_from(campaign: str, settings: dict):
     return EvaluationRequest.build(campaign, list(given.pop("measures")), **given)
 
 
-_REQUEST_OPTIONS = [
-    click.option("-m", "--measure", "measures", multiple=True, required=True,
-                 help="Measure (AP, nDCG@10, P(rel=2)@5, or a trec_eval name such as map, P.5,10); repeatable."),
-    click.option("--runs", "runs", multiple=True, help="Runs to evaluate (repeatable or comma-separated); default all."),
-    click.option("--ordering", type=click.Choice(names(ORDERINGS)), default=None,
-                 help="trec: score desc, docno desc; trec-asc: score desc, docno asc; rank: the rank column; "
-                      "file: file order. Default: the order of the tool each measure is named after (trec; "
-                      "rank for ndeval's measures, file for NTCIREVAL's and cwl_eval's)."),
-    click.option("--max-depth", type=DEPTH, help="Keep the first N documents of each list."),
-    click.option("--judged-only", is_flag=True, help="Drop unjudged documents first (trec_eval -J)."),
-    click.option("--topics", type=click.Choice(names(TOPIC_POLICIES)), default="qrels", show_default=True,
-                 help="qrels: every judged topic (missing ones score 0); intersection: the run's topics."),
-    click.option("--gains", "gain_profile", help="Gain profile for gain-based measures that do not name one (e.g. exp)."),
-    click.option("--probs", help="Intent probability variant for diversity measures that do not name one."),
-    click.option("--judgments", "judgment_set", metavar="NAME",
-                 help="The campaign's judgment set to evaluate under (pyeval judgments list)." + DEFAULT_SET_HELP),
-]
+def _request_option(field) -> Callable:
+    """The click option of one field of the request, from its metadata
+    (pyeval.core.request._setting): flags, kind, choices, help."""
+    meta = field.metadata
+    flags = (meta["option"] or "--" + field.name.replace("_", "-")).split("/")
+    help_text = meta["help"] + (DEFAULT_SET_HELP if meta["default_set"] else "")
+    kind, choices = meta["kind"], meta["choices"]
+    settings: dict = {"help": help_text, "metavar": meta["metavar"], "required": meta["required"]}
+    if kind == "flag":
+        settings.update(is_flag=True, metavar=None)
+    elif kind == "multiple":
+        settings["multiple"] = True
+    elif kind == "depth":
+        settings["type"] = DEPTH
+    if choices is not None:
+        settings.update(type=click.Choice(names(choices)), default=field.default,
+                        show_default=field.default is not None)
+    return click.option(*flags, field.name, **settings)
+
+
+def _request_options() -> list[Callable]:
+    """The options of every field of the request that has one, in the fields' order."""
+    import dataclasses
+
+    from pyeval.core.request import EvaluationRequest
+
+    return [_request_option(field) for field in dataclasses.fields(EvaluationRequest)
+            if "option" in field.metadata and field.metadata["option"] is not None]
+
+
+_REQUEST_OPTIONS = _request_options()
 
 
 @main.command("explain")
@@ -165,8 +181,6 @@ def explain_command(ctx, campaign, show_sql, **settings):
 @request_options
 @click.option("--no-store", is_flag=True, help="Compute and print only; store nothing.")
 @click.option("--per-topic", is_flag=True, help="Print per-topic values (long form) instead of means.")
-@click.option("--engine", type=click.Choice(names(ENGINES)), default="duckdb", show_default=True,
-              help="spark: run the metric SQL on a local Spark session (pip install 'pyeval[spark]').")
 @click.option("--export", "export_dir", type=click.Path(file_okay=False),
               help="--engine spark: read the tables from this `pyeval export --parquet` tree.")
 @output_option

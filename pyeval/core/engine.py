@@ -21,11 +21,13 @@ if TYPE_CHECKING:
 
 class Engine(Protocol):
     """An evaluation engine: ``name`` and ``meaning`` as pyeval.vocabulary.ENGINES spells them,
-    ``title`` as messages name it."""
+    ``title`` as messages name it, ``options`` the keywords its :meth:`compute` takes beyond the
+    request (pyeval.evaluate passes on the keywords that are not the request's settings)."""
 
     name: str
     meaning: str
     title: str
+    options: tuple[str, ...]
 
     def unsupported(self, family: str) -> str | None:
         """None when the engine computes ``family``, else the reason it does not."""
@@ -62,6 +64,16 @@ def engine(name: str) -> Engine:
 def registered() -> tuple[str, ...]:
     """The names of the registered engines, in registration order."""
     return tuple(_ENGINES)
+
+
+def check_options(engine: Engine, options: Iterable[str], settings: Iterable[str]) -> None:
+    """PyevalError naming the first of ``options`` (keywords given beside the request's
+    ``settings``) that ``engine`` does not take."""
+    for option in options:
+        if option not in engine.options:
+            taken = ", ".join(engine.options) or "none"
+            raise PyevalError(f"unknown keyword {option!r}: the settings of an evaluation are {', '.join(settings)}; "
+                              f"the options of engine {engine.name!r} are {taken}")
 
 
 def check_supported(engine: Engine, measures: Iterable[Measure]) -> None:

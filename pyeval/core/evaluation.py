@@ -13,21 +13,22 @@ Python driver (pyeval/drivers/).
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import duckdb
 
 from pyeval.core import archive, sqlfiles
-from pyeval.core.engine import check_supported, engine
+from pyeval.core.engine import check_options, check_supported, engine
 from pyeval.core.db import check_judgment_set, first_row, judgment_set_or_default, transaction, no_runs, unknown_campaign, use_internal_schema
 from pyeval.errors import DataIntegrityError, MeasureParamError, PyevalError, SingleIntentWarning
 from pyeval.measures import Measure, parse_measures, registry
 from pyeval.measures.common import is_inline_profile
 from pyeval.core.plan import ADHOC, is_diversity, probability_variants
-from pyeval.core.request import EvaluationRequest, ordering_column, orderings, parse_requested, with_default_gain, with_default_probs  # noqa: F401
+from pyeval.core.request import EvaluationRequest, ordering_column, orderings, parse_requested, setting_fields, with_default_gain, with_default_probs  # noqa: F401
 from pyeval.core.stages import VALUES_TABLE, create_declared, create_values, stored_profiles, take_values, values_from_frame  # noqa: F401
 from pyeval.core.stages import compute_into as execute_into
 from pyeval.vocabulary import names
@@ -153,17 +154,8 @@ def evaluate(
     campaign_id: str,
     measures: Iterable[str | Measure],
     *,
-    runs: Sequence[str] | None = None,
-    ordering: str | None = None,
-    max_depth: int | None = None,
-    judged_only: bool = False,
-    topics: str = "qrels",
-    gain_profile: str | None = None,
-    probs: str | None = None,
     store: bool = True,
-    judgment_set: str | None = None,
-    engine: str = "duckdb",
-    **engine_options,
+    **settings,
 ) -> Evaluation:
     """Evaluate runs of a campaign and (by default) store the per-topic scores.
 
@@ -202,10 +194,23 @@ def evaluate(
         ``duckdb`` (default) or ``spark`` (pyeval.engines.spark; ``engine_options``: its
         ``spark``, ``export`` and ``cores``).
     """
-    request = EvaluationRequest.build(campaign_id, measures, runs=runs, ordering=ordering, max_depth=max_depth,
-                                      judged_only=judged_only, topics=topics, gain_profile=gain_profile,
-                                      probs=probs, engine=engine, judgment_set=judgment_set)
+    engine_options = {key: settings.pop(key) for key in list(settings) if key not in _REQUEST_KEYWORDS}
+    settings.setdefault("judgment_set", None)  # the campaign's default set
+    request = EvaluationRequest.build(campaign_id, measures, **settings)
     return run(con, request, store=store, **engine_options)
+
+
+def _keywords_signature(function: Callable, before: int, defaults: dict[str, object]) -> inspect.Signature:
+    """``function``'s signature with the request's settings (pyeval.core.request.setting_fields)
+    as keywords after its first ``before`` parameters, for help() and editors: the keywords are
+    the fields, never spelled twice (``defaults``: where the function's differ)."""
+    parameters = list(inspect.signature(function).parameters.values())
+    settings = [inspect.Parameter(field.name, inspect.Parameter.KEYWORD_ONLY,
+                                  default=defaults.get(field.name, field.default), annotation=field.type)
+                for field in setting_fields()]
+    rest = [p for p in parameters[before:] if p.kind != inspect.Parameter.VAR_KEYWORD]
+    var_keyword = [p.replace(name="engine_options") for p in parameters if p.kind == inspect.Parameter.VAR_KEYWORD]
+    return inspect.signature(function).replace(parameters=[*parameters[:before], *rest, *settings, *var_keyword])
 
 
 def run(con: duckdb.DuckDBPyConnection, request: EvaluationRequest, *, store: bool = True,
@@ -250,10 +255,10 @@ def evaluate_summary(
     return Summary(names, rows, evaluation_id)
 
 
-#: The keywords of :func:`evaluate_summary` that are the request's settings (its fields but the
-#: campaign and measures; the rest are engine options): one list, the request's own.
-_REQUEST_KEYWORDS = tuple(f.name for f in dataclasses.fields(EvaluationRequest)
-                          if f.name not in ("campaign_id", "measures"))
+#: The keywords of :func:`evaluate` and :func:`evaluate_summary` that are the request's settings
+#: (its fields but the campaign and measures; the rest are engine options): the request's own.
+_REQUEST_KEYWORDS = tuple(field.name for field in setting_fields())
+evaluate.__signature__ = _keywords_signature(evaluate, 3, {"judgment_set": None})
 
 #: The temporary tables an evaluation leaves for its caller (:func:`finish_into`): the numeric
 #: per-topic values (what is stored, sql/evaluation/evaluation_scores.sql) and their means by run.
@@ -335,6 +340,7 @@ def _evaluate_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest, s
     """The invariants of every evaluation, on every engine: runs resolved, values computed into
     ``evaluation_values``, :func:`finish_into`; an inline gain profile the evaluation defined
     stays only when the evaluation is stored (removed when it is not, or fails)."""
+    check_options(engine(request.engine), engine_options, _REQUEST_KEYWORDS)
     if store and read_only(con):
         raise PyevalError("the warehouse is open read-only: evaluate with store=False, or open it for writing")
     use_internal_schema(con)  # con may be a cursor: a session of its own, searching main only

@@ -9,17 +9,21 @@ validates again. Its :meth:`~EvaluationRequest.stored_settings` are the JSON an 
 stored with (``evaluations.settings``), the same keys as before the request existed, so stored
 evaluations stay comparable.
 
-Importing this module imports no pandas, numpy or scipy.
+Importing this module imports no pandas, numpy or scipy, nor the measures' registry (imported
+when a request is made): the command line builds its options from the fields.
 """
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from pyeval.errors import PyevalError, require_choice, with_command_line
-from pyeval.measures import Measure, make, parse_measures
 from pyeval.vocabulary import ENGINES, ORDERINGS, PREFERENCE_SOURCES, TOPIC_POLICIES, names
+
+if TYPE_CHECKING:  # the measures' registry is imported when a request is made, not with this module
+    from pyeval.measures import Measure
 
 #: The depth bound a staging file is given for "no depth limit" (``$max_depth``).
 NO_DEPTH_LIMIT = 2**62
@@ -28,6 +32,8 @@ NO_DEPTH_LIMIT = 2**62
 def parse_requested(measures: Iterable[str | Measure]) -> list[Measure]:
     """The measures asked for (names or Measure values), parsed, without repeats, in order;
     PyevalError when there are none."""
+    from pyeval.measures import Measure, parse_measures
+
     if isinstance(measures, (str, Measure)):  # evaluate(con, c, "AP"): one measure, not its letters
         measures = [measures]
     parsed = [m for item in measures for m in ([item] if isinstance(item, Measure) else parse_measures(item))]
@@ -38,6 +44,8 @@ def parse_requested(measures: Iterable[str | Measure]) -> list[Measure]:
 
 
 def _with_default(measures: Iterable[Measure], param: str, default, value: str) -> list[Measure]:
+    from pyeval.measures import make
+
     chosen = []
     for measure in measures:
         params = dict(measure.values)
@@ -75,6 +83,20 @@ def ordering_column(used: dict[str, list[str]]) -> str:
     return next(iter(used)) if len(used) == 1 else "per-measure"
 
 
+def _setting(default: object, help: str, *, option: str | None = "", kind: str = "value",
+             choices: tuple | None = None, metavar: str | None = None, required: bool = False,
+             default_set: bool = False) -> Any:
+    """A field of :class:`EvaluationRequest` that a caller sets, with what the command line
+    makes of it (pyeval.cli.evaluating.request_options; pyeval/core imports no click):
+    ``help``; ``option``: its flags (``""``: ``--`` and the field's name with dashes; None: not
+    an option); ``kind``: ``value``, ``flag``, ``multiple`` or ``depth`` (a positive count);
+    ``choices``: a vocabulary of pyeval.vocabulary; ``default_set``: the help says that the
+    default is the campaign's default judgment set. ``default`` dataclasses.MISSING: none."""
+    return dataclasses.field(default=default, metadata={
+        "help": help, "option": option, "kind": kind, "choices": choices, "metavar": metavar,
+        "required": required, "default_set": default_set})
+
+
 @dataclass(frozen=True)
 class EvaluationRequest:
     """Everything one evaluation depends on.
@@ -96,17 +118,30 @@ class EvaluationRequest:
     """
 
     campaign_id: str
-    measures: tuple[Measure, ...]
-    runs: tuple[str, ...] | None = None
-    ordering: str | None = None
-    max_depth: int | None = None
-    judged_only: bool = False
-    topics: str = "qrels"
-    gain_profile: str | None = None
-    probs: str | None = None
-    engine: str = "duckdb"
-    preferences: str = "qrels"
-    judgment_set: str | None = "official"  # None: the campaign's default set, resolved against the warehouse
+    measures: tuple[Measure, ...] = _setting(
+        dataclasses.MISSING, "Measure (AP, nDCG@10, P(rel=2)@5, or a trec_eval name such as map, P.5,10); repeatable.",
+        option="-m/--measure", kind="multiple", required=True)
+    runs: tuple[str, ...] | None = _setting(
+        None, "Runs to evaluate (repeatable or comma-separated); default all.", kind="multiple")
+    ordering: str | None = _setting(
+        None, "trec: score desc, docno desc; trec-asc: score desc, docno asc; rank: the rank column; file: file "
+              "order. Default: the order of the tool each measure is named after (trec; rank for ndeval's "
+              "measures, file for NTCIREVAL's and cwl_eval's).", choices=ORDERINGS)
+    max_depth: int | None = _setting(None, "Keep the first N documents of each list.", kind="depth")
+    judged_only: bool = _setting(False, "Drop unjudged documents first (trec_eval -J).", kind="flag")
+    topics: str = _setting("qrels", "qrels: every judged topic (missing ones score 0); intersection: the run's "
+                                    "topics.", choices=TOPIC_POLICIES)
+    gain_profile: str | None = _setting(
+        None, "Gain profile for gain-based measures that do not name one (e.g. exp).", option="--gains")
+    probs: str | None = _setting(None, "Intent probability variant for diversity measures that do not name one.")
+    engine: str = _setting("duckdb", "spark: run the metric SQL on a local Spark session "
+                                     "(pip install 'pyeval[spark]').", choices=ENGINES)
+    preferences: str = _setting("qrels", "Where the preferences family's judgments come from (the trec_eval "
+                                         "drop-in's -R prefs stages a file).", choices=PREFERENCE_SOURCES,
+                                option=None)
+    judgment_set: str | None = _setting(  # None: the campaign's default set, resolved against the warehouse
+        "official", "The campaign's judgment set to evaluate under (pyeval judgments list).",
+        option="--judgments", metavar="NAME", default_set=True)
 
     def __post_init__(self) -> None:
         for name, allowed in (("ordering", ORDERINGS), ("topics", TOPIC_POLICIES), ("engine", ENGINES),
@@ -116,6 +151,8 @@ class EvaluationRequest:
                 require_choice(name, value, names(allowed))
         if self.max_depth is not None and (isinstance(self.max_depth, bool) or self.max_depth < 1):
             raise PyevalError(f"max_depth must be a positive integer; got {self.max_depth}")
+        from pyeval.measures import Measure
+
         if not all(isinstance(m, Measure) for m in self.measures):
             raise PyevalError("measures must be parsed Measure values (EvaluationRequest.build parses names)")
         if not isinstance(self.measures, tuple):
@@ -126,35 +163,25 @@ class EvaluationRequest:
             raise PyevalError(f"judgment_set must be a judgment set's name; got {self.judgment_set!r}")
 
     @classmethod
-    def build(
-        cls,
-        campaign_id: str,
-        measures: Iterable[str | Measure],
-        *,
-        runs: Sequence[str] | None = None,
-        ordering: str | None = None,
-        max_depth: int | None = None,
-        judged_only: bool = False,
-        topics: str = "qrels",
-        gain_profile: str | None = None,
-        probs: str | None = None,
-        engine: str = "duckdb",
-        preferences: str = "qrels",
-        judgment_set: str | None = "official",
-    ) -> EvaluationRequest:
-        """A request from names as a user gives them: measures parsed (trec_eval aliases too),
-        the default gain profile and probability variant applied, runs without repeats (an
-        empty list: every run)."""
+    def build(cls, campaign_id: str, measures: Iterable[str | Measure], **settings) -> EvaluationRequest:
+        """A request from names as a user gives them (``settings``: any of :func:`setting_fields`):
+        measures parsed (trec_eval aliases too), the default gain profile and probability
+        variant applied, runs without repeats (an empty list: every run)."""
+        unknown = sorted(set(settings) - {field.name for field in setting_fields()})
+        if unknown:
+            raise PyevalError(f"unknown setting {', '.join(unknown)} (the settings of an evaluation: "
+                              f"{', '.join(field.name for field in setting_fields())})")
         parsed = parse_requested(measures)
+        runs = settings.pop("runs", None)
         if isinstance(runs, str):  # runs="r1": one run, not its letters
             runs = [runs]
+        gain_profile, probs = settings.pop("gain_profile", None), settings.pop("probs", None)
         if gain_profile:
             parsed = with_default_gain(parsed, gain_profile)
         if probs:
             parsed = with_default_probs(parsed, probs)
-        return cls(campaign_id, tuple(parsed), tuple(dict.fromkeys(runs)) if runs else None, ordering,
-                   max_depth, judged_only, topics, gain_profile or None, probs or None, engine, preferences,
-                   judgment_set)
+        return cls(campaign_id, tuple(parsed), runs=tuple(dict.fromkeys(runs)) if runs else None,
+                   gain_profile=gain_profile or None, probs=probs or None, **settings)
 
     def replace(self, **changes) -> EvaluationRequest:
         """A copy with ``changes`` (validated again)."""
@@ -207,3 +234,10 @@ class EvaluationRequest:
             "profiles": sorted({m["gain"] for m in measures if m.has("gain")}),
             "variants": ["given"],
         }
+
+
+def setting_fields() -> tuple[dataclasses.Field, ...]:
+    """The fields of :class:`EvaluationRequest` a caller sets (every field but the campaign and
+    the measures): the keywords of :func:`pyeval.evaluate` and :meth:`EvaluationRequest.build`;
+    each one's metadata (:func:`_setting`) makes its option of ``pyeval evaluate``."""
+    return tuple(field for field in dataclasses.fields(EvaluationRequest) if field.name not in ("campaign_id", "measures"))

@@ -18,6 +18,7 @@ class DuckDBEngine:
     name = "duckdb"
     meaning = lookup(ENGINES, name).meaning
     title = "DuckDB"
+    options: tuple[str, ...] = ()
 
     def unsupported(self, family: str) -> None:
         return None

@@ -21,6 +21,7 @@ class SparkEngine:
     name = "spark"
     meaning = lookup(ENGINES, name).meaning
     title = "Spark"
+    options: tuple[str, ...] = ("spark", "export", "cores")  # pyeval.engines.spark.compute_into's
 
     def unsupported(self, family: str) -> str | None:
         from pyeval.measures import registry
