@@ -618,23 +618,29 @@ def _alias_of(query: dict) -> dict | None:
     return table
 
 
-def _table_references(node: dict, name: str) -> Iterator[dict] | None:
-    """The ``from`` references to ``name`` in ``node``'s tree, not below a query that defines
-    ``name`` again (shadowing it)."""
-    stack: list[object] = [node]
+def _references_by_scope(tree: dict) -> dict[tuple[int, str], list[dict]]:
+    """Each ``from`` reference to a name (a BASE_TABLE node), keyed by the query whose common
+    table expression it reads (``(id(query), name)``; the innermost query defining the name
+    around it) or, for a stored relation, by ``(0, name)``: one walk of the tree."""
+    found: dict[tuple[int, str], list[dict]] = {}
+    stack: list[tuple[object, tuple[tuple[int, frozenset[str]], ...]]] = [(tree, ())]
     while stack:
-        current = stack.pop()
+        current, scopes = stack.pop()
         if isinstance(current, list):
-            stack.extend(current)
-        elif isinstance(current, dict):
-            cte_map = current.get("cte_map")
-            if current is not node and isinstance(cte_map, dict) and any(
-                    entry["key"].lower() == name for entry in cte_map["map"]):
-                continue
-            if current.get("type") == "BASE_TABLE" and current.get("table_name", "").lower() == name:
-                yield current
-                continue
-            stack.extend(current.values())
+            stack.extend((item, scopes) for item in current)
+            continue
+        if not isinstance(current, dict):
+            continue
+        cte_map = current.get("cte_map")
+        if isinstance(cte_map, dict) and cte_map["map"]:
+            scopes = (*scopes, (id(current), frozenset(entry["key"].lower() for entry in cte_map["map"])))
+        if current.get("type") == "BASE_TABLE":
+            name = current.get("table_name", "").lower()
+            owner = next((key for key, names in reversed(scopes) if name in names), 0)
+            found.setdefault((owner, name), []).append(current)
+            continue
+        stack.extend((value, scopes) for value in current.values())
+    return found
 
 
 def _inline_aliases(tree: dict) -> bool:
@@ -642,31 +648,34 @@ def _inline_aliases(tree: dict) -> bool:
     t)``, as the engines bind a stage made once to a stage's name) by that table, read under
     the expression's name (``from t as x``): the same rows and columns, one binding less for
     DuckDB. Not when a reference names a schema, or ``t`` is itself a common table expression
-    of the statement (it could be shadowed where ``x`` is read)."""
+    of the statement (it could be shadowed where ``x`` is read). One walk finds every reference."""
     defined = {entry["key"].lower() for _, entry in _ctes(tree)}
+    references = None
+    changed = False
     for owner in list(_walk(tree)):
         cte_map = owner.get("cte_map")
         if not isinstance(cte_map, dict):
             continue
         for entry in list(cte_map["map"]):
             table = _alias_of(entry["value"]["query_node"])
-            name = entry["key"].lower()
-            if table is None or table.get("materialized") or table["table_name"].lower() in defined:
+            if table is None or table["table_name"].lower() in defined:
                 continue
             if entry["value"].get("materialized") not in (None, "CTE_MATERIALIZE_DEFAULT"):
                 continue
-            references = list(_table_references(owner, name))
-            if any(reference.get("schema_name") or reference.get("catalog_name") or reference.get("at_clause")
-                   or reference.get("sample") or reference.get("column_name_alias") for reference in references):
+            if references is None:
+                references = _references_by_scope(tree)
+            readers = references.get((id(owner), entry["key"].lower()), [])
+            if any(reader.get("schema_name") or reader.get("catalog_name") or reader.get("at_clause")
+                   or reader.get("sample") or reader.get("column_name_alias") for reader in readers):
                 continue
-            for reference in references:
-                alias = reference.get("alias") or reference["table_name"]
-                reference.update({key: copy.deepcopy(value) for key, value in table.items()
-                                  if key not in ("alias", "query_location", "query_location_length")})
-                reference["alias"] = alias
+            for reader in readers:
+                alias = reader.get("alias") or reader["table_name"]
+                reader.update({key: copy.deepcopy(value) for key, value in table.items()
+                               if key not in ("alias", "query_location", "query_location_length")})
+                reader["alias"] = alias
             cte_map["map"].remove(entry)
-            return True
-    return False
+            changed = True
+    return changed
 
 
 def _unwrap_subqueries(tree: dict) -> bool:
@@ -674,7 +683,8 @@ def _unwrap_subqueries(tree: dict) -> bool:
     subquery unaliased and unrenamed, no name defined in both) by the subquery, its own common
     table expressions after the wrapper's: the same rows, one query level less for DuckDB to
     bind."""
-    for node in _walk(tree):
+    changed = False
+    for node in list(_walk(tree)):
         if node.get("type") != "SELECT_NODE" or node.get("modifiers"):
             continue
         table = node.get("from_table") or {}
@@ -701,8 +711,8 @@ def _unwrap_subqueries(tree: dict) -> bool:
             inner_map["map"] = outer_entries + inner_entries
         node.clear()
         node.update(inner)
-        return True
-    return False
+        changed = True
+    return changed
 
 
 def _dead_code(tree: dict, outputs: Iterable[str] | None = None) -> None:
