@@ -4,6 +4,7 @@ pandas-free evaluation_values table behind compute()."""
 from __future__ import annotations
 
 import math
+import struct
 
 import pytest
 
@@ -156,6 +157,68 @@ def test_compute_into_stages_the_values_the_oracles_give(campaign):
     # no stage is left behind
     left = {row[0] for row in campaign.execute("select table_name from duckdb_tables() where temporary").fetchall()}
     assert not left & set(_TABLES) and "requested_measures" not in left
+
+
+def _logged(con, action) -> list[str]:
+    """The statements DuckDB ran for ``action()`` on ``con`` (its query log)."""
+    con.execute("call enable_logging('QueryLog')")
+    try:
+        action()
+    finally:
+        con.execute("call disable_logging()")
+    queries = [row[0] for row in con.execute("select message from duckdb_logs where type = 'QueryLog'").fetchall()]
+    con.execute("call truncate_duckdb_logs()")
+    return queries
+
+
+def _values(con) -> list[tuple]:
+    """evaluation_values' rows, sorted (and the table dropped); values as the bits of the double."""
+    rows = con.execute(f"select run_id, topic_id, measure, value, value_text from {VALUES_TABLE} "
+                       "order by run_id, topic_id, measure").fetchall()
+    con.execute(f"drop table {VALUES_TABLE}")
+    return [(*row[:3], struct.pack("<d", row[3]) if row[3] is not None else None, row[4]) for row in rows]
+
+
+def test_a_pass_of_sql_families_is_one_statement_giving_the_step_by_step_values(campaign):  # noqa: F811
+    """The DuckDB engine runs an ad hoc pass of SQL families as one statement: no stage made as a
+    table, the stages common table expressions of the insert into evaluation_values; its values
+    are those of the stages made one by one and a statement per family, bit for bit."""
+    from pyeval.core.evaluation import resolve
+    from pyeval.core.plan import execute
+    from pyeval.core.stages import DuckDBExecutor, one_statement
+
+    request = resolve(campaign, _request("AP", "nDCG@10", "P@2", "NumRet", "RR", "Bpref", "ERR@20",
+                                         "RelString@3", ordering="trec"))
+    planned = plan(request)
+    (one,) = planned.passes
+    assert one_statement(one)
+    ran = _logged(campaign, lambda: compute_into(campaign, request))
+    assert not [q for q in ran if "temp table evaluation_" in q and "evaluation_values" not in q]
+    (statement,) = [q for q in ran if q.startswith(f"insert into {VALUES_TABLE}")]
+    assert "evaluation_entries as (" in statement and "metric_average_precision as (" in statement
+    compiled = _values(campaign)
+    executor = DuckDBExecutor(campaign)  # not given the plan: a table per stage, a statement per family
+    ran = _logged(campaign, lambda: execute(planned, executor))
+    assert len([q for q in ran if q.startswith(f"insert into {VALUES_TABLE}")]) == len(planned.families())
+    assert any(q.startswith("create or replace temp table evaluation_entries") for q in ran)
+    assert compiled == _values(campaign) and len(compiled) == 3 * 8
+    left = {row[0] for row in campaign.execute("select table_name from duckdb_tables() where temporary").fetchall()}
+    assert not left & set(_TABLES) and not any(name.startswith("requested_measures") for name in left)
+
+
+def test_a_pass_with_a_python_driver_stages_tables():
+    """A driver reads staged tables: its pass is not one statement (nor is a composite's, given
+    component rows), and a pass whose stages bound one parameter name to two values would not be."""
+    from pyeval.core.plan import Pass, Staging, Step
+    from pyeval.core.stages import one_statement
+
+    (one,) = plan(_request("alpha_nDCG@10", "P@10", ordering="rank")).passes
+    assert not one_statement(one)
+    (adhoc,) = plan(_request("P@10")).passes
+    assert one_statement(adhoc)
+    steps = [Step("stage", "evaluation/evaluation_levels.sql", "evaluation_levels", {"campaign_id": "c"}),
+             Step("stage", "evaluation/evaluation_lists.sql", "evaluation_lists", {"campaign_id": "d"})]
+    assert not one_statement(Pass(Staging(), adhoc.request, tuple(steps)))
 
 
 def test_means_into(campaign):

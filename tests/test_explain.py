@@ -36,7 +36,7 @@ def campaigns():
 @pytest.mark.parametrize("campaign, measures", [("a", ["AP", "nDCG@10", "P@10", "RR"]),
                                                 ("d", ["Dsharp_nDCG@10", "IA_Q@10", "alpha_nDCG@10"])])
 def test_the_printed_steps_are_the_steps_the_engine_runs(campaigns, monkeypatch, campaign, measures):
-    """Every statement the DuckDB engine runs for an evaluation is printed, in order: the plan's
+    """Every step the DuckDB engine executes for an evaluation is printed, in order: the plan's
     steps and the lists a Python family's driver stages for itself."""
     request = resolve(campaigns, EvaluationRequest.build(campaign, measures))
     printed = [STEP.match(line).groups() for line in describe(plan(request)).splitlines() if STEP.match(line)]

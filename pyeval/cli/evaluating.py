@@ -164,8 +164,9 @@ def explain_command(ctx, campaign, show_sql, **settings):
 
     Each pass (a staging of the ranked lists, an ordering) and its steps: the file of sql/ each
     runs and the relation it makes, the parameters it binds, each family's measures; --sql adds
-    the SQL. pyeval evaluate runs these statements one by one on DuckDB (Spark runs the same
-    plan); the Python API runs an ad hoc pass as one statement of them."""
+    the SQL. pyeval evaluate runs a pass of stages and SQL families as one statement of them on
+    DuckDB (a pass with a Python driver: one by one; Spark runs the same plan); the Python API
+    prepares an ad hoc pass as one statement."""
     from pyeval.core.plan import describe, plan
 
     request = request_from(campaign or "CAMPAIGN", settings)

@@ -1,15 +1,18 @@
 """The DuckDB engine: execute an evaluation's plan on a connection, and what the stages share.
 
 An evaluation's steps come from its plan (:func:`pyeval.core.plan.plan`, derived from the headers of
-sql/); :class:`DuckDBExecutor` runs each step on a DuckDB connection: a stage as the temporary
-table its header declares, given the parameters its header declares, a metric family's SQL
-appended to ``evaluation_values`` (sql/evaluation/evaluation_values.sql) with its
-``requested_measures`` (sql/evaluation/requested_measures.sql), a Python family driver
-(family_drivers.register_driver: pyeval/drivers/) given its measures and the request, reading the
-lists staged before it; a ``profiles`` step checks the gain profiles named and defines an
-inline one (:func:`define_profiles`). Every formula
-is in sql/metrics/ (one file per family) or in a driver. pyeval.core.evaluation (the orchestrator)
-builds on this module.
+sql/); :class:`DuckDBExecutor` runs them on a DuckDB connection. A pass of stages and SQL
+families only (every ad hoc pass without a Python driver) is one statement
+(:func:`pass_statement`): each stage its header's relation as a common table expression, each
+metric family's SQL (sql/metrics/, compiled for its measures) reading its own
+``requested_measures`` (sql/evaluation/requested_measures.sql), their rows appended to
+``evaluation_values`` (sql/evaluation/evaluation_values.sql), every parameter a stage's header
+declares bound once. A pass with a Python family driver (family_drivers.register_driver:
+pyeval/drivers/) or a composite's component rows stages each relation as the temporary table
+its header declares and runs each family as a statement of its own, since Python reads the
+staged tables. A ``profiles`` step checks the gain profiles named and defines an inline one
+(:func:`define_profiles`). Every formula is in sql/metrics/ (one file per family) or in a
+driver. pyeval.core.evaluation (the orchestrator) builds on this module.
 """
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ from pyeval.errors import MeasureParamError
 from pyeval.core.gains import define_gain_profile
 from pyeval.measures import Measure, registry
 from pyeval.measures.common import BUILTIN_GAIN_PROFILES, STAGING_PARAMS, is_inline_profile
-from pyeval.core.plan import ADHOC_STAGING, Step, execute, plan, profiles_step, stage_steps, staged_tables, stages_read  # noqa: F401
+from pyeval.core.plan import ADHOC_STAGING, Pass, Plan, Step, execute, plan, profiles_step, stage_steps, staged_tables, stages_read  # noqa: F401
 from pyeval.core.request import EvaluationRequest
 
 if TYPE_CHECKING:  # pandas is imported where a DataFrame is made: `pyeval trec_eval` needs none
@@ -145,14 +148,80 @@ def compute_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest) -> 
     (``run_id, topic_id, measure, value, value_text``; unordered): its plan
     (:func:`pyeval.core.plan.plan`, its gain profiles first) executed on DuckDB. pandas is
     imported only when a Python family or a diversity plan computes."""
-    execute(plan(request), DuckDBExecutor(con))
+    planned = plan(request)
+    execute(planned, DuckDBExecutor(con, planned))
+
+
+#: The kinds of step a pass made one statement holds (:func:`one_statement`)
+_STATEMENT_STEPS = frozenset({"macros", "stage", "family"})
+
+
+def one_statement(current: Pass) -> bool:
+    """Whether :func:`pass_statement` makes ``current``: its steps are the macros, stages and
+    SQL families only (no Python driver or component rows, which read staged tables), and its
+    stages bind each parameter name to one value."""
+    if not {step.kind for step in current.steps} <= _STATEMENT_STEPS:
+        return False
+    bound: dict[str, object] = {}
+    for step in current.steps:
+        for name, value in step.params.items():
+            if bound.setdefault(name, value) != value:
+                return False
+    return True
+
+
+def requested_table(family: str) -> str:
+    """The temporary table holding ``family``'s ``requested_measures`` in a pass statement."""
+    return f"requested_measures_{family}"  # a family's name is a file of sql/metrics/, never user input
+
+
+def pass_statement(current: Pass) -> tuple[str, dict[str, object]]:
+    """The select that computes the families of ``current`` (a pass :func:`one_statement`
+    makes) and its parameters: each stage its relation as a common table expression (the file
+    as it is), each family ``metric_<family>`` (its compiled SQL reading ``requested_measures``
+    as :func:`requested_table`), their rows ``union all by name``. DuckDB computes only what
+    the families read, and a relation read several times once."""
+    expressions: list[str] = []
+    parameters: dict[str, object] = {}
+    families: list[str] = []
+    for step in current.steps:
+        if step.kind == "stage":  # relation names come from pyeval's own headers, never user input
+            expressions.append(f"{step.produces} as (\n{step.text}\n)")
+            parameters.update(step.params)
+        elif step.kind == "family":
+            families.append(step.family)
+            expressions.append(f"metric_{step.family} as (\nwith requested_measures as "
+                               f"(select * from {requested_table(step.family)})\nselect * from (\n{step.text}\n)\n)")
+    rows = "\nunion all by name\n".join(f"select * from metric_{family}" for family in families)
+    return "with " + ",\n".join(expressions) + "\n" + rows, parameters
+
+
+def family_error(exc: duckdb.InvalidInputException, families: Iterable[str]) -> Exception:
+    """A family's own ``error('metric_<family>: ...')`` (a measure that does not apply to these
+    data, e.g. gdeval's ERR with a gain above 4: not a crash) as :class:`MeasureParamError`
+    with that message; ``exc`` itself otherwise."""
+    text = str(exc)
+    marker = next((f"metric_{family}:" for family in families if f"metric_{family}:" in text), None)
+    return exc if marker is None else MeasureParamError(text[text.index(marker):])
 
 
 class DuckDBExecutor:
-    """Executes a plan's steps on a DuckDB connection (pyeval.core.plan.Executor)."""
+    """Executes a plan's steps on a DuckDB connection (pyeval.core.plan.Executor). Given the
+    plan it executes (``planned``), each pass :func:`one_statement` makes is one statement,
+    run at its last family step (its stage steps make no table); otherwise every stage is a
+    temporary table and every family a statement."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection):
+    def __init__(self, con: duckdb.DuckDBPyConnection, planned: Plan | None = None):
         self.con = con
+        #: the last family step of each pass made one statement -> the pass; its other steps
+        self._passes: dict[Step, Pass] = {}
+        self._inlined: set[Step] = set()
+        self._staged: set[str] = set()  # the tables stage() made, which drop() drops
+        for current in planned.passes if planned is not None else ():
+            families = [step for step in current.steps if step.kind == "family"]
+            if families and one_statement(current):
+                self._passes[families[-1]] = current
+                self._inlined.update(step for step in current.steps if step.kind in ("stage", "family"))
 
     def open_values(self) -> None:
         create_values(self.con)
@@ -164,15 +233,26 @@ class DuckDBExecutor:
         self.con.execute(sqlfiles.read(step.model))
 
     def stage(self, step: Step) -> None:
+        if step in self._inlined:
+            return  # a common table expression of its pass's statement
         # relation names come from pyeval's own headers, never user input
         self.con.execute(f"create or replace temp table {step.produces} as\n" + sqlfiles.read(step.model),
                          dict(step.params))
+        self._staged.add(step.produces)
 
     def components(self, step: Step, frame: pd.DataFrame) -> None:
         """Append a composite family's component values to the staged evaluation_components."""
         insert_rows(self.con, "evaluation_components", frame)
 
     def family(self, step: Step) -> None:
+        current = self._passes.get(step)
+        if current is not None:
+            self._statement(current)
+        elif step not in self._inlined:
+            self._family(step)
+
+    def _family(self, step: Step) -> None:
+        """One family's statement over the staged tables."""
         family = step.family
         _create_requested(self.con, family, list(step.measures))
         try:
@@ -180,15 +260,24 @@ class DuckDBExecutor:
                 f"insert into {VALUES_TABLE} by name select * from (\n" + step.text + "\n)"
             )
         except duckdb.InvalidInputException as exc:
-            # a family's own error('metric_<family>: ...'): a measure that does not apply to
-            # these data (e.g. gdeval's ERR with a gain above 4), not a crash
-            text = str(exc)
-            marker = f"metric_{family}:"
-            if marker not in text:
-                raise
-            raise MeasureParamError(text[text.index(marker):]) from None
+            raise family_error(exc, [family]) from None
         finally:
             self.con.execute("drop table if exists requested_measures")
+
+    def _statement(self, current: Pass) -> None:
+        """Every family of ``current`` in one statement (:func:`pass_statement`)."""
+        steps = [step for step in current.steps if step.kind == "family"]
+        made: list[str] = []
+        try:
+            for step in steps:
+                made.append(requested_table(step.family))
+                _create_requested(self.con, step.family, list(step.measures), made[-1])
+            sql, parameters = pass_statement(current)
+            self.con.execute(f"insert into {VALUES_TABLE} by name\n" + sql, parameters)
+        except duckdb.InvalidInputException as exc:
+            raise family_error(exc, [step.family for step in steps]) from None
+        finally:
+            drop_tables(self.con, made)
 
     def driver(self, step: Step, request: EvaluationRequest) -> None:
         """A family computed in Python (family_drivers.register_driver), given its measures and the
@@ -197,7 +286,8 @@ class DuckDBExecutor:
         insert_frame(self.con, function(self.con, list(step.measures), request))
 
     def drop(self, tables: list[str]) -> None:
-        drop_tables(self.con, tables)
+        drop_tables(self.con, [table for table in tables if table in self._staged])
+        self._staged.difference_update(tables)
 
     def take_values(self) -> pd.DataFrame:
         try:
