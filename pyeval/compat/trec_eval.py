@@ -15,13 +15,14 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from pyeval.core import sqlfiles
+from pyeval.core import compile, sqlfiles
+from pyeval.core.plan import plan
 from pyeval.storage import warehouse
 from pyeval.core.db import create_rows, first_row
 from ..errors import DuplicateEntryError, InputFormatError, TrecEvalError  # noqa: F401  (TrecEvalError: this module's API)
 from pyeval.core.evaluation import VALUES_TABLE, compute, compute_into, means_into, values_from_frame
 from pyeval.core.request import EvaluationRequest
-from ..loaders import load_qrels, load_run
+from ..loaders import load_qrels, load_run, transient
 from ..loaders.prefs import drop_preferences, stage_preferences
 from ..loaders.source import is_gzip
 from ..loaders.staging import refresh_topics
@@ -94,26 +95,24 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
         )
     if options.rel_format not in PREFERENCE_FORMATS and preferring:
         raise TrecEvalError("trec_eval: the prefs_* measures need -R prefs or -R qrels_prefs")
-    con = warehouse.scratch(RELATIONS)
+    compute_options = dict(
+        runs=("run",), max_depth=options.max_depth, judged_only=options.judged_only,
+        topics="qrels" if options.complete else "intersection",
+    )
+    if options.rel_format in ("qrels_jg", *PREFERENCE_FORMATS):
+        con = warehouse.scratch(RELATIONS)
+    else:
+        request = EvaluationRequest("trec_eval", tuple(measures), **compute_options)
+        con = _loaded(qrels, results, request)
     try:
-        compute_options = dict(
-            runs=("run",), max_depth=options.max_depth, judged_only=options.judged_only,
-            topics="qrels" if options.complete else "intersection",
-        )
         if options.rel_format == "qrels_jg":
             values_from_frame(con, _judgment_group_values(con, qrels, results, measures, compute_options))
         elif options.rel_format in PREFERENCE_FORMATS:
             values_from_frame(con, _preference_values(con, qrels, results, measures, compute_options,
                                                       options.rel_format))
         else:
-            try:
-                load_qrels(con, "trec_eval", qrels, format="trec")
-            except DuplicateEntryError as exc:  # what the file looks like: diversity qrels?
-                raise DuplicateEntryError(exc.source, exc.line, f"{exc.reason} (if the second field numbers "
-                                          "subtopics, these are diversity qrels: pyeval ndeval reads them)") from None
-            load_run(con, "trec_eval", results, name="run")
             _register_gain_profiles(con, options)
-            compute_into(con, EvaluationRequest("trec_eval", tuple(measures), **compute_options))
+            compute_into(con, request)
         if not first_row(con, f"select count(*) from {VALUES_TABLE}")[0]:
             raise TrecEvalError("trec_eval: No queries with both results and relevance info", 7)
         numeric = [m for m in measures if m.definition.storable]
@@ -139,6 +138,50 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
     finally:
         con.close()
     return "".join(line + "\n" for line, in lines)
+
+
+def _read_by(request: EvaluationRequest) -> set[str]:
+    """The warehouse's tables and views ``request``'s plan reads (its stages' headers, its
+    compiled families, the gain profiles its setup checks)."""
+    names: set[str] = set()
+    for step in plan(request).steps:
+        if step.kind == "stage":
+            names |= set(sqlfiles.model(step.model).reads)
+        elif step.kind == "family":
+            names |= compile.reads(step.text)
+        elif step.kind == "profiles":
+            names.add("gain_profiles")
+        elif step.kind == "driver":  # a Python family: whatever it reads (none of trec_eval's measures)
+            return set(RELATIONS)
+    return names & ({path.stem for path in sqlfiles.schema_files()} | set(sqlfiles.VIEW_ORDER))
+
+
+def _loaded(qrels, results, request: EvaluationRequest):
+    """A scratch warehouse holding the qrels and the run as ``load_qrels`` and ``load_run`` store
+    them, for ``request``: when both files take the loaders' fast path and pass their checks,
+    only the relations the evaluation reads (:func:`pyeval.loaders.transient.stage_pair`);
+    else every relation the command reads, the files loaded by the loaders, which name a bad
+    line."""
+    con = warehouse.scratch({*transient.TABLES, *_read_by(request)})
+    try:
+        if transient.stage_pair(con, "trec_eval", qrels, results, "run"):
+            return con
+    except BaseException:
+        con.close()
+        raise
+    con.close()
+    con = warehouse.scratch(RELATIONS)
+    try:
+        try:
+            load_qrels(con, "trec_eval", qrels, format="trec")
+        except DuplicateEntryError as exc:  # what the file looks like: diversity qrels?
+            raise DuplicateEntryError(exc.source, exc.line, f"{exc.reason} (if the second field numbers "
+                                      "subtopics, these are diversity qrels: pyeval ndeval reads them)") from None
+        load_run(con, "trec_eval", results, name="run")
+    except BaseException:
+        con.close()
+        raise
+    return con
 
 
 def _create_printed(con, rows: list[tuple]) -> None:

@@ -372,12 +372,14 @@ class _ByteFacts:
     plain: bool  # no stray byte (_STRAY_BYTES) and no lone CR: every CR ends a CRLF
 
 
-def _scan_bytes(path: Path, stray: tuple[bytes, ...], stop: threading.Event) -> _ByteFacts | None:
-    """sha256, line count and stray bytes of a file's content in one pass (hashlib releases the
-    GIL, so this overlaps DuckDB's parse). Lines end with LF (or CRLF; a lone CR, a line end to
-    the general path, makes the file not plain); a last line without one counts too. None when
-    ``stop`` is set (the parse failed and the result is not wanted)."""
-    digest = hashlib.sha256()
+def _scan_bytes(path: Path, stray: tuple[bytes, ...], stop: threading.Event, digest: bool = True
+                ) -> _ByteFacts | None:
+    """sha256 (``digest``; else ``""``), line count and stray bytes of a file's content in one
+    pass (hashlib releases the GIL, so this overlaps DuckDB's parse). Lines end with LF (or
+    CRLF; a lone CR, a line end to the general path, makes the file not plain); a last line
+    without one counts too. None when ``stop`` is set (the parse failed and the result is not
+    wanted)."""
+    hashed = hashlib.sha256() if digest else None
     newlines = carriage_returns = crlf = 0
     plain = True
     last = b""
@@ -385,7 +387,8 @@ def _scan_bytes(path: Path, stray: tuple[bytes, ...], stop: threading.Event) -> 
         while chunk := handle.read(1 << 20):
             if stop.is_set():
                 return None
-            digest.update(chunk)
+            if hashed is not None:
+                hashed.update(chunk)
             newlines += chunk.count(b"\n")
             if plain:
                 plain = not any(byte in chunk for byte in stray)
@@ -396,7 +399,7 @@ def _scan_bytes(path: Path, stray: tuple[bytes, ...], stop: threading.Event) -> 
                     crlf += chunk.count(b"\r\n")
             last = chunk[-1:]
     lines = newlines + (last not in (b"", b"\n"))
-    return _ByteFacts(digest.hexdigest(), lines, plain and carriage_returns == crlf)
+    return _ByteFacts(hashed.hexdigest() if hashed is not None else "", lines, plain and carriage_returns == crlf)
 
 
 @dataclass(frozen=True)
@@ -436,6 +439,8 @@ def stage_files(
     fields: tuple[str, ...],
     query: str,
     table: str,
+    *,
+    digest: bool = True,
 ) -> dict[int, StagedFile]:
     """The fast path for a whole load: read every file of ``paths`` that it can take with
     DuckDB's CSV reader (sql/loaders/fast_file_fields.sql), in one scan per file layout
@@ -449,6 +454,9 @@ def stage_files(
     (an empty one as null). ``query``, a file of sql/loaders/ reading ``file_fields`` (the lines
     as read), types them on the way in. While DuckDB reads, threads hash the files and count
     their lines (:func:`_scan_bytes`).
+
+    ``digest``: each file's sha256 is its provenance (False: a command that stores nothing
+    of the files, ``pyeval trec_eval``, skips it and the StagedFile's sha256 is ``""``).
 
     Returns the staged files by key. A file is left out (no row of it staged) when it does
     not fit: DuckDB refuses it, it holds a stray byte (_STRAY_BYTES) or a lone CR, DuckDB read
@@ -470,7 +478,7 @@ def stage_files(
     staged_any = False
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         scans = {
-            index: pool.submit(_scan_bytes, Path(paths[index]), layout.stray, stop)
+            index: pool.submit(_scan_bytes, Path(paths[index]), layout.stray, stop, digest)
             for layout, indexes in layouts.items()
             for index in indexes
         }

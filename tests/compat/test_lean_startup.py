@@ -1,6 +1,8 @@
 """The drop-ins start lean: each evaluates in a throw-away warehouse holding only the tables
 and views it reads, with no migration history (pyeval.storage.warehouse.scratch; the relations are
-declared next to each command, pyeval/compat/)."""
+declared next to each command, pyeval/compat/; ``pyeval trec_eval`` on files that take the
+loaders' fast path: the judgments, the run and what its measures' plan reads,
+pyeval.loaders.transient)."""
 from __future__ import annotations
 
 import subprocess
@@ -17,11 +19,17 @@ from ..conftest import FIXTURES
 LOADED = {"campaigns", "campaign_inputs", "qrels_by_set", "intents_by_set", "topics", "runs", "run_entries", "judgment_sets"}
 ADHOC_VIEWS = {"ranked_entries", "topic_levels", "intent_levels", "profile_gains",
                "intent_gain_values", "gain_values", "gain_maxima"}
+#: pyeval trec_eval's fast route: the tables pyeval.loaders.transient writes and checks
+TRANSIENT = {"qrels_by_set", "intents_by_set", "run_entries"}
 
 CASES = {
     "trec_eval": (
         ["trec_eval", "-m", "all_trec", FIXTURES / "trec_eval" / "qrels.test", FIXTURES / "trec_eval" / "results.test"],
-        LOADED | {"gain_profiles"}, ADHOC_VIEWS,
+        TRANSIENT | {"gain_profiles"}, ADHOC_VIEWS,
+    ),
+    "trec_eval official": (  # no nDCG: no gain views
+        ["trec_eval", FIXTURES / "trec_eval" / "qrels.test", FIXTURES / "trec_eval" / "results.test"],
+        TRANSIENT, {"ranked_entries", "topic_levels"},
     ),
     "trec_eval -R prefs": (
         ["trec_eval", "-m", "all_prefs", "-R", "prefs", FIXTURES / "trec_eval" / "prefs.test",
@@ -59,6 +67,34 @@ def test_the_warehouse_holds_only_what_the_command_reads(monkeypatch, case):
     assert result.exit_code == 0, result.output
     assert made == [(tables, views)]
     assert "schema_migrations" not in made[0][0]
+
+
+def test_trec_eval_loads_what_the_fast_path_refuses_with_the_loaders(monkeypatch):
+    """results.trunc has more than 6 fields on a line: the loaders' general path reads it, in a
+    warehouse of every relation the command reads (the first, lean one is closed unused)."""
+    made = []
+
+    def recording_scratch(relations):
+        made.append(set(relations))
+        return real_scratch(relations)
+
+    real_scratch = warehouse.scratch
+    monkeypatch.setattr(warehouse, "scratch", recording_scratch)
+    trec = FIXTURES / "trec_eval"
+    result = CliRunner().invoke(main, ["trec_eval", "-q", "-c", "-m", "all_trec", str(trec / "qrels.test"),
+                                       str(trec / "results.trunc")])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (trec / "out.test.aqc").read_text()
+    assert len(made) == 2 and LOADED <= made[1] and not LOADED <= made[0]
+
+
+def test_trec_eval_warns_of_several_run_tags_as_the_loader_does(tmp_path):
+    (tmp_path / "q").write_text("1 0 a 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 2.0 t\n1 Q0 b 2 1.0 u\n")
+    result = CliRunner().invoke(main, ["trec_eval", "-m", "map", str(tmp_path / "q"), str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    assert "carries 2 different run tags" in result.stderr
+    assert result.stdout == "map                   \tall\t1.0000\n"
 
 
 def test_the_ntcireval_command_imports_no_pandas():

@@ -1,0 +1,77 @@
+"""A qrels file and a run read for one evaluation that stores nothing (``pyeval trec_eval``).
+
+Both files take the loaders' fast path (:func:`pyeval.loaders.source.stage_files`, without
+hashing their content: no provenance is kept) and the loaders' own checks
+(sql/loaders/staged_file_fits.sql, qrels_problems.sql, run_summary.sql), and their rows are
+stored as the loaders store them (qrels_insert.sql, run_insert.sql) in ``qrels_by_set`` and
+``run_entries``, the only tables an evaluation reads of them: no campaign, provenance, topic or
+run rows. Whatever the loaders would refuse or warn about (a file the fast path does not take,
+a bad or duplicate line, a run file of several run tags) makes :func:`stage_pair` return False
+with nothing stored: the caller then loads the files with :func:`pyeval.loaders.load_qrels` and
+:func:`pyeval.loaders.load_run`, which say what is wrong, as they would have from the start.
+"""
+from __future__ import annotations
+
+import os
+
+import duckdb
+
+from pyeval.core import sqlfiles
+from pyeval.core.db import create_rows, first_row
+from .qrels import QRELS_LAYOUTS, TREC_QRELS_FIELDS
+from .runs import RUN_FIELDS
+from .source import stage_files
+from .staging import TemporaryRelations
+
+#: The stored tables :func:`stage_pair` writes or its checks read.
+TABLES = ("qrels_by_set", "intents_by_set", "run_entries")
+
+_QRELS_TABLE, _RUN_TABLE = "staged_qrels_files", "staged_run_files"
+
+
+def _scoped(relation: str, select: str, text: str, *, insert: bool = False) -> str:
+    """``text`` (a query of sql/loaders/; ``insert``: an ``insert into ... select``) reading
+    ``relation`` as ``select``."""
+    if insert:
+        return f"with {relation} as (\n{select}\n)\n{text}"
+    return f"with {relation} as (\n{select}\n)\nselect * from (\n{text}\n)"
+
+
+def stage_pair(con: duckdb.DuckDBPyConnection, campaign_id: str, qrels: str | os.PathLike[str],
+               run: str | os.PathLike[str], run_id: str) -> bool:
+    """Store the judgments of the TREC ad hoc qrels file ``qrels`` (as ``load_qrels(format="trec")``
+    stores them, judgment set ``official``) and the lines of the run file ``run`` (as
+    ``load_run(name=run_id)`` does) for ``campaign_id`` in ``qrels_by_set`` and
+    ``run_entries`` of ``con``, a scratch warehouse holding :data:`TABLES`. Returns False, with
+    nothing stored, when either file does not take the fast path or the loaders would refuse or
+    warn about it. What it stages stays in ``con`` (a scratch warehouse is thrown away whole)."""
+    # The scratch warehouse is thrown away after the evaluation: what is staged here stays in it
+    # (dropping it would cost a look-up of the catalogue, TemporaryRelations.drop).
+    staged_qrels = stage_files(con, {0: qrels}, TREC_QRELS_FIELDS, "qrels_fast_rows", _QRELS_TABLE, digest=False)
+    if 0 not in staged_qrels:
+        return False
+    staged_run = stage_files(con, {0: run}, RUN_FIELDS, "run_fast_rows", _RUN_TABLE, digest=False)
+    if 0 not in staged_run:
+        return False
+    TemporaryRelations(con).expose(staged_qrels[0])
+    layout = QRELS_LAYOUTS["trec"]
+    qrels_input = sqlfiles.read("loaders/qrels_fast_input.sql")
+    keys = {"campaign_id": campaign_id, "judgment_set": "official"}
+    if first_row(con, _scoped("qrels_input", qrels_input, sqlfiles.read("loaders/qrels_problems.sql")),
+                 {"intent_field": layout.intent_field, "field_count": layout.field_count,
+                  "layout": layout.field_names, "level_form": layout.level_form, **keys}) is not None:
+        return False
+    create_rows(con, "run_file_starts", {"file_index": "integer", "first_row": "bigint"},
+                [(0, staged_run[0].first_row)])
+    con.execute("create or replace temp view run_batch as\n" + sqlfiles.read("loaders/run_fast_input.sql"))
+    # the qrels' rows are stored first: run_summary.sql reads the campaign's judged topics
+    con.execute(_scoped("qrels_input", qrels_input, sqlfiles.read("loaders/qrels_insert.sql"), insert=True),
+                {"intent_field": layout.intent_field, **keys})
+    summary = first_row(con, sqlfiles.read("loaders/run_summary.sql"), {"campaign_id": campaign_id})
+    may_have_duplicates, distinct_tags = summary[1], summary[6]
+    if may_have_duplicates or distinct_tags > 1:
+        con.execute("delete from qrels_by_set where campaign_id = $campaign_id", {"campaign_id": campaign_id})
+        return False
+    create_rows(con, "batch_runs", {"file_index": "integer", "run_id": "varchar"}, [(0, run_id)])
+    con.execute(sqlfiles.read("loaders/run_insert.sql"), {"campaign_id": campaign_id, "first_file": 0, "last_file": 0})
+    return True
