@@ -15,15 +15,28 @@
 - :mod:`.sharing`: sharing the warehouse: ``pyeval annotate``, ``url``, ``snapshot``, ``export``, ``attach``
   and ``publish``.
 
-Importing the package registers every command on :func:`main`.
+Each command's module is imported when the command is first looked up (:data:`COMMANDS`,
+pyeval.cli.base.CommandGroup): ``pyeval trec_eval`` imports the drop-ins' module only; listing
+the commands (``pyeval --help``, ``main.commands``) imports them all.
 """
 from __future__ import annotations
 
-from . import dropins, evaluating, loading, metaeval, sharing  # noqa: F401 (they register their commands)
-from . import risk  # noqa: F401 (registers risk and design)
-from . import fusion  # noqa: F401 (pyeval fuse, fusions, export-run, delete-run)
-from . import judgments  # noqa: F401 (pyeval judgments list|compare|derive|holes)
-from . import pools  # noqa: F401 (pyeval pool build|list|export|coverage|uniques|loo)
 from .base import main
+
+#: The module of pyeval/cli/ that defines each command of ``pyeval``
+#: (tests/compat/test_lean_startup.py checks it against the commands the modules register).
+COMMANDS = {
+    "dropins": ("trec_eval", "ntcireval", "ndeval"),
+    "evaluating": ("sql", "list", "demo", "sample", "explain", "evaluate"),
+    "loading": ("load", "gains", "intents", "to-traditional"),
+    "metaeval": ("significance", "discpower", "compare", "swaprate", "stability", "correlate", "concordance",
+                 "robustness", "mem"),
+    "sharing": ("annotate", "url", "snapshot", "export", "attach", "publish"),
+    "risk": ("risk", "design"),
+    "fusion": ("fuse", "fusions", "export-run", "delete-run"),
+    "judgments": ("judgments",),
+    "pools": ("pool",),
+}
+main.modules.update({name: module for module, names in COMMANDS.items() for name in names})
 
 __all__ = ["main"]

@@ -184,7 +184,45 @@ def output_option(command):
     )(command)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class CommandGroup(click.Group):
+    """The ``pyeval`` group. Its commands are defined in the modules of pyeval/cli/, each
+    imported when one of its commands is first looked up (``modules``: command name -> module,
+    pyeval/cli/__init__.py), so that a command imports only its own group's module
+    (``pyeval trec_eval``: the drop-ins'); listing the commands (``pyeval --help``,
+    ``main.commands``) or an unknown name imports them all."""
+
+    def __init__(self, *args, **kwargs):
+        self.modules: dict[str, str] = {}
+        self._importing = False
+        super().__init__(*args, **kwargs)
+
+    @property
+    def commands(self) -> dict[str, click.Command]:
+        if not self._importing:  # a module being imported registers its commands
+            for module in dict.fromkeys(self.modules.values()):
+                self._import(module)
+        return self._commands
+
+    @commands.setter
+    def commands(self, value: dict[str, click.Command]) -> None:
+        self._commands = value
+
+    def _import(self, module: str) -> None:
+        import importlib
+
+        self._importing = True
+        try:
+            importlib.import_module(f"pyeval.cli.{module}")
+        finally:
+            self._importing = False
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.modules and cmd_name not in self._commands:
+            self._import(self.modules[cmd_name])
+        return self._commands.get(cmd_name) or self.commands.get(cmd_name)
+
+
+@click.group(cls=CommandGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--db",
     envvar="PYEVAL_DB",

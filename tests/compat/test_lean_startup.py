@@ -97,6 +97,22 @@ def test_trec_eval_warns_of_several_run_tags_as_the_loader_does(tmp_path):
     assert result.stdout == "map                   \tall\t1.0000\n"
 
 
+def test_each_command_is_found_in_its_module():
+    """pyeval.cli.COMMANDS names the module of every command the modules register."""
+    import pyeval.cli
+
+    registered = {name: command.callback.__module__ for name, command in main.commands.items()}
+    declared = {name: f"pyeval.cli.{module}" for module, names in pyeval.cli.COMMANDS.items() for name in names}
+    assert registered == declared
+
+
+def test_a_drop_in_imports_no_other_command_module():
+    script = ("import sys\nfrom pyeval.cli import main\nassert main.get_command(None, 'trec_eval') is not None\n"
+              "print(sorted(m for m in sys.modules if m.startswith('pyeval.cli.')))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "['pyeval.cli.base', 'pyeval.cli.dropins']"
+
+
 def test_the_ntcireval_command_imports_no_pandas():
     """Its own modules need no pandas (the loaders' general path, which NTCIR qrels take, may
     import it)."""
