@@ -115,7 +115,8 @@ def means_into(con: duckdb.DuckDBPyConnection, measures: Sequence[Measure], tabl
     try:
         text = sqlfiles.read("evaluation/means.sql")
         if scores != "evaluation_scores":  # means.sql reads evaluation_scores: given as a CTE over scores
-            text = f"with evaluation_scores as (select run_id, topic_id, measure, value from {scores})\n" + text
+            text = (f"with evaluation_scores as (select run_id, topic_id, measure, value from {scores})\n"
+                    f"select * from (\n{text}\n)")
         # table and scores are names chosen by pyeval, never user input
         con.execute(f"create or replace temp table {table} as\n" + text, {"in_topic_order": in_topic_order})
     finally:
@@ -260,8 +261,9 @@ def evaluate_summary(
 _REQUEST_KEYWORDS = tuple(field.name for field in setting_fields())
 evaluate.__signature__ = _keywords_signature(evaluate, 3, {"judgment_set": None})
 
-#: The temporary tables an evaluation leaves for its caller (:func:`finish_into`): the numeric
-#: per-topic values (what is stored, sql/evaluation/evaluation_scores.sql) and their means by run.
+#: What an evaluation leaves for its caller (:func:`finish_into`): the numeric per-topic values
+#: (what is stored: a temporary view, sql/evaluation/evaluation_scores.sql, over
+#: evaluation_values) and their means by run (a temporary table).
 SCORES_TABLE = "evaluation_scores"
 MEANS_TABLE = "evaluation_run_means"
 
@@ -369,9 +371,10 @@ def finish_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest, stor
     the stored evaluation with the request's settings, whose id is returned."""
     create_declared(con, "requested_order",
                     [(str(m), position, m.definition.storable) for position, m in enumerate(request.measures)])
-    con.execute(f"create or replace temp table {SCORES_TABLE} as\n" + sqlfiles.read("evaluation/evaluation_scores.sql"))
+    # a view: the numeric rows of evaluation_values, read by the means and the store, not copied
+    con.execute(f"create or replace temp view {SCORES_TABLE} as\n" + sqlfiles.read("evaluation/evaluation_scores.sql"))
     means_into(con, request.numeric, MEANS_TABLE)
-    if not store or not first_row(con, f"select count(*) from {SCORES_TABLE}")[0]:
+    if not store or not first_row(con, f"select count(*) from {MEANS_TABLE}")[0]:  # means iff values
         return None
     return _store(con, request)
 
@@ -403,8 +406,9 @@ def _evaluation_frames(con: duckdb.DuckDBPyConnection, parsed: Sequence[Measure]
 
 
 def _drop_results(con: duckdb.DuckDBPyConnection) -> None:
-    for table in (VALUES_TABLE, SCORES_TABLE, MEANS_TABLE, "requested_order"):
-        con.execute(f"drop table if exists {table}")  # pyeval's own names
+    con.execute(f"drop view if exists {SCORES_TABLE}")  # pyeval's own names
+    for table in (VALUES_TABLE, MEANS_TABLE, "requested_order"):
+        con.execute(f"drop table if exists {table}")
 
 
 def _measure_rows(measures: Sequence[Measure]) -> list[tuple]:

@@ -11,22 +11,49 @@
 -- (Kahan) sum divided by the topics, which gives 0.27 for fifty P@10 values summing to 13.5
 -- where adding them one by one drifts to 0.2699999999999999; $in_topic_order: the plain sum
 -- in topic order instead, trec_eval's, which its drop-in prints byte for byte.
+-- One select per aggregate: an ordered aggregate sorts every group it is computed for, so each
+-- (run, measure) computes its own aggregate only.
+with scores as (
+    select
+        evaluation_scores.run_id,
+        evaluation_scores.topic_id,
+        evaluation_scores.measure,
+        evaluation_scores.value,
+        requested_aggregates.aggregate
+    from evaluation_scores
+    inner join requested_aggregates on evaluation_scores.measure = requested_aggregates.measure
+)
+
 select
-    evaluation_scores.run_id,
-    evaluation_scores.measure,
-    case requested_aggregates.aggregate
-        when 'sum' then sum(evaluation_scores.value order by evaluation_scores.topic_id)
-        when 'gmean' then exp(
-            sum(ln(greatest(evaluation_scores.value, 1e-5)) order by evaluation_scores.topic_id)
-            / count(*)
-        )
-        else case
-            when $in_topic_order
-                then sum(evaluation_scores.value order by evaluation_scores.topic_id) / count(*)
-            else favg(evaluation_scores.value order by evaluation_scores.topic_id)
-        end
+    run_id,
+    measure,
+    sum(value order by topic_id) as value,
+    count(*) as topics
+from scores
+where aggregate = 'sum'
+group by run_id, measure
+
+union all
+
+select
+    run_id,
+    measure,
+    exp(sum(ln(greatest(value, 1e-5)) order by topic_id) / count(*)) as value,
+    count(*) as topics
+from scores
+where aggregate = 'gmean'
+group by run_id, measure
+
+union all
+
+select
+    run_id,
+    measure,
+    case
+        when $in_topic_order then sum(value order by topic_id) / count(*)
+        else favg(value order by topic_id)
     end as value,
     count(*) as topics
-from evaluation_scores
-inner join requested_aggregates on evaluation_scores.measure = requested_aggregates.measure
-group by evaluation_scores.run_id, evaluation_scores.measure, requested_aggregates.aggregate
+from scores
+where aggregate not in ('sum', 'gmean')
+group by run_id, measure
