@@ -156,13 +156,34 @@ def _read_by(request: EvaluationRequest) -> set[str]:
     return names & ({path.stem for path in sqlfiles.schema_files()} | set(sqlfiles.VIEW_ORDER))
 
 
+#: Inputs (the qrels and the run together) of fewer bytes are read and evaluated on one DuckDB
+#: thread: threads cost more than they save on them (a 50 x 1000 run and its qrels, 2.8 MB:
+#: about 20 ms less of 0.3 s on 2 cores), as the resident engine's SMALL_BATCH of run lines.
+SMALL_INPUTS = 8 << 20
+
+
+def _small(*paths) -> bool:
+    """Whether the files ``paths`` hold fewer than :data:`SMALL_INPUTS` bytes together (a
+    missing one counts nothing: the loaders report it)."""
+    return sum(os.path.getsize(path) for path in paths if os.path.isfile(path)) < SMALL_INPUTS
+
+
+def _scratch(relations, small: bool):
+    """:func:`pyeval.storage.warehouse.scratch` of ``relations``, on one thread when ``small``."""
+    con = warehouse.scratch(relations)
+    if small:
+        con.execute("set threads = 1")
+    return con
+
+
 def _loaded(qrels, results, request: EvaluationRequest):
     """A scratch warehouse holding the qrels and the run as ``load_qrels`` and ``load_run`` store
     them, for ``request``: when both files take the loaders' fast path and pass their checks,
     only the relations the evaluation reads (:func:`pyeval.loaders.transient.stage_pair`);
     else every relation the command reads, the files loaded by the loaders, which name a bad
     line."""
-    con = warehouse.scratch({*transient.TABLES, *_read_by(request)})
+    small = _small(qrels, results)
+    con = _scratch({*transient.TABLES, *_read_by(request)}, small)
     try:
         if transient.stage_pair(con, "trec_eval", qrels, results, "run"):
             return con
@@ -170,7 +191,7 @@ def _loaded(qrels, results, request: EvaluationRequest):
         con.close()
         raise
     con.close()
-    con = warehouse.scratch(RELATIONS)
+    con = _scratch(RELATIONS, small)
     try:
         try:
             load_qrels(con, "trec_eval", qrels, format="trec")

@@ -238,3 +238,20 @@ def test_the_command_imports_no_pandas_pyarrow_or_numpy(tmp_path):
     lines = done.stdout.splitlines()
     assert lines[-1] == "[]"
     assert "map                   \tall\t0.7500" in lines
+
+
+def test_small_inputs_take_one_duckdb_thread(monkeypatch):
+    """Threads cost more than they save on a small run (pyeval.compat.trec_eval.SMALL_INPUTS)."""
+    from pyeval.compat import trec_eval as module
+
+    files = (TREC / "qrels.test", TREC / "results.test")
+    assert module._small(TREC / "no such file")  # the loaders report it
+    threads = []
+    for limit in (module.SMALL_INPUTS, 0):
+        monkeypatch.setattr(module, "SMALL_INPUTS", limit)
+        con = module._scratch(set(), module._small(*files))
+        threads.append(con.execute("select current_setting('threads')").fetchone()[0])
+        con.close()
+    import duckdb
+
+    assert threads == [1, duckdb.connect().execute("select current_setting('threads')").fetchone()[0]]
