@@ -281,6 +281,14 @@ def _dump_records(records: list[dict]) -> str:
     return f"[\n{lines}\n]"
 
 
+def _narrowest(headers: Sequence[str]) -> int:
+    """A lower bound of the width of a table or markdown table under ``headers``: every column
+    at least as wide as its header (its ASCII characters counted), two characters between
+    columns."""
+    names = [str(h) for h in headers]
+    return sum(len(name) for name in names if name.isascii()) + 2 * (len(names) - 1)
+
+
 def fitting_rows(
     headers: Sequence[str],
     rows: Sequence[Sequence[Any]],
@@ -292,25 +300,33 @@ def fitting_rows(
     """:func:`render_rows` of a wide result (one row per run, one column per measure), turned
     so that a table or markdown fits ``width`` (default: the terminal's, at least 100 columns):
     as printed when it fits; else one row per measure and one column per run; else one row per
-    (run, measure). CSV and JSON are never turned."""
+    (run, measure). CSV and JSON are never turned. A form whose headers alone are wider than
+    ``width`` is not rendered to be measured."""
     import shutil
 
-    text = render_rows(headers, rows, fmt, integer_columns=integer_columns)
     if fmt not in ("table", "markdown"):
-        return text
+        return render_rows(headers, rows, fmt, integer_columns=integer_columns)
     limit = width or max(shutil.get_terminal_size((100, 24)).columns, 100)
-    if max(map(len, text.splitlines()), default=0) <= limit:
-        return text
+
+    def fitting(text: str) -> bool:
+        return max(map(len, text.splitlines()), default=0) <= limit
+
+    if _narrowest(headers) <= limit:
+        text = render_rows(headers, rows, fmt, integer_columns=integer_columns)
+        if fitting(text):
+            return text
 
     def shown(measure: str, value: Any) -> Any:
         whole = measure in integer_columns and _is_number(value) and float(value).is_integer()
         return int(value) if whole else value
 
     measures = list(headers[1:])
-    turned = [[m, *(shown(m, row[i + 1]) for row in rows)] for i, m in enumerate(measures)]
-    text = render_rows(["measure", *(str(row[0]) for row in rows)], turned, fmt)
-    if max(map(len, text.splitlines()), default=0) <= limit:
-        return text
+    runs = ["measure", *(str(row[0]) for row in rows)]
+    if _narrowest(runs) <= limit:
+        turned = [[m, *(shown(m, row[i + 1]) for row in rows)] for i, m in enumerate(measures)]
+        text = render_rows(runs, turned, fmt)
+        if fitting(text):
+            return text
     long = [[row[0], m, shown(m, row[i + 1])] for row in rows for i, m in enumerate(measures)]
     return render_rows([headers[0], "measure", "value"], long, fmt)
 

@@ -104,3 +104,22 @@ def test_a_wide_table_of_means_is_turned_to_fit():
     long = fitting_rows(["run_id", *measures], many, width=100).splitlines()
     assert long[0].split() == ["run_id", "measure", "value"] and len(long) == 2 + 30 * 60
     assert fitting_rows(["run_id", *measures], rows, "csv") .count("\n") == 2  # csv is never turned
+
+
+def test_a_form_whose_headers_are_too_wide_is_not_rendered(monkeypatch):
+    """100 runs x 29 measures in 100 columns: neither the wide nor the turned table can fit
+    (their headers alone are wider), so only the long form is rendered, as before."""
+    from pyeval import output
+
+    measures = [f"P@{k}" for k in range(29)]
+    rows = [[f"run{r:04d}", *[0.5] * 29] for r in range(100)]
+    expected = output.fitting_rows(["run_id", *measures], rows, width=100)
+    rendered = []
+    original = output.render_rows
+    monkeypatch.setattr(output, "render_rows", lambda headers, *args, **kw: rendered.append(headers) or original(headers, *args, **kw))
+    assert output.fitting_rows(["run_id", *measures], rows, width=100) == expected
+    assert rendered == [["run_id", "measure", "value"]]
+    assert expected.splitlines()[0].split() == ["run_id", "measure", "value"] and len(expected.splitlines()) == 2 + 2900
+    rendered.clear()
+    output.fitting_rows(["run_id", *measures[:3]], rows[:2], width=100)  # fits: rendered once, wide
+    assert rendered == [["run_id", *measures[:3]]]
