@@ -821,6 +821,8 @@ def split(text: str, per_call: Iterable[str], per_call_parameters: Iterable[str]
 def _split(text: str, per_call: Iterable[str], per_call_parameters: Iterable[str]
            ) -> tuple[list[tuple[str, str]], str]:
     tree = parse(text)
+    while _unwrap_subqueries(tree):  # ``with a as (...) select * from (with b as (...) ...)``: one ``with``
+        pass
     root = tree["statements"][0]["node"]
     entries = (root.get("cte_map") or {}).get("map", [])
     changing = {name.lower() for name in per_call}

@@ -16,7 +16,7 @@ driver. pyeval.core.evaluation (the orchestrator) builds on this module.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import duckdb
@@ -175,25 +175,39 @@ def requested_table(family: str) -> str:
     return f"requested_measures_{family}"  # a family's name is a file of sql/metrics/, never user input
 
 
-def pass_statement(current: Pass) -> tuple[str, dict[str, object]]:
-    """The select that computes the families of ``current`` (a pass :func:`one_statement`
-    makes) and its parameters: each stage its relation as a common table expression (the file
-    as it is), each family ``metric_<family>`` (its compiled SQL reading ``requested_measures``
-    as :func:`requested_table`), their rows ``union all by name``. DuckDB computes only what
-    the families read, and a relation read several times once."""
-    expressions: list[str] = []
-    parameters: dict[str, object] = {}
-    families: list[str] = []
+def pass_relations(current: Pass) -> Iterator[tuple[Step, str, str]]:
+    """The relations of a pass's stages and SQL families, in order, as ``(step, name, select)``:
+    a stage its header's relation (its file as it is), a family ``metric_<family>`` (its SQL
+    compiled for its measures, reading ``requested_measures`` as :func:`requested_table`).
+    Every engine that runs a pass as one statement builds it from these (:func:`pass_statement`,
+    pyeval.engines.resident.Prepared)."""
     for step in current.steps:
         if step.kind == "stage":  # relation names come from pyeval's own headers, never user input
-            expressions.append(f"{step.produces} as (\n{step.text}\n)")
-            parameters.update(step.params)
+            yield step, step.produces, step.text
         elif step.kind == "family":
-            families.append(step.family)
-            expressions.append(f"metric_{step.family} as (\nwith requested_measures as "
-                               f"(select * from {requested_table(step.family)})\nselect * from (\n{step.text}\n)\n)")
-    rows = "\nunion all by name\n".join(f"select * from metric_{family}" for family in families)
-    return "with " + ",\n".join(expressions) + "\n" + rows, parameters
+            yield step, f"metric_{step.family}", (
+                f"with requested_measures as (select * from {requested_table(step.family)})\n"
+                f"select * from (\n{step.text}\n)")
+
+
+def values_select(families: Iterable[str]) -> str:
+    """The rows of every ``metric_<family>`` relation of ``families`` as evaluation_values takes
+    them (``union all by name``: a family gives ``value`` or ``value_text``)."""
+    return "\nunion all by name\n".join(f"select * from metric_{family}" for family in families)
+
+
+def pass_statement(current: Pass) -> tuple[str, dict[str, object]]:
+    """The select that computes the families of ``current`` (a pass :func:`one_statement`
+    makes) and its parameters: each relation of :func:`pass_relations` a common table
+    expression, the families' rows :func:`values_select`. DuckDB computes only what the
+    families read, and a relation read several times once."""
+    parameters: dict[str, object] = {}
+    for step in current.steps:
+        if step.kind == "stage":
+            parameters.update(step.params)
+    expressions = [f"{name} as (\n{select}\n)" for _, name, select in pass_relations(current)]
+    families = [step.family for step in current.steps if step.kind == "family"]
+    return "with " + ",\n".join(expressions) + "\n" + values_select(families), parameters
 
 
 def family_error(exc: duckdb.InvalidInputException, families: Iterable[str]) -> Exception:

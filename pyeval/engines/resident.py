@@ -30,8 +30,8 @@ from pyeval.core.db import create_rows, first_row, transaction
 from pyeval.core.plan import PREFERENCE_STAGING, Plan, Step, plan, staged_tables
 from pyeval.core.request import EvaluationRequest
 from pyeval.core.stages import _create_requested  # a family's requested_measures, as the DuckDB executor makes it
-from pyeval.core.stages import create_declared, define_profiles
-from pyeval.errors import InputFormatError, MeasureParamError, PyevalError
+from pyeval.core.stages import create_declared, define_profiles, family_error, pass_relations, requested_table, values_select
+from pyeval.errors import InputFormatError, PyevalError
 from pyeval.loaders.qrels import load_qrels  # not pyeval.loaders: it imports every loader
 from pyeval.loaders.source import STAGED_TABLE, Lines, StagedFile
 from pyeval.measures import Measure, registry
@@ -188,15 +188,6 @@ def supports(measures: Sequence[Measure], ordering: str | None) -> bool:
     return preparable(_planned(measures, ordering))
 
 
-def _family_error(exc: duckdb.InvalidInputException, families: Sequence[str]) -> Exception:
-    """A family's own error('metric_<family>: ...') as :class:`MeasureParamError` (a measure
-    that does not apply to these data, as pyeval.core.stages.compute_into reports it); ``exc``
-    itself otherwise."""
-    text = str(exc)
-    marker = next((f"metric_{family}:" for family in families if f"metric_{family}:" in text), None)
-    return exc if marker is None else MeasureParamError(text[text.index(marker):])
-
-
 class Prepared:
     """One measure set prepared in an engine, from the evaluation's own plan
     (:func:`pyeval.core.plan.plan` of its :class:`~pyeval.core.request.EvaluationRequest`: the same stage
@@ -221,28 +212,29 @@ class Prepared:
         # the means as an evaluation takes them (a compensated sum, sql/evaluation/means.sql)
         per_run, expressions, self.params = set(_PER_RUN), [], {"in_topic_order": False}
         try:
-            for step in (s for s in one_pass.steps if s.kind == "stage"):
-                model = sqlfiles.model(step.model)
-                if per_run & set(model.reads):  # its parts that read only the qrels made once (the pooled documents)
-                    made = self._made_once(con, step, per_run, f"{prefix}{step.produces}_", aliases, {})
-                    per_run.add(step.produces)
-                    expressions.append(f"{step.produces} as (\n" + made + "\n)")
-                    self.params.update(step.params)
+            # the pass's relations as the DuckDB executor's one statement holds them
+            # (pyeval.core.stages.pass_relations): those that read only the qrels made once
+            for step, name, select in pass_relations(one_pass):
+                readable = {}
+                if step.kind == "family":
+                    table = f"{prefix}requested_{step.family}"
+                    _create_requested(con, step.family, list(step.measures), table)
+                    self.tables.append(table)
+                    readable[requested_table(step.family)] = table
+                elif not per_run & set(sqlfiles.model(step.model).reads):  # a stage of the qrels alone
+                    table = prefix + step.produces  # pyeval's own names
+                    con.execute(f"create or replace temp table {table} as\n" + _scoped(select, aliases),
+                                dict(step.params))
+                    self.tables.append(table)
+                    aliases[step.produces] = table
                     continue
-                table = prefix + step.produces  # pyeval's own names
-                con.execute(f"create or replace temp table {table} as\n"
-                            + _scoped(sqlfiles.read(step.model), aliases), dict(step.params))
-                self.tables.append(table)
-                aliases[step.produces] = table
-            for step in (s for s in one_pass.steps if s.kind == "family"):
-                family = step.family
-                table = f"{prefix}requested_{family}"
-                _create_requested(con, family, list(step.measures), table)
-                self.tables.append(table)
-                # the family's parts that read only the qrels and its measures: made once
-                made = self._made_once(con, step, per_run, f"{prefix}{family}_", aliases, {"requested_measures": table})
-                expressions.append(f"metric_{family} as (\n" + made + "\n)")
-            # the request's order and aggregates as the orchestrator declares them (finish_into,
+                else:  # its parts that read only the qrels made once (the pooled documents)
+                    per_run.add(step.produces)
+                    self.params.update(step.params)
+                # the parts that read only the qrels and the measures: made once
+                made = self._made_once(con, step, select, per_run, f"{prefix}{name}_", aliases, readable)
+                expressions.append(f"{name} as (\n" + made + "\n)")
+        # the request's order and aggregates as the orchestrator declares them (finish_into,
             # means_into): scores and means are sql/evaluation's, as for every engine
             order, aggregates = prefix + "requested_order", prefix + "requested_aggregates"
             create_declared(con, "requested_order",
@@ -254,9 +246,7 @@ class Prepared:
         except BaseException:
             self.drop(con)
             raise
-        values = "\nunion all\n".join(f"select run_id, topic_id, measure, value from metric_{family}"
-                                      for family in self.families)
-        expressions += [f"evaluation_values as (\n{values}\n)",
+        expressions += [f"evaluation_values as (\n{values_select(self.families)}\n)",
                         f"requested_order as (select * from {order})",
                         f"requested_aggregates as (select * from {aggregates})",
                         f"evaluation_scores as (\n{sqlfiles.read('evaluation/evaluation_scores.sql')}\n)",
@@ -277,20 +267,20 @@ class Prepared:
         self._statement = statement
         self.params["campaign_id"] = CAMPAIGN
 
-    def _made_once(self, con, step: Step, per_run: set[str], prefix: str, aliases: Mapping[str, str],
-                   readable: dict[str, str]) -> str:
-        """The parts of ``step``'s SQL that read no relation of ``per_run`` and bind no runs
-        (pyeval.core.compile.split) made once as tables named ``prefix`` + their name, reading
-        ``aliases`` and ``readable`` (relation -> table); the rest of the SQL, returned, reads
-        them and ``readable`` by name."""
-        once, per_call = compile.split(step.text, per_run, _PER_CALL_PARAMETERS)
+    def _made_once(self, con, step: Step, select: str, per_run: set[str], prefix: str,
+                   aliases: Mapping[str, str], readable: dict[str, str]) -> str:
+        """The parts of ``select`` (``step``'s relation) that read no relation of ``per_run`` and
+        bind no runs (pyeval.core.compile.split) made once as tables named ``prefix`` + their
+        name, reading ``aliases`` and ``readable`` (relation -> table); the rest of the SQL,
+        returned, reads them and ``readable`` by name."""
+        once, per_call = compile.split(select, per_run, _PER_CALL_PARAMETERS)
         for name, text in once:
             table = prefix + name  # pyeval's own names
             try:
                 con.execute(f"create or replace temp table {table} as\n" + _scoped(text, {**aliases, **readable}),
                             {k: v for k, v in step.params.items() if k in compile.parameters(text)})
             except duckdb.InvalidInputException as exc:
-                raise _family_error(exc, self.families) from None
+                raise family_error(exc, self.families) from None
             self.tables.append(table)
             readable[name] = table
         return _scoped(per_call, readable)
@@ -329,7 +319,7 @@ class Prepared:
             rows = con.execute(self._parsed(con, sql),
                                {name: value for name, value in given.items() if name in used}).fetchall()
         except duckdb.InvalidInputException as exc:
-            raise _family_error(exc, self.families) from None
+            raise family_error(exc, self.families) from None
         results: dict[str, Result] = {run: ([], {}) for run in runs}
         for run_id, run_rows in itertools.groupby(rows, operator.itemgetter(0)):
             per_topic, means = results[run_id]

@@ -114,6 +114,23 @@ def test_a_query_that_only_wraps_a_subquery_is_the_subquery(con):
     assert _rows(con, compile.prune(filtered)) == _rows(con, filtered)
 
 
+def test_split_makes_once_what_reads_no_changing_relation(con):
+    """compile.split (the resident engine's prepared plans): the common table expressions that
+    read no per-call relation are made once, also inside a query that only wraps them (a
+    family's SQL given its requested_measures, pyeval.core.stages.pass_relations)."""
+    con.execute("create table runs as select 1 as k, 10.0 as score union all select 2, 20.0")
+    text = """
+        with requested as (select * from t)
+        select * from (
+            with per_key as (select k, sum(x) as total from requested group by k),
+                 scored as (select runs.k, runs.score * per_key.total as value from runs join per_key using (k))
+            select k, value from scored)"""
+    once, rest = compile.split(text, {"runs"})
+    assert [name for name, _ in once] == ["per_key"]
+    con.execute("create temp table per_key as " + once[0][1])
+    assert _rows(con, rest) == _rows(con, text) == [(1, 50.0), (2, 100.0)]
+
+
 def test_kinds_decide_the_dispatch():
     """The precision family compiled for P holds no other kind's formula nor what only they read."""
     compiled = compile.family("precision", frozenset({"P"}))
