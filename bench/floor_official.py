@@ -1,11 +1,24 @@
-"""The floor of ``pyeval evaluate -m official`` on a stored campaign: trec_eval's official
-measures of every run, per topic and means, computed by hand-written DuckDB statements over
-the warehouse's stored tables (issue 39's target: evaluate within 1.5x of this).
+"""The floor of trec_eval's official measures by DuckDB: every run's values, per topic and
+means, computed by hand-written DuckDB statements, over a warehouse's stored tables (the floor
+of ``pyeval evaluate -m official`` on a stored campaign; issue 39's target: evaluate within 1.5x
+of this) or over two files (the floor of ``pyeval trec_eval QRELS RUN``).
 
     python bench/floor_official.py WAREHOUSE.duckdb CAMPAIGN [--topics qrels|intersection]
                                    [--out values.json] [--per-topic]
+    python bench/floor_official.py --files QRELS RUN [--topics intersection|qrels]
+                                   [--out values.json] [--per-topic]
 
-It imports only duckdb and opens the warehouse read-only. What it reads: run_entries (each
+It imports only duckdb (and the standard library's argparse).
+
+With ``--files`` it reads both files with DuckDB's CSV reader (fields separated by one space,
+as bench_campaign's FLOOR_SQL reads them; one run per file, named by its tag column) into
+in-memory tables of the stored tables' shape (``load_files``: the run ranked in trec_eval's
+order by a window, score descending then docno descending, as sql/loaders/run_insert.sql sets
+``trec_rank``), runs the same statements over them and prints the means as trec_eval prints
+them (``print_means``: ``pyeval trec_eval QRELS RUN`` and ``trec_eval QRELS RUN`` print the
+same); the topics default to trec_eval's without -c (intersection).
+
+Over a warehouse it opens the file read-only. What it reads: run_entries (each
 run's documents with ``trec_rank``, the rank under trec_eval's ordering, score descending then
 docno descending, set once at load by sql/loaders/run_insert.sql), qrels_by_set (the ad hoc
 judgments, intent ''), of the campaign's default judgment set (campaigns.default_judgment_set),
@@ -194,21 +207,77 @@ def values(con: duckdb.DuckDBPyConnection, per_topic: bool = False) -> dict:
     return out
 
 
+# The two files in tables of the stored tables' shape (of the columns the statements read).
+_QRELS_CSV = "{'topic': 'VARCHAR', 'iteration': 'VARCHAR', 'docno': 'VARCHAR', 'level': 'INTEGER'}"
+_RUN_CSV = ("{'topic': 'VARCHAR', 'q0': 'VARCHAR', 'docno': 'VARCHAR', 'rank': 'INTEGER', "
+            "'score': 'DOUBLE', 'tag': 'VARCHAR'}")
+FILES_SQL = tuple(statement.strip() for statement in f"""
+create temp table campaigns as select $campaign as campaign_id, 'files' as default_judgment_set;
+
+create temp table qrels_by_set as
+select $campaign as campaign_id, 'files' as judgment_set, '' as intent_id,
+       topic as topic_id, docno as doc_id, level
+from read_csv($qrels, delim = ' ', header = false, columns = {_QRELS_CSV});
+
+create temp table run_entries as
+select $campaign as campaign_id, tag as run_id, topic as topic_id, docno as doc_id,
+       row_number() over (partition by tag, topic order by score desc, docno desc) as trec_rank
+from read_csv($run, delim = ' ', header = false, columns = {_RUN_CSV});
+
+create temp table runs as select distinct campaign_id, run_id from run_entries
+""".split(";"))
+
+
+def load_files(con: duckdb.DuckDBPyConnection, qrels: str, run: str, campaign: str = "files") -> None:
+    """Read a qrels file and a run file (one space between fields, one run per file) into
+    temp tables campaigns, qrels_by_set, run_entries (ranked in trec_eval's order) and runs, of
+    the stored tables' shape, as the campaign ``campaign`` (``compute`` reads them)."""
+    parameters = {"campaign": campaign, "qrels": qrels, "run": run}
+    for statement in FILES_SQL:
+        con.execute(statement, {name: value for name, value in parameters.items() if f"${name}" in statement})
+
+
+def print_means(con: duckdb.DuckDBPyConnection) -> None:
+    """Print each run's computed means as trec_eval prints them (counts whole, the rest to 4
+    places), a runid line first."""
+    names = ", ".join(f'"{name}"' for name in MEASURES)
+    lines = []
+    for run, *row in con.execute(f"select run_id, {names} from floor_means order by run_id").fetchall():
+        lines.append(f"{'runid':<22}\tall\t{run}")
+        lines.extend(f"{name:<22}\tall\t{int(value) if name in COUNTS else f'{value:.4f}'}"
+                     for name, value in zip(MEASURES, row))
+    print("\n".join(lines))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("warehouse", help="a pyeval warehouse file (opened read-only)")
-    parser.add_argument("campaign")
-    parser.add_argument("--topics", choices=TOPIC_POLICIES, default="qrels",
-                        help="qrels: every judged topic (pyeval's default, trec_eval -c); intersection: the run's")
+    parser.add_argument("warehouse", nargs="?", help="a pyeval warehouse file (opened read-only)")
+    parser.add_argument("campaign", nargs="?")
+    parser.add_argument("--files", nargs=2, metavar=("QRELS", "RUN"),
+                        help="read a qrels file and a run file instead of a warehouse; print the means")
+    parser.add_argument("--topics", choices=TOPIC_POLICIES,
+                        help="qrels: every judged topic (trec_eval -c; the default over a warehouse, as "
+                             "pyeval evaluate's); intersection: the run's (the default with --files, as trec_eval's)")
     parser.add_argument("--out", help="write the values computed here (JSON)")
     parser.add_argument("--per-topic", action="store_true", help="with --out: the per-topic values too")
     args = parser.parse_args(argv)
+    if (args.files is None) == (args.campaign is None):
+        parser.error("give either WAREHOUSE CAMPAIGN or --files QRELS RUN")
+    if args.files:
+        con = duckdb.connect()
+        load_files(con, *args.files)
+        compute(con, "files", args.topics or "intersection")
+        print_means(con)
+        if args.out:
+            with open(args.out, "w") as f:
+                json.dump(values(con, args.per_topic), f)
+        return 0
     started = time.perf_counter()
     con = duckdb.connect(args.warehouse, read_only=True)
     if not con.execute("select count(*) from campaigns where campaign_id = $campaign",
                        {"campaign": args.campaign}).fetchone()[0]:
         parser.error(f"no campaign {args.campaign!r} in {args.warehouse}")
-    compute(con, args.campaign, args.topics)
+    compute(con, args.campaign, args.topics or "qrels")
     runs, topics = con.execute("select count(distinct run_id), count(*) from floor_topic_values").fetchone()
     computed = time.perf_counter() - started
     if args.out:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+from pathlib import Path
 
 import duckdb
 import pytest
@@ -155,3 +156,50 @@ def test_the_script_writes_the_values_it_computed(tmp_path, write, capsys):
     with pytest.raises(SystemExit):
         floor.main([str(db), "no such campaign"])
     assert "no campaign 'no such campaign'" in capsys.readouterr().err
+
+
+def one_space(write, name: str, path_or_text: Path | str) -> Path:
+    """The file with its fields separated by one space (the floor's --files reads only that)."""
+    text = path_or_text.read_text() if isinstance(path_or_text, Path) else path_or_text
+    return write(name, "".join(" ".join(line.split()) + "\n" for line in text.splitlines() if line.strip()))
+
+
+def floor_prints(capsys, *args) -> str:
+    capsys.readouterr()
+    assert floor.main([str(a) for a in args]) == 0
+    return capsys.readouterr().out
+
+
+def test_the_floor_of_files_prints_what_trec_eval_prints(write, capsys):
+    qrels, run = one_space(write, "qrels", TREC / "qrels.test"), one_space(write, "run", TREC / "results.test")
+    assert floor_prints(capsys, "--files", qrels, run) == (TREC / "out.test").read_text()
+
+
+@pytest.mark.parametrize("topic_policy", ["qrels", "intersection"])
+def test_the_floor_of_files_keeps_trec_eval_conventions_at_every_edge(write, capsys, topic_policy):
+    qrels = write("qrels", EDGE_QRELS)
+    all_topics = ["-c"] if topic_policy == "qrels" else []
+    for name, text in EDGE_RUNS.items():
+        run = write(name, text)
+        printed = floor_prints(capsys, "--files", qrels, run, "--topics", topic_policy)
+        assert printed == invoke("trec_eval", *all_topics, qrels, run)
+        assert printed.startswith(f"runid                 \tall\t{name}\n")
+
+
+def test_the_floor_of_files_writes_the_values_of_the_stored_tables(tmp_path, write, capsys):
+    """--files computes, per topic, what the same statements compute over a warehouse holding
+    the same files (the in-memory tables have the stored tables' shape)."""
+    db = tmp_path / "w.duckdb"
+    qrels, run = write("qrels", EDGE_QRELS), write("r1", EDGE_RUNS["r1"])
+    invoke("--db", db, "load", "qrels", "-C", "c", qrels)
+    invoke("--db", db, "load", "run", "-C", "c", run)
+    out = tmp_path / "values.json"
+    floor_prints(capsys, "--files", qrels, run, "--topics", "qrels", "--out", out, "--per-topic")
+    assert_same(json.loads(out.read_text()), floor_values(db, "c"))
+
+
+def test_the_script_takes_a_warehouse_or_files(capsys):
+    for argv in ([], ["w.duckdb", "c", "--files", "q", "r"]):
+        with pytest.raises(SystemExit):
+            floor.main(argv)
+        assert "give either WAREHOUSE CAMPAIGN or --files QRELS RUN" in capsys.readouterr().err
