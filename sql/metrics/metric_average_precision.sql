@@ -8,8 +8,10 @@
 --        requested_measures(measure, kind, rel, cutoff, recall, points).
 -- Notation (docs/adhoc-measures.md section 0): rho_j rank of the j-th relevant document retrieved,
 -- C(L) relevant retrieved, R relevant, N judged non-relevant (0 <= level < rel).
--- Grain of the work: one row per relevant document retrieved and threshold (running counts,
--- precision j/rho_j and its interpolation), one list per (run_id, topic_id, rel); each requested
+-- Grain of the work: one list per (run_id, topic_id, rel), the list's pooled documents in rank
+-- order (one ordered aggregate: the only sort), from which list functions read the relevant
+-- documents: rho_j, j (its place in the list of relevant ones), and the judged and pooled
+-- documents above it (its place in the list of judged ones, of pooled ones); each requested
 -- measure then reads its list. Sums add the terms one by one in rank order, as the C loops do.
 -- Reference: trec_eval 10.0 (NIST) m_map.c, m_gm_map.c, m_map_cut.c (AP@k divides by R),
 -- m_recip_rank.c, m_iprec_at_recall.c and m_11pt_avg.c (cutoff lround(x*R), round half away
@@ -39,17 +41,8 @@ with requested as (
 ),
 
 thresholds as (
-    select list(distinct rel) as rels
+    select distinct rel
     from requested
-),
-
-pooled_ranks as (
-    select
-        run_id,
-        topic_id,
-        rank,
-        level
-    from evaluation_ranks
 ),
 
 pairs as (
@@ -71,181 +64,139 @@ topic_judgments as (
     from evaluation_topics
 ),
 
--- position of each pooled document among the pooled documents of its list, and the pooled but
--- unjudged documents up to it (both independent of the threshold)
-pooled_positions as (
+-- the pooled documents of each list under each threshold in rank order, each one number:
+-- 4 * rank + its judgment (2 relevant, level >= rel; 1 judged non-relevant, 0 <= level < rel;
+-- 0 pooled but unjudged), so that the ordered aggregate sorts the values it collects (ranks are
+-- distinct within a list)
+pooled_lists as (
     select
         run_id,
         topic_id,
-        rank,
-        level,
-        row_number() over ranks_so_far as pooled_position,
-        count_if(level < 0) over ranks_so_far as unjudged_through
-    from pooled_ranks
-    window ranks_so_far as (
-        partition by run_id, topic_id
-        order by rank
-        rows between unbounded preceding and current row
+        rel,
+        list(entry order by entry) as entries
+    from (
+        select
+            evaluation_ranks.run_id,
+            evaluation_ranks.topic_id,
+            thresholds.rel,
+            4 * evaluation_ranks.rank
+            + case
+                when evaluation_ranks.level >= thresholds.rel then 2
+                when evaluation_ranks.level >= 0 then 1
+                else 0
+            end as entry
+        from evaluation_ranks
+        cross join thresholds
     )
-),
-
--- one row per relevant document retrieved and threshold it reaches (a projection, not an
--- inequality join, which DuckDB would plan as a sort of every pooled document)
-relevant_positions as (
-    select
-        pooled_positions.run_id,
-        pooled_positions.topic_id,
-        unnest(list_filter(thresholds.rels, lambda rel: rel <= pooled_positions.level)) as rel,
-        pooled_positions.rank,
-        pooled_positions.pooled_position,
-        pooled_positions.unjudged_through
-    from pooled_positions
-    cross join thresholds
-    where pooled_positions.level >= 0
-),
-
--- j: the place of a relevant document among the relevant documents of its list
-relevant_numbered as (
-    select
-        *,
-        row_number() over (partition by run_id, topic_id, rel order by rank) as relevant_so_far
-    from relevant_positions
-),
-
--- the judged non-relevant (n) and pooled-unjudged (u) documents above a relevant document:
--- the pooled documents above it are the j - 1 relevant ones, n and u
-relevant_counts as (
-    select
-        run_id,
-        topic_id,
-        rel,
-        rank,
-        relevant_so_far,
-        pooled_position - relevant_so_far - unjudged_through as nonrelevant_above,
-        unjudged_through as unjudged_above
-    from relevant_numbered
-),
-
--- precision j/rho_j and the bpref and infAP terms of each relevant document, written in the
--- C code's order of operations
-relevant_documents as (
-    select
-        relevant_counts.run_id,
-        relevant_counts.topic_id,
-        relevant_counts.rel,
-        relevant_counts.rank,
-        relevant_counts.relevant_so_far::double / relevant_counts.rank::double as precision,
-        case
-            when relevant_counts.nonrelevant_above > 0
-                then 1.0::double
-                - least(relevant_counts.nonrelevant_above, topic_judgments.num_rel)::double
-                / least(topic_judgments.num_nonrel, topic_judgments.num_rel)::double
-            else 1.0::double
-        end as bpref_term,
-        case
-            when relevant_counts.rank = 1 then 1.0::double
-            else 1.0::double / relevant_counts.rank::double
-                + ((relevant_counts.rank - 1)::double / relevant_counts.rank::double)
-                * (
-                    (relevant_counts.relevant_so_far - 1 + relevant_counts.nonrelevant_above
-                        + relevant_counts.unjudged_above)::double
-                    / (relevant_counts.rank - 1)::double
-                )
-                * (
-                    ((relevant_counts.relevant_so_far - 1)::double + 1e-5::double)
-                    / ((relevant_counts.relevant_so_far - 1 + relevant_counts.nonrelevant_above)::double
-                        + 2e-5::double)
-                )
-        end as infap_term
-    from relevant_counts
-    inner join topic_judgments
-        on
-            relevant_counts.topic_id = topic_judgments.topic_id
-            and relevant_counts.rel = topic_judgments.rel
-),
-
--- interpolated precision at the j-th relevant document: max_{i >= j} i/rho_i
-interpolated as (
-    select
-        *,
-        max(precision) over (
-            partition by run_id, topic_id, rel
-            order by rank
-            rows between current row and unbounded following
-        ) as interpolated_precision
-    from relevant_documents
-),
-
--- the relevant documents of each list in rank order (one ordered aggregate, read field by field)
-relevant_lists as (
-    select
-        run_id,
-        topic_id,
-        rel,
-        list(
-            {
-                'rank': rank,
-                'precision': precision,
-                'interpolated_precision': interpolated_precision,
-                'bpref_term': bpref_term,
-                'infap_term': infap_term
-            }
-            order by rank
-        ) as documents
-    from interpolated
     group by run_id, topic_id, rel
 ),
 
-list_summaries as (
+-- the j-th relevant document of a list: its rank rho_j (ranks[j]), its place among the judged
+-- documents (judged_places[j]: the j - 1 relevant and the judged non-relevant ones above it, and
+-- itself) and among the pooled documents (pooled_places[j]: the judged and the pooled but
+-- unjudged ones above it, and itself)
+relevant_places as (
     select
         run_id,
         topic_id,
         rel,
-        list_transform(documents, lambda document: document.rank) as ranks,
-        list_transform(documents, lambda document: document.precision) as precisions,
-        list_transform(documents, lambda document: document.interpolated_precision)
-            as interpolated_precisions,
-        list_reduce(
-            list_transform(documents, lambda document: document.bpref_term),
-            lambda total, term: total + term,
-            0.0::double
-        ) as bpref_sum,
-        list_reduce(
-            list_transform(documents, lambda document: document.infap_term),
-            lambda total, term: total + term,
-            0.0::double
-        ) as infap_sum
-    from relevant_lists
+        list_transform(list_filter(entries, lambda entry: entry % 4 = 2), lambda entry: entry // 4) as ranks,
+        list_filter(
+            list_transform(
+                list_filter(entries, lambda entry: entry % 4 > 0),
+                lambda entry, place: case when entry % 4 = 2 then place end
+            ),
+            lambda place: place is not null
+        ) as judged_places,
+        list_filter(
+            list_transform(entries, lambda entry, place: case when entry % 4 = 2 then place end),
+            lambda place: place is not null
+        ) as pooled_places
+    from pooled_lists
 ),
 
-measure_inputs as (
+-- every (run_id, topic_id) scored, under each threshold, with the relevant documents of its list
+list_inputs as (
     select
         pairs.run_id,
         pairs.topic_id,
-        requested.measure,
-        requested.kind,
-        requested.cutoff,
-        requested.recall_points,
+        topic_judgments.rel,
         pairs.num_ret,
         pairs.in_run,
         pairs.empty_list,
         topic_judgments.num_rel,
-        coalesce(list_summaries.ranks, []) as ranks,
-        coalesce(list_summaries.precisions, []) as precisions,
-        coalesce(list_summaries.interpolated_precisions, []) as interpolated_precisions,
-        coalesce(list_summaries.bpref_sum, 0) as bpref_sum,
-        coalesce(list_summaries.infap_sum, 0) as infap_sum
+        topic_judgments.num_nonrel,
+        coalesce(relevant_places.ranks, []) as ranks,
+        coalesce(relevant_places.judged_places, []) as judged_places,
+        coalesce(relevant_places.pooled_places, []) as pooled_places
     from pairs
-    cross join requested
     inner join topic_judgments
+        on pairs.topic_id = topic_judgments.topic_id
+    inner join thresholds
+        on topic_judgments.rel = thresholds.rel
+    left join relevant_places
         on
-            pairs.topic_id = topic_judgments.topic_id
-            and requested.rel = topic_judgments.rel
-    left join list_summaries
-        on
-            pairs.run_id = list_summaries.run_id
-            and pairs.topic_id = list_summaries.topic_id
-            and requested.rel = list_summaries.rel
+            pairs.run_id = relevant_places.run_id
+            and pairs.topic_id = relevant_places.topic_id
+            and topic_judgments.rel = relevant_places.rel
+),
+
+-- precision j/rho_j of each relevant document, and the bpref and infAP sums, their terms in rank
+-- order and in the C code's order of operations: above the j-th relevant document are
+-- judged_places[j] - j judged non-relevant documents (m_bpref.c nonrel_so_far), judged_places[j] - 1
+-- judged ones (m_infap.c rel_so_far - 1 + nonrel_so_far) and pooled_places[j] - 1 pooled ones
+-- (rel_so_far - 1 + nonrel_so_far + pool_unjudged_so_far)
+list_values as (
+    select
+        run_id,
+        topic_id,
+        rel,
+        num_ret,
+        in_run,
+        empty_list,
+        num_rel,
+        ranks,
+        list_transform(ranks, lambda rank, j: j::double / rank::double) as precisions,
+        list_reduce(
+            list_transform(
+                judged_places,
+                lambda judged_place, j: case
+                    when judged_place - j > 0
+                        then 1.0::double
+                        - least(judged_place - j, num_rel)::double / least(num_nonrel, num_rel)::double
+                    else 1.0::double
+                end
+            ),
+            lambda total, term: total + term,
+            0.0::double
+        ) as bpref_sum,
+        list_reduce(
+            list_transform(
+                pooled_places,
+                lambda pooled_place, j: case
+                    when ranks[j] = 1 then 1.0::double
+                    else 1.0::double / ranks[j]::double
+                        + ((ranks[j] - 1)::double / ranks[j]::double)
+                        * ((pooled_place - 1)::double / (ranks[j] - 1)::double)
+                        * (((j - 1)::double + 1e-5::double) / ((judged_places[j] - 1)::double + 2e-5::double))
+                end
+            ),
+            lambda total, term: total + term,
+            0.0::double
+        ) as infap_sum
+    from list_inputs
+),
+
+measure_inputs as (
+    select
+        list_values.*,
+        requested.measure,
+        requested.kind,
+        requested.cutoff,
+        requested.recall_points
+    from list_values
+    inner join requested
+        on list_values.rel = requested.rel
 ),
 
 -- AP@k: the precisions of the relevant documents within the cutoff, summed in rank order
@@ -271,9 +222,9 @@ precision_sums as (
 ),
 
 -- IPrec at each recall point x: c = lround(x*R); 0 if c > C(L); the interpolated precision
--- at the c-th relevant document (the first when c = 0); 0 when nothing relevant is retrieved;
--- undefined when c = 0 and the list is empty (m_iprec_at_recall.c starts from the precision
--- num_rel_ret / num_ret = 0/0)
+-- at the c-th relevant document (the first when c = 0), the largest precision j/rho_j for j >= c;
+-- 0 when nothing relevant is retrieved; undefined when c = 0 and the list is empty
+-- (m_iprec_at_recall.c starts from the precision num_rel_ret / num_ret = 0/0)
 interpolated_at_points as (
     select
         *,
@@ -282,7 +233,9 @@ interpolated_at_points as (
             lambda point: case
                 when empty_list and round(point * num_rel) = 0 then zero_by_zero()
                 when len(ranks) = 0 or round(point * num_rel) > len(ranks) then 0.0::double
-                else interpolated_precisions[greatest(round(point * num_rel), 1)::bigint]
+                else list_max(
+                    list_slice(precisions, greatest(round(point * num_rel), 1)::bigint, len(precisions))
+                )
             end
         ) as point_values
     from precision_sums
