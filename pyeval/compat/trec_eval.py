@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pyeval.core import compile, sqlfiles
-from pyeval.core.plan import plan
+from pyeval.core.plan import Plan, plan
+from pyeval.core.stages import DefinedRelations, statements_only
+from pyeval.core.stages import compute_into as execute_into
 from pyeval.storage import warehouse
 from pyeval.core.db import create_rows, first_row
 from ..errors import DuplicateEntryError, InputFormatError, TrecEvalError  # noqa: F401  (TrecEvalError: this module's API)
@@ -37,11 +39,14 @@ from ..measures.trec_eval_names import (  # noqa: F401  (TrecEvalOptions, measur
 from pyeval.storage.warehouse import ADHOC_EVALUATION, LOADED_TABLES
 
 if TYPE_CHECKING:
+    import duckdb
     import pandas as pd
 
 
 #: The warehouse relations the command reads (preference and judgment-group evaluations too).
 RELATIONS = (*LOADED_TABLES, *ADHOC_EVALUATION)
+#: The campaign the qrels and the run are loaded as.
+CAMPAIGN = "trec_eval"
 
 
 
@@ -99,11 +104,12 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
         runs=("run",), max_depth=options.max_depth, judged_only=options.judged_only,
         topics="qrels" if options.complete else "intersection",
     )
+    defined = None
     if options.rel_format in ("qrels_jg", *PREFERENCE_FORMATS):
         con = warehouse.scratch(RELATIONS)
     else:
-        request = EvaluationRequest("trec_eval", tuple(measures), **compute_options)
-        con = _loaded(qrels, results, request)
+        request = EvaluationRequest(CAMPAIGN, tuple(measures), **compute_options)
+        con, defined = _loaded(qrels, results, request)
     try:
         if options.rel_format == "qrels_jg":
             values_from_frame(con, _judgment_group_values(con, qrels, results, measures, compute_options))
@@ -112,7 +118,10 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
                                                       options.rel_format))
         else:
             _register_gain_profiles(con, options)
-            compute_into(con, request)
+            if defined is None:
+                compute_into(con, request)
+            else:  # an ad hoc request: the orchestrator's compute_into would check nothing more
+                execute_into(con, request, defined)
         if not first_row(con, f"select count(*) from {VALUES_TABLE}")[0]:
             raise TrecEvalError("trec_eval: No queries with both results and relevance info", 7)
         numeric = [m for m in measures if m.definition.storable]
@@ -140,11 +149,11 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
     return "".join(line + "\n" for line, in lines)
 
 
-def _read_by(request: EvaluationRequest) -> set[str]:
-    """The warehouse's tables and views ``request``'s plan reads (its stages' headers, its
+def _read_by(planned: Plan) -> set[str]:
+    """The warehouse's tables and views the plan ``planned`` reads (its stages' headers, its
     compiled families, the gain profiles its setup checks)."""
     names: set[str] = set()
-    for step in plan(request).steps:
+    for step in planned.steps:
         if step.kind == "stage":
             names |= set(sqlfiles.model(step.model).reads)
         elif step.kind == "family":
@@ -154,6 +163,17 @@ def _read_by(request: EvaluationRequest) -> set[str]:
         elif step.kind == "driver":  # a Python family: whatever it reads (none of trec_eval's measures)
             return set(RELATIONS)
     return names & ({path.stem for path in sqlfiles.schema_files()} | set(sqlfiles.VIEW_ORDER))
+
+
+def _run_defined(planned: Plan, read: set[str]) -> DefinedRelations | None:
+    """The run as relations the plan's statements define (pyeval.loaders.transient.run_relations,
+    nothing stored) when the DuckDB executor runs every pass of ``planned`` as one statement and
+    nothing else the plan reads (``read``) is built on them; None: the run is stored."""
+    if not statements_only(planned):
+        return None
+    defined = transient.run_relations(CAMPAIGN)
+    tables, views = sqlfiles.with_dependencies(read - set(defined.selects))
+    return None if set(defined.selects) & {*tables, *views} else defined
 
 
 #: Inputs (the qrels and the run together) of fewer bytes are read and evaluated on one DuckDB
@@ -176,17 +196,22 @@ def _scratch(relations, small: bool):
     return con
 
 
-def _loaded(qrels, results, request: EvaluationRequest):
+def _loaded(qrels, results, request: EvaluationRequest) -> tuple[duckdb.DuckDBPyConnection, DefinedRelations | None]:
     """A scratch warehouse holding the qrels and the run as ``load_qrels`` and ``load_run`` store
-    them, for ``request``: when both files take the loaders' fast path and pass their checks,
-    only the relations the evaluation reads (:func:`pyeval.loaders.transient.stage_pair`);
+    them, for ``request``, and the relations its evaluation's statements define (or None).
+    When both files take the loaders' fast path and pass their checks, the warehouse holds only
+    the relations the evaluation reads (:func:`pyeval.loaders.transient.stage_pair`), and the run
+    stays staged, read as relations the statements define (:func:`_run_defined`), where they may;
     else every relation the command reads, the files loaded by the loaders, which name a bad
     line."""
     small = _small(qrels, results)
-    con = _scratch({*transient.TABLES, *_read_by(request)}, small)
+    planned = plan(request)
+    read = _read_by(planned)
+    defined = _run_defined(planned, read)
+    con = _scratch({*transient.TABLES, *read} - set(defined.selects if defined else ()), small)
     try:
-        if transient.stage_pair(con, "trec_eval", qrels, results, "run"):
-            return con
+        if transient.stage_pair(con, CAMPAIGN, qrels, results, "run", store_run=defined is None):
+            return con, defined
     except BaseException:
         con.close()
         raise
@@ -194,15 +219,15 @@ def _loaded(qrels, results, request: EvaluationRequest):
     con = _scratch(RELATIONS, small)
     try:
         try:
-            load_qrels(con, "trec_eval", qrels, format="trec")
+            load_qrels(con, CAMPAIGN, qrels, format="trec")
         except DuplicateEntryError as exc:  # what the file looks like: diversity qrels?
             raise DuplicateEntryError(exc.source, exc.line, f"{exc.reason} (if the second field numbers "
                                       "subtopics, these are diversity qrels: pyeval ndeval reads them)") from None
-        load_run(con, "trec_eval", results, name="run")
+        load_run(con, CAMPAIGN, results, name="run")
     except BaseException:
         con.close()
         raise
-    return con
+    return con, None
 
 
 def _create_printed(con, rows: list[tuple]) -> None:

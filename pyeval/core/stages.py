@@ -17,6 +17,7 @@ driver. pyeval.core.evaluation (the orchestrator) builds on this module.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import duckdb
@@ -143,13 +144,25 @@ def take_values(con, measures: Sequence[Measure]) -> pd.DataFrame:
     return in_request_order(frame, measures)
 
 
-def compute_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest) -> None:
+@dataclass(frozen=True)
+class DefinedRelations:
+    """Relations a pass statement defines itself, read by its stages in place of the
+    warehouse's tables and views of the same names: ``selects`` (name -> select, each reading
+    the ones before it) and the parameters they take (``params``). Nothing stores them."""
+
+    selects: Mapping[str, str]
+    params: Mapping[str, object] = field(default_factory=dict)
+
+
+def compute_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest,
+                 defined: DefinedRelations | None = None) -> None:
     """Compute ``request``'s measures into the temporary table ``evaluation_values``
     (``run_id, topic_id, measure, value, value_text``; unordered): its plan
-    (:func:`pyeval.core.plan.plan`, its gain profiles first) executed on DuckDB. pandas is
-    imported only when a Python family or a diversity plan computes."""
+    (:func:`pyeval.core.plan.plan`, its gain profiles first) executed on DuckDB, each pass
+    statement defining ``defined`` (a plan :func:`statements_only` makes). pandas is imported
+    only when a Python family or a diversity plan computes."""
     planned = plan(request)
-    execute(planned, DuckDBExecutor(con, planned))
+    execute(planned, DuckDBExecutor(con, planned, defined))
 
 
 #: The kinds of step a pass made one statement holds (:func:`one_statement`)
@@ -168,6 +181,14 @@ def one_statement(current: Pass) -> bool:
             if bound.setdefault(name, value) != value:
                 return False
     return True
+
+
+def statements_only(planned: Plan) -> bool:
+    """Whether the DuckDB executor runs every pass of ``planned`` as one statement
+    (:func:`one_statement`, with a family): no stage is a table, so relations the statement
+    defines (:class:`DefinedRelations`) may stand for stored ones."""
+    return all(any(step.kind == "family" for step in current.steps) and one_statement(current)
+               for current in planned.passes)
 
 
 def requested_table(family: str) -> str:
@@ -196,16 +217,21 @@ def values_select(families: Iterable[str]) -> str:
     return "\nunion all by name\n".join(f"select * from metric_{family}" for family in families)
 
 
-def pass_statement(current: Pass) -> tuple[str, dict[str, object]]:
+def pass_statement(current: Pass, defined: DefinedRelations | None = None) -> tuple[str, dict[str, object]]:
     """The select that computes the families of ``current`` (a pass :func:`one_statement`
-    makes) and its parameters: each relation of :func:`pass_relations` a common table
-    expression, the families' rows :func:`values_select`. DuckDB computes only what the
-    families read, and a relation read several times once."""
-    parameters: dict[str, object] = {}
+    makes) and its parameters: each relation of ``defined``, then of :func:`pass_relations`, a
+    common table expression, the families' rows :func:`values_select`. DuckDB computes only
+    what the families read, and a relation read several times once."""
+    defined = defined or DefinedRelations({})
+    parameters: dict[str, object] = dict(defined.params)
     for step in current.steps:
         if step.kind == "stage":
-            parameters.update(step.params)
-    expressions = [f"{name} as (\n{select}\n)" for _, name, select in pass_relations(current)]
+            for name, value in step.params.items():
+                if parameters.setdefault(name, value) != value:
+                    raise ValueError(f"parameter ${name} is bound to two values in one statement")
+    # relation names are pyeval's own (headers, the loaders' relations), never user input
+    expressions = [f"{name} as (\n{select}\n)" for name, select in defined.selects.items()]
+    expressions += [f"{name} as (\n{select}\n)" for _, name, select in pass_relations(current)]
     families = [step.family for step in current.steps if step.kind == "family"]
     return "with " + ",\n".join(expressions) + "\n" + values_select(families), parameters
 
@@ -223,10 +249,15 @@ class DuckDBExecutor:
     """Executes a plan's steps on a DuckDB connection (pyeval.core.plan.Executor). Given the
     plan it executes (``planned``), each pass :func:`one_statement` makes is one statement,
     run at its last family step (its stage steps make no table); otherwise every stage is a
-    temporary table and every family a statement."""
+    temporary table and every family a statement. ``defined``: relations every pass statement
+    defines (a plan :func:`statements_only` makes; ValueError otherwise)."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, planned: Plan | None = None):
+    def __init__(self, con: duckdb.DuckDBPyConnection, planned: Plan | None = None,
+                 defined: DefinedRelations | None = None):
+        if defined is not None and (planned is None or not statements_only(planned)):
+            raise ValueError("relations defined in a pass statement need a plan whose every pass is one statement")
         self.con = con
+        self.defined = defined
         #: the last family step of each pass made one statement -> the pass; its other steps
         self._passes: dict[Step, Pass] = {}
         self._inlined: set[Step] = set()
@@ -286,7 +317,7 @@ class DuckDBExecutor:
             for step in steps:
                 made.append(requested_table(step.family))
                 _create_requested(self.con, step.family, list(step.measures), made[-1])
-            sql, parameters = pass_statement(current)
+            sql, parameters = pass_statement(current, self.defined)
             self.con.execute(f"insert into {VALUES_TABLE} by name\n" + sql, parameters)
         except duckdb.InvalidInputException as exc:
             raise family_error(exc, [step.family for step in steps]) from None

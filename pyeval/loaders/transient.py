@@ -5,7 +5,8 @@ hashing their content: no provenance is kept) and the loaders' own checks
 (sql/loaders/staged_file_fits.sql, qrels_problems.sql, run_summary.sql), and their rows are
 stored as the loaders store them (qrels_insert.sql, run_insert.sql) in ``qrels_by_set`` and
 ``run_entries``, the only tables an evaluation reads of them: no campaign, provenance, topic or
-run rows. Whatever the loaders would refuse or warn about (a file the fast path does not take,
+run rows. The run may instead stay staged (``store_run=False``): :func:`run_relations` is then
+run_entries as run_insert.sql would store it, for a statement to define itself. Whatever the loaders would refuse or warn about (a file the fast path does not take,
 a bad or duplicate line, a run file of several run tags) makes :func:`stage_pair` return False
 with nothing stored: the caller then loads the files with :func:`pyeval.loaders.load_qrels` and
 :func:`pyeval.loaders.load_run`, which say what is wrong, as they would have from the start.
@@ -18,6 +19,7 @@ import duckdb
 
 from pyeval.core import sqlfiles
 from pyeval.core.db import create_rows, first_row
+from pyeval.core.stages import DefinedRelations
 from .qrels import QRELS_LAYOUTS, TREC_QRELS_FIELDS
 from .runs import RUN_FIELDS
 from .source import stage_files
@@ -38,13 +40,14 @@ def _scoped(relation: str, select: str, text: str, *, insert: bool = False) -> s
 
 
 def stage_pair(con: duckdb.DuckDBPyConnection, campaign_id: str, qrels: str | os.PathLike[str],
-               run: str | os.PathLike[str], run_id: str) -> bool:
+               run: str | os.PathLike[str], run_id: str, *, store_run: bool = True) -> bool:
     """Store the judgments of the TREC ad hoc qrels file ``qrels`` (as ``load_qrels(format="trec")``
     stores them, judgment set ``official``) and the lines of the run file ``run`` (as
     ``load_run(name=run_id)`` does) for ``campaign_id`` in ``qrels_by_set`` and
     ``run_entries`` of ``con``, a scratch warehouse holding :data:`TABLES`. Returns False, with
     nothing stored, when either file does not take the fast path or the loaders would refuse or
-    warn about it. What it stages stays in ``con`` (a scratch warehouse is thrown away whole)."""
+    warn about it. What it stages stays in ``con`` (a scratch warehouse is thrown away whole);
+    ``store_run=False``: the run's lines are checked but not stored, :func:`run_relations` reads them."""
     # The scratch warehouse is thrown away after the evaluation: what is staged here stays in it
     # (dropping it would cost a look-up of the catalogue, TemporaryRelations.drop).
     staged_qrels = stage_files(con, {0: qrels}, TREC_QRELS_FIELDS, "qrels_fast_rows", _QRELS_TABLE, digest=False)
@@ -73,5 +76,16 @@ def stage_pair(con: duckdb.DuckDBPyConnection, campaign_id: str, qrels: str | os
         con.execute("delete from qrels_by_set where campaign_id = $campaign_id", {"campaign_id": campaign_id})
         return False
     create_rows(con, "batch_runs", {"file_index": "integer", "run_id": "varchar"}, [(0, run_id)])
-    con.execute(sqlfiles.read("loaders/run_insert.sql"), {"campaign_id": campaign_id, "first_file": 0, "last_file": 0})
+    if store_run:
+        con.execute(sqlfiles.read("loaders/run_insert.sql"), dict(run_relations(campaign_id).params))
     return True
+
+
+def run_relations(campaign_id: str) -> DefinedRelations:
+    """The run :func:`stage_pair` staged (``store_run=False``) as relations a statement defines:
+    ``run_entries`` as sql/loaders/run_insert.sql would store it for ``campaign_id`` (its
+    select), and the view that reads it, ``ranked_entries``."""
+    return DefinedRelations(
+        {"run_entries": sqlfiles.insert_select("loaders/run_insert.sql"),
+         "ranked_entries": sqlfiles.view_sql("ranked_entries")},
+        {"campaign_id": campaign_id, "first_file": 0, "last_file": 0})

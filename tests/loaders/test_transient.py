@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from pyeval.compat import trec_eval
+from pyeval.core import stages
+from pyeval.core.plan import plan
+from pyeval.core.request import EvaluationRequest
 from pyeval.loaders import load_qrels, load_run, transient
+from pyeval.measures import parse
 from pyeval.storage import warehouse
 
 from ..conftest import FIXTURES
@@ -48,3 +53,47 @@ def test_nothing_is_stored_when_the_loaders_would_say_something(tmp_path, qrels,
     con = warehouse.scratch(transient.TABLES)
     assert not transient.stage_pair(con, "c", tmp_path / "q", tmp_path / "r", "r")
     assert _stored(con) == ([], [])
+
+
+def _evaluated(con, request, defined=None) -> list[tuple]:
+    stages.compute_into(con, request, defined)
+    return con.execute(f"select run_id, topic_id, measure, value from {stages.VALUES_TABLE} order by all").fetchall()
+
+
+def test_a_run_left_staged_is_read_as_the_loaders_would_store_it():
+    """store_run=False: nothing in run_entries; run_relations, defined by each pass statement,
+    gives the evaluation the values of the stored run, bit for bit."""
+    request = EvaluationRequest("c", tuple(parse(name) for name in ("AP", "P@10", "Rprec", "NumRet", "bpref")),
+                                runs=("r",), topics="intersection")
+    stored = warehouse.scratch({*transient.TABLES, *warehouse.ADHOC_EVALUATION})
+    assert transient.stage_pair(stored, "c", TREC / "qrels.test", TREC / "results.test", "r")
+    staged = warehouse.scratch({*transient.TABLES, *warehouse.ADHOC_EVALUATION} - {"run_entries", "ranked_entries"})
+    assert transient.stage_pair(staged, "c", TREC / "qrels.test", TREC / "results.test", "r", store_run=False)
+    relations = transient.run_relations("c")
+    assert list(relations.selects) == ["run_entries", "ranked_entries"]
+    assert not staged.execute("select count(*) from duckdb_tables() where table_name = 'run_entries'").fetchone()[0]
+    values = _evaluated(staged, request, relations)
+    assert values == _evaluated(stored, request) and len(values) == 15
+
+
+def test_a_statement_defines_relations_only_where_every_pass_is_one_statement():
+    """A Python family driver reads staged tables, not a statement's relations: the executor
+    refuses relations for its plan, and pyeval trec_eval stores the run for it."""
+    driven = plan(EvaluationRequest("c", (parse("U"),), runs=("r",)))
+    assert not stages.statements_only(driven)
+    with pytest.raises(ValueError, match="every pass is one statement"):
+        stages.DuckDBExecutor(None, driven, transient.run_relations("c"))
+    assert trec_eval._run_defined(driven, set()) is None
+    sql_only = plan(EvaluationRequest("c", (parse("AP"),), runs=("r",)))
+    assert stages.statements_only(sql_only)
+    assert trec_eval._run_defined(sql_only, trec_eval._read_by(sql_only)) is not None
+    # a relation the plan reads that is built on the defined ones: the run is stored
+    assert trec_eval._run_defined(sql_only, trec_eval._read_by(sql_only) | {"run_overview"}) is None
+
+
+def test_a_defined_relation_and_a_stage_bind_a_parameter_to_one_value():
+    (current,) = plan(EvaluationRequest("c", (parse("AP"),), runs=("r",))).passes
+    sql, parameters = stages.pass_statement(current, transient.run_relations("c"))
+    assert sql.startswith("with run_entries as (") and parameters["first_file"] == 0
+    with pytest.raises(ValueError, match=r"parameter \$campaign_id is bound to two values"):
+        stages.pass_statement(current, transient.run_relations("another"))
