@@ -418,3 +418,18 @@ def test_yaap_by_hand(write):
     assert got["r", "1", "YAAP"] == pytest.approx(math.log((1 + precision_sum) / (1 + 3 - precision_sum)), abs=1e-15)
     assert got["r", "1", "YAAP(rel=2)"] == pytest.approx(math.log((1 + 1 / 3) / (1 + 1 - 1 / 3)), abs=1e-15)
     assert got["r", "2", "YAAP"] == 0.0
+
+
+@pytest.mark.parametrize("kinds", [
+    ("AP", "GMAP", "RR", "IPrec", "Bpref"),  # trec_eval's official measures of the family
+    ("AP", "GMAP", "RR", "IPrec", "IPrecAvg", "infAP", "Bpref", "GMBpref", "YAAP"),
+])
+def test_the_family_sorts_each_list_once(kinds):
+    """The compiled family sorts once: one ordered aggregate of each list's pooled documents, no
+    window (j, the documents above and the interpolated precisions are read from the lists;
+    each window or ordered aggregate more would sort every pooled document again)."""
+    from pyeval.core import compile
+
+    statement = compile.family("average_precision", frozenset(kinds)).upper()
+    assert re.findall(r"\bOVER\b", statement) == []
+    assert len(re.findall(r"\bORDER BY\b", statement)) == 1
