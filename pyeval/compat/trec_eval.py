@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -20,9 +21,9 @@ from pyeval.core.plan import Plan, plan
 from pyeval.core.stages import DefinedRelations, statements_only
 from pyeval.core.stages import compute_into as execute_into
 from pyeval.storage import warehouse
-from pyeval.core.db import create_rows, first_row
+from pyeval.core.db import first_row
 from ..errors import DuplicateEntryError, InputFormatError, TrecEvalError  # noqa: F401  (TrecEvalError: this module's API)
-from pyeval.core.evaluation import VALUES_TABLE, compute, compute_into, means_into, values_from_frame
+from pyeval.core.evaluation import VALUES_TABLE, compute, compute_into, means_select, values_from_frame
 from pyeval.core.request import EvaluationRequest
 from ..loaders import load_qrels, load_run, transient
 from ..loaders.prefs import drop_preferences, stage_preferences
@@ -132,17 +133,20 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
                  is_text, is_runid)
                 for label, m, per_topic, summary, _, is_text, is_runid in rows
             ]
-        _create_printed(con, rows)
-        means_into(con, numeric, "trec_summary_values", scores=VALUES_TABLE, in_topic_order=True)
         num_rel_all = None
         if options.complete:
             num_rel_all = first_row(
                 con, "select count(*) from qrels_by_set where campaign_id = 'trec_eval' and level > 0"
             )[0]
+        # the measures to print and their means: common table expressions of the statement that prints
+        printed, printed_parameters = _printed(rows)
+        means, means_parameters = means_select(numeric, VALUES_TABLE, in_topic_order=True)
         lines = con.execute(
-            sqlfiles.read("compat/trec_eval_output.sql"),
-            {"per_topic": options.per_topic, "summary": not options.no_summary,
-             "run_tag": _last_run_tag(Path(results)), "num_rel_all": num_rel_all},
+            _reading({"trec_printed": printed, "trec_summary_values": means},
+                     sqlfiles.read("compat/trec_eval_output.sql")),
+            {**printed_parameters, **means_parameters, "per_topic": options.per_topic,
+             "summary": not options.no_summary, "run_tag": _last_run_tag(Path(results)),
+             "num_rel_all": num_rel_all},
         ).fetchall()
     finally:
         con.close()
@@ -230,14 +234,29 @@ def _loaded(qrels, results, request: EvaluationRequest) -> tuple[duckdb.DuckDBPy
     return con, None
 
 
-def _create_printed(con, rows: list[tuple]) -> None:
-    """``trec_printed``: the measures to print, in trec_eval's table order."""
-    create_rows(
-        con, "trec_printed",
-        {"position": "bigint", "label": "varchar", "measure": "varchar", "is_per_topic": "boolean",
-         "is_summary": "boolean", "is_integer": "boolean", "is_text": "boolean", "is_runid": "boolean"},
-        [(i, label, None if m is None else str(m), *flags) for i, (label, m, *flags) in enumerate(rows)],
-    )
+#: trec_printed's columns (sql/compat/trec_eval_output.sql) and their types
+_PRINTED = {"position": "bigint", "label": "varchar", "measure": "varchar", "is_per_topic": "boolean",
+            "is_summary": "boolean", "is_integer": "boolean", "is_text": "boolean", "is_runid": "boolean"}
+
+
+def _printed(rows: list[tuple]) -> tuple[str, dict[str, list]]:
+    """``trec_printed``, the measures to print in trec_eval's table order, as a select of bound
+    lists (a column each), and its parameters."""
+    columns = list(zip(*[(i, label, None if m is None else str(m), *flags)
+                         for i, (label, m, *flags) in enumerate(rows)])) or [()] * len(_PRINTED)
+    # column names and types are this module's own
+    select = "select " + ", ".join(f"unnest($printed_{name}::{kind}[]) as {name}" for name, kind in _PRINTED.items())
+    return select, {f"printed_{name}": list(values) for name, values in zip(_PRINTED, columns)}
+
+
+def _reading(relations: dict[str, str], text: str) -> str:
+    """``text`` (a query of sql/compat/) reading each of ``relations`` (name -> select) as a common
+    table expression put before its own, so that its ``order by`` stays the statement's."""
+    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("--"))
+    # relation names are this module's own
+    defined = ",\n".join(f"{name} as (\n{select}\n)" for name, select in relations.items())
+    own = re.match(r"\s*with\s", body, re.IGNORECASE)
+    return f"with {defined},\n{body[own.end():]}" if own else f"with {defined}\n{body}"
 
 
 def _run_stdin(qrels, options: TrecEvalOptions) -> str:
@@ -327,10 +346,11 @@ def _zscores(con, rows: list[tuple], path: str) -> None:
         )
     except (OSError, ValueError) as exc:
         raise TrecEvalError(f"trec_eval: cannot read z-score file {path}: {exc}", 2) from exc
-    _create_printed(con, rows)
+    printed, parameters = _printed(rows)
     con.register("trec_zscores", reference)
     try:
-        con.execute("create temp table zscored_values as\n" + sqlfiles.read("compat/trec_eval_zscores.sql"))
+        con.execute("create temp table zscored_values as\n"
+                    + _reading({"trec_printed": printed}, sqlfiles.read("compat/trec_eval_zscores.sql")), parameters)
     finally:
         con.unregister("trec_zscores")
     con.execute(f"create or replace temp table {VALUES_TABLE} as select * from zscored_values")

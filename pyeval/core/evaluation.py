@@ -107,20 +107,30 @@ def compute_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest) -> 
 def means_into(con: duckdb.DuckDBPyConnection, measures: Sequence[Measure], table: str,
                scores: str = "evaluation_scores", *, in_topic_order: bool = False) -> None:
     """The temporary table ``table`` (``run_id, measure, value, topics``) of
-    sql/evaluation/means.sql over the per-topic values of the relation ``scores`` (columns
-    ``run_id, topic_id, measure, value``; default the evaluation's, sql/evaluation/evaluation_scores.sql);
-    ``in_topic_order``: means as trec_eval adds them (a plain sum in topic order), for its drop-in;
-    else a compensated sum (favg), so that a mean prints without float noise."""
-    create_declared(con, "requested_aggregates", [(str(m), m.definition.aggregate) for m in measures])
-    try:
-        text = sqlfiles.read("evaluation/means.sql")
-        if scores != "evaluation_scores":  # means.sql reads evaluation_scores: given as a CTE over scores
-            text = (f"with evaluation_scores as (select run_id, topic_id, measure, value from {scores})\n"
-                    f"select * from (\n{text}\n)")
-        # table and scores are names chosen by pyeval, never user input
-        con.execute(f"create or replace temp table {table} as\n" + text, {"in_topic_order": in_topic_order})
-    finally:
-        con.execute("drop table requested_aggregates")
+    :func:`means_select`."""
+    text, parameters = means_select(measures, scores, in_topic_order=in_topic_order)
+    # table is a name chosen by pyeval, never user input
+    con.execute(f"create or replace temp table {table} as\n" + text, parameters)
+
+
+def means_select(measures: Sequence[Measure], scores: str = "evaluation_scores", *,
+                 in_topic_order: bool = False) -> tuple[str, dict[str, object]]:
+    """The select of sql/evaluation/means.sql (``run_id, measure, value, topics``) over the
+    per-topic values of the relation ``scores`` (columns ``run_id, topic_id, measure, value``;
+    default the evaluation's, sql/evaluation/evaluation_scores.sql), and its parameters: each
+    measure's aggregate (``requested_aggregates``) bound as lists; ``in_topic_order``: means as
+    trec_eval adds them (a plain sum in topic order), for its drop-in; else a compensated sum
+    (favg), so that a mean prints without float noise. A statement may read it as a common
+    table expression."""
+    # means.sql reads requested_aggregates (declared in sql/evaluation/requested_aggregates.sql)
+    # and evaluation_scores (given as a CTE over scores); scores is a name chosen by pyeval
+    relations = ["requested_aggregates as (select unnest($aggregated_measures::varchar[]) as measure, "
+                 "unnest($aggregates::varchar[]) as aggregate)"]
+    if scores != "evaluation_scores":
+        relations.append(f"evaluation_scores as (select run_id, topic_id, measure, value from {scores})")
+    text = "with " + ",\n".join(relations) + "\nselect * from (\n" + sqlfiles.read("evaluation/means.sql") + "\n)"
+    return text, {"aggregated_measures": [str(m) for m in measures],
+                  "aggregates": [m.definition.aggregate for m in measures], "in_topic_order": in_topic_order}
 
 
 def campaign_runs(con, campaign_id: str, runs: Sequence[str] | None, any_qrels: bool = False) -> list[str]:
@@ -276,7 +286,8 @@ def resolve(con: duckdb.DuckDBPyConnection, request: EvaluationRequest) -> Evalu
     runs = campaign_runs(con, request.campaign_id, request.runs, any_qrels=any_qrels)
     judgment_set = judgment_set_or_default(con, request.campaign_id, request.judgment_set)
     check_judgment_set(con, request.campaign_id, judgment_set)
-    return request.replace(runs=tuple(runs), judgment_set=judgment_set)
+    return request.replace(runs=tuple(runs), judgment_set=judgment_set,
+                           every_run=request.every_run or request.runs is None)
 
 
 def check_campaign(con, request: EvaluationRequest) -> None:

@@ -255,3 +255,47 @@ def test_small_inputs_take_one_duckdb_thread(monkeypatch):
     import duckdb
 
     assert threads == [1, duckdb.connect().execute("select current_setting('threads')").fetchone()[0]]
+
+
+def test_the_output_statement_reads_its_relations_before_its_own():
+    """trec_printed and the means are common table expressions put before the output file's
+    own, so that the file's final ``order by`` orders the printed lines."""
+    from pyeval.compat.trec_eval import _reading
+
+    text = "-- reads: a\nwith own as (select 1 as x)\nselect x from own, defined order by x"
+    assert _reading({"defined": "select 2 as y"}, text) == (
+        "with defined as (\nselect 2 as y\n),\nown as (select 1 as x)\nselect x from own, defined order by x")
+    assert _reading({"a": "select 1", "b": "select 2"}, "select * from a, b") == (
+        "with a as (\nselect 1\n),\nb as (\nselect 2\n)\nselect * from a, b")
+
+
+def test_the_printed_measures_are_a_select_of_bound_lists():
+    import duckdb
+
+    from pyeval.compat.trec_eval import _printed
+    from pyeval.measures import parse
+
+    select, parameters = _printed([("runid", None, False, True, False, False, True),
+                                   ("map", parse("AP"), True, True, False, False, False)])
+    assert duckdb.connect().execute(select, parameters).fetchall() == [
+        (0, "runid", None, False, True, False, False, True), (1, "map", "AP", True, True, False, False, False)]
+
+
+@pytest.mark.parametrize("in_topic_order", [True, False])
+def test_the_means_select_is_what_means_into_stores(in_topic_order):
+    import duckdb
+
+    from pyeval.core.evaluation import means_into, means_select
+    from pyeval.measures import parse
+
+    con = duckdb.connect()
+    con.execute("create table scores as select * from (values ('r', '1', 'AP', 0.1), ('r', '2', 'AP', 0.2), "
+                "('r', '1', 'NumRet', 3.0), ('r', '2', 'NumRet', 4.0), ('r', '1', 'GMAP', 0.0), "
+                "('r', '2', 'GMAP', 0.5)) as t(run_id, topic_id, measure, value)")
+    measures = [parse("AP"), parse("NumRet"), parse("GMAP")]
+    means_into(con, measures, "stored", "scores", in_topic_order=in_topic_order)
+    select, parameters = means_select(measures, "scores", in_topic_order=in_topic_order)
+    selected = con.execute(f"select * from ({select}) order by all", parameters).fetchall()
+    assert selected == con.execute("select * from stored order by all").fetchall()
+    assert [row[:2] + row[3:] for row in selected] == [("r", "AP", 2), ("r", "GMAP", 2), ("r", "NumRet", 2)]
+    assert not con.execute("select count(*) from duckdb_tables() where table_name = 'requested_aggregates'").fetchone()[0]
