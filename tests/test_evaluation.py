@@ -206,8 +206,10 @@ def test_evaluate_takes_every_setting_of_the_request(campaign, tmp_path, write):
     from pyeval.core.evaluation import _REQUEST_KEYWORDS
     from pyeval.core.request import EvaluationRequest
 
-    fields = {f.name for f in dataclasses.fields(EvaluationRequest)} - {"campaign_id", "measures"}
-    assert set(_REQUEST_KEYWORDS) == fields
+    from pyeval.core.request import setting_fields
+
+    fields = {f.name for f in dataclasses.fields(EvaluationRequest)} - {"campaign_id", "measures", "every_run"}
+    assert set(_REQUEST_KEYWORDS) == fields == {f.name for f in setting_fields()}  # every_run: resolved
     shown = inspect.signature(evaluate).parameters  # generated from the fields (help(), editors)
     assert fields <= set(shown) and shown["judgment_set"].default is None  # evaluate: the campaign's default set
     python = evaluate(campaign, "c", ["nDCG@10", "P@10"], gain_profile="exp", store=False).means
@@ -239,7 +241,8 @@ def test_every_setting_of_the_request_is_an_option_of_evaluate_and_explain():
     from pyeval.cli.evaluating import evaluate_command, explain_command
     from pyeval.core.request import EvaluationRequest
 
-    fields = [f for f in dataclasses.fields(EvaluationRequest) if f.name != "campaign_id"]
+    fields = [f for f in dataclasses.fields(EvaluationRequest)
+              if f.name != "campaign_id" and not f.metadata.get("resolved")]  # every_run: not a setting
     for command in (evaluate_command, explain_command):
         options = {p.name: p for p in command.params}
         for field in fields:

@@ -53,7 +53,7 @@ def test_each_stage_is_given_the_parameters_its_header_declares():
     assert steps["evaluation_topics"] == {"thresholds": [1]}
     assert steps["evaluation_components"] == {}
     assert set(steps["evaluation_entries"]) == {
-        "campaign_id", "ordering", "runs", "max_depth", "judged_only", "negative_is_judged", "judgment_set"}
+        "campaign_id", "ordering", "runs", "all_runs", "max_depth", "judged_only", "negative_is_judged", "judgment_set"}
     assert steps["evaluation_ranks"] == {}
 
 
@@ -333,3 +333,20 @@ def test_no_engine_writes_gain_profiles_itself():
     assert set(callers) == {"core/stages.py", "engines/spark.py", "engines/resident.py"}
     assert "for step in planned.setup:" in (root / "engines" / "resident.py").read_text()
     assert "profiles" not in inspect.getsource(stages.compute_into).split('"""')[-1]
+
+
+def test_every_run_skips_the_filter_by_run_and_gives_the_same_values(campaign):  # noqa: F811
+    """A request for every run of the campaign (runs not named) is resolved with every_run, and
+    the stages bind $all_runs (no filter by run over the campaign's rows); the values are those
+    of the same runs named one by one, bit for bit. A request naming its runs keeps the filter."""
+    from pyeval.core.evaluation import resolve
+
+    every = resolve(campaign, EvaluationRequest.build("c", ["AP", "P@2", "NumRet"]))
+    named = resolve(campaign, EvaluationRequest.build("c", ["AP", "P@2", "NumRet"], runs=list(every.runs)))
+    assert every.every_run and not named.every_run and every.runs == named.runs
+    assert _staged(every)["evaluation_entries"]["all_runs"] is True
+    assert _staged(named)["evaluation_lists"]["all_runs"] is False
+    compute_into(campaign, every)
+    all_values = _values(campaign)
+    compute_into(campaign, named)
+    assert all_values == _values(campaign) and all_values

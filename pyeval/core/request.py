@@ -142,6 +142,10 @@ class EvaluationRequest:
     judgment_set: str | None = _setting(  # None: the campaign's default set, resolved against the warehouse
         "official", "The campaign's judgment set to evaluate under (pyeval judgments list).",
         option="--judgments", metavar="NAME", default_set=True)
+    #: resolved, not a setting: ``runs`` are every run of the campaign (the orchestrator's
+    #: :func:`~pyeval.core.evaluation.resolve` filled them in), so the stages need not filter
+    #: the campaign's rows by run (``$all_runs``)
+    every_run: bool = dataclasses.field(default=False, metadata={"resolved": True})
 
     def __post_init__(self) -> None:
         for name, allowed in (("ordering", ORDERINGS), ("topics", TOPIC_POLICIES), ("engine", ENGINES),
@@ -210,9 +214,10 @@ class EvaluationRequest:
     def stage_parameters(self) -> dict[str, object]:
         """Every parameter a staging file may declare (sql/evaluation/ headers): the relevance
         thresholds (``rel``) and gain profiles (``gain``) the measures ask for, the depth cut
-        (:data:`NO_DEPTH_LIMIT` for none), the probability variants read ('given') and whether a
+        (:data:`NO_DEPTH_LIMIT` for none), the probability variants read ('given'), whether a
         document with negative levels only counts as judged (not for trec_eval's reading:
-        sql/evaluation/evaluation_entries.sql)."""
+        sql/evaluation/evaluation_entries.sql) and whether the runs are every run of the campaign
+        (``all_runs``: the stages then read the campaign's rows without a filter by run)."""
         measures = self.measures
         ordering = self.ordering
         if ordering is None:  # each measure's own: one staging only when they all declare one
@@ -225,6 +230,7 @@ class EvaluationRequest:
             "campaign_id": self.campaign_id,
             "judgment_set": self.judgment_set,
             "runs": list(self.runs or ()),
+            "all_runs": self.every_run,
             "ordering": ordering,
             "max_depth": NO_DEPTH_LIMIT if self.max_depth is None else self.max_depth,
             "judged_only": self.judged_only,
@@ -240,4 +246,5 @@ def setting_fields() -> tuple[dataclasses.Field, ...]:
     """The fields of :class:`EvaluationRequest` a caller sets (every field but the campaign and
     the measures): the keywords of :func:`pyeval.evaluate` and :meth:`EvaluationRequest.build`;
     each one's metadata (:func:`_setting`) makes its option of ``pyeval evaluate``."""
-    return tuple(field for field in dataclasses.fields(EvaluationRequest) if field.name not in ("campaign_id", "measures"))
+    return tuple(field for field in dataclasses.fields(EvaluationRequest)
+                 if field.name not in ("campaign_id", "measures") and not field.metadata.get("resolved"))

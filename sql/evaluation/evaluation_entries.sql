@@ -1,7 +1,7 @@
 -- reads: qrels_by_set, ranked_entries
 -- produces: evaluation_entries (run_id, topic_id, rank, doc_id, score, list_rank, max_level)
 -- grain: run_id, topic_id, rank
--- params: $campaign_id, $ordering, $runs, $max_depth, $judged_only, $negative_is_judged, $judgment_set
+-- params: $campaign_id, $ordering, $runs, $all_runs, $max_depth, $judged_only, $negative_is_judged, $judgment_set
 -- evaluation_entries: the one ranked-and-cut stage. The pooled documents (those with a qrels row
 -- for the topic, any intent) of every ranked list of one evaluation, in the order of $ordering
 -- (view ranked_entries), after the depth cut (trec_eval -M: ranks beyond $max_depth dropped)
@@ -13,6 +13,8 @@
 -- the qrels as judged, as NTCIREVAL does). Every staging's ranks are made from here: ad hoc
 -- (evaluation_ranks), global and per-intent (pyeval/diversity) and the Python families'
 -- (sql/drivers/driver_entries.sql).
+-- $all_runs: $runs are every run of the campaign (the orchestrator resolved them), so its rows
+-- need no filter by run (a filter by a list of every run costs a join over the campaign's rows).
 -- Reference: trec_eval 10.0 form_res_rels.c (depth cut, then -J); docs/measures.md "Conventions".
 with pooled as (
     select
@@ -38,7 +40,7 @@ cut as (
     where
         ranked_entries.campaign_id = $campaign_id
         and ranked_entries.ordering = $ordering
-        and list_contains($runs, ranked_entries.run_id)
+        and ($all_runs or list_contains($runs, ranked_entries.run_id))
         and ranked_entries.rank <= $max_depth
 )
 

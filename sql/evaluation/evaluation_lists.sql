@@ -1,7 +1,7 @@
 -- reads: evaluation_ranks, run_entries
 -- produces: evaluation_lists (run_id, topic_id, num_ret)
 -- grain: run_id, topic_id
--- params: $max_depth, $campaign_id, $runs, $judged_only
+-- params: $max_depth, $campaign_id, $runs, $all_runs, $judged_only
 -- evaluation_lists: one row per (run_id, topic_id) of one evaluation: the length L of the
 -- ranked list after the depth cut (and, with -J, after removing unjudged documents).
 with retrieved as (
@@ -10,7 +10,7 @@ with retrieved as (
         topic_id,
         least(count(*), $max_depth) as num_ret
     from run_entries
-    where campaign_id = $campaign_id and list_contains($runs, run_id)
+    where campaign_id = $campaign_id and ($all_runs or list_contains($runs, run_id))
     group by run_id, topic_id
 ),
 
