@@ -430,6 +430,8 @@ def _shown(name: str, value: object) -> str:
     """A bound parameter as :func:`describe` prints it: its value, or what an unset one means."""
     if name == "runs" and value == []:
         return "[] (resolved when it runs: every run)"
+    if name == "all_runs" and value is False:
+        return "False (True when the runs are every run of the campaign: no filter by run)"
     if name == "judgment_set" and value is None:
         return "None (resolved when it runs: the default set)"
     if name == "max_depth" and value == NO_DEPTH_LIMIT:
