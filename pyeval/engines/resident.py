@@ -28,11 +28,13 @@ import duckdb
 from pyeval.core import compile, sqlfiles
 from pyeval.core.db import create_rows, first_row, transaction
 from pyeval.core.plan import PREFERENCE_STAGING, Plan, Step, plan, staged_tables
+from pyeval.core.evaluation import means_select
 from pyeval.core.request import EvaluationRequest
 from pyeval.core.stages import _create_requested  # a family's requested_measures, as the DuckDB executor makes it
 from pyeval.core.stages import create_declared, define_profiles, family_error, pass_relations, requested_table, values_select
 from pyeval.errors import InputFormatError, PyevalError
 from pyeval.loaders.qrels import load_qrels  # not pyeval.loaders: it imports every loader
+from pyeval.loaders.transient import run_relations
 from pyeval.loaders.source import STAGED_TABLE, Lines, StagedFile
 from pyeval.measures import Measure, registry
 from pyeval.storage import warehouse
@@ -209,8 +211,7 @@ class Prepared:
             define_profiles(con, step)
         (one_pass,) = planned.passes
         aliases: dict[str, str] = {}
-        # the means as an evaluation takes them (a compensated sum, sql/evaluation/means.sql)
-        per_run, expressions, self.params = set(_PER_RUN), [], {"in_topic_order": False}
+        per_run, expressions, self.params = set(_PER_RUN), [], {}
         try:
             # the pass's relations as the DuckDB executor's one statement holds them
             # (pyeval.core.stages.pass_relations): those that read only the qrels made once
@@ -234,23 +235,21 @@ class Prepared:
                 # the parts that read only the qrels and the measures: made once
                 made = self._made_once(con, step, select, per_run, f"{prefix}{name}_", aliases, readable)
                 expressions.append(f"{name} as (\n" + made + "\n)")
-        # the request's order and aggregates as the orchestrator declares them (finish_into,
-            # means_into): scores and means are sql/evaluation's, as for every engine
-            order, aggregates = prefix + "requested_order", prefix + "requested_aggregates"
+            # the request's order as the orchestrator declares it (finish_into): scores and means
+            # are sql/evaluation's, as for every engine (means_select: the orchestrator's means)
+            order = prefix + "requested_order"
             create_declared(con, "requested_order",
                             [(str(m), position, m.definition.storable) for position, m in enumerate(measures)], order)
             self.tables.append(order)
-            create_declared(con, "requested_aggregates", [(str(m), m.definition.aggregate) for m in measures],
-                            aggregates)
-            self.tables.append(aggregates)
         except BaseException:
             self.drop(con)
             raise
+        means, means_parameters = means_select(measures)
+        self.params.update(means_parameters)
         expressions += [f"evaluation_values as (\n{values_select(self.families)}\n)",
                         f"requested_order as (select * from {order})",
-                        f"requested_aggregates as (select * from {aggregates})",
                         f"evaluation_scores as (\n{sqlfiles.read('evaluation/evaluation_scores.sql')}\n)",
-                        f"means as (\n{sqlfiles.read('evaluation/means.sql')}\n)"]
+                        f"means as (\n{means}\n)"]
         bindings = [f"{name} as (select * from {relation})" for name, relation in aliases.items()]
         statement = (
             ",\n".join(bindings + expressions) + "\n"
@@ -294,8 +293,9 @@ class Prepared:
     def batch_sql(self) -> str:
         """The statement over the runs of the call (:meth:`Engine._load`'s batch), compiled on
         first use."""
-        return compile.prune(f"with run_entries as (\n{sqlfiles.insert_select('loaders/run_insert.sql')}\n),\n"
-                             f"ranked_entries as (\n{sqlfiles.view_sql('ranked_entries')}\n),\n" + self._statement)
+        runs = run_relations(CAMPAIGN).selects  # the run as the loaders would store it, and its ranks
+        return compile.prune("with " + "".join(f"{name} as (\n{select}\n),\n" for name, select in runs.items())
+                             + self._statement)
 
     def _parsed(self, con, sql: str) -> Any:
         """``sql`` parsed by DuckDB once per plan (``extract_statements``): each call executes
