@@ -439,6 +439,25 @@ def _shown(name: str, value: object) -> str:
     return repr(value)
 
 
+#: The kinds of step a pass made one statement holds (:func:`one_statement`)
+_STATEMENT_STEPS = frozenset({"macros", "stage", "family"})
+
+
+def one_statement(current: Pass) -> bool:
+    """Whether the DuckDB executor runs ``current`` as one statement
+    (pyeval.core.stages.pass_statement): its steps are the macros, stages and
+    SQL families only (no Python driver or component rows, which read staged tables), and its
+    stages bind each parameter name to one value."""
+    if not {step.kind for step in current.steps} <= _STATEMENT_STEPS:
+        return False
+    bound: dict[str, object] = {}
+    for step in current.steps:
+        for name, value in step.params.items():
+            if bound.setdefault(name, value) != value:
+                return False
+    return True
+
+
 def describe(plan: Plan, sql: bool = False) -> str:
     """What ``plan`` runs, step by step, as text (``pyeval explain``): each pass's staging and
     measures, then each step: the file of sql/ it runs and the relation it makes, the
@@ -448,6 +467,7 @@ def describe(plan: Plan, sql: bool = False) -> str:
     family's statement compiled for its kinds)."""
     lines: list[str] = []
     counted = [0, 0]  # SQL statements, lines of SQL
+    joined = False  # the current pass runs as one statement (one_statement)
 
     def show(step: Step) -> None:
         if step.kind == "stage":
@@ -469,7 +489,7 @@ def describe(plan: Plan, sql: bool = False) -> str:
                                                            for name, value in step.params.items()))
         if step.kind in ("stage", "family", "macros"):
             text = step.text
-            counted[0] += 1
+            counted[0] += 1 if step.kind == "macros" or not joined else 0
             counted[1] += text.count("\n") + 1
             if sql:
                 lines.extend("             " + line for line in text.rstrip("\n").splitlines())
@@ -482,8 +502,13 @@ def describe(plan: Plan, sql: bool = False) -> str:
             f"{staging.kind} (profile {staging.profile}, probs {staging.probs})")
         lines.append(f"pass {number}: {what} staging, ordering {', '.join(current.request.orderings())}: "
                      + ", ".join(str(m) for m in current.request.measures))
+        joined = one_statement(current) and any(step.kind == "family" for step in current.steps)
         for step in current.steps:
             show(step)
+        if joined:  # the DuckDB executor: the stages common table expressions of one insert
+            counted[0] += 1
+            lines.append("  (on DuckDB its stages and families run as one statement, the stages its common table "
+                         "expressions)")
     lines.append(f"{counted[0]} SQL statements, {counted[1]} lines of SQL")
     return "\n".join(lines)
 

@@ -28,7 +28,7 @@ from pyeval.errors import MeasureParamError
 from pyeval.core.gains import define_gain_profile
 from pyeval.measures import Measure, registry
 from pyeval.measures.common import BUILTIN_GAIN_PROFILES, STAGING_PARAMS, is_inline_profile
-from pyeval.core.plan import ADHOC_STAGING, Pass, Plan, Step, execute, plan, profiles_step, stage_steps, staged_tables, stages_read  # noqa: F401
+from pyeval.core.plan import ADHOC_STAGING, Pass, Plan, Step, execute, one_statement, plan, profiles_step, stage_steps, staged_tables, stages_read  # noqa: F401
 from pyeval.core.request import EvaluationRequest
 
 if TYPE_CHECKING:  # pandas is imported where a DataFrame is made: `pyeval trec_eval` needs none
@@ -163,24 +163,6 @@ def compute_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest,
     only when a Python family or a diversity plan computes."""
     planned = plan(request)
     execute(planned, DuckDBExecutor(con, planned, defined))
-
-
-#: The kinds of step a pass made one statement holds (:func:`one_statement`)
-_STATEMENT_STEPS = frozenset({"macros", "stage", "family"})
-
-
-def one_statement(current: Pass) -> bool:
-    """Whether :func:`pass_statement` makes ``current``: its steps are the macros, stages and
-    SQL families only (no Python driver or component rows, which read staged tables), and its
-    stages bind each parameter name to one value."""
-    if not {step.kind for step in current.steps} <= _STATEMENT_STEPS:
-        return False
-    bound: dict[str, object] = {}
-    for step in current.steps:
-        for name, value in step.params.items():
-            if bound.setdefault(name, value) != value:
-                return False
-    return True
 
 
 def statements_only(planned: Plan) -> bool:
