@@ -236,6 +236,7 @@ LABELS = {
     "pytrec_eval_single": "pytrec_eval process (parse_qrel/parse_run + RelevanceEvaluator)",
     "duckdb_floor": "DuckDB floor: read both files, AP and P@10 in one query",
     "pyeval_map_p10": "pyeval trec_eval -m map -m P.10 QRELS RUN (the floor's measures)",
+    "floor_official_files": "DuckDB floor of the official set: bench/floor_official.py --files QRELS RUN",
     **common.STARTUP_LABELS,
 }
 SUMS = {  # derived rows: the sum of these rows per repetition (peak RSS: the largest)
@@ -269,6 +270,8 @@ RATIOS = {  # job -> (name, numerator row, denominator row)
         ("pyeval / trec_eval -O2", "pyeval", "trec_eval_c_O2"),
         ("pyeval / DuckDB floor", "pyeval", "duckdb_floor"),
         ("pyeval -m map -m P.10 / DuckDB floor", "pyeval_map_p10", "duckdb_floor"),
+        ("pyeval / official floor (files)", "pyeval", "floor_official_files"),
+        ("official floor (files) / pytrec_eval", "floor_official_files", "pytrec_eval_single"),
         ("pyeval / pyeval --version", "pyeval", "pyeval_version"),
     ],
     "big_single": [
@@ -616,6 +619,9 @@ def one_run_rep(setup: Setup, data: dict, work: Path, rep: int) -> dict:
     if phases.exists():
         floor.update(json.loads(phases.read_text()))
     results["duckdb_floor"] = floor
+    # the floor of the official set (what pytrec_eval computes): hand-written DuckDB, files in
+    results["floor_official_files"] = measure([sys.executable, str(FLOOR_SCRIPT), "--files", data["qrels_file"],
+                                               data["run_file"]], stdout_path=work / "floor_official_files.out")
     results.update(common.measure_startup())
     if rep == 0:
         results["outputs_identical_to_pyeval"] = {
