@@ -599,21 +599,33 @@ def _drop_fields(root: dict) -> bool:
 
 # ---- aliases ------------------------------------------------------------------------------
 
-def _alias_of(query: dict) -> dict | None:
-    """The table of a query that is only ``select * from table`` (no clause, no alias), else None."""
-    if query.get("type") != "SELECT_NODE" or query.get("modifiers") or query["cte_map"]["map"]:
-        return None
+#: What a ``from`` item may not carry to stand for its relation as it is
+_RENAMING = ("alias", "sample", "at_clause", "column_name_alias")
+
+
+def _select_star_from(query: dict) -> dict:
+    """The ``from`` item of a query that is only ``select * from item`` (no clause, modifier or
+    qualified star; its own ``with`` allowed), else an empty dict."""
+    if query.get("type") != "SELECT_NODE" or query.get("modifiers"):
+        return {}
     if any(query.get(clause) for clause in ("where_clause", "group_expressions", "group_sets", "having",
                                             "qualify", "sample")):
-        return None
-    items, table = query["select_list"], query.get("from_table") or {}
+        return {}
+    items = query["select_list"]
     star = items[0] if len(items) == 1 else {}
     if star.get("class") != "STAR" or any(star.get(part) for part in (
             "relation_name", "exclude_list", "replace_list", "rename_list", "qualified_exclude_list", "columns",
             "expr")):
-        return None
-    if table.get("type") != "BASE_TABLE" or any(table.get(part) for part in (
-            "alias", "sample", "at_clause", "column_name_alias")):
+        return {}
+    table = query.get("from_table") or {}
+    return {} if any(table.get(part) for part in _RENAMING) else table
+
+
+def _alias_of(query: dict) -> dict | None:
+    """The table of a query that is only ``select * from table`` (no clause, no alias, no
+    ``with``), else None."""
+    table = _select_star_from(query)
+    if table.get("type") != "BASE_TABLE" or query["cte_map"]["map"]:
         return None
     return table
 
@@ -665,8 +677,9 @@ def _inline_aliases(tree: dict) -> bool:
             if references is None:
                 references = _references_by_scope(tree)
             readers = references.get((id(owner), entry["key"].lower()), [])
-            if any(reader.get("schema_name") or reader.get("catalog_name") or reader.get("at_clause")
-                   or reader.get("sample") or reader.get("column_name_alias") for reader in readers):
+            # a reader may rename the table (its alias stays), not qualify, sample or re-column it
+            if any(reader.get(part) for reader in readers
+                   for part in ("schema_name", "catalog_name", "sample", "at_clause", "column_name_alias")):
                 continue
             for reader in readers:
                 alias = reader.get("alias") or reader["table_name"]
@@ -685,19 +698,8 @@ def _unwrap_subqueries(tree: dict) -> bool:
     bind."""
     changed = False
     for node in list(_walk(tree)):
-        if node.get("type") != "SELECT_NODE" or node.get("modifiers"):
-            continue
-        table = node.get("from_table") or {}
-        if table.get("type") != "SUBQUERY" or any(table.get(part) for part in ("alias", "sample", "column_name_alias")):
-            continue
-        if any(node.get(clause) for clause in ("where_clause", "group_expressions", "group_sets", "having",
-                                               "qualify", "sample")):
-            continue
-        items = node["select_list"]
-        star = items[0] if len(items) == 1 else {}
-        if star.get("class") != "STAR" or any(star.get(part) for part in (
-                "relation_name", "exclude_list", "replace_list", "rename_list", "qualified_exclude_list",
-                "columns", "expr")):
+        table = _select_star_from(node)
+        if table.get("type") != "SUBQUERY":
             continue
         inner = table["subquery"]["node"]
         outer_entries = node["cte_map"]["map"]

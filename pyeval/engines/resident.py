@@ -27,7 +27,7 @@ import duckdb
 
 from pyeval.core import compile, sqlfiles
 from pyeval.core.db import create_rows, first_row, transaction
-from pyeval.core.plan import PREFERENCE_STAGING, Plan, Step, plan, staged_tables
+from pyeval.core.plan import PREFERENCE_STAGING, Plan, Step, one_statement, plan, staged_tables
 from pyeval.core.evaluation import means_select
 from pyeval.core.request import EvaluationRequest
 from pyeval.core.stages import _create_requested  # a family's requested_measures, as the DuckDB executor makes it
@@ -181,7 +181,7 @@ def preparable(planned: Plan) -> bool:
     passes = planned.passes
     return (all(m.definition.storable for m in planned.request.measures)
             and len(passes) == 1 and passes[0].staging.kind == "adhoc"
-            and all(step.kind in ("macros", "stage", "family") for step in passes[0].steps)
+            and one_statement(passes[0])  # as the DuckDB executor runs it: stages and SQL families
             and not set(passes[0].staged) & _OWN_STAGINGS)
 
 
