@@ -16,10 +16,9 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from pyeval.core import compile, sqlfiles
-from pyeval.core.plan import Plan, plan
+from pyeval.core import sqlfiles
+from pyeval.core.plan import Plan, plan, warehouse_reads
 from pyeval.core.stages import DefinedRelations, statements_only
-from pyeval.core.stages import compute_into as execute_into
 from pyeval.storage import warehouse
 from pyeval.core.db import first_row
 from ..errors import DuplicateEntryError, InputFormatError, TrecEvalError  # noqa: F401  (TrecEvalError: this module's API)
@@ -109,8 +108,10 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
     if options.rel_format in ("qrels_jg", *PREFERENCE_FORMATS):
         con = warehouse.scratch(RELATIONS)
     else:
-        request = EvaluationRequest(CAMPAIGN, tuple(measures), **compute_options)
-        con, defined = _loaded(qrels, results, request)
+        # the scratch campaign holds this one run: no filter by run ($all_runs)
+        request = EvaluationRequest(CAMPAIGN, tuple(measures), **compute_options, every_run=True)
+        planned = plan(request)
+        con, defined = _loaded(qrels, results, planned)
     try:
         if options.rel_format == "qrels_jg":
             values_from_frame(con, _judgment_group_values(con, qrels, results, measures, compute_options))
@@ -119,10 +120,7 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
                                                       options.rel_format))
         else:
             _register_gain_profiles(con, options)
-            if defined is None:
-                compute_into(con, request)
-            else:  # an ad hoc request: the orchestrator's compute_into would check nothing more
-                execute_into(con, request, defined)
+            compute_into(con, request, defined, planned)
         if not first_row(con, f"select count(*) from {VALUES_TABLE}")[0]:
             raise TrecEvalError("trec_eval: No queries with both results and relevance info", 7)
         numeric = [m for m in measures if m.definition.storable]
@@ -151,22 +149,6 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
     finally:
         con.close()
     return "".join(line + "\n" for line, in lines)
-
-
-def _read_by(planned: Plan) -> set[str]:
-    """The warehouse's tables and views the plan ``planned`` reads (its stages' headers, its
-    compiled families, the gain profiles its setup checks)."""
-    names: set[str] = set()
-    for step in planned.steps:
-        if step.kind == "stage":
-            names |= set(sqlfiles.model(step.model).reads)
-        elif step.kind == "family":
-            names |= compile.reads(step.text)
-        elif step.kind == "profiles":
-            names.add("gain_profiles")
-        elif step.kind == "driver":  # a Python family: whatever it reads (none of trec_eval's measures)
-            return set(RELATIONS)
-    return names & ({path.stem for path in sqlfiles.schema_files()} | set(sqlfiles.VIEW_ORDER))
 
 
 def _run_defined(planned: Plan, read: set[str]) -> DefinedRelations | None:
@@ -200,17 +182,17 @@ def _scratch(relations, small: bool):
     return con
 
 
-def _loaded(qrels, results, request: EvaluationRequest) -> tuple[duckdb.DuckDBPyConnection, DefinedRelations | None]:
+def _loaded(qrels, results, planned: Plan) -> tuple[duckdb.DuckDBPyConnection, DefinedRelations | None]:
     """A scratch warehouse holding the qrels and the run as ``load_qrels`` and ``load_run`` store
-    them, for ``request``, and the relations its evaluation's statements define (or None).
+    them, for the evaluation ``planned``, and the relations its evaluation's statements define (or None).
     When both files take the loaders' fast path and pass their checks, the warehouse holds only
     the relations the evaluation reads (:func:`pyeval.loaders.transient.stage_pair`), and the run
     stays staged, read as relations the statements define (:func:`_run_defined`), where they may;
     else every relation the command reads, the files loaded by the loaders, which name a bad
     line."""
     small = _small(qrels, results)
-    planned = plan(request)
-    read = _read_by(planned)
+    read = warehouse_reads(planned)
+    read = set(RELATIONS) if read is None else read  # a Python driver: whatever the command reads
     defined = _run_defined(planned, read)
     con = _scratch({*transient.TABLES, *read} - set(defined.selects if defined else ()), small)
     try:

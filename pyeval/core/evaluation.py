@@ -27,9 +27,10 @@ from pyeval.core.db import check_judgment_set, first_row, judgment_set_or_defaul
 from pyeval.errors import DataIntegrityError, MeasureParamError, PyevalError, SingleIntentWarning
 from pyeval.measures import Measure, parse_measures, registry
 from pyeval.measures.common import is_inline_profile
-from pyeval.core.plan import ADHOC, is_diversity, probability_variants
+from pyeval.core.plan import ADHOC, Plan, is_diversity, probability_variants
 from pyeval.core.request import EvaluationRequest, ordering_column, orderings, parse_requested, setting_fields, with_default_gain, with_default_probs  # noqa: F401
 from pyeval.core.stages import VALUES_TABLE, create_declared, create_values, stored_profiles, take_values, values_from_frame  # noqa: F401
+from pyeval.core.stages import DefinedRelations
 from pyeval.core.stages import compute_into as execute_into
 from pyeval.vocabulary import names
 from pyeval.vocabulary import ORDERINGS as _ORDERINGS
@@ -95,13 +96,15 @@ def compute(con: duckdb.DuckDBPyConnection, request: EvaluationRequest) -> pd.Da
     return take_values(con, request.measures)
 
 
-def compute_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest) -> None:
+def compute_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest,
+                 defined: DefinedRelations | None = None, planned: Plan | None = None) -> None:
     """Compute ``request`` on DuckDB into the temporary table ``evaluation_values`` (``run_id,
     topic_id, measure, value, value_text``; unordered): a diversity campaign checked first
-    (:func:`check_campaign`), then the plan executed (pyeval.core.stages.compute_into)."""
+    (:func:`check_campaign`), then the plan executed (pyeval.core.stages.compute_into, with
+    ``defined`` and ``planned``)."""
     if is_diversity(request):
         check_campaign(con, request)
-    execute_into(con, request)
+    execute_into(con, request, defined, planned)
 
 
 def means_into(con: duckdb.DuckDBPyConnection, measures: Sequence[Measure], table: str,

@@ -189,6 +189,23 @@ def stages_read_by(measures: Sequence[Measure], staging: Iterable[str]) -> set[s
             if name in tables}
 
 
+def warehouse_reads(planned: Plan) -> set[str] | None:
+    """The warehouse's tables and views the plan ``planned`` reads (its stages' headers, its
+    compiled families, the gain profiles its setup checks); None when a Python family's driver
+    computes a measure (it reads what it reads)."""
+    names: set[str] = set()
+    for step in planned.steps:
+        if step.kind == "stage":
+            names |= set(sqlfiles.model(step.model).reads)
+        elif step.kind == "family":
+            names |= compile.reads(step.text)
+        elif step.kind == "profiles":
+            names.add("gain_profiles")
+        elif step.kind == "driver":
+            return None
+    return names & ({path.stem for path in sqlfiles.schema_files()} | set(sqlfiles.VIEW_ORDER))
+
+
 def stage_steps(files: Iterable[str], parameters: Mapping[str, object], needed: set[str] | None = None
                 ) -> list[Step]:
     """The evaluation macros, then a ``stage`` step for each of ``files`` in the order their

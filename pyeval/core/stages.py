@@ -155,13 +155,14 @@ class DefinedRelations:
 
 
 def compute_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest,
-                 defined: DefinedRelations | None = None) -> None:
+                 defined: DefinedRelations | None = None, planned: Plan | None = None) -> None:
     """Compute ``request``'s measures into the temporary table ``evaluation_values``
     (``run_id, topic_id, measure, value, value_text``; unordered): its plan
-    (:func:`pyeval.core.plan.plan`, its gain profiles first) executed on DuckDB, each pass
-    statement defining ``defined`` (a plan :func:`statements_only` makes). pandas is imported
-    only when a Python family or a diversity plan computes."""
-    planned = plan(request)
+    (:func:`pyeval.core.plan.plan`, its gain profiles first; ``planned``: that plan, when the
+    caller made it) executed on DuckDB, each pass statement defining ``defined`` (a plan
+    :func:`statements_only` makes). pandas is imported only when a Python family or a diversity
+    plan computes."""
+    planned = planned if planned is not None else plan(request)
     execute(planned, DuckDBExecutor(con, planned, defined))
 
 

@@ -21,7 +21,8 @@ from pyeval.core import sqlfiles
 from pyeval.core.db import create_rows, first_row
 from pyeval.core.stages import DefinedRelations
 from .qrels import QRELS_LAYOUTS, TREC_QRELS_FIELDS
-from .runs import RUN_FIELDS
+from . import staging
+from .runs import RUN_FIELDS, check
 from .source import stage_files
 from .staging import TemporaryRelations
 
@@ -29,14 +30,6 @@ from .staging import TemporaryRelations
 TABLES = ("qrels_by_set", "intents_by_set", "run_entries")
 
 _QRELS_TABLE, _RUN_TABLE = "staged_qrels_files", "staged_run_files"
-
-
-def _scoped(relation: str, select: str, text: str, *, insert: bool = False) -> str:
-    """``text`` (a query of sql/loaders/; ``insert``: an ``insert into ... select``) reading
-    ``relation`` as ``select``."""
-    if insert:
-        return f"with {relation} as (\n{select}\n)\n{text}"
-    return f"with {relation} as (\n{select}\n)\nselect * from (\n{text}\n)"
 
 
 def stage_pair(con: duckdb.DuckDBPyConnection, campaign_id: str, qrels: str | os.PathLike[str],
@@ -56,23 +49,20 @@ def stage_pair(con: duckdb.DuckDBPyConnection, campaign_id: str, qrels: str | os
     staged_run = stage_files(con, {0: run}, RUN_FIELDS, "run_fast_rows", _RUN_TABLE, digest=False)
     if 0 not in staged_run:
         return False
-    TemporaryRelations(con).expose(staged_qrels[0])
+    relations = TemporaryRelations(con)
+    relations.expose(staged_qrels[0])
     layout = QRELS_LAYOUTS["trec"]
-    qrels_input = sqlfiles.read("loaders/qrels_fast_input.sql")
     keys = {"campaign_id": campaign_id, "judgment_set": "official"}
-    if first_row(con, _scoped("qrels_input", qrels_input, sqlfiles.read("loaders/qrels_problems.sql")),
-                 {"intent_field": layout.intent_field, "field_count": layout.field_count,
-                  "layout": layout.field_names, "level_form": layout.level_form, **keys}) is not None:
+    staging.stage_rows(con, "qrels_input", "qrels_fast_input", {"intent_field": layout.intent_field})
+    if staging.first_problem(con, "qrels_problems", {"field_count": layout.field_count, "layout": layout.field_names,
+                                                      "level_form": layout.level_form, **keys}) is not None:
         return False
-    create_rows(con, "run_file_starts", {"file_index": "integer", "first_row": "bigint"},
-                [(0, staged_run[0].first_row)])
-    con.execute("create or replace temp view run_batch as\n" + sqlfiles.read("loaders/run_fast_input.sql"))
+    check(con, relations, [staged_run[0]])  # the run's lines as run_batch, as load_run reads them
     # the qrels' rows are stored first: run_summary.sql reads the campaign's judged topics
-    con.execute(_scoped("qrels_input", qrels_input, sqlfiles.read("loaders/qrels_insert.sql"), insert=True),
-                {"intent_field": layout.intent_field, **keys})
+    con.execute(sqlfiles.read("loaders/qrels_insert.sql"), keys)
     summary = first_row(con, sqlfiles.read("loaders/run_summary.sql"), {"campaign_id": campaign_id})
     may_have_duplicates, distinct_tags = summary[1], summary[6]
-    if may_have_duplicates or distinct_tags > 1:
+    if may_have_duplicates or distinct_tags > 1:  # nothing stored: the loaders say what to
         con.execute("delete from qrels_by_set where campaign_id = $campaign_id", {"campaign_id": campaign_id})
         return False
     create_rows(con, "batch_runs", {"file_index": "integer", "run_id": "varchar"}, [(0, run_id)])

@@ -11,8 +11,8 @@
 -- (Kahan) sum divided by the topics, which gives 0.27 for fifty P@10 values summing to 13.5
 -- where adding them one by one drifts to 0.2699999999999999; $in_topic_order: the plain sum
 -- in topic order instead, trec_eval's, which its drop-in prints byte for byte.
--- One select per aggregate: an ordered aggregate sorts every group it is computed for, so each
--- (run, measure) computes its own aggregate only.
+-- One select per aggregate (and per summation of a mean): an ordered aggregate sorts every group
+-- it is computed for, so each (run, measure) computes its own aggregate only.
 with scores as (
     select
         evaluation_scores.run_id,
@@ -49,11 +49,19 @@ union all
 select
     run_id,
     measure,
-    case
-        when $in_topic_order then sum(value order by topic_id) / count(*)
-        else favg(value order by topic_id)
-    end as value,
+    sum(value order by topic_id) / count(*) as value,
     count(*) as topics
 from scores
-where aggregate not in ('sum', 'gmean')
+where aggregate not in ('sum', 'gmean') and $in_topic_order
+group by run_id, measure
+
+union all
+
+select
+    run_id,
+    measure,
+    favg(value order by topic_id) as value,
+    count(*) as topics
+from scores
+where aggregate not in ('sum', 'gmean') and not $in_topic_order
 group by run_id, measure

@@ -6,7 +6,7 @@ import pytest
 
 from pyeval.compat import trec_eval
 from pyeval.core import stages
-from pyeval.core.plan import plan
+from pyeval.core.plan import plan, warehouse_reads
 from pyeval.core.request import EvaluationRequest
 from pyeval.loaders import load_qrels, load_run, transient
 from pyeval.measures import parse
@@ -86,9 +86,9 @@ def test_a_statement_defines_relations_only_where_every_pass_is_one_statement():
     assert trec_eval._run_defined(driven, set()) is None
     sql_only = plan(EvaluationRequest("c", (parse("AP"),), runs=("r",)))
     assert stages.statements_only(sql_only)
-    assert trec_eval._run_defined(sql_only, trec_eval._read_by(sql_only)) is not None
+    assert trec_eval._run_defined(sql_only, warehouse_reads(sql_only)) is not None
     # a relation the plan reads that is built on the defined ones: the run is stored
-    assert trec_eval._run_defined(sql_only, trec_eval._read_by(sql_only) | {"run_overview"}) is None
+    assert trec_eval._run_defined(sql_only, warehouse_reads(sql_only) | {"run_overview"}) is None
 
 
 def test_a_defined_relation_and_a_stage_bind_a_parameter_to_one_value():
