@@ -17,7 +17,7 @@ from ..vocabulary import names
 from pyeval.core.db import first_row, transaction
 from pyeval.core import sqlfiles
 from ..errors import InputFormatError, already_stored, require_printable
-from . import judgment_sets, staging
+from . import columnar, judgment_sets, staging
 from .judgment_sets import DEFAULT_SET, SetProvenance
 from .source import Lines, StagedFile, frame_lines, pick_column
 
@@ -36,8 +36,15 @@ def read(
 ) -> list[Lines | StagedFile]:
     """Qrels inputs: the TREC qrels files that fit the fast path staged by DuckDB in one scan,
     the others as raw lines."""
-    fast_path = (TREC_QRELS_FIELDS, "qrels_fast_rows", "staged_qrels_files") if format in _FAST_FORMATS else None
-    return relations.read_all(sources, _frame_lines, fast_path)
+    if format in _FAST_FORMATS:
+        return relations.read_all(sources, _frame_lines, (TREC_QRELS_FIELDS, "qrels_fast_rows", "staged_qrels_files"),
+                                  columnar_kind=columnar.QRELS)
+    given = next((s for s in sources if not isinstance(s, (Lines, StagedFile)) and columnar.is_columnar(s)), None)
+    if given is not None:
+        raise InputFormatError(columnar.ARROW_LABEL if columnar.is_arrow(given) else str(given), None,
+                               f"Parquet and Arrow qrels hold integer relevance, in no {format} layout: load them "
+                               f"with format {', '.join(_FAST_FORMATS)}")
+    return relations.read_all(sources, _frame_lines)
 
 
 def read_one(
@@ -84,12 +91,10 @@ _NTCIR_LEVEL = re.compile(r"L[0-9]+")
 
 def _frame_lines(frame: pd.DataFrame) -> Lines:
     """ir_measures / ir_datasets columns (query_id, doc_id, relevance[, iteration]),
-    PyTerrier's (qid, docno, label) or the warehouse's own (topic_id, doc_id, level[,
-    intent_id]); ``iteration`` (or ``subtopic_id``, ``intent_id``) holds the intent."""
-    topic = pick_column(frame, ("query_id", "qid", "topic_id"), "topic")
-    doc = pick_column(frame, ("doc_id", "docno"), "document")
-    level = pick_column(frame, ("relevance", "label", "level"), "relevance")
-    intent = pick_column(frame, ("iteration", "subtopic_id", "intent_id"), "intent", required=False)
+    PyTerrier's (qid, docno, label), ranx's (q_id, doc_id, score) or the warehouse's own
+    (topic_id, doc_id, level[, intent_id]): columnar.QRELS_COLUMNS; ``iteration`` (or
+    ``subtopic_id``, ``intent_id``) holds the intent."""
+    topic, doc, level, intent = (pick_column(frame, c.names, c.what, c.required) for c in columnar.QRELS_COLUMNS)
     return frame_lines(frame, [topic, "0" if intent is None else intent, doc, level])
 
 
@@ -138,9 +143,11 @@ def load_qrels(
         The campaign (test collection) the judgments belong to.
     source
         A path (``.gz`` accepted) or a DataFrame with ``query_id, doc_id, relevance`` and,
-        for diversity qrels, ``iteration`` (the subtopic, as ir_measures); or a list of them
-        (folders and glob patterns too), whose judgments together are the campaign's qrels:
-        read in one scan, of one format, and no judgment in two of them.
+        for diversity qrels, ``iteration`` (the subtopic, as ir_measures); a Parquet file, a
+        Parquet folder or an Arrow table with those columns (ranx's ``q_id, doc_id, score``
+        too: :data:`columnar.QRELS_COLUMNS`, docs/loading.md); or a list of them (folders and
+        glob patterns too), whose judgments together are the campaign's qrels: read in one
+        scan, of one format, and no judgment in two of them.
     format
         ``auto`` (default: NTCIR by its ``L<k>`` levels; TREC diversity when the second
         field varies), ``trec``, ``trec-diversity``, ``ntcir`` or ``ntcir-diversity``.

@@ -19,7 +19,7 @@ from pyeval.core import archive
 from pyeval.core import sqlfiles
 from pyeval.core.db import create_rows, first_row, transaction
 from ..errors import DataIntegrityError, InputFormatError, InputWarning, PyevalError, already_stored, require_printable, with_command_line
-from . import staging
+from . import columnar, staging
 from .source import Lines, StagedFile, expand_paths, frame_lines, pick_column
 
 if TYPE_CHECKING:
@@ -38,7 +38,8 @@ _FAST_PATH = (RUN_FIELDS, "run_fast_rows", "staged_run_files")
 def read(sources: Sequence[staging.Source], relations: staging.TemporaryRelations) -> list[Lines | StagedFile]:
     """Runs' rows: the files that fit the fast path staged by DuckDB together, the others (and
     DataFrames) as raw lines."""
-    return relations.read_all(sources, _frame_lines, _FAST_PATH, empty_ok=True)  # a run may retrieve nothing
+    return relations.read_all(sources, _frame_lines, _FAST_PATH, empty_ok=True,  # a run may retrieve nothing
+                              columnar_kind=columnar.RUNS)
 
 
 def read_one(source: staging.Source, relations: staging.TemporaryRelations) -> Lines | StagedFile:
@@ -47,16 +48,12 @@ def read_one(source: staging.Source, relations: staging.TemporaryRelations) -> L
 
 
 def _frame_lines(frame: pd.DataFrame) -> Lines:
-    """ir_measures columns (query_id, doc_id, score[, rank, run_id]) or PyTerrier's (qid,
-    docno, score[, rank]). Without a rank column the frame is a run given without ranks, as a
+    """ir_measures columns (query_id, doc_id, score[, rank, run_id]), PyTerrier's (qid,
+    docno, score[, rank]) or ranx's (q_id, doc_id, score): columnar.RUN_COLUMNS. Without a rank column the frame is a run given without ranks, as a
     dict is through the Python API: its ranks and its file order come from its scores in
     trec_eval's order (sql/loaders/run_insert.sql), never from its row order; its rows keep
     their numbers for error messages."""
-    topic = pick_column(frame, ("query_id", "qid", "topic_id"), "topic")
-    doc = pick_column(frame, ("doc_id", "docno"), "document")
-    score = pick_column(frame, ("score",), "score")
-    rank = pick_column(frame, ("rank", "rank_given"), "rank", required=False)
-    tag = pick_column(frame, ("run_id", "name"), "run id", required=False)
+    topic, doc, score, rank, tag = (pick_column(frame, c.names, c.what, c.required) for c in columnar.RUN_COLUMNS)
     lines = frame_lines(frame, [topic, "Q0", doc, "1" if rank is None else rank, score,
                                 "frame" if tag is None else tag], empty_ok=True)
     return lines if rank is not None else dataclasses.replace(lines, ranks_given=False)
@@ -173,12 +170,15 @@ def load_runs(
     ----------
     sources
         Paths of TREC run files (``topic iter docno rank score tag``, ``.gz`` accepted),
-        directories (every file in them) or glob patterns (:func:`expand_paths`), or DataFrames
-        (``query_id, doc_id, score[, rank, run_id]``).
+        directories (every file in them) or glob patterns (:func:`expand_paths`), DataFrames
+        (``query_id, doc_id, score[, rank, run_id]``), or Parquet files, Parquet folders (one
+        run each) and Arrow tables (``query_id, doc_id, score[, rank, run_tag]``, ranx's
+        ``q_id``...: :data:`columnar.RUN_COLUMNS`, docs/loading.md).
     names
         Run names, one per source; ``None`` takes the run tag of the file's first line
         (trec_eval takes the last, ndeval the first; files of several systems often share a
-        tag, so name them).
+        tag, so name them); a Parquet run without a run tag column takes its file's name
+        (:func:`pyeval.loaders.campaign.run_name_of_file`).
     replace
         Replace a run of the same name instead of refusing. The scores stored for the old run
         stay in ``score_history``; ``scores`` no longer shows them unless the new file has the
@@ -315,6 +315,8 @@ def _run_names(
             if problem is not None:  # else two docnos' hashes collided: no duplicate
                 staging.raise_problem(lines.label, problem)
         run_id = name if name is not None else first_tag
+        if run_id is None and isinstance(lines, columnar.ColumnarFile):
+            run_id = lines.name  # no run tag column (ranx's runs): the file's name, as --run-names file
         if run_id is None:
             raise InputFormatError(lines.label, None, "no run lines, so no run tag to name the run by: "
                                                       "give it a name (name=, --name)")

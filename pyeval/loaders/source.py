@@ -226,12 +226,40 @@ def read_lines(path: str | os.PathLike[str], *, empty_ok: bool = False) -> Lines
     return Lines(label, str(path.resolve()), content_sha256(path), table)
 
 
+#: The first bytes (and last) of every Parquet file.
+PARQUET_MAGIC = b"PAR1"
+
+
+def is_parquet_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a file starting with Parquet's magic bytes (told by them, never the name)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(4) == PARQUET_MAGIC
+    except OSError:
+        return False
+
+
+def dataset_files(folder: str | os.PathLike[str]) -> list[Path] | None:
+    """The Parquet files of a folder that is one Parquet dataset, in name order: every file below
+    it (hidden ones and those starting with ``_``, such as Spark's ``_SUCCESS`` and Arrow's
+    ``_metadata``, left out) is a Parquet file, and there is at least one; None otherwise (a
+    folder of text files stands for its files, each one input: :func:`expand_paths`)."""
+    root = Path(folder)
+    files = sorted((p for p in root.rglob("*") if p.is_file()
+                    and not any(part.startswith((".", "_")) for part in p.relative_to(root).parts)),
+                   key=lambda p: p.relative_to(root).parts)
+    if files and all(is_parquet_file(p) for p in files):
+        return files
+    return None
+
+
 def expand_paths(sources: Sequence, names: Sequence | None = None) -> tuple[list, list]:
     """The inputs a load names, one per file: a directory stands for the files in it (not
     hidden, not in subdirectories) and a path that does not exist but holds a glob character
     (``*?[``) for the files it matches, each in name order; anything else (a file, a missing
-    path, a DataFrame) for itself. ``names`` (one per source, or None) follow their sources; a
-    name given to a directory or a pattern is refused.
+    path, a DataFrame, an Arrow table, a directory that is one Parquet dataset:
+    :func:`dataset_files`) for itself. ``names`` (one per source, or None) follow their
+    sources; a name given to a directory or a pattern is refused.
 
     Raises
     ------
@@ -242,8 +270,10 @@ def expand_paths(sources: Sequence, names: Sequence | None = None) -> tuple[list
     paths: list = []
     chosen: list = []
     for source, name in zip(sources, names):
-        if is_frame(source):
+        if not isinstance(source, (str, os.PathLike)):  # a DataFrame, an Arrow table
             found = None
+        elif Path(source).is_dir() and dataset_files(source) is not None:
+            found = None  # one Parquet dataset
         elif Path(source).is_dir():
             found = sorted(p for p in Path(source).iterdir() if p.is_file() and not p.name.startswith("."))
         elif not Path(source).exists() and _GLOB_CHARACTERS & set(str(source)):
@@ -460,6 +490,8 @@ def _layout(path: Path) -> _FileLayout | None:
             first = handle.readline(65536)
     except (OSError, EOFError, zlib.error):
         return None  # the general path reports it
+    if first.startswith(PARQUET_MAGIC) and is_parquet_file(path):  # not text: pyeval/loaders/columnar.py reads it
+        return None
     if not first.strip():
         return None
     delimiter = "\t" if b"\t" in first else " "

@@ -21,6 +21,7 @@ from pyeval.core.db import first_row, unknown_campaign
 from pyeval.core import archive
 from pyeval.core import sqlfiles
 from ..errors import DuplicateEntryError, InputFormatError, already_stored
+from . import columnar
 from .source import STAGED_TABLE, Lines, StagedFile, expand_paths, is_frame, read_lines, stage_files
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 WHITESPACE = "whitespace"
 SEMICOLON = ";"
 
-Source: TypeAlias = "str | os.PathLike[str] | pd.DataFrame"
+Source: TypeAlias = "str | os.PathLike[str] | pd.DataFrame | pa.Table"
 
 
 @dataclass
@@ -90,19 +91,28 @@ class TemporaryRelations:
         fast_path: tuple[tuple[str, ...], str, str] | None = None,
         *,
         empty_ok: bool = False,
+        columnar_kind: columnar.Kind | None = None,
     ) -> list[Lines | StagedFile]:
         """Sources read before the transaction, in order: a DataFrame through the loader's
         adapter; the files staged together by DuckDB when the loader has a fast path
         (``fast_path``: the fields, the typing query and the staged table of
         :func:`source.stage_files`), each file that does not fit it read by the general path
-        (``empty_ok``: an empty file is no lines, not an error); lines read already as given."""
+        (``empty_ok``: an empty file is no lines, not an error); Parquet files and folders and
+        Arrow tables staged in the same table when the loader reads them (``columnar_kind``:
+        :func:`columnar.stage`); lines read already as given."""
         staged: dict[int, StagedFile] = {}
+        tables = {index: source for index, source in enumerate(sources)
+                  if not isinstance(source, (Lines, StagedFile)) and columnar.is_columnar(source)}
+        if tables and columnar_kind is None:
+            _refuse_columnar(next(iter(tables.values())))
         files = {index: source for index, source in enumerate(sources)
-                 if not is_frame(source) and not isinstance(source, (Lines, StagedFile))}
+                 if not is_frame(source) and not isinstance(source, (Lines, StagedFile)) and index not in tables}
         if fast_path is not None and files:
             fields, query, table = fast_path
             self.track(STAGED_TABLE, table)
             staged = stage_files(self.con, files, fields, query, table)
+        if tables:
+            staged.update(columnar.stage(self.con, columnar_kind, tables, self.track))
         return [
             staged[index] if index in staged
             else source if isinstance(source, (Lines, StagedFile))
@@ -152,7 +162,7 @@ def input_list(source: Source | Lines | Sequence[Source | Lines], what: str) -> 
     """The inputs of a load that takes one input or several: a path, a DataFrame or lines read
     already, or a list of them, folders and glob patterns standing for their files
     (:func:`source.expand_paths`)."""
-    one = isinstance(source, (str, os.PathLike, Lines, StagedFile)) or is_frame(source)
+    one = isinstance(source, (str, os.PathLike, Lines, StagedFile)) or is_frame(source) or columnar.is_arrow(source)
     sources: list[Source | Lines] = []
     for item in [source] if one else list(source):
         sources.extend([item] if isinstance(item, (Lines, StagedFile)) else expand_paths([item])[0])
@@ -350,11 +360,20 @@ def drop_staging(con: duckdb.DuckDBPyConnection, *relations: str) -> None:
         con.execute(f"drop table if exists {relation}")
 
 
+def _refuse_columnar(source: object) -> None:
+    """InputFormatError: a loader that reads text only was given a Parquet file or folder, or
+    an Arrow table (runs and qrels are read from them: pyeval/loaders/columnar.py)."""
+    label = columnar.ARROW_LABEL if columnar.is_arrow(source) else str(source)
+    raise InputFormatError(label, None, "a Parquet or Arrow input: only runs and qrels are read from them")
+
+
 def lines_of(source: Source | Lines, frame_to_lines: Callable[[pd.DataFrame], Lines]) -> Lines:
     """The lines of a source for the general path: a DataFrame through the loader's own adapter,
     a file through the line reader (loaders with a fast path use :meth:`TemporaryRelations.read_all`)."""
     if isinstance(source, Lines):  # already read (e.g. from a file the loader does not parse itself)
         return source
+    if columnar.is_columnar(source):
+        _refuse_columnar(source)
     if is_frame(source):
         return frame_to_lines(source)
     return read_lines(source)

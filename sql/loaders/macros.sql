@@ -1,4 +1,4 @@
--- defines: integer_value, is_decimal, decimal_value, finite_decimal_value
+-- defines: integer_value, is_decimal, decimal_value, finite_decimal_value, identifier_problem
 -- params: none
 -- The typing rules every loader shares, defined once as macros of the loading connection
 -- (created before a load stages its rows: pyeval/loaders/staging.py stage_rows, and
@@ -22,3 +22,14 @@ create or replace temp macro decimal_value(text) as
 -- The same, and null when it overflows to an infinity (run scores, preference levels).
 create or replace temp macro finite_decimal_value(text) as
     case when is_decimal(text) and isfinite(try_cast(text as double)) then try_cast(text as double) end;
+
+-- What is wrong with an identifier (topic, document, intent, run tag) given as a column (a
+-- Parquet file, an Arrow table) rather than as a field of a line: 'null', 'empty', or
+-- 'whitespace' (an ASCII space, TAB, LF, vertical tab, form feed, CR or NUL, which would split
+-- or end the field of a line); null when it is a value a text file could give.
+create or replace temp macro identifier_problem(value) as
+    case
+        when value is null then 'null'
+        when value = '' then 'empty'
+        when regexp_matches(value, '[ \t\n\x0b\x0c\r\x00]') then 'whitespace'
+    end;
