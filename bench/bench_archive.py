@@ -212,11 +212,14 @@ def whole_process(argv: list[str], log: Path) -> dict:
         done = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "-o", str(usage), *argv],
                               stdout=output, stderr=subprocess.STDOUT, check=False)
     wall = time.perf_counter() - start
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(argv)}: exit {done.returncode}: {log.read_text(errors='replace')[-600:]}")
-    user, system, peak_kb = usage.read_text().split()[-3:]
-    return {"wall_s": round(wall, 2), "cpu_s": round(float(user) + float(system), 2),
-            "peak_rss_mb": round(int(peak_kb) / 1024, 1), "said": log.read_text(errors="replace").strip()[-300:]}
+    said = log.read_text(errors="replace").strip()
+    user, system, peak_kb = usage.read_text().split()[-3:]  # what time says after "Command exited ..."
+    measured = {"wall_s": round(wall, 2), "cpu_s": round(float(user) + float(system), 2),
+                "peak_rss_mb": round(int(peak_kb) / 1024, 1), "said": said[-300:]}
+    if done.returncode != 0:  # kept in the results: a long run goes on with the next command
+        measured["failed"] = f"exit {done.returncode}: {said[-600:]}"
+        print(f"{' '.join(argv)}: {measured['failed']}", file=sys.stderr, flush=True)
+    return measured
 
 
 def postgres_database(url: str, name: str, *, drop: bool = False) -> str:
@@ -254,14 +257,17 @@ def measure_sharing(path: Path, work: Path, campaigns: int, postgres_url: str | 
     result["cp (the file copied)"] = whole_process(["cp", str(path), str(copy)], log)
     copy.unlink()
     snapshot = work / "snapshot.duckdb"
-    result["pyeval snapshot"] = {**whole_process([pyeval_command, "--db", str(path), "snapshot", str(snapshot)], log),
-                                 "output_mb": round(size_of(snapshot) / 1e6, 1)}
-    snapshot.unlink()
+    result["pyeval snapshot"] = whole_process([pyeval_command, "--db", str(path), "snapshot", str(snapshot)], log)
+    if snapshot.exists():
+        result["pyeval snapshot"]["output_mb"] = round(size_of(snapshot) / 1e6, 1)
+        snapshot.unlink()
     exported = work / "export"
-    result["pyeval export --parquet"] = {
-        **whole_process([pyeval_command, "--db", str(path), "export", "--parquet", str(exported)], log),
-        "output_mb": round(size_of(exported) / 1e6, 1), "files": sum(1 for _ in exported.rglob("*.parquet"))}
-    shutil.rmtree(exported)
+    result["pyeval export --parquet"] = whole_process(
+        [pyeval_command, "--db", str(path), "export", "--parquet", str(exported)], log)
+    if exported.exists():
+        result["pyeval export --parquet"].update(output_mb=round(size_of(exported) / 1e6, 1),
+                                                 files=sum(1 for _ in exported.rglob("*.parquet")))
+        shutil.rmtree(exported)
     if postgres_url is None:
         return result
     con = pyeval.connect(path)
@@ -426,7 +432,11 @@ def main() -> None:
     if min(args.campaigns) < 1:
         parser.error("--campaigns: at least 1 (the seed campaign)")
     results = {"load_average_before": os.getloadavg(), "argv": sys.argv[1:], "cpus": os.cpu_count(),
-               "duckdb": __import__("duckdb").__version__, "scales": []}
+               "memory_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1e9, 1),
+               "duckdb": __import__("duckdb").__version__, "python": sys.version.split()[0],
+               "pyeval_commit": subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
+                                               capture_output=True, text=True).stdout.strip(),
+               "scales": []}
     with tempfile.TemporaryDirectory(prefix="bench_archive_", dir=args.work) as tmp, \
             postgres(args) as postgres_url:
         work = Path(tmp)
