@@ -37,6 +37,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .engines.resident import CAMPAIGN, RUN, Engine, QrelsRows, Result, RunInput  # noqa: F401
 from .errors import InputFormatError, InputWarning, PyevalError
+from .loaders import columnar
+from .loaders.columnar import QRELS_COLUMNS, RUN_COLUMNS, column, is_arrow
 from .loaders.source import is_frame, pick_column
 from .measures import Measure, parse, parse_measures
 
@@ -123,24 +125,37 @@ def _adhoc_judgments(columns: Mapping[str, Any]) -> Any:
 def _frame_adhoc_columns(frame: Any) -> dict[str, Any] | None:
     """A qrels DataFrame's columns for :func:`_adhoc_judgments` when its intent column varies
     (diversity qrels), else None."""
-    intent = pick_column(frame, ("iteration", "subtopic_id", "intent_id"), "intent", required=False)
+    topic, doc, level, intent = (pick_column(frame, c.names, c.what, c.required) for c in QRELS_COLUMNS)
     if intent is None or intent.nunique() <= 1:
         return None
-    return {"query_id": pick_column(frame, ("query_id", "qid", "topic_id"), "topic"),
-            "doc_id": pick_column(frame, ("doc_id", "docno"), "document"),
-            "relevance": pick_column(frame, ("relevance", "label"), "relevance")}
+    return {"query_id": topic, "doc_id": doc, "relevance": level}
+
+
+def _arrow_adhoc_columns(table: pa.Table) -> dict[str, Any] | None:
+    """An Arrow qrels table's columns for :func:`_adhoc_judgments` when its intent column varies
+    (diversity qrels), else None; the loader checks its columns (columnar.chosen_columns)."""
+    import pyarrow.compute as pc
+
+    names = {c.role: next((n for n in c.names if n in table.column_names), None) for c in QRELS_COLUMNS}
+    if names["iteration"] is None or None in (names["topic_id"], names["doc_id"], names["level"]):
+        return None
+    if pc.count_distinct(table.column(names["iteration"])).as_py() <= 1:
+        return None
+    return {"query_id": table.column(names["topic_id"]).to_numpy(zero_copy_only=False),
+            "doc_id": table.column(names["doc_id"]).to_numpy(zero_copy_only=False),
+            "relevance": table.column(names["level"]).to_numpy(zero_copy_only=False)}
 
 def _qrels_input(qrels: Any) -> tuple[Any, Callable[[], Any] | None]:
     """Qrels as the resident engine takes them (:class:`pyeval.engines.resident.Engine`): a
-    path or a DataFrame as given; a mapping or an iterable of Qrel namedtuples as
+    path (a Parquet file or folder too), a DataFrame or an Arrow table as given; a mapping or an iterable of Qrel namedtuples as
     :class:`~pyeval.engines.resident.QrelsRows` (the rows of a TREC qrels file, ``topic intent
     doc level``, intent ``0`` unless the ``iteration`` field varies, as object arrays: no
     pandas, no pyarrow). With them, when they are diversity qrels given in memory, how to make
     their ad hoc form (:func:`_adhoc_judgments`), else None."""
     if isinstance(qrels, (str, os.PathLike)):
         return qrels, None
-    if is_frame(qrels):
-        columns = _frame_adhoc_columns(qrels)
+    if is_frame(qrels) or is_arrow(qrels):  # the loader reads them (an Arrow table as Parquet is read)
+        columns = _frame_adhoc_columns(qrels) if is_frame(qrels) else _arrow_adhoc_columns(qrels)
         return qrels, None if columns is None else functools.partial(_adhoc_judgments, columns)
     import numpy as np
 
@@ -182,8 +197,9 @@ def _text_array(values: Any) -> pa.Array:
     return pa.array([None if v is None else str(v) for v in values], type=pa.string())
 
 def run_table(run: Any, label: str = "<run>") -> RunInput | None:
-    """A run as :class:`RunInput` (no per-row Python loop), or None for a path (the run loader
-    reads files). ``line_number`` is the row's position (1-based), which errors name. Without a
+    """A run as :class:`RunInput` (no per-row Python loop), or None for a path or an Arrow table
+    (the run loader reads them: a Parquet file or folder, an Arrow table by its columns,
+    pyeval/loaders/columnar.py). ``line_number`` is the row's position (1-based), which errors name. Without a
     rank column (a mapping, namedtuples, a DataFrame without ``rank``) ``rank_given`` is null
     (a masked array): sql/loaders/run_insert.sql ranks such a run by its scores, in trec_eval's
     order, for every ordering, so that the order the rows are given in never changes a value.
@@ -196,7 +212,7 @@ def run_table(run: Any, label: str = "<run>") -> RunInput | None:
         A missing identifier or score, or a score that is not a finite number (``label:ROW``;
         :meth:`Engine.evaluate_many` checks that no document is given twice for a topic).
     """
-    if isinstance(run, (str, os.PathLike)):
+    if isinstance(run, (str, os.PathLike)) or is_arrow(run):
         return None
     import numpy as np
 
@@ -204,11 +220,10 @@ def run_table(run: Any, label: str = "<run>") -> RunInput | None:
     if is_frame(run):
         if len(run) == 0:
             return _empty_run()
-        topics = _text_array(pick_column(run, ("query_id", "qid", "topic_id"), "topic"))
-        docs = _text_array(pick_column(run, ("doc_id", "docno"), "document"))
+        topics, docs = (_text_array(pick_column(run, c.names, c.what)) for c in RUN_COLUMNS[:2])
         try:
             scores = np.asarray(pick_column(run, ("score",), "score").to_numpy(), dtype=np.float64)
-            given = pick_column(run, ("rank", "rank_given"), "rank", required=False)
+            given = pick_column(run, column(RUN_COLUMNS, "rank_given").names, "rank", required=False)
             if given is not None:
                 rank = np.asarray(given.to_numpy(), dtype=np.int64)
         except (TypeError, ValueError) as exc:
@@ -299,14 +314,15 @@ _VALUE_TYPES = (str, int, float, bool)
 
 def qrels_key(qrels: Any) -> str | None:
     """A key of the qrels' content, for :func:`engine_for`: a mapping's ``repr`` (its
-    identifiers and levels being strings and numbers), a DataFrame's Arrow buffers (sha256),
-    a file's path, size and time; None when they cannot be keyed (then a new engine each call)."""
+    identifiers and levels being strings and numbers), a DataFrame's or an Arrow table's Arrow
+    buffers (sha256), a file's (or a Parquet folder's) path, size and time; None when they cannot be keyed (then a new engine each call)."""
     if isinstance(qrels, (str, os.PathLike)):
         try:
-            stat = os.stat(qrels)
+            stats = [(path, os.stat(path)) for path in [qrels, *(columnar.dataset_files(qrels) or [])]
+                     if os.path.isdir(qrels)] or [(qrels, os.stat(qrels))]
         except OSError:
             return None
-        return f"file:{os.path.realpath(qrels)}:{stat.st_size}:{stat.st_mtime_ns}"
+        return "file:" + ":".join(f"{os.path.realpath(path)}:{stat.st_size}:{stat.st_mtime_ns}" for path, stat in stats)
     if isinstance(qrels, Mapping):
         import numpy as np
 
@@ -318,6 +334,8 @@ def qrels_key(qrels: Any) -> str | None:
         if not all(issubclass(kind, (*_VALUE_TYPES, np.number)) for kind in kinds):
             return None
         return "mapping:" + hashlib.sha256(repr(qrels).encode("utf-8")).hexdigest()
+    if is_arrow(qrels):
+        return "arrow:" + columnar.arrow_sha256(qrels)
     if not is_frame(qrels):
         return None
     import pyarrow as pa
@@ -326,14 +344,7 @@ def qrels_key(qrels: Any) -> str | None:
         table = pa.Table.from_pandas(qrels, preserve_index=False)
     except (pa.ArrowException, TypeError, ValueError):
         return None
-    digest = hashlib.sha256()
-    for batch in table.to_batches():
-        for column in batch.columns:
-            for buffer in column.buffers():
-                if buffer is not None:
-                    digest.update(memoryview(buffer))
-    digest.update(str(table.schema).encode("utf-8"))
-    return digest.hexdigest()
+    return columnar.arrow_sha256(table)
 
 
 #: Engines kept per thread (the qrels most recently used).
@@ -403,6 +414,8 @@ def _has_no_rows(source: Any) -> bool:
     is read by the loader, which refuses an empty qrels file)."""
     if isinstance(source, (str, os.PathLike)):
         return False
+    if is_arrow(source):
+        return source.num_rows == 0
     if is_frame(source) or isinstance(source, (list, tuple)):
         return len(source) == 0
     if isinstance(source, Mapping):

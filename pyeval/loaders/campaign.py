@@ -377,12 +377,12 @@ def file_run_names(paths: list[Path]) -> list[str]:
 
 def run_name_of_file(path: Path) -> str:
     """A run's name from its file: the name without ``.gz`` and one more suffix (``.txt``,
-    ``.run``), and without TREC's ``input.`` prefix: ``input.uogTrA1.gz`` is ``uogTrA1``,
-    ``indri-ql.txt.gz`` is ``indri-ql``."""
+    ``.run``, ``.parquet``), and without TREC's ``input.`` prefix: ``input.uogTrA1.gz`` is
+    ``uogTrA1``, ``indri-ql.txt.gz`` is ``indri-ql``, ``bm25.parquet`` is ``bm25``."""
     name = path.name[:-3] if path.name.endswith(".gz") else path.name
     name = name.removeprefix("input.")
     stem, dot, suffix = name.rpartition(".")
-    return stem if dot and stem and suffix.lower() in ("txt", "run", "res", "trec") else name
+    return stem if dot and stem and suffix.lower() in ("txt", "run", "res", "trec", "parquet", "parq") else name
 
 
 def _load_topics(con, campaign_id: str, topics: Path, intents_loaded: bool, replace: bool) -> list[staging.LoadReport]:

@@ -294,3 +294,30 @@ def _raise_bad_value(con: duckdb.DuckDBPyConnection, kind: Kind, opened: _Source
                  + ("a 64-bit integer" if role == "rank_given" else "a 32-bit integer"),
     }
     raise InputFormatError(opened.label, int(line_number), reasons[problem] + where)
+
+
+def last_run_tag(path: str | os.PathLike[str]) -> str | None:
+    """The run tag of a Parquet run's last row (of its last file, for a folder), as trec_eval
+    takes a run's id from its last line; the name of its file when it has no run tag column
+    (or no rows): the name its run is loaded under. None when ``path`` is not a Parquet file or
+    folder (``pyeval trec_eval`` reads a text file's last line itself)."""
+    from .campaign import run_name_of_file
+
+    if not is_columnar(path):
+        return None
+    path = Path(path)
+    last_file = path if path.is_file() else dataset_files(path)[-1]
+    con = duckdb.connect()
+    try:
+        names = [row[0] for row in con.execute("describe select * from read_parquet($f)", {"f": str(last_file)}).fetchall()]
+        tag = column(RUN_COLUMNS, "run_tag")
+        present = [name for name in tag.names if name in names]
+        row = None
+        if len(present) == 1:  # a column name of RUN_COLUMNS, never the file's own text
+            row = first_row(con, f"select {_quoted(present[0])}::varchar from read_parquet($f, file_row_number = true) "
+                            "order by file_row_number desc limit 1", {"f": str(last_file)})
+    except duckdb.Error:
+        row = None  # a damaged file: the loader says what is wrong with it
+    finally:
+        con.close()
+    return row[0] if row is not None and row[0] is not None else run_name_of_file(path)

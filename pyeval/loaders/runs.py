@@ -309,7 +309,10 @@ def _run_names(
         # the fast path's only possible problem (its lines have 6 typed fields); the general path's
         # lines were checked by run_problems.sql in check(), their docnos included
         if may_have_duplicates and lines.typed:
-            con.execute("create or replace temp table run_input as select * from run_batch "
+            # a run given without ranks (a Parquet file without a rank column) has null ranks,
+            # which run_problems.sql would take for bad ones: only its duplicates are asked for
+            con.execute("create or replace temp table run_input as select * replace "
+                        "(coalesce(rank_given, 0) as rank_given) from run_batch "
                         "where file_index = $file_index", {"file_index": index})
             problem = staging.first_problem(con, "run_problems")  # the docnos themselves
             if problem is not None:  # else two docnos' hashes collided: no duplicate
