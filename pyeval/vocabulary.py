@@ -160,6 +160,9 @@ TEST_NAMES = names(SIGNIFICANCE_TESTS)
 
 #: ``pyeval load runs --run-names``
 RUN_NAMES = (Term("tag", "the first line's run tag"), Term("file", "the file name"))
+#: ``pyeval export-run --format``
+RUN_FILE_FORMATS = (Term("trec", "topic Q0 docno rank score tag lines"),
+                    Term("parquet", "the columns query_id, doc_id, score, rank, run_tag"))
 #: ``pyeval intents generate --method`` and ``load topics-xml --probs`` (Sakai & Song)
 INTENT_PROBABILITIES = (Term("uniform", "1/n"), Term("nonuniform", "the j-th of n intents gets 2^(n-j+1)/sum_k 2^k"))
 #: ``pyeval to-traditional --method``

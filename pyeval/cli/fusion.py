@@ -6,7 +6,8 @@ from __future__ import annotations
 import click
 
 from ..errors import PyevalError
-from ..vocabulary import ABSENT_SCORES, NORM_STAGES, ORDERINGS, PAIR_TESTS, REPORT_TABLE_FORMATS, TIE_ORDERS, names
+from ..vocabulary import (ABSENT_SCORES, NORM_STAGES, ORDERINGS, PAIR_TESTS, REPORT_TABLE_FORMATS, RUN_FILE_FORMATS,
+                          TIE_ORDERS, names)
 from .base import (DEFAULT_SET_HELP, DEPTH, NON_NEGATIVE, POSITIVE, PROBABILITY, campaign_option, checked_output,
                    fail_cleanly, main, number_list, open_warehouse, output_option, replace_option)
 from .metaeval import checked_figure
@@ -169,13 +170,24 @@ def fusions_command(ctx, campaign, fmt):
 @click.argument("run")
 @click.option("--out", "-o", type=click.Path(dir_okay=False), callback=checked_output("run file", replaceable=True),
               help="Write the file here (default: standard output); an existing file only with --replace.")
+@click.option("--format", "file_format", type=click.Choice(names(RUN_FILE_FORMATS)), default="trec", show_default=True,
+              help="trec: topic Q0 docno rank score tag lines; parquet: the columns query_id, doc_id, score, rank, "
+                   "run_tag (pyeval load run reads them back; needs --out).")
 @replace_option
 @click.pass_context
 @fail_cleanly
-def export_run_command(ctx, campaign, run, out, replace):
-    """Write a stored run (a fused run too) as a TREC run file."""
+def export_run_command(ctx, campaign, run, out, file_format, replace):
+    """Write a stored run (a fused run too) as a TREC run file, or as Parquet."""
     from ..fusion import export_run
 
+    if file_format == "parquet":
+        from ..fusion.store import export_run_parquet
+
+        if out is None:
+            raise click.UsageError("--format parquet writes a file: give it with --out")
+        rows = export_run_parquet(open_warehouse(ctx, read_only=True), campaign, run, out, replace=replace)
+        click.echo(f"{campaign}: run '{run}': {rows} rows written to {out}")
+        return
     con = open_warehouse(ctx, read_only=True)
     text = export_run(con, campaign, run, out, replace=replace)
     if out is None:

@@ -185,6 +185,29 @@ def export_run(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: str,
     return text
 
 
+def export_run_parquet(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: str,
+                       path: str | os.PathLike[str], *, replace: bool = False) -> int:
+    """Write a stored run to ``path`` as a Parquet file with the columns the run loader reads
+    (``query_id, doc_id, score, rank, run_tag``, in file order, the tag the run's name:
+    sql/loaders/run_parquet_rows.sql), checked as :func:`export_run` checks its file (a new
+    file, or with ``replace`` an existing regular file; never the warehouse, a link, a device
+    or a FIFO) and written beside it, then renamed over it. Returns the rows written."""
+    from pyeval.core.db import database_path
+    from pyeval.storage.ownership import replace_file, require_replaceable_output
+
+    keys = {"campaign_id": campaign_id, "run_id": run_id}
+    rows = first_row(con, "select (select count(*) from runs where campaign_id = $campaign_id and run_id = $run_id), "
+                     "(select count(*) from run_entries where campaign_id = $campaign_id and run_id = $run_id)", keys)
+    if not rows[0]:
+        raise PyevalError(f"campaign '{campaign_id}' has no run named '{run_id}'")
+    require_replaceable_output(path, "run file", replace=replace, warehouse=database_path(con),
+                               replace_hint="--replace (replace=True)")
+    select = sqlfiles.read("loaders/run_parquet_rows.sql")
+    replace_file(path, lambda temporary: con.execute(f"copy ({select}) to $path (format parquet)",
+                                                     {**keys, "run_tag": run_id, "path": str(temporary)}))
+    return rows[1]
+
+
 def derived_runs(con: duckdb.DuckDBPyConnection, campaign_id: str | None = None) -> pd.DataFrame:
     """The fused runs (view derived_run_status with their recipes): campaign_id, run_id,
     method, parents, is_stale, parameters."""
