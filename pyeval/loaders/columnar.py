@@ -173,37 +173,41 @@ def _quoted(name: str) -> str:
 
 @dataclass(frozen=True)
 class _Source:
-    """A columnar input registered with the connection as the relation ``columnar_raw``."""
+    """A columnar input: ``relation``, a select of its rows (``parameters`` bound), read by
+    :func:`stage` as the common table expression ``columnar_raw``."""
 
     label: str
     source_file: str
     sha256: str
     files: list[Path]  # its Parquet files (none: an Arrow table)
     name: str | None  # the run name of its file
+    relation: str
+    parameters: dict[str, Any]
+
+    def reading(self, statement: str) -> str:
+        """``statement`` after the common table expression ``columnar_raw`` of this input's rows."""
+        return f"with columnar_raw as ({self.relation})\n{statement}"
 
 
 def _open(con: duckdb.DuckDBPyConnection, source: Any) -> _Source:
-    """Register ``source`` (an Arrow table, a Parquet file or a Parquet folder) as the temporary
-    relation ``columnar_raw``; a folder's rows with the file each comes from and its row there."""
+    """An Arrow table (registered as the temporary relation ``columnar_arrow``), a Parquet file
+    or the Parquet files of a folder (read by read_parquet, a folder's rows with the file each
+    comes from and its row there) as a :class:`_Source`."""
     from .campaign import run_name_of_file
 
     if is_arrow(source):
-        con.register("columnar_raw", source)
-        return _Source(ARROW_LABEL, ARROW_LABEL, arrow_sha256(source), [], None)
+        con.register("columnar_arrow", source)
+        return _Source(ARROW_LABEL, ARROW_LABEL, arrow_sha256(source), [], None, "select * from columnar_arrow", {})
     path = Path(source)
     files = [path] if path.is_file() else dataset_files(path) or []
-    label = str(source)
-    try:
-        relation = con.read_parquet([str(p) for p in files], union_by_name=len(files) > 1,
-                                    filename=len(files) > 1, file_row_number=len(files) > 1)
-        con.register("columnar_raw", relation)
-    except duckdb.Error as exc:
-        raise InputFormatError(label, None, f"cannot read it as Parquet: {_first_line(exc)}") from None
     if len(files) == 1:
         sha256 = content_sha256(path)
     else:  # as staging.combined_provenance makes one of several files
         sha256 = hashlib.sha256("".join(f"{content_sha256(p)}\n" for p in files).encode("ascii")).hexdigest()
-    return _Source(label, str(path.resolve()), sha256, files, run_name_of_file(path))
+    several = ", union_by_name = true, filename = true, file_row_number = true" if len(files) > 1 else ""
+    return _Source(str(source), str(path.resolve()), sha256, files, run_name_of_file(path),
+                   f"select * from read_parquet($columnar_files{several})",
+                   {"columnar_files": [str(p) for p in files]})
 
 
 def _first_line(exc: BaseException) -> str:
@@ -225,24 +229,27 @@ def arrow_sha256(table: pa.Table) -> str:
 
 def stage(con: duckdb.DuckDBPyConnection, kind: Kind, sources: Mapping[int, Any], track) -> dict[int, ColumnarFile]:
     """Stage each columnar input of ``sources`` (input index -> source) into ``kind.table`` (made
-    if the fast path made none), each with its index as ``file_index`` and its rows in order,
-    checked as it is staged (:func:`_raise_bad_value`). ``track`` is the load's
+    if the fast path made none) in one statement, each with its index as ``file_index`` and its
+    rows in order, checked as it is staged (:func:`_raise_bad_value`). ``track`` is the load's
     TemporaryRelations.track: what this creates is dropped when the load ends."""
-    track(kind.table, "columnar_raw", "columnar_input")
+    track(kind.table, "columnar_arrow")
+    con.execute(sqlfiles.read("loaders/macros.sql"))  # identifier_problem
     staged = {}
     for index, source in sources.items():
         opened = _open(con, source)
         try:
-            described = [(row[0], row[1]) for row in con.execute("describe columnar_raw").fetchall()]
+            try:
+                described = [(row[0], row[1]) for row in con.execute(
+                    f"describe {opened.relation}", opened.parameters).fetchall()]
+            except duckdb.Error as exc:
+                raise InputFormatError(opened.label, None, f"cannot read it as Parquet: {_first_line(exc)}") from None
             chosen = chosen_columns(opened.label, described, kind.columns)
+            # column names are this module's constants (RUN_COLUMNS, QRELS_COLUMNS) the input has
             selects = [f"{_quoted(chosen[c.role])} as {c.role}" if c.role in chosen else f"{kind.absent[c.role]} as {c.role}"
                        for c in kind.columns]
-            # column names are this module's constants (RUN_COLUMNS, QRELS_COLUMNS) the input has
-            con.execute("create or replace temp view columnar_input as select " + ", ".join(selects)
-                        + " from columnar_raw")
-            con.execute(sqlfiles.read("loaders/macros.sql"))  # identifier_problem
-            rows = sqlfiles.read(f"loaders/{kind.rows}.sql")
-            parameters = {"file_index": index}
+            rows = opened.reading(f", columnar_input as (select {', '.join(selects)} from columnar_raw)\n"
+                                  + sqlfiles.read(f"loaders/{kind.rows}.sql"))
+            parameters = {**opened.parameters, "file_index": index}
             try:
                 con.execute(f"create temp table if not exists {kind.table} as select * from ({rows}) limit 0",
                             parameters)
@@ -256,8 +263,7 @@ def stage(con: duckdb.DuckDBPyConnection, kind: Kind, sources: Mapping[int, Any]
             first = first if count else 0
             _raise_bad_value(con, kind, opened, chosen, index, first)
         finally:
-            con.execute("drop view if exists columnar_input")
-            con.unregister("columnar_raw")
+            con.unregister("columnar_arrow")
         staged[index] = ColumnarFile(opened.label, opened.source_file, opened.sha256, kind.table, count,
                                      file_index=index, first_row=first, name=opened.name)
     return staged
@@ -276,12 +282,11 @@ def _raise_bad_value(con: duckdb.DuckDBPyConnection, kind: Kind, opened: _Source
         return
     line_number, role, problem = row
     name = chosen[role]
-    where = ""
-    original = first_row(con, f"select {_quoted(name)}::varchar"
-                         + (", filename, file_row_number + 1" if len(opened.files) > 1 else "")
-                         + " from columnar_raw limit 1 offset $offset", {"offset": line_number - 1})
-    if len(opened.files) > 1:
-        where = f" ({original[1]} row {original[2]})"
+    several = len(opened.files) > 1
+    original = first_row(con, opened.reading(f"select {_quoted(name)}::varchar"
+                                             + (", filename, file_row_number + 1" if several else "")
+                                             + " from columnar_raw limit 1 offset $offset"),
+                         {**opened.parameters, "offset": line_number - 1})
     value = original[0]
     if problem == "null" and value is not None:
         problem = "range"
@@ -293,6 +298,7 @@ def _raise_bad_value(con: duckdb.DuckDBPyConnection, kind: Kind, opened: _Source
         "range": f"column {name!r} holds {value}, which does not fit "
                  + ("a 64-bit integer" if role == "rank_given" else "a 32-bit integer"),
     }
+    where = f" ({original[1]} row {original[2]})" if several else ""
     raise InputFormatError(opened.label, int(line_number), reasons[problem] + where)
 
 

@@ -321,8 +321,9 @@ def _run_names(
         if run_id is None and isinstance(lines, columnar.ColumnarFile):
             run_id = lines.name  # no run tag column (ranx's runs): the file's name, as --run-names file
         if run_id is None:
-            raise InputFormatError(lines.label, None, "no run lines, so no run tag to name the run by: "
-                                                      "give it a name (name=, --name)")
+            missing = (f"no run tag column ({', '.join(columnar.column(columnar.RUN_COLUMNS, 'run_tag').names)})"
+                       if isinstance(lines, columnar.ColumnarFile) and lines.rows else "no run lines, so no run tag")
+            raise InputFormatError(lines.label, None, f"{missing} to name the run by: give it a name (name=, --name)")
         if not run_id:
             raise InputFormatError(lines.label, None, "the run name is empty")
         require_printable(f"{lines.label}: run name", run_id)
