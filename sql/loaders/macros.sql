@@ -31,5 +31,7 @@ create or replace temp macro identifier_problem(value) as
     case
         when value is null then 'null'
         when value = '' then 'empty'
-        when regexp_matches(value, '[ \t\n\x0b\x0c\r\x00]') then 'whitespace'
+        -- seven contains() are about 2.5 times faster than one regular expression
+        when contains(value, ' ') or contains(value, chr(9)) or contains(value, chr(10)) or contains(value, chr(11))
+            or contains(value, chr(12)) or contains(value, chr(13)) or contains(value, chr(0)) then 'whitespace'
     end;
