@@ -47,7 +47,11 @@ def load_qrels_command(ctx, campaign, qrels_format, description, judgment_set, k
                        guideline_sha256, from_pool, replace, files):
     """Load qrels FILES (.gz accepted; several files, a folder or a quoted pattern give one set of
     judgments together); creates the campaign if it does not exist. With --judgments NAME, adds the
-    judgment set NAME to a campaign that has its official qrels."""
+    judgment set NAME to a campaign that has its official qrels.
+
+    A FILE may be Parquet (a file, or a folder of Parquet files as one input) with the columns
+    query_id (or topic_id, qid, q_id), doc_id (or docno), relevance (or label, level, score:
+    an integer) and optionally iteration (docs/loading.md, "Parquet and Arrow inputs")."""
     from ..loaders import load_qrels
     from ..loaders.judgment_sets import SetProvenance, file_sha256
 
@@ -116,7 +120,8 @@ def _echo_evaluations(summaries: list, fmt: str = "table") -> None:
 
 @load.command("run")
 @campaign_option
-@click.option("--name", help="Run name (one FILE only); default: the run tag of the first line.")
+@click.option("--name", help="Run name (one FILE only); default: the run tag of the first line (a Parquet run "
+              "without a run tag column: its file's name).")
 @click.option("--run-names", type=click.Choice(names(RUN_NAMES)), default="tag", show_default=True,
               help="Name each run by its first line's run tag, or by its file name (runs that share a tag), "
                    "as load campaign does.")
@@ -129,7 +134,10 @@ def _echo_evaluations(summaries: list, fmt: str = "table") -> None:
 def load_run_command(ctx, campaign, name, run_names, replace, system, team, run_date, tags, evaluate_measures, files):
     """Load TREC run FILES (6 columns, .gz accepted) into a campaign, all or none.
 
-    A FILE may be a folder (its files) or a quoted glob pattern ('runs/*.gz')."""
+    A FILE may be a folder (its files) or a quoted glob pattern ('runs/*.gz'), or Parquet: a file,
+    or a folder of Parquet files as one run, with the columns query_id (or topic_id, qid, q_id),
+    doc_id (or docno), score and optionally rank and run_tag (or run_id, name); ranx's files load
+    as written (docs/loading.md, "Parquet and Arrow inputs")."""
     from ..loaders import load_runs
 
     if name is not None and len(files) > 1:
