@@ -12,7 +12,7 @@ The layout it reads (docs/loading.md, "Loading a campaign folder"), names compar
 * document lengths (optional): the files whose names contain ``doclength`` or ``lengths``,
   loaded together (a collection's lengths may come in parts);
 * runs: every run file in the ``runs/`` folder and the folders below it (not hidden ones), in
-  name order. A file whose first line is not a run line (a ``NOTES.md``), a FIFO, a dangling
+  name order; a Parquet file is a run, and so is a folder of Parquet files (one run). A file whose first line is not a run line (a ``NOTES.md``), a FIFO, a dangling
   link or an unreadable file is skipped and named in the report with the reason
   (``skipped``). With ``run_names="file"``, run files of one name in different folders
   (``ql/results.txt.gz``, ``rm/results.txt.gz``) take their folder's name.
@@ -33,12 +33,14 @@ import duckdb
 
 from pyeval.core.db import first_row, transaction
 from ..errors import InputFormatError, PyevalError, with_command_line
+from . import columnar
 from . import qrels as qrels_loader
 from . import runs as runs_loader
 from . import staging
 from .doclengths import load_doclengths
 from .intents import load_intents
 from .runs import RunMetadata
+from .source import dataset_files
 from .topic_intents import load_intents_from_topics, set_intent_types
 from .topics import load_topics
 
@@ -119,6 +121,9 @@ def _run_tag(path: Path) -> str | Skipped:
     text, empty, or a first line that is not ``topic Q0 docno rank score tag``."""
     if path.suffix.lower() in _DOCUMENTS:
         return Skipped(path, f"not a run: a {path.suffix} document")
+    parquet_tag = columnar.first_run_tag(path)  # a Parquet run (a file or a folder): its first row's tag
+    if parquet_tag is not None:
+        return parquet_tag
     try:
         with open(path, "rb") as handle:
             head = handle.read(_SNIFFED_BYTES)
@@ -168,7 +173,9 @@ def _run_files(runs_folder: Path) -> tuple[list[Path], list[Skipped]]:
         for entry in sorted(folder.iterdir(), key=lambda p: p.name):
             if entry.name.startswith("."):
                 continue
-            if entry.is_dir():
+            if entry.is_dir() and dataset_files(entry) is not None:
+                files.append(entry)  # a folder of Parquet files is one run
+            elif entry.is_dir():
                 walk(entry)
             elif entry.is_file():
                 files.append(entry)

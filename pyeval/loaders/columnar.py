@@ -307,21 +307,31 @@ def last_run_tag(path: str | os.PathLike[str]) -> str | None:
     takes a run's id from its last line; the name of its file when it has no run tag column
     (or no rows): the name its run is loaded under. None when ``path`` is not a Parquet file or
     folder (``pyeval trec_eval`` reads a text file's last line itself)."""
+    return _run_tag(path, last=True)
+
+
+def first_run_tag(path: str | os.PathLike[str]) -> str | None:
+    """The run tag of a Parquet run's first row (the name the loader gives it without a name),
+    or its file's name as :func:`last_run_tag`; None when ``path`` is not Parquet."""
+    return _run_tag(path, last=False)
+
+
+def _run_tag(path: str | os.PathLike[str], *, last: bool) -> str | None:
     from .campaign import run_name_of_file
 
     if not is_columnar(path):
         return None
     path = Path(path)
-    last_file = path if path.is_file() else dataset_files(path)[-1]
+    files = [path] if path.is_file() else dataset_files(path)
+    read = str(files[-1] if last else files[0])
     con = duckdb.connect()
     try:
-        names = [row[0] for row in con.execute("describe select * from read_parquet($f)", {"f": str(last_file)}).fetchall()]
-        tag = column(RUN_COLUMNS, "run_tag")
-        present = [name for name in tag.names if name in names]
+        names = [row[0] for row in con.execute("describe select * from read_parquet($f)", {"f": read}).fetchall()]
+        present = [name for name in column(RUN_COLUMNS, "run_tag").names if name in names]
         row = None
         if len(present) == 1:  # a column name of RUN_COLUMNS, never the file's own text
             row = first_row(con, f"select {_quoted(present[0])}::varchar from read_parquet($f, file_row_number = true) "
-                            "order by file_row_number desc limit 1", {"f": str(last_file)})
+                            f"order by file_row_number {'desc' if last else 'asc'} limit 1", {"f": read})
     except duckdb.Error:
         row = None  # a damaged file: the loader says what is wrong with it
     finally:

@@ -403,3 +403,20 @@ def test_inputs_parquet_cannot_be(con, tmp_path, parquet_pair):
     with pytest.raises(InputFormatError, match=r"^.*damaged.parquet: cannot read it as Parquet: "):
         pyeval.load_run(con, "t", damaged)
     assert snapshot(con) == before
+
+
+def test_a_campaign_folder_holds_parquet_qrels_and_runs(con, tmp_path):
+    folder = tmp_path / "web"
+    (folder / "runs" / "dense.parquet").mkdir(parents=True)
+    pq.write_table(_qrels_table(TREC / "qrels.test"), folder / "qrels.parquet")
+    table = _run_table(TREC / "results.test")
+    pq.write_table(table, folder / "runs" / "standard.parquet")
+    pq.write_table(table.drop_columns(["run_tag"]).slice(0, 700), folder / "runs" / "dense.parquet" / "part-0.parquet")
+    pq.write_table(table.drop_columns(["run_tag"]).slice(700), folder / "runs" / "dense.parquet" / "part-1.parquet")
+    (folder / "runs" / "indri.txt").write_text("301 Q0 FR940202-2-00150 1 2.5 indri\n")
+    report = pyeval.load_campaign(con, folder)
+    assert report.skipped == [] and report.ignored == []
+    assert con.execute("select run_id, run_tag from runs order by run_id").fetchall() == \
+        [("STANDARD", "STANDARD"), ("dense", None), ("indri", "indri")]
+    assert con.execute("select count(*) from qrels_by_set").fetchone() == (3681,)
+    assert columnar.first_run_tag(folder / "runs" / "standard.parquet") == "STANDARD"
