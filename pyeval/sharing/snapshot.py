@@ -219,11 +219,18 @@ def snapshot(
                 mark(cursor, CLIENT_SNAPSHOT_MARKER, table=f"pyeval_snapshot.{INTERNAL_SCHEMA}.schema_migrations")
             last = first_row(cursor, "select max(evaluation_id) from evaluations")[0]
             cursor.commit()
+            # the copy's rows into its file now (its write-ahead log would not follow it to
+            # ``out``): detaching checkpoints only when no transaction of the process is open,
+            # and an evaluation running on another cursor keeps one open
+            cursor.execute("force checkpoint pyeval_snapshot")
         except BaseException:
             rollback_quietly(cursor)
             raise
         finally:
             cursor.execute("detach pyeval_snapshot")
+        if temporary.with_name(temporary.name + ".wal").exists():
+            raise PyevalError(f"{out}: cannot write the snapshot: its rows did not reach the file "
+                              "(DuckDB left a write-ahead log); nothing was written")
         os.replace(temporary, out)
         _copy_marker(temporary).unlink(missing_ok=True)
     except duckdb.Error as exc:
