@@ -253,6 +253,28 @@ def test_trec_eval_prints_the_same_bytes_from_parquet(monkeypatch, parquet_pair,
     assert _trec_eval([*options, qrels, run]) == text
 
 
+def test_trec_eval_reads_parquet_qrels_as_it_is(parquet_pair):
+    # the run id comes from the text run's last line: no change to pyeval trec_eval needed
+    qrels, _ = parquet_pair
+    for options in ([], ["-q", "-m", "all_trec"]):
+        text = _trec_eval([*options, TREC / "qrels.test", TREC / "results.test"])
+        assert text[0] == 0 and text[1].startswith("runid                 \tall\tSTANDARD\n" if not options
+                                                   else "num_ret               \t301\t")
+        assert _trec_eval([*options, qrels, TREC / "results.test"]) == text
+
+
+def test_the_command_line_refuses_a_bad_column_in_one_line(tmp_path):
+    path = tmp_path / "r.parquet"
+    pq.write_table(pa.table({**_RUN, "score": ["1", "2", "3"]}), path)
+    db = str(tmp_path / "w.duckdb")
+    runner = CliRunner()
+    assert runner.invoke(main, ["--db", db, "load", "qrels", "-C", "c", str(TREC / "qrels.test")]).exit_code == 0
+    result = runner.invoke(main, ["--db", db, "load", "run", "-C", "c", str(path)])
+    assert result.exit_code == 1
+    assert result.output == (f"Error: {path}: column 'score' is VARCHAR: the score must be a number (integer, decimal "
+                             "or floating point) (columns found: query_id VARCHAR, doc_id VARCHAR, score VARCHAR)\n")
+
+
 @pytest.mark.xfail(reason="pyeval/compat/trec_eval.py's _last_run_tag reads the last line of a text run; for a "
                    "Parquet run it must ask columnar.last_run_tag (a change in the lead's file)", strict=False)
 def test_trec_eval_reads_a_parquet_run_id(parquet_pair):
