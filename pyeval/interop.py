@@ -6,10 +6,11 @@ with ir_measures' meaning: docs/measures.md), pyeval measures or measure strings
 may be iterables of ir_measures' ``Qrel``/``ScoredDoc`` namedtuples (or any objects with
 ``query_id``, ``doc_id`` and ``relevance``/``score``; ``iteration`` names a diversity intent),
 dicts of dicts (``{query_id: {doc_id: relevance or score}}``), pandas DataFrames with those
-columns, or file paths. This module holds those argument shapes and ir_measures' result
-types; the evaluation is the resident engine's (:class:`pyeval.engines.resident.Engine`: the
-qrels loaded once into an in-memory warehouse, each measure set prepared once from its plan,
-the plan's compiled statement run once per call). Shapes reach DuckDB as they are (numpy object
+columns, Arrow tables, or file paths (Parquet files and folders too; Arrow tables and Parquet
+through the loaders' columnar route, pyeval/loaders/columnar.py). This module holds those
+argument shapes and ir_measures' result types; the evaluation is the resident engine's
+(:class:`pyeval.engines.resident.Engine`: the qrels loaded once into an in-memory warehouse,
+each measure set prepared once from its plan, the plan's compiled statement run once per call). Shapes reach DuckDB as they are (numpy object
 arrays from mappings and namedtuples, Arrow columns from DataFrames: no per-row Python loop, no
 pandas unless a DataFrame is given; files through the run loader). :func:`evaluator` keeps one
 engine; the module-level functions reuse one engine per thread and qrels content
@@ -147,10 +148,10 @@ def _arrow_adhoc_columns(table: pa.Table) -> dict[str, Any] | None:
 
 def _qrels_input(qrels: Any) -> tuple[Any, Callable[[], Any] | None]:
     """Qrels as the resident engine takes them (:class:`pyeval.engines.resident.Engine`): a
-    path (a Parquet file or folder too), a DataFrame or an Arrow table as given; a mapping or an iterable of Qrel namedtuples as
-    :class:`~pyeval.engines.resident.QrelsRows` (the rows of a TREC qrels file, ``topic intent
-    doc level``, intent ``0`` unless the ``iteration`` field varies, as object arrays: no
-    pandas, no pyarrow). With them, when they are diversity qrels given in memory, how to make
+    path (a Parquet file or folder too), a DataFrame or an Arrow table as given; a mapping or
+    an iterable of Qrel namedtuples as :class:`~pyeval.engines.resident.QrelsRows` (the rows
+    of a TREC qrels file, ``topic intent doc level``, intent ``0`` unless the ``iteration``
+    field varies, as object arrays: no pandas, no pyarrow). With them, when they are diversity qrels given in memory, how to make
     their ad hoc form (:func:`_adhoc_judgments`), else None."""
     if isinstance(qrels, (str, os.PathLike)):
         return qrels, None
@@ -315,7 +316,8 @@ _VALUE_TYPES = (str, int, float, bool)
 def qrels_key(qrels: Any) -> str | None:
     """A key of the qrels' content, for :func:`engine_for`: a mapping's ``repr`` (its
     identifiers and levels being strings and numbers), a DataFrame's or an Arrow table's Arrow
-    buffers (sha256), a file's (or a Parquet folder's) path, size and time; None when they cannot be keyed (then a new engine each call)."""
+    buffers (sha256), a file's (or a Parquet folder's files') path, size and time; None when
+    they cannot be keyed (then a new engine each call)."""
     if isinstance(qrels, (str, os.PathLike)):
         try:
             stats = [(path, os.stat(path)) for path in [qrels, *(columnar.dataset_files(qrels) or [])]

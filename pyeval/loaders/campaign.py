@@ -12,8 +12,9 @@ The layout it reads (docs/loading.md, "Loading a campaign folder"), names compar
 * document lengths (optional): the files whose names contain ``doclength`` or ``lengths``,
   loaded together (a collection's lengths may come in parts);
 * runs: every run file in the ``runs/`` folder and the folders below it (not hidden ones), in
-  name order; a Parquet file is a run, and so is a folder of Parquet files (one run). A file whose first line is not a run line (a ``NOTES.md``), a FIFO, a dangling
-  link or an unreadable file is skipped and named in the report with the reason
+  name order; a Parquet file is a run, and so is a folder of Parquet files (one run). A file
+  whose first line is not a run line (a ``NOTES.md``), a FIFO, a dangling link or an
+  unreadable file is skipped and named in the report with the reason
   (``skipped``). With ``run_names="file"``, run files of one name in different folders
   (``ql/results.txt.gz``, ``rm/results.txt.gz``) take their folder's name.
 

@@ -245,7 +245,7 @@ def stage(con: duckdb.DuckDBPyConnection, kind: Kind, sources: Mapping[int, Any]
                 raise InputFormatError(opened.label, None, f"cannot read it as Parquet: {_first_line(exc)}") from None
             chosen = chosen_columns(opened.label, described, kind.columns)
             # column names are this module's constants (RUN_COLUMNS, QRELS_COLUMNS) the input has
-            selects = [f"{_quoted(chosen[c.role])} as {c.role}" if c.role in chosen else f"{kind.absent[c.role]} as {c.role}"
+            selects = [f"{_quoted(chosen[c.role]) if c.role in chosen else kind.absent[c.role]} as {c.role}"
                        for c in kind.columns]
             rows = opened.reading(f", columnar_input as (select {', '.join(selects)} from columnar_raw)\n"
                                   + sqlfiles.read(f"loaders/{kind.rows}.sql"))

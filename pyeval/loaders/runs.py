@@ -49,10 +49,11 @@ def read_one(source: staging.Source, relations: staging.TemporaryRelations) -> L
 
 def _frame_lines(frame: pd.DataFrame) -> Lines:
     """ir_measures columns (query_id, doc_id, score[, rank, run_id]), PyTerrier's (qid,
-    docno, score[, rank]) or ranx's (q_id, doc_id, score): columnar.RUN_COLUMNS. Without a rank column the frame is a run given without ranks, as a
-    dict is through the Python API: its ranks and its file order come from its scores in
-    trec_eval's order (sql/loaders/run_insert.sql), never from its row order; its rows keep
-    their numbers for error messages."""
+    docno, score[, rank]) or ranx's (q_id, doc_id, score): columnar.RUN_COLUMNS. Without a
+    rank column the frame is a run given without ranks, as a dict is through the Python API:
+    its ranks and its file order come from its scores in trec_eval's order
+    (sql/loaders/run_insert.sql), never from its row order; its rows keep their numbers for
+    error messages."""
     topic, doc, score, rank, tag = (pick_column(frame, c.names, c.what, c.required) for c in columnar.RUN_COLUMNS)
     lines = frame_lines(frame, [topic, "Q0", doc, "1" if rank is None else rank, score,
                                 "frame" if tag is None else tag], empty_ok=True)

@@ -296,7 +296,8 @@ def test_last_run_tag(tmp_path, parquet_pair):
 def test_export_run_parquet_round_trips(tmp_path):
     db, out = str(tmp_path / "w.duckdb"), tmp_path / "out.parquet"
     runner = CliRunner()
-    for arguments in (["load", "qrels", "-C", "c", TREC / "qrels.test"], ["load", "run", "-C", "c", TREC / "results.test"],
+    for arguments in (["load", "qrels", "-C", "c", TREC / "qrels.test"],
+                      ["load", "run", "-C", "c", TREC / "results.test"],
                       ["export-run", "-C", "c", "STANDARD", "--format", "parquet", "-o", out],
                       ["load", "run", "-C", "c", "--name", "back", out]):
         result = runner.invoke(main, ["--db", db, *map(str, arguments)])
@@ -313,7 +314,8 @@ def test_export_run_parquet_round_trips(tmp_path):
     assert rows["back"] == rows["STANDARD"]  # results.test has no comment line: positions are its rows
     result = runner.invoke(main, ["--db", db, "export-run", "-C", "c", "STANDARD", "--format", "parquet"])
     assert result.exit_code == 2 and "--format parquet writes a file: give it with --out" in result.output
-    result = runner.invoke(main, ["--db", db, "export-run", "-C", "c", "STANDARD", "--format", "parquet", "-o", str(out)])
+    result = runner.invoke(main, ["--db", db, "export-run", "-C", "c", "STANDARD", "--format", "parquet",
+                                  "-o", str(out)])
     assert result.exit_code == 1 and "exists and is not a run file pyeval wrote" in result.output
 
 
