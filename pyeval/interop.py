@@ -10,9 +10,10 @@ columns, Arrow tables, or file paths (Parquet files and folders too; Arrow table
 through the loaders' columnar route, pyeval/loaders/columnar.py). This module holds those
 argument shapes and ir_measures' result types; the evaluation is the resident engine's
 (:class:`pyeval.engines.resident.Engine`: the qrels loaded once into an in-memory warehouse,
-each measure set prepared once from its plan, the plan's compiled statement run once per call). Shapes reach DuckDB as they are (numpy object
-arrays from mappings and namedtuples, Arrow columns from DataFrames: no per-row Python loop, no
-pandas unless a DataFrame is given; files through the run loader). :func:`evaluator` keeps one
+each measure set prepared once from its plan, the plan's compiled statement run once per call).
+Shapes reach DuckDB as they are (numpy object arrays from mappings and namedtuples, Arrow
+columns from DataFrames: no per-row Python loop, no pandas unless a DataFrame is given; files
+and Arrow tables through the run loader). :func:`evaluator` keeps one
 engine; the module-level functions reuse one engine per thread and qrels content
 (:func:`engine_for`). :func:`calc_aggregate_many` and :func:`calc_many` (and the evaluator's
 methods of those names) take a mapping of run name -> run and evaluate all the runs in one
@@ -151,8 +152,8 @@ def _qrels_input(qrels: Any) -> tuple[Any, Callable[[], Any] | None]:
     path (a Parquet file or folder too), a DataFrame or an Arrow table as given; a mapping or
     an iterable of Qrel namedtuples as :class:`~pyeval.engines.resident.QrelsRows` (the rows
     of a TREC qrels file, ``topic intent doc level``, intent ``0`` unless the ``iteration``
-    field varies, as object arrays: no pandas, no pyarrow). With them, when they are diversity qrels given in memory, how to make
-    their ad hoc form (:func:`_adhoc_judgments`), else None."""
+    field varies, as object arrays: no pandas, no pyarrow). With them, when they are diversity
+    qrels given in memory, how to make their ad hoc form (:func:`_adhoc_judgments`), else None."""
     if isinstance(qrels, (str, os.PathLike)):
         return qrels, None
     if is_frame(qrels) or is_arrow(qrels):  # the loader reads them (an Arrow table as Parquet is read)
