@@ -40,6 +40,7 @@ _LAZY = {
     "load_topics": ("loaders", "load_topics"),
     "parse_measure": ("measures", "parse_measure"),
     "connect": ("storage.warehouse", "connect"),
+    "set_memory_limit": ("storage.resources", "set_memory_limit"),
     "significance": ("resampling", "significance"),
     "discriminative_power": ("resampling", "discriminative_power"),
     "compare": ("resampling", "compare"),
@@ -111,6 +112,7 @@ __all__ = [
     "load_topics",
     "parse_measure",
     "publish",
+    "set_memory_limit",
     "snapshot",
     "sqlalchemy_url",
 ]

@@ -14,7 +14,7 @@ import warnings
 
 import click
 
-from pyeval.storage import warehouse
+from pyeval.storage import resources, warehouse
 from ..vocabulary import MAX_RISK_ALPHA, OUTPUT_FORMATS, names
 from ..errors import PyevalError
 
@@ -48,7 +48,9 @@ def fail_cleanly(command):
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             raise click.ClickException(f"{where}{exc.strerror or exc}") from exc
-        except (duckdb.IOException, duckdb.OutOfMemoryException, duckdb.FatalException) as exc:
+        except duckdb.OutOfMemoryException as exc:
+            raise click.ClickException(f"{_current_db()}: {resources.out_of_memory(exc)}") from exc
+        except (duckdb.IOException, duckdb.FatalException) as exc:
             raise click.ClickException(f"{_current_db()}: {str(exc).splitlines()[0]}") from exc
         except duckdb.TransactionException as exc:
             if "Failed to commit" not in str(exc):  # a write conflict or the like: a bug
@@ -222,6 +224,16 @@ class CommandGroup(click.Group):
         return self._commands.get(cmd_name) or self.commands.get(cmd_name)
 
 
+def _memory_limit(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """--memory-limit as DuckDB reads it, refused when it is not a size or a share."""
+    if value is None:
+        return None
+    try:
+        return resources.check_memory_limit(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), ctx, param) from None
+
+
 @click.group(cls=CommandGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--db",
@@ -233,13 +245,32 @@ class CommandGroup(click.Group):
     help="Warehouse file: loads and evaluate create or upgrade it; sql and list read an existing one. "
     "Environment variable PYEVAL_DB.",
 )
+@click.option(
+    "--memory-limit",
+    envvar="PYEVAL_MEMORY_LIMIT",
+    metavar="SIZE",
+    callback=_memory_limit,
+    help="Memory DuckDB may use (4GB, 512MB, or a share of the machine: 60%); what does not fit is "
+    f"spilled to a temporary folder pyeval removes at exit. Default {resources.DEFAULT_MEMORY_LIMIT}. "
+    "Environment variable PYEVAL_MEMORY_LIMIT.",
+)
+@click.option(
+    "--spill-dir",
+    envvar="PYEVAL_SPILL_DIR",
+    metavar="DIR",
+    type=click.Path(exists=True, file_okay=False),
+    help="Folder in which pyeval makes its spill folder (default: the system's temporary folder). "
+    "Environment variable PYEVAL_SPILL_DIR.",
+)
 @click.version_option(package_name="pyeval")
 @click.pass_context
-def main(ctx: click.Context, db: str) -> None:
+def main(ctx: click.Context, db: str, memory_limit: str | None, spill_dir: str | None) -> None:
     """pyeval: an SQL-backed evaluation warehouse for information retrieval."""
     warnings.showwarning = _show_warning
     ctx.ensure_object(dict)
     ctx.obj["db"] = db
+    resources.set_memory_limit(memory_limit, spill_dir=spill_dir)
+
 
 
 #: The end of every --judgments option's help: a command given no set reads the campaign's default.

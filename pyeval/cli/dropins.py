@@ -11,11 +11,19 @@ import click
 
 from ..vocabulary import NTCIREVAL_VERSIONS, REL_FORMATS, names
 from ..errors import DuplicateEntryError, PyevalError
+from ..storage import resources
 from .base import DEPTH, LEVEL, UNIT, FiniteFloat, main
 
 #: ntcireval's real options: finite numbers here; their ranges are checked (and refused in the
 #: tool's own words and exit status) by pyeval.compat.ntcireval.
 FINITE = FiniteFloat()
+
+
+def _out_of_memory_errors() -> type[Exception]:
+    """DuckDB's out-of-memory error (the drop-ins print it in one line with the limit to raise)."""
+    import duckdb
+
+    return duckdb.OutOfMemoryException
 
 
 def _skip_the_last_collection() -> None:
@@ -73,6 +81,9 @@ def trec_eval_command(per_topic, complete, no_summary, judged_only, max_depth, r
     except PyevalError as exc:
         click.echo(f"trec_eval: {exc}", err=True)
         sys.exit(2)
+    except _out_of_memory_errors() as exc:
+        click.echo(f"trec_eval: {resources.out_of_memory(exc)}", err=True)
+        sys.exit(2)
 
 
 @main.command("ntcireval", context_settings={"help_option_names": ["-h", "--help"]})
@@ -115,6 +126,9 @@ def ntcireval_command(qrels, gains, cutoffs, beta, gamma, logb, rbp, rbup, conde
     except PyevalError as exc:  # loaders: FILE:LINE: problem
         click.echo(f"pyeval ntcireval: {exc}", err=True)
         sys.exit(2)
+    except _out_of_memory_errors() as exc:
+        click.echo(f"pyeval ntcireval: {resources.out_of_memory(exc)}", err=True)
+        sys.exit(2)
 
 
 @main.command("ndeval", context_settings={"help_option_names": ["-h", "-help", "--help"]})
@@ -146,4 +160,7 @@ def ndeval_command(complete, alpha, beta, traditional, depth, baseline, risk_alp
         sys.exit(exc.status)
     except PyevalError as exc:
         click.echo(f"ndeval: {exc}", err=True)
+        sys.exit(1)
+    except _out_of_memory_errors() as exc:
+        click.echo(f"ndeval: {resources.out_of_memory(exc)}", err=True)
         sys.exit(1)

@@ -28,7 +28,7 @@ from pathlib import Path
 import duckdb
 
 from pyeval.core import archive
-from pyeval.storage import ownership
+from pyeval.storage import ownership, resources
 from pyeval.storage.public import INTERNAL_SCHEMA, internal_view, use_internal_schema
 from pyeval.core import sqlfiles
 from pyeval.core.sqlfiles import migration_checksum
@@ -144,10 +144,15 @@ def _path_lock(path: str) -> threading.Lock:
 
 
 def _connect(path: str, read_only: bool, config: dict) -> duckdb.DuckDBPyConnection:
-    """``duckdb.connect`` with ``config``; DuckDB's own progress bar off (pyeval prints only its
-    own output), set before ``lock_configuration`` takes effect."""
+    """``duckdb.connect`` with the process's memory limit and spill folder
+    (:func:`pyeval.storage.resources.connection_config`) and ``config`` (which wins: a locked-down
+    connection spills nothing); DuckDB's own progress bar off (pyeval prints only its own output),
+    set before ``lock_configuration`` takes effect."""
     locked = config.get("lock_configuration", False)
-    con = duckdb.connect(path, read_only=read_only, config={k: v for k, v in config.items() if k != "lock_configuration"})
+    settings = {k: v for k, v in config.items() if k != "lock_configuration"}
+    for key, value in resources.connection_config().items():
+        settings.setdefault(key, value)  # a locked-down connection's own temp_directory ('') stays
+    con = duckdb.connect(path, read_only=read_only, config=settings)
     try:
         _progress_bar_off(con)
     except BaseException:
