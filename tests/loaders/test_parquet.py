@@ -444,3 +444,36 @@ def test_a_campaign_folder_holds_parquet_qrels_and_runs(con, tmp_path):
         [("STANDARD", "STANDARD"), ("dense", None), ("indri", "indri")]
     assert con.execute("select count(*) from qrels_by_set").fetchone() == (3681,)
     assert columnar.first_run_tag(folder / "runs" / "standard.parquet") == "STANDARD"
+
+
+def test_arrow_diversity_qrels_give_ad_hoc_measures_ir_measures_values():
+    ir_measures = pytest.importorskip("ir_measures")
+    from ..measures.test_interop_diversity_qrels import ADHOC, ROWS, RUN
+
+    table = pa.table({"query_id": [r[0] for r in ROWS], "doc_id": [r[1] for r in ROWS],
+                      "relevance": [r[2] for r in ROWS], "iteration": [r[3] for r in ROWS]})
+    expected = ir_measures.calc_aggregate(ADHOC, [ir_measures.Qrel(*row) for row in ROWS], RUN)
+    assert pyeval.calc_aggregate(ADHOC, table, RUN) == pytest.approx(expected)
+
+
+def test_several_parquet_inputs_in_one_load(con, tmp_path):
+    qrels = _qrels_table(TREC / "qrels.test")
+    pq.write_table(qrels.slice(0, 2000), tmp_path / "qrels-a.parquet")
+    pq.write_table(qrels.slice(2000), tmp_path / "qrels-b.parquet")
+    pyeval.load_qrels(con, "t", [tmp_path / "qrels-a.parquet", tmp_path / "qrels-b.parquet"])
+    assert con.execute("select count(*) from qrels_by_set").fetchone() == (3681,)
+    pq.write_table(qrels.slice(1999, 5), tmp_path / "again.parquet")
+    before = snapshot(con)
+    with pytest.raises(DuplicateEntryError) as error:
+        pyeval.load_qrels(con, "u", [tmp_path / "qrels-a.parquet", tmp_path / "again.parquet"])
+    assert str(error.value) == f"{tmp_path / 'again.parquet'}:1: judgment given already by " \
+                               f"{tmp_path / 'qrels-a.parquet'} line 2000"
+    assert snapshot(con) == before
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    table = _run_table(TREC / "results.test", tag=False)
+    pq.write_table(table, runs / "a.parquet")
+    pq.write_table(table.slice(0, 10), runs / "b.parquet")
+    (runs / "c.txt").write_text("301 Q0 x 1 1.0 c\n")
+    reports = pyeval.load_runs(con, "t", [str(runs / "*.parquet"), runs / "c.txt"])
+    assert [(r.name, r.rows) for r in reports] == [("a", 1500), ("b", 10), ("c", 1)]
