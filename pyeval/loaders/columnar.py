@@ -250,12 +250,18 @@ def stage(con: duckdb.DuckDBPyConnection, kind: Kind, sources: Mapping[int, Any]
             rows = opened.reading(f", columnar_input as (select {', '.join(selects)} from columnar_raw)\n"
                                   + sqlfiles.read(f"loaders/{kind.rows}.sql"))
             parameters = {**opened.parameters, "file_index": index}
+            preserving = first_row(con, "select current_setting('preserve_insertion_order')")[0]
             try:
                 con.execute(f"create temp table if not exists {kind.table} as select * from ({rows}) limit 0",
                             parameters)
+                if not preserving:  # rowid must follow the input's rows: they are its row numbers
+                    con.execute("set preserve_insertion_order = true")
                 con.execute(f"insert into {kind.table} by name {rows}", parameters)
             except duckdb.Error as exc:  # a damaged file
                 raise InputFormatError(opened.label, None, f"cannot read it as Parquet: {_first_line(exc)}") from None
+            finally:
+                if not preserving:
+                    con.execute("set preserve_insertion_order = false")
             first, last, count = first_row(
                 con, f"select min(rowid), max(rowid), count(*) from {kind.table} where file_index = $i", {"i": index})
             if count and last - first + 1 != count:

@@ -477,3 +477,16 @@ def test_several_parquet_inputs_in_one_load(con, tmp_path):
     (runs / "c.txt").write_text("301 Q0 x 1 1.0 c\n")
     reports = pyeval.load_runs(con, "t", [str(runs / "*.parquet"), runs / "c.txt"])
     assert [(r.name, r.rows) for r in reports] == [("a", 1500), ("b", 10), ("c", 1)]
+
+
+def test_rows_keep_their_order_whatever_the_connection_preserves(con, parquet_pair):
+    qrels, run = parquet_pair
+    pyeval.load_qrels(con, "text", TREC / "qrels.test")
+    pyeval.load_run(con, "text", TREC / "results.test")
+    con.execute("set threads = 4")
+    con.execute("set preserve_insertion_order = false")
+    pyeval.load_qrels(con, "parquet", qrels)
+    pyeval.load_run(con, "parquet", run)
+    assert con.execute("select current_setting('preserve_insertion_order')").fetchone() == (False,)
+    con.execute("set preserve_insertion_order = true")
+    assert _rows(con, "run_entries", "parquet", RUN_ENTRIES) == _rows(con, "run_entries", "text", RUN_ENTRIES)
