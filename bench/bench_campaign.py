@@ -213,6 +213,7 @@ LABELS = {
     "pyeval_load_run_dir": "pyeval load run DIR (directory form)",
     "pyeval_evaluate": "pyeval evaluate -m official (stored)",
     "floor_official": "floor official (hand-written DuckDB, stored tables)",
+    "floor_official_store": "floor official --store (the same, its per-topic values and means stored in a DuckDB file)",
     "pyeval_evaluate_no_store": "pyeval evaluate -m official --no-store (computed and printed, nothing stored)",
     "pyeval_sum": "pyeval: load qrels + load run + evaluate (sum)",
     "trec_eval_O2": "trec_eval -O2, bash loop over the files",
@@ -258,6 +259,7 @@ RATIOS = {  # job -> (name, numerator row, denominator row)
         ("pyeval evaluate / bare read", "pyeval_evaluate", "duckdb_read"),
         ("pyeval evaluate official / floor", "pyeval_evaluate", "floor_official"),
         ("pyeval evaluate official --no-store / floor", "pyeval_evaluate_no_store", "floor_official"),
+        ("pyeval evaluate official / floor --store", "pyeval_evaluate", "floor_official_store"),
         ("everyday: pyeval 5 evaluates / trec_eval -O2 5 loops", "pyeval_everyday", "trec_eval_O2_everyday"),
         ("everyday: pyeval load + 5 evaluates / trec_eval -O2 5 loops", "pyeval_everyday_with_load",
          "trec_eval_O2_everyday"),
@@ -542,6 +544,12 @@ def multi_run_rep(setup: Setup, data: dict, work: Path, rep: int, everyday: bool
                 values["floor official"] = floor_checked_values(floor_values, checked)
                 if results["pyeval_evaluate"]["returncode"] == 0:
                     results["floor_check"] = floor_check(db, floor_values)
+            # the floor doing all of evaluate's work once: computed, and stored in a file beside
+            floor_store = work / "floor_official_store.duckdb"
+            record("floor_official_store", measure([sys.executable, str(FLOOR_SCRIPT), str(db), "c",
+                                                    "--store", str(floor_store)]))
+            for name in (floor_store, Path(str(floor_store) + ".wal")):
+                name.unlink(missing_ok=True)
             # the same work as the floor's (which stores nothing): computed and printed only
             record("pyeval_evaluate_no_store", measure([*base, "evaluate", "-C", "c", "--no-store",
                                                         *m_args(setup.official)]))

@@ -4,7 +4,7 @@ of ``pyeval evaluate -m official`` on a stored campaign; issue 39's target: eval
 of this) or over two files (the floor of ``pyeval trec_eval QRELS RUN``).
 
     python bench/floor_official.py WAREHOUSE.duckdb CAMPAIGN [--topics qrels|intersection]
-                                   [--out values.json] [--per-topic]
+                                   [--out values.json] [--per-topic] [--store VALUES.duckdb]
     python bench/floor_official.py --files QRELS RUN [--topics intersection|qrels]
                                    [--out values.json] [--per-topic]
 
@@ -18,7 +18,14 @@ order by a window, score descending then docno descending, as sql/loaders/run_in
 them (``print_means``: ``pyeval trec_eval QRELS RUN`` and ``trec_eval QRELS RUN`` print the
 same); the topics default to trec_eval's without -c (intersection).
 
-Over a warehouse it opens the file read-only. What it reads: run_entries (each
+Over a warehouse it opens the file read-only (read-write with ``--store``, writing nothing to
+it). ``--store FILE`` also keeps what it computed, as an
+evaluation that stores its results must (``pyeval evaluate`` without ``--no-store``): in one
+transaction, the per-topic values in long form (run, topic, measure, value: the shape of pyeval's
+topic_scores) and the means (run, measure, value) into tables of the DuckDB file FILE (made anew,
+on the same disk), which is closed (checkpointed) before the process ends. The floor of the same
+work pyeval evaluate does, once: pyeval also keeps the current values (current_scores), a second
+copy of the per-topic rows (docs/schema.md). What it reads: run_entries (each
 run's documents with ``trec_rank``, the rank under trec_eval's ordering, score descending then
 docno descending, set once at load by sql/loaders/run_insert.sql), qrels_by_set (the ad hoc
 judgments, intent ''), of the campaign's default judgment set (campaigns.default_judgment_set),
@@ -207,6 +214,26 @@ def values(con: duckdb.DuckDBPyConnection, per_topic: bool = False) -> dict:
     return out
 
 
+def store(con: duckdb.DuckDBPyConnection, path: str) -> None:
+    """Keep the computed values in the DuckDB file ``path`` (removed first if it exists), in one
+    transaction: floor_scores (run_id, topic_id, measure, value), the per-topic values in long
+    form, and floor_run_means (run_id, measure, value); then detach it (a checkpoint)."""
+    import os
+
+    for name in (path, path + ".wal"):
+        if os.path.exists(name):
+            os.remove(name)
+    con.execute("attach $path as floor_store (read_write)", {"path": path})
+    names = ", ".join(f'"{name}"' for name in MEASURES)
+    con.execute("begin")
+    con.execute(f"create table floor_store.floor_scores as unpivot floor_topic_values on {names} "
+                "into name measure value value")
+    con.execute(f"create table floor_store.floor_run_means as unpivot floor_means on {names} "
+                "into name measure value value")
+    con.execute("commit")
+    con.execute("detach floor_store")
+
+
 # The two files in tables of the stored tables' shape (of the columns the statements read).
 _QRELS_CSV = "{'topic': 'VARCHAR', 'iteration': 'VARCHAR', 'docno': 'VARCHAR', 'level': 'INTEGER'}"
 _RUN_CSV = ("{'topic': 'VARCHAR', 'q0': 'VARCHAR', 'docno': 'VARCHAR', 'rank': 'INTEGER', "
@@ -260,6 +287,8 @@ def main(argv: list[str] | None = None) -> int:
                              "pyeval evaluate's); intersection: the run's (the default with --files, as trec_eval's)")
     parser.add_argument("--out", help="write the values computed here (JSON)")
     parser.add_argument("--per-topic", action="store_true", help="with --out: the per-topic values too")
+    parser.add_argument("--store", metavar="FILE",
+                        help="also store the per-topic values and means in this DuckDB file (made anew)")
     args = parser.parse_args(argv)
     if (args.files is None) == (args.campaign is None):
         parser.error("give either WAREHOUSE CAMPAIGN or --files QRELS RUN")
@@ -273,12 +302,15 @@ def main(argv: list[str] | None = None) -> int:
                 json.dump(values(con, args.per_topic), f)
         return 0
     started = time.perf_counter()
-    con = duckdb.connect(args.warehouse, read_only=True)
+    # read-only, unless the values are stored (a read-only database attaches no file to write)
+    con = duckdb.connect(args.warehouse, read_only=not args.store)
     if not con.execute("select count(*) from campaigns where campaign_id = $campaign",
                        {"campaign": args.campaign}).fetchone()[0]:
         parser.error(f"no campaign {args.campaign!r} in {args.warehouse}")
     compute(con, args.campaign, args.topics or "qrels")
     runs, topics = con.execute("select count(distinct run_id), count(*) from floor_topic_values").fetchone()
+    if args.store:
+        store(con, args.store)
     computed = time.perf_counter() - started
     if args.out:
         with open(args.out, "w") as f:

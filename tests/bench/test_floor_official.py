@@ -158,6 +158,24 @@ def test_the_script_writes_the_values_it_computed(tmp_path, write, capsys):
     assert "no campaign 'no such campaign'" in capsys.readouterr().err
 
 
+def test_the_script_stores_what_it_computed_where_it_is_told(tmp_path, capsys):
+    db = tmp_path / "w.duckdb"
+    invoke("--db", db, "load", "qrels", "-C", "c", TREC / "qrels.test")
+    invoke("--db", db, "load", "run", "-C", "c", TREC / "results.test")
+    out, kept = tmp_path / "values.json", tmp_path / "kept.duckdb"
+    kept.write_bytes(b"an earlier file, replaced")
+    assert floor.main([str(db), "c", "--out", str(out), "--per-topic", "--store", str(kept)]) == 0
+    written = json.loads(out.read_text())
+    with duckdb.connect(str(kept), read_only=True) as con:
+        scores = {(run, topic, measure): value for run, topic, measure, value in
+                  con.execute("select run_id, topic_id, measure, value from floor_scores").fetchall()}
+        means = dict(con.execute("select measure, value from floor_run_means where run_id = 'STANDARD'").fetchall())
+    assert len(scores) == 3 * 29 and means == written["means"]["STANDARD"]
+    assert all(scores[("STANDARD", topic, measure)] == value
+               for topic, values in written["per_topic"]["STANDARD"].items() for measure, value in values.items())
+    assert not Path(str(kept) + ".wal").exists()
+
+
 def one_space(write, name: str, path_or_text: Path | str) -> Path:
     """The file with its fields separated by one space (the floor's --files reads only that)."""
     text = path_or_text.read_text() if isinstance(path_or_text, Path) else path_or_text
