@@ -41,7 +41,7 @@ from . import staging
 from .doclengths import load_doclengths
 from .intents import load_intents
 from .runs import RunMetadata
-from .source import dataset_files
+from .source import dataset_files, run_name_of_file
 from .topic_intents import load_intents_from_topics, set_intent_types
 from .topics import load_topics
 
@@ -381,16 +381,6 @@ def file_run_names(paths: list[Path]) -> list[str]:
     :func:`run_name_of_file`, where files of one name in different folders take their folder's
     name (:func:`_folder_names`)."""
     return _folder_names([Path(p) for p in paths], [run_name_of_file(Path(p)) for p in paths])
-
-
-def run_name_of_file(path: Path) -> str:
-    """A run's name from its file: the name without ``.gz`` and one more suffix (``.txt``,
-    ``.run``, ``.parquet``), and without TREC's ``input.`` prefix: ``input.uogTrA1.gz`` is
-    ``uogTrA1``, ``indri-ql.txt.gz`` is ``indri-ql``, ``bm25.parquet`` is ``bm25``."""
-    name = path.name[:-3] if path.name.endswith(".gz") else path.name
-    name = name.removeprefix("input.")
-    stem, dot, suffix = name.rpartition(".")
-    return stem if dot and stem and suffix.lower() in ("txt", "run", "res", "trec", "parquet", "parq") else name
 
 
 def _load_topics(con, campaign_id: str, topics: Path, intents_loaded: bool, replace: bool) -> list[staging.LoadReport]:

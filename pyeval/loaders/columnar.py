@@ -30,7 +30,7 @@ import duckdb
 from pyeval.core import sqlfiles
 from pyeval.core.db import first_row
 from ..errors import InputFormatError
-from .source import StagedFile, content_sha256, dataset_files, is_parquet_file
+from .source import StagedFile, content_sha256, dataset_files, is_parquet_file, run_name_of_file
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -193,8 +193,6 @@ def _open(con: duckdb.DuckDBPyConnection, source: Any) -> _Source:
     """An Arrow table (registered as the temporary relation ``columnar_arrow``), a Parquet file
     or the Parquet files of a folder (read by read_parquet, a folder's rows with the file each
     comes from and its row there) as a :class:`_Source`."""
-    from .campaign import run_name_of_file
-
     if is_arrow(source):
         con.register("columnar_arrow", source)
         return _Source(ARROW_LABEL, ARROW_LABEL, arrow_sha256(source), [], None, "select * from columnar_arrow", {})
@@ -323,8 +321,6 @@ def first_run_tag(path: str | os.PathLike[str]) -> str | None:
 
 
 def _run_tag(path: str | os.PathLike[str], *, last: bool) -> str | None:
-    from .campaign import run_name_of_file
-
     if not is_columnar(path):
         return None
     path = Path(path)

@@ -179,7 +179,7 @@ def load_runs(
         Run names, one per source; ``None`` takes the run tag of the file's first line
         (trec_eval takes the last, ndeval the first; files of several systems often share a
         tag, so name them); a Parquet run without a run tag column takes its file's name
-        (:func:`pyeval.loaders.campaign.run_name_of_file`).
+        (:func:`pyeval.loaders.source.run_name_of_file`).
     replace
         Replace a run of the same name instead of refusing. The scores stored for the old run
         stay in ``score_history``; ``scores`` no longer shows them unless the new file has the

@@ -253,6 +253,16 @@ def dataset_files(folder: str | os.PathLike[str]) -> list[Path] | None:
     return None
 
 
+def run_name_of_file(path: Path) -> str:
+    """A run's name from its file: the name without ``.gz`` and one more suffix (``.txt``,
+    ``.run``, ``.parquet``), and without TREC's ``input.`` prefix: ``input.uogTrA1.gz`` is
+    ``uogTrA1``, ``indri-ql.txt.gz`` is ``indri-ql``, ``bm25.parquet`` is ``bm25``."""
+    name = path.name[:-3] if path.name.endswith(".gz") else path.name
+    name = name.removeprefix("input.")
+    stem, dot, suffix = name.rpartition(".")
+    return stem if dot and stem and suffix.lower() in ("txt", "run", "res", "trec", "parquet", "parq") else name
+
+
 def expand_paths(sources: Sequence, names: Sequence | None = None) -> tuple[list, list]:
     """The inputs a load names, one per file: a directory stands for the files in it (not
     hidden, not in subdirectories) and a path that does not exist but holds a glob character
