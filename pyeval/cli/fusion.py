@@ -170,17 +170,17 @@ def fusions_command(ctx, campaign, fmt):
 @click.argument("run")
 @click.option("--out", "-o", type=click.Path(dir_okay=False), callback=checked_output("run file", replaceable=True),
               help="Write the file here (default: standard output); an existing file only with --replace.")
-@click.option("--format", "file_format", type=click.Choice(names(RUN_FILE_FORMATS)), default="trec", show_default=True,
+@click.option("--format", "run_format", type=click.Choice(names(RUN_FILE_FORMATS)), default="trec", show_default=True,
               help="trec: topic Q0 docno rank score tag lines; parquet: the columns query_id, doc_id, score, rank, "
                    "run_tag (pyeval load run reads them back; needs --out).")
 @replace_option
 @click.pass_context
 @fail_cleanly
-def export_run_command(ctx, campaign, run, out, file_format, replace):
+def export_run_command(ctx, campaign, run, out, run_format, replace):
     """Write a stored run (a fused run too) as a TREC run file, or as Parquet."""
     from ..fusion import export_run
 
-    if file_format == "parquet":
+    if run_format == "parquet":
         from ..fusion.store import export_run_parquet
 
         if out is None:
