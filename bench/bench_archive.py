@@ -446,6 +446,8 @@ def main() -> None:
     args = parser.parse_args()
     if min(args.campaigns) < 1:
         parser.error("--campaigns: at least 1 (the seed campaign)")
+    if args.runs < 4:
+        parser.error("--runs: at least 4 (the queries and evaluations timed read run0002 and run0003)")
     results = {"load_average_before": os.getloadavg(), "argv": sys.argv[1:], "cpus": os.cpu_count(),
                "memory_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1e9, 1),
                "duckdb": __import__("duckdb").__version__, "python": sys.version.split()[0],
