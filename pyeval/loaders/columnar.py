@@ -30,7 +30,7 @@ import duckdb
 from pyeval.core import sqlfiles
 from pyeval.core.db import first_row
 from ..errors import InputFormatError
-from .source import StagedFile, content_sha256, dataset_files, is_parquet_file, run_name_of_file
+from .source import StagedFile, combined_sha256, content_sha256, dataset_files, is_parquet_file, run_name_of_file
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -198,10 +198,7 @@ def _open(con: duckdb.DuckDBPyConnection, source: Any) -> _Source:
         return _Source(ARROW_LABEL, ARROW_LABEL, arrow_sha256(source), [], None, "select * from columnar_arrow", {})
     path = Path(source)
     files = [path] if path.is_file() else dataset_files(path) or []
-    if len(files) == 1:
-        sha256 = content_sha256(path)
-    else:  # as staging.combined_provenance makes one of several files
-        sha256 = hashlib.sha256("".join(f"{content_sha256(p)}\n" for p in files).encode("ascii")).hexdigest()
+    sha256 = content_sha256(files[0]) if len(files) == 1 else combined_sha256([content_sha256(p) for p in files])
     several = ", union_by_name = true, filename = true, file_row_number = true" if len(files) > 1 else ""
     return _Source(str(source), str(path.resolve()), sha256, files, run_name_of_file(path),
                    f"select * from read_parquet($columnar_files{several})",

@@ -97,6 +97,12 @@ def content_sha256(path: Path) -> str:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
+def combined_sha256(digests: Sequence[str]) -> str:
+    """The sha256 of several inputs' sha256s (hex, one per line, in the order given): the
+    provenance of inputs stored as one, which changes when any of them does."""
+    return hashlib.sha256("".join(f"{digest}\n" for digest in digests).encode("ascii")).hexdigest()
+
+
 def _first_bad_utf8_line(path: Path) -> int:
     # Error path only: the reader refused the file, find the line to name in the message.
     with _open(path) as handle:

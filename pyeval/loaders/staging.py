@@ -9,7 +9,6 @@ is left as it was too.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ from pyeval.core import archive
 from pyeval.core import sqlfiles
 from ..errors import DuplicateEntryError, InputFormatError, already_stored
 from . import columnar
-from .source import STAGED_TABLE, Lines, StagedFile, expand_paths, is_frame, read_lines, stage_files
+from .source import STAGED_TABLE, Lines, StagedFile, combined_sha256, expand_paths, is_frame, read_lines, stage_files
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -415,8 +414,8 @@ def combined_provenance(inputs: Sequence[Lines | StagedFile]) -> Lines | StagedF
     sha256s (hex, one per line, in the order given), so that a change to any file changes it."""
     if len(inputs) == 1:
         return inputs[0]
-    digest = hashlib.sha256("".join(f"{lines.sha256}\n" for lines in inputs).encode("ascii")).hexdigest()
-    return Provenance(" + ".join(lines.source_file for lines in inputs), digest)
+    return Provenance(" + ".join(lines.source_file for lines in inputs),
+                      combined_sha256([lines.sha256 for lines in inputs]))
 
 
 def record_input(

@@ -490,3 +490,15 @@ def test_rows_keep_their_order_whatever_the_connection_preserves(con, parquet_pa
     assert con.execute("select current_setting('preserve_insertion_order')").fetchone() == (False,)
     con.execute("set preserve_insertion_order = true")
     assert _rows(con, "run_entries", "parquet", RUN_ENTRIES) == _rows(con, "run_entries", "text", RUN_ENTRIES)
+
+
+def test_a_folder_of_one_parquet_file_is_its_run(con, tmp_path):
+    pyeval.load_qrels(con, "t", TREC / "qrels.test")
+    folder = tmp_path / "bm25.parquet"
+    folder.mkdir()
+    pq.write_table(_run_table(TREC / "results.test", tag=False), folder / "part-0.parquet")
+    report = pyeval.load_run(con, "t", folder)
+    assert (report.name, report.rows, report.source_file) == ("bm25", 1500, str(folder))
+    from pyeval.loaders.source import content_sha256
+
+    assert report.sha256 == content_sha256(folder / "part-0.parquet")
