@@ -152,3 +152,19 @@ def test_set_memory_limit_applies_to_the_connections_opened_after_it():
     finally:
         pyeval.set_memory_limit(None)
     assert pyeval.connect().execute("select current_setting('memory_limit')").fetchone()[0] != "286.1 MiB"
+
+
+def test_a_plain_duckdb_connection_to_the_same_file_still_opens(tmp_path):
+    """The limit is set on the connection, not given to duckdb.connect: a user's own connection
+    to the same file in the same process shares DuckDB's database, which refuses a second
+    configuration."""
+    import duckdb
+
+    import pyeval
+
+    path = str(tmp_path / "w.duckdb")
+    con = pyeval.connect(path)
+    plain = duckdb.connect(path)
+    assert plain.execute("select count(*) from campaigns").fetchone() == (0,)
+    plain.close()
+    con.close()

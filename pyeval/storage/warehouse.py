@@ -144,16 +144,18 @@ def _path_lock(path: str) -> threading.Lock:
 
 
 def _connect(path: str, read_only: bool, config: dict) -> duckdb.DuckDBPyConnection:
-    """``duckdb.connect`` with the process's memory limit and spill folder
-    (:func:`pyeval.storage.resources.connection_config`) and ``config`` (which wins: a locked-down
-    connection spills nothing); DuckDB's own progress bar off (pyeval prints only its own output),
-    set before ``lock_configuration`` takes effect."""
+    """``duckdb.connect`` with ``config``, then the process's memory limit and spill folder
+    (:func:`pyeval.storage.resources.connection_config`) unless ``config`` sets them (a
+    locked-down connection spills nothing); DuckDB's own progress bar off (pyeval prints only its
+    own output), set before ``lock_configuration`` takes effect."""
     locked = config.get("lock_configuration", False)
-    settings = {k: v for k, v in config.items() if k != "lock_configuration"}
-    for key, value in resources.connection_config().items():
-        settings.setdefault(key, value)  # a locked-down connection's own temp_directory ('') stays
-    con = duckdb.connect(path, read_only=read_only, config=settings)
+    con = duckdb.connect(path, read_only=read_only, config={k: v for k, v in config.items() if k != "lock_configuration"})
     try:
+        # set, not given to connect: another connection of the process to the same file (a
+        # plain duckdb.connect) shares DuckDB's database, which refuses a second configuration
+        for key, value in resources.connection_config().items():
+            if key not in config:  # a locked-down connection's own temp_directory ('') stays
+                con.execute(f"set {key} = $value", {"value": value})  # key: resources' own names
         _progress_bar_off(con)
     except BaseException:
         con.close()
