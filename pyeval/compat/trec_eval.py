@@ -51,7 +51,13 @@ CAMPAIGN = "trec_eval"
 
 
 def _last_run_tag(path: Path) -> str:
-    """trec_eval takes the run id from the last line of the run file."""
+    """trec_eval takes the run id from the last line of the run file (a Parquet run: its last
+    row's run tag, or its file's name without one: pyeval.loaders.columnar.last_run_tag)."""
+    from ..loaders.columnar import last_run_tag
+
+    tag = last_run_tag(path)
+    if tag is not None:
+        return tag
     if is_gzip(path):
         with gzip.open(path, "rb") as handle:
             tail = handle.read()[-65536:].decode("utf-8", "surrogateescape")
@@ -169,9 +175,13 @@ SMALL_INPUTS = 8 << 20
 
 
 def _small(*paths) -> bool:
-    """Whether the files ``paths`` hold fewer than :data:`SMALL_INPUTS` bytes together (a
-    missing one counts nothing: the loaders report it)."""
-    return sum(os.path.getsize(path) for path in paths if os.path.isfile(path)) < SMALL_INPUTS
+    """Whether the files ``paths`` (a Parquet folder: its files) hold fewer than
+    :data:`SMALL_INPUTS` bytes together (a missing one counts nothing: the loaders report it)."""
+    sizes = 0
+    for path in map(Path, paths):
+        files = [path] if path.is_file() else path.rglob("*") if path.is_dir() else []
+        sizes += sum(file.stat().st_size for file in files if file.is_file())
+    return sizes < SMALL_INPUTS
 
 
 def _scratch(relations, small: bool):

@@ -246,8 +246,11 @@ def test_small_inputs_take_one_duckdb_thread(monkeypatch):
 
     files = (TREC / "qrels.test", TREC / "results.test")
     assert module._small(TREC / "no such file")  # the loaders report it
+    small = module.SMALL_INPUTS
+    monkeypatch.setattr(module, "SMALL_INPUTS", (TREC / "results.test").stat().st_size + 1)
+    assert module._small(TREC / "results.test") and not module._small(TREC)  # a folder: its files' bytes
     threads = []
-    for limit in (module.SMALL_INPUTS, 0):
+    for limit in (small, 0):
         monkeypatch.setattr(module, "SMALL_INPUTS", limit)
         con = module._scratch(set(), module._small(*files))
         threads.append(con.execute("select current_setting('threads')").fetchone()[0])

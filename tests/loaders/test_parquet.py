@@ -234,19 +234,8 @@ def _trec_eval(arguments: list) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def _last_run_tag_of_parquet(monkeypatch) -> None:
-    """pyeval trec_eval's run id as the change proposed for pyeval/compat/trec_eval.py's
-    _last_run_tag makes it: a Parquet run's last run tag (columnar.last_run_tag)."""
-    from pyeval.compat import trec_eval
-
-    text_tag = trec_eval._last_run_tag
-    monkeypatch.setattr(trec_eval, "_last_run_tag",
-                        lambda path: columnar.last_run_tag(path) or text_tag(path))
-
-
 @pytest.mark.parametrize("options", [[], ["-q", "-m", "all_trec"], ["-m", "map", "-m", "ndcg_cut.10", "-c"]])
-def test_trec_eval_prints_the_same_bytes_from_parquet(monkeypatch, parquet_pair, options):
-    _last_run_tag_of_parquet(monkeypatch)
+def test_trec_eval_prints_the_same_bytes_from_parquet(parquet_pair, options):
     qrels, run = parquet_pair
     text = _trec_eval([*options, TREC / "qrels.test", TREC / "results.test"])
     assert text[0] == 0 and text[1].count("\n") >= 2
@@ -275,8 +264,6 @@ def test_the_command_line_refuses_a_bad_column_in_one_line(tmp_path):
                              "or floating point) (columns found: query_id VARCHAR, doc_id VARCHAR, score VARCHAR)\n")
 
 
-@pytest.mark.xfail(reason="pyeval/compat/trec_eval.py's _last_run_tag reads the last line of a text run; for a "
-                   "Parquet run it must ask columnar.last_run_tag (a change in the lead's file)", strict=False)
 def test_trec_eval_reads_a_parquet_run_id(parquet_pair):
     qrels, run = parquet_pair
     assert _trec_eval([qrels, run]) == _trec_eval([TREC / "qrels.test", TREC / "results.test"])
