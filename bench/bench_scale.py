@@ -514,7 +514,7 @@ def ratio_table(summary: dict, key: str = "wall_s") -> dict:
     return table
 
 
-def targets(summary: dict, sample: dict | None, as_limit_gb: float) -> dict:
+def targets(summary: dict, sample: dict | None) -> dict:
     """Issue 40's targets on this size's measurements (None where not measured)."""
     def wall(tool):
         return summary.get(tool, {}).get("wall_s")
@@ -611,6 +611,23 @@ def machine() -> dict:
         trec_eval_O2=TREC_EVAL_O2)
 
 
+def record(report: dict, n: int, data: dict, reps: dict[str, list[dict]], out: Path) -> None:
+    """Summarise one size's measurements so far into ``report`` (keeping the tools an earlier
+    invocation measured at this size and this one did not) and write ``out`` and its .md."""
+    earlier = report["sizes"].get(str(n), {}).get("reps", {})
+    reps = {**{t: r for t, r in earlier.items() if t not in reps or not reps[t]}, **{t: r for t, r in reps.items() if r}}
+    summary = summarise(reps)
+    values = {t: next((r["values"] for r in rs if r.get("values")), None) for t, rs in reps.items()}
+    entry = {"data": data, "reps": reps, "summary": summary, "values": values,
+             "value_diff_from_route": value_differences(values),
+             "ratios_wall": ratio_table(summary), "ratios_peak_rss": ratio_table(summary, "peak_rss_mb"),
+             "load_average_at_end": os.getloadavg()}
+    entry["targets"] = targets(summary, report.get("sample_check"))
+    report["sizes"][str(n)] = entry
+    out.write_text(json.dumps(report, indent=1) + "\n")
+    out.with_suffix(".md").write_text(markdown(report))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--keep", required=True, help="folder holding the generated data (reused)")
@@ -620,7 +637,9 @@ def main(argv=None) -> int:
     parser.add_argument("--memory-limit", default="3GB", help="pyeval's --memory-limit (and the floor's)")
     parser.add_argument("--as-limit-gb", type=float, default=18.0, help="address-space cap of every process")
     parser.add_argument("--timeout", type=int, default=1800, help="seconds after which a process is stopped")
-    parser.add_argument("--out", default=str(REPO / "bench" / "results" / "scale_issue40.json"))
+    parser.add_argument("--out", default=str(REPO / "bench" / "results" / "scale_issue40.json"),
+                        help="results (JSON; .md beside it); a size measured before keeps the tools not "
+                             "measured again")
     parser.add_argument("--code", default="head", help="as bench_trec_eval.py --code (head, worktree, PATH)")
     parser.add_argument("--generate-only", action="store_true")
     parser.add_argument("--no-sample-check", action="store_true")
@@ -674,16 +693,7 @@ def main(argv=None) -> int:
                     print(f"  rep {rep + 1} {tool}: {result['wall_s']:.1f}s "
                           f"{result.get('peak_rss_mb', 0):,.0f} MiB (load {result['load1']:.2f}){status}",
                           flush=True)
-            summary = summarise(reps)
-            values = {t: next((r["values"] for r in rs if r.get("values")), None) for t, rs in reps.items()}
-            entry = {"data": data, "reps": reps, "summary": summary, "values": values,
-                     "value_diff_from_route": value_differences(values),
-                     "ratios_wall": ratio_table(summary), "ratios_peak_rss": ratio_table(summary, "peak_rss_mb"),
-                     "load_average_at_end": os.getloadavg()}
-            entry["targets"] = targets(summary, report.get("sample_check"), args.as_limit_gb)
-            report["sizes"][str(n)] = entry
-            out.write_text(json.dumps(report, indent=1) + "\n")  # partial results survive a later failure
-            out.with_suffix(".md").write_text(markdown(report))
+                    record(report, n, data, reps, out)  # what is measured survives a later failure
     finally:
         os.chdir(REPO)
         shutil.rmtree(tmp, ignore_errors=True)
