@@ -296,6 +296,7 @@ print(_values)
 # --------------------------------------------------------------------------------------------
 
 MEMORY_WORDS = ("MemoryError", "bad_alloc", "Out of Memory", "out of memory", "Cannot allocate memory",
+                "cannot allocate memory",
                 "std::length_error")
 
 
@@ -306,14 +307,20 @@ def capped(cmd: list[str], as_limit_gb: float, timeout_s: int) -> list[str]:
 
 
 def classify(result: dict, timeout_s: int) -> dict:
-    """Name why a process failed: out of memory (within the cap), over the time cap, or else."""
+    """Name why a process failed: over the time cap, out of memory within the cap (an allocation
+    refused), killed by the kernel when the machine ran out of memory (SIGKILL before the time
+    cap: the machine is shared, so this can come before the cap), or else."""
     if result["returncode"] == 0:
         return result
     error = result.get("error", "")
-    if result["wall_s"] >= timeout_s - 1 and result["returncode"] in (124, 137, -9):
+    killed = result["returncode"] in (137, -9)
+    if killed and result["wall_s"] >= timeout_s - 1:
         result["stopped"] = f"over the time cap of {timeout_s} s"
+    elif killed:
+        result["stopped"] = (f"out of memory: killed by the kernel at {result.get('peak_rss_mb', 0):,.0f} MiB "
+                             "(the shared machine ran out of memory)")
     elif any(word in error for word in MEMORY_WORDS) or result["returncode"] in (-6, 134):
-        result["stopped"] = "out of memory"
+        result["stopped"] = "out of memory (an allocation refused within the address-space cap)"
     else:
         result["stopped"] = "failed"
     return result
@@ -536,9 +543,7 @@ def targets(summary: dict, sample: dict | None) -> dict:
 
 def markdown(report: dict) -> str:
     lines = [f"Machine: {report['machine']['nproc']} CPUs, {report['machine']['cpu_model']}, "
-             f"{report['machine']['ram_gib']} GiB; pyeval {report['code'].get('commit')}; "
-             f"pyeval --memory-limit {report['settings']['memory_limit']}; every process capped at "
-             f"{report['settings']['as_limit_gb']} GB of address space and {report['settings']['timeout_s']} s."]
+             f"{report['machine']['ram_gib']} GiB, shared with other jobs (load averages per row)."]
     sample = report.get("sample_check")
     if sample:
         lines.append(f"\nValues on {sample['topics']:,} queries: pyeval (Python API) against pytrec_eval, "
@@ -549,6 +554,10 @@ def markdown(report: dict) -> str:
             f"\n#### {int(size):,} queries x {data['docs_per_topic']} documents (run {data['run_lines']:,} lines: "
             f"text {data['run_bytes'] / 2**20:,.0f} MiB, Parquet {data['run_parquet_bytes'] / 2**20:,.0f} MiB; "
             f"qrels {data['qrels_lines']:,} lines)\n")
+        for invocation in entry.get("invocations", []):
+            lines.append(f"pyeval {invocation['commit']}, --memory-limit {invocation['memory_limit']}, address space "
+                         f"capped at {invocation['as_limit_gb']} GB, time at {invocation['timeout_s']} s, "
+                         f"{invocation['reps']} rep(s): {', '.join(invocation['tools'])}\n")
         lines.append("| tool | wall s (median) | all reps | peak RSS MiB | CPU s | load (1 min) | "
                      "max abs diff from route | phases |")
         lines.append("| --- | ---: | --- | ---: | ---: | --- | ---: | --- |")
@@ -614,8 +623,13 @@ def machine() -> dict:
 def record(report: dict, n: int, data: dict, reps: dict[str, list[dict]], out: Path) -> None:
     """Summarise one size's measurements so far into ``report`` (keeping the tools an earlier
     invocation measured at this size and this one did not) and write ``out`` and its .md."""
+    current = {t for t, r in reps.items() if r}
     earlier = report["sizes"].get(str(n), {}).get("reps", {})
     reps = {**{t: r for t, r in earlier.items() if t not in reps or not reps[t]}, **{t: r for t, r in reps.items() if r}}
+    for results in reps.values():
+        for result in results:
+            if "steps" not in result:
+                classify(result, report["settings"]["timeout_s"])
     summary = summarise(reps)
     values = {t: next((r["values"] for r in rs if r.get("values")), None) for t, rs in reps.items()}
     entry = {"data": data, "reps": reps, "summary": summary, "values": values,
@@ -623,6 +637,12 @@ def record(report: dict, n: int, data: dict, reps: dict[str, list[dict]], out: P
              "ratios_wall": ratio_table(summary), "ratios_peak_rss": ratio_table(summary, "peak_rss_mb"),
              "load_average_at_end": os.getloadavg()}
     entry["targets"] = targets(summary, report.get("sample_check"))
+    # each invocation that measured tools at this size: its commit, caps and tools (one entry
+    # per invocation, told by its temporary folder, updated as its tools finish)
+    invocation = {"id": report["code"].get("pycache_prefix"), "commit": report["code"]["commit"],
+                  **report["settings"], "tools": sorted(current)}
+    entry["invocations"] = [*(i for i in report["sizes"].get(str(n), {}).get("invocations", [])
+                              if i.get("id") != invocation["id"]), invocation]
     report["sizes"][str(n)] = entry
     out.write_text(json.dumps(report, indent=1) + "\n")
     out.with_suffix(".md").write_text(markdown(report))
