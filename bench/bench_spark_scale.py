@@ -314,7 +314,7 @@ def markdown(result: dict) -> str:
             continue
         total = s["spark"]["wall_s"] + s["spark_export"]["wall_s"]
         lines.append(
-            f"| {int(key):,} | {s['run_entries']:,} | {s['duckdb']['wall_s']:.2f} ({s['duckdb']['cpu_s']:.2f}) "
+            f"| {int(key):,} | {s['run_entries']:,} | {s['duckdb']['wall_s']:.2f} ({s['duckdb']['python_cpu_s']:.2f}) "
             f"| {s['spark_export']['wall_s']:.2f} | {s['spark']['wall_s']:.1f} ({s['spark']['cpu_s']:.1f}) "
             f"| {total / s['duckdb']['wall_s']:.0f}x | {s['duckdb']['load1']} / {s['spark']['load1']} "
             f"| {s['values']['max_abs_difference']:.1e} |")
