@@ -63,7 +63,6 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -148,8 +147,12 @@ def prepare(keep: Path, n_queries: int) -> dict:
         return json.loads(described.read_text())
     shutil.rmtree(directory, ignore_errors=True)
     directory.mkdir(parents=True)
+    judged = common.QRELS_PER_TOPIC, common.QRELS_RETRIEVED
     common.QRELS_PER_TOPIC, common.QRELS_RETRIEVED = JUDGED_PER_QUERY, JUDGED_RETRIEVED
-    data = common.generate(directory, n_queries, DOCS, SEED + n_queries)
+    try:
+        data = common.generate(directory, n_queries, DOCS, SEED + n_queries)
+    finally:  # common's defaults serve the other benchmarks (and tests) in this process
+        common.QRELS_PER_TOPIC, common.QRELS_RETRIEVED = judged
     data["parquet_s"] = write_parquet(directory)
     for name in ("run", "qrels"):
         data[f"{name}_parquet"] = str(directory / f"{name}.parquet")
@@ -625,11 +628,7 @@ def record(report: dict, n: int, data: dict, reps: dict[str, list[dict]], out: P
     invocation measured at this size and this one did not) and write ``out`` and its .md."""
     current = {t for t, r in reps.items() if r}
     earlier = report["sizes"].get(str(n), {}).get("reps", {})
-    reps = {**{t: r for t, r in earlier.items() if t not in reps or not reps[t]}, **{t: r for t, r in reps.items() if r}}
-    for results in reps.values():
-        for result in results:
-            if "steps" not in result:
-                classify(result, report["settings"]["timeout_s"])
+    reps = {**{t: r for t, r in earlier.items() if t not in current}, **{t: r for t, r in reps.items() if r}}
     summary = summarise(reps)
     values = {t: next((r["values"] for r in rs if r.get("values")), None) for t, rs in reps.items()}
     entry = {"data": data, "reps": reps, "summary": summary, "values": values,
