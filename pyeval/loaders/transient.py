@@ -1,7 +1,8 @@
 """A qrels file and a run read for one evaluation that stores nothing (``pyeval trec_eval``).
 
 Both files take the loaders' fast path (:func:`pyeval.loaders.source.stage_files`, without
-hashing their content: no provenance is kept) and the loaders' own checks
+hashing their content: no provenance is kept; a Parquet file or folder is staged in the same table
+by :func:`pyeval.loaders.columnar.stage`) and the loaders' own checks
 (sql/loaders/staged_file_fits.sql, qrels_problems.sql, run_summary.sql), and their rows are
 stored as the loaders store them (qrels_insert.sql, run_insert.sql) in ``qrels_by_set`` and
 ``run_entries``, the only tables an evaluation reads of them: no campaign, provenance, topic or
@@ -23,7 +24,9 @@ from pyeval.core.stages import DefinedRelations
 from .qrels import QRELS_LAYOUTS, TREC_QRELS_FIELDS
 from . import staging
 from .runs import RUN_FIELDS, check
-from .source import stage_files
+from ..errors import InputFormatError
+from . import columnar
+from .source import StagedFile, stage_files
 from .staging import TemporaryRelations
 
 #: The stored tables :func:`stage_pair` writes or its checks read.
@@ -43,13 +46,13 @@ def stage_pair(con: duckdb.DuckDBPyConnection, campaign_id: str, qrels: str | os
     ``store_run=False``: the run's lines are checked but not stored, :func:`run_relations` reads them."""
     # The scratch warehouse is thrown away after the evaluation: what is staged here stays in it
     # (dropping it would cost a look-up of the catalogue, TemporaryRelations.drop).
-    staged_qrels = stage_files(con, {0: qrels}, TREC_QRELS_FIELDS, "qrels_fast_rows", _QRELS_TABLE, digest=False)
+    relations = TemporaryRelations(con)
+    staged_qrels = _stage(con, relations, qrels, (TREC_QRELS_FIELDS, "qrels_fast_rows", _QRELS_TABLE), columnar.QRELS)
     if 0 not in staged_qrels:
         return False
-    staged_run = stage_files(con, {0: run}, RUN_FIELDS, "run_fast_rows", _RUN_TABLE, digest=False)
+    staged_run = _stage(con, relations, run, (RUN_FIELDS, "run_fast_rows", _RUN_TABLE), columnar.RUNS)
     if 0 not in staged_run:
         return False
-    relations = TemporaryRelations(con)
     relations.expose(staged_qrels[0])
     layout = QRELS_LAYOUTS["trec"]
     keys = {"campaign_id": campaign_id, "judgment_set": "official"}
@@ -69,6 +72,21 @@ def stage_pair(con: duckdb.DuckDBPyConnection, campaign_id: str, qrels: str | os
     if store_run:
         con.execute(sqlfiles.read("loaders/run_insert.sql"), dict(run_relations(campaign_id).params))
     return True
+
+
+def _stage(con: duckdb.DuckDBPyConnection, relations: TemporaryRelations, path: str | os.PathLike[str],
+           fast_path: tuple[tuple[str, ...], str, str], kind: columnar.Kind) -> dict[int, StagedFile]:
+    """``path`` staged as input 0 the way the loaders stage it: a text file by the fast path
+    (:func:`pyeval.loaders.source.stage_files`, not hashed), a Parquet file or folder by
+    :func:`pyeval.loaders.columnar.stage` into the same table; empty when neither takes it or a
+    value is bad (the loaders then say what is wrong)."""
+    if columnar.is_columnar(path):
+        try:
+            return columnar.stage(con, kind, {0: path}, relations.track)
+        except InputFormatError:
+            return {}
+    fields, query, table = fast_path
+    return stage_files(con, {0: path}, fields, query, table, digest=False)
 
 
 def run_relations(campaign_id: str) -> DefinedRelations:

@@ -489,3 +489,29 @@ def test_a_folder_of_one_parquet_file_is_its_run(con, tmp_path):
     from pyeval.loaders.source import content_sha256
 
     assert report.sha256 == content_sha256(folder / "part-0.parquet")
+
+
+def test_the_drop_in_stages_parquet_inputs_on_its_fast_route(parquet_pair, tmp_path):
+    """pyeval trec_eval keeps a Parquet run staged and checked as a text one (transient.stage_pair),
+    not stored by the general path; a bad value sends it to the loaders, which name it."""
+    from pyeval.compat.trec_eval import CAMPAIGN, RELATIONS
+    from pyeval.loaders import transient
+    from pyeval.storage import warehouse
+
+    qrels, run = parquet_pair
+    con = warehouse.scratch({*transient.TABLES, *RELATIONS})
+    try:
+        assert transient.stage_pair(con, CAMPAIGN, qrels, run, "run")
+        stored = con.execute("select count(*), count(distinct topic_id) from run_entries").fetchone()
+        assert stored == (1500, 3)  # results.test: 3 topics
+    finally:
+        con.close()
+    bad = tmp_path / "bad.parquet"
+    pq.write_table(_run_table(TREC / "results.test").set_column(2, "score", pa.array([float("nan")] * 1500)), bad)
+    con = warehouse.scratch({*transient.TABLES, *RELATIONS})
+    try:
+        assert not transient.stage_pair(con, CAMPAIGN, qrels, bad, "run")
+    finally:
+        con.close()
+    code, output = _trec_eval([qrels, bad])
+    assert code == 2 and "column 'score' holds nan, not a finite number" in output
