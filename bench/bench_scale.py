@@ -166,15 +166,12 @@ def prepare(keep: Path, n_queries: int) -> dict:
 # its phase times and its means (``_values``, full doubles) to PHASES as JSON.
 # --------------------------------------------------------------------------------------------
 
-CHILD_RANX_PARQUET = CHILD_HEAD + r"""
-import pandas
-if hasattr(pandas.options, "future") and hasattr(pandas.options.future, "infer_string"):
-    pandas.options.future.infer_string = False  # ranx 0.3.21 asserts object-typed id columns
+_RANX_CHILD = CHILD_HEAD + r"""{setup}
 from ranx import Qrels, Run, evaluate
 _mark("import")
-qrels = Qrels.from_parquet(QRELS)
+qrels = Qrels.{reader}
 _mark("load_qrels")
-run = Run.from_parquet(RUN)
+run = Run.{run_reader}
 _mark("load_run")
 means = evaluate(qrels, run, METRICS)
 _mark("evaluate")
@@ -182,18 +179,14 @@ _values = {m: float(v) for m, v in means.items()}
 print(_values)
 """ + CHILD_TAIL
 
-CHILD_RANX_TEXT = CHILD_HEAD + r"""
-from ranx import Qrels, Run, evaluate
-_mark("import")
-qrels = Qrels.from_file(QRELS, kind="trec")
-_mark("load_qrels")
-run = Run.from_file(RUN, kind="trec")
-_mark("load_run")
-means = evaluate(qrels, run, METRICS)
-_mark("evaluate")
-_values = {m: float(v) for m, v in means.items()}
-print(_values)
-""" + CHILD_TAIL
+#: ranx on the Parquet files (its own reader) and on the text files: the same child but its readers.
+CHILD_RANX_PARQUET = _RANX_CHILD.replace("{setup}", """
+import pandas
+if hasattr(pandas.options, "future") and hasattr(pandas.options.future, "infer_string"):
+    pandas.options.future.infer_string = False  # ranx 0.3.21 asserts object-typed id columns""").replace(
+    "{reader}", "from_parquet(QRELS)").replace("{run_reader}", "from_parquet(RUN)")
+CHILD_RANX_TEXT = _RANX_CHILD.replace("{setup}", "").replace("{reader}", 'from_file(QRELS, kind="trec")').replace(
+    "{run_reader}", 'from_file(RUN, kind="trec")')
 
 CHILD_PYTREC = CHILD_HEAD + r"""
 import pytrec_eval
