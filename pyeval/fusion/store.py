@@ -166,6 +166,13 @@ def delete_run(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: str) ->
         archive.refresh(con, campaign_id)  # the deleted run's stored values turn stale
 
 
+def _require_run(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: str) -> None:
+    """PyevalError unless ``campaign_id`` holds the run ``run_id``."""
+    if first_row(con, "select 1 from runs where campaign_id = $c and run_id = $r",
+                 {"c": campaign_id, "r": run_id}) is None:
+        raise PyevalError(f"campaign '{campaign_id}' has no run named '{run_id}'")
+
+
 def export_run(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: str,
                path: str | os.PathLike[str] | None = None, *, replace: bool = False) -> str:
     """The TREC run file of a stored run (``topic Q0 docno rank score tag``, in file order, the
@@ -174,9 +181,7 @@ def export_run(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: str,
     :func:`pyeval.storage.ownership.write_output`). A fused run's file has the run's sha256."""
     from pyeval.storage.ownership import write_output
 
-    if first_row(con, "select 1 from runs where campaign_id = $c and run_id = $r",
-                 {"c": campaign_id, "r": run_id}) is None:
-        raise PyevalError(f"campaign '{campaign_id}' has no run named '{run_id}'")
+    _require_run(con, campaign_id, run_id)
     lines = con.execute(f"select line from ({_run_file_sql()}) order by file_position",
                         {"campaign_id": campaign_id, "run_id": run_id, "run_tag": run_id}).fetchall()
     text = "".join(line + "\n" for (line,) in lines)
@@ -189,23 +194,18 @@ def export_run_parquet(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id:
                        path: str | os.PathLike[str], *, replace: bool = False) -> int:
     """Write a stored run to ``path`` as a Parquet file with the columns the run loader reads
     (``query_id, doc_id, score, rank, run_tag``, in file order, the tag the run's name:
-    sql/loaders/run_parquet_rows.sql), checked as :func:`export_run` checks its file (a new
-    file, or with ``replace`` an existing regular file; never the warehouse, a link, a device
-    or a FIFO) and written beside it, then renamed over it. Returns the rows written."""
-    from pyeval.core.db import database_path
-    from pyeval.storage.ownership import replace_file, require_replaceable_output
+    sql/loaders/run_parquet_rows.sql), checked and swapped in as :func:`export_run`'s file
+    (:func:`pyeval.storage.ownership.write_output`). Returns the rows written."""
+    from pyeval.storage.ownership import write_output
 
+    _require_run(con, campaign_id, run_id)
     keys = {"campaign_id": campaign_id, "run_id": run_id}
-    rows = first_row(con, "select (select count(*) from runs where campaign_id = $campaign_id and run_id = $run_id), "
-                     "(select count(*) from run_entries where campaign_id = $campaign_id and run_id = $run_id)", keys)
-    if not rows[0]:
-        raise PyevalError(f"campaign '{campaign_id}' has no run named '{run_id}'")
-    require_replaceable_output(path, "run file", replace=replace, warehouse=database_path(con),
-                               replace_hint="--replace (replace=True)")
     select = sqlfiles.read("loaders/run_parquet_rows.sql")
-    replace_file(path, lambda temporary: con.execute(f"copy ({select}) to $path (format parquet)",
-                                                     {**keys, "run_tag": run_id, "path": str(temporary)}))
-    return rows[1]
+    write_output(con, path, "run file", lambda temporary: con.execute(
+        f"copy ({select}) to $path (format parquet)", {**keys, "run_tag": run_id, "path": str(temporary)}),
+        replace=replace)
+    return first_row(con, "select count(*) from run_entries where campaign_id = $campaign_id and run_id = $run_id",
+                     keys)[0]
 
 
 def derived_runs(con: duckdb.DuckDBPyConnection, campaign_id: str | None = None) -> pd.DataFrame:

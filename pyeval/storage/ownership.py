@@ -24,7 +24,7 @@ import json
 import os
 import stat
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, Callable
 
 import duckdb
 
@@ -468,10 +468,10 @@ def holds_marker(marker_file: str | os.PathLike[str], text: str) -> bool:
         return False
 
 
-def write_output(con: duckdb.DuckDBPyConnection | None, path: str | os.PathLike[str], what: str, text: str, *,
-                 replace: bool = False) -> Path:
+def write_output(con: duckdb.DuckDBPyConnection | None, path: str | os.PathLike[str], what: str,
+                 text: str | Callable[[Path], None], *, replace: bool = False) -> Path:
     """Write ``text`` to the output file ``path`` of the library's functions (a run file, a pool
-    file): checked by :func:`require_replaceable_output` (``replace``: an existing regular file
+    file; ``text`` may instead be a function writing the file it is given, a Parquet file): checked by :func:`require_replaceable_output` (``replace``: an existing regular file
     may be replaced; never the warehouse ``con`` reads), then written beside it and renamed over
     it (:func:`replace_file`), so nothing is ever written through a FIFO or a link, and a failed
     write leaves the old file. The swap is checked too: a path missing at the check is created
@@ -482,6 +482,9 @@ def write_output(con: duckdb.DuckDBPyConnection | None, path: str | os.PathLike[
     checked = _status(path)
 
     def write(temporary: Path) -> None:
+        if callable(text):
+            text(temporary)
+            return
         with open(temporary, "x", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
 
