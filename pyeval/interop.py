@@ -321,8 +321,8 @@ def qrels_key(qrels: Any) -> str | None:
     they cannot be keyed (then a new engine each call)."""
     if isinstance(qrels, (str, os.PathLike)):
         try:
-            stats = [(path, os.stat(path)) for path in [qrels, *(columnar.dataset_files(qrels) or [])]
-                     if os.path.isdir(qrels)] or [(qrels, os.stat(qrels))]
+            paths = [qrels, *(columnar.dataset_files(qrels) or [])] if os.path.isdir(qrels) else [qrels]
+            stats = [(path, os.stat(path)) for path in paths]
         except OSError:
             return None
         return "file:" + ":".join(f"{os.path.realpath(path)}:{stat.st_size}:{stat.st_mtime_ns}" for path, stat in stats)
