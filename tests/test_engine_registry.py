@@ -79,6 +79,40 @@ def test_the_cli_refuses_an_unsupported_family_in_one_line(tmp_path, write):
     assert "(use --engine duckdb)" in result.output
 
 
+def test_the_cli_gives_spark_its_cores_and_driver_memory(tmp_path, write, monkeypatch):
+    """--spark-cores and --spark-memory reach the session the Spark engine makes; they need
+    --engine spark, and a size the JVM cannot read is refused in one line before any JVM starts."""
+    from pyeval.engines import spark
+
+    db = str(tmp_path / "w.duckdb")
+    con = pyeval.connect(db)
+    pyeval.load_qrels(con, "c", write("q.txt", QRELS))
+    pyeval.load_run(con, "c", write("r.txt", RUN))
+    con.close()
+    sessions = []
+
+    def session(cores=None, *, memory=spark.DRIVER_MEMORY):
+        sessions.append((cores, memory))
+        raise PyevalError("no Spark here")
+
+    monkeypatch.setattr(spark, "session", session)
+    evaluate = ["--db", db, "evaluate", "-C", "c", "-m", "P@10", "--no-store"]
+    result = CliRunner().invoke(main, [*evaluate, "--engine", "spark", "--spark-cores", "3", "--spark-memory", "6g"])
+    assert "no Spark here" in result.output and sessions == [(3, "6g")]
+    CliRunner().invoke(main, [*evaluate, "--engine", "spark"])
+    assert sessions[-1] == (None, "2g")
+    with pytest.raises(PyevalError, match="no Spark here"), pyeval.connect(db) as con:
+        pyeval.evaluate(con, "c", ["P@10"], engine="spark", memory="5g", cores=1, store=False)
+    assert sessions[-1] == (1, "5g")
+    refused = CliRunner().invoke(main, [*evaluate, "--spark-memory", "6g", "--spark-cores", "2"])
+    assert refused.exit_code == 1 and "--spark-cores, --spark-memory need --engine spark" in refused.output
+    monkeypatch.undo()
+    for bad in ("6 GB", "0g", "lots"):
+        result = CliRunner().invoke(main, [*evaluate, "--engine", "spark", "--spark-memory", bad])
+        assert result.exit_code == 1 and "Traceback" not in result.output
+        assert f"Spark driver memory {bad!r}: give a JVM size such as 4g or 8192m" in result.output
+
+
 def test_the_drivers_are_registered_function_objects_the_import_graph_sees():
     from pyeval import drivers, family_drivers
 

@@ -184,19 +184,26 @@ def explain_command(ctx, campaign, show_sql, **settings):
 @click.option("--per-topic", is_flag=True, help="Print per-topic values (long form) instead of means.")
 @click.option("--export", "export_dir", type=click.Path(file_okay=False),
               help="--engine spark: read the tables from this `pyeval export --parquet` tree.")
+@click.option("--spark-cores", type=int, metavar="N",
+              help="--engine spark: threads of the local Spark session (default: every core, at most 8).")
+@click.option("--spark-memory", metavar="SIZE",
+              help="--engine spark: driver memory of the local Spark session, a JVM size (default 2g).")
 @output_option
 @click.pass_context
 @fail_cleanly
-def evaluate_command(ctx, campaign, no_store, per_topic, export_dir, fmt, **settings):
+def evaluate_command(ctx, campaign, no_store, per_topic, export_dir, spark_cores, spark_memory, fmt, **settings):
     """Compute measures for a campaign's runs, store per-topic scores, print the means."""
     from pyeval.core.evaluation import evaluate_summary, run, summed_measures
     from ..output import fitting_rows, render, whole_counts
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
     request = request_from(campaign, settings)
-    if export_dir and request.engine != "spark":
-        raise PyevalError("--export needs --engine spark")
-    engine_options = {"export": export_dir} if request.engine == "spark" else {}
+    spark_options = {"export": export_dir, "cores": spark_cores, "memory": spark_memory}
+    given = [f"--{name.replace('_', '-')}" for name, value in
+             (("export", export_dir), ("spark_cores", spark_cores), ("spark_memory", spark_memory)) if value]
+    if given and request.engine != "spark":
+        raise PyevalError(f"{', '.join(given)} {'needs' if len(given) == 1 else 'need'} --engine spark")
+    engine_options = spark_options if request.engine == "spark" else {}
     if not per_topic:  # the means only: computed, stored and combined in SQL, no pandas
         summary = evaluate_summary(con, request, store=not no_store, **engine_options)
         click.echo(fitting_rows(["run_id", *summary.measures], summary.rows, fmt,

@@ -15,6 +15,7 @@ the reason; docs/engines.md lists them and why. Needs ``pip install 'pyeval[spar
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -76,11 +77,21 @@ def _pyspark():
 QUIET_LOGGING = Path(os.environ.get("PYEVAL_SPARK_LOG4J") or Path(__file__).with_name("log4j2-quiet.properties"))
 
 
-def session(cores: int | None = None, *, memory: str = "2g"):
-    """A local Spark session for pyeval (created once per process; ``cores`` threads).
+#: the local session's driver memory unless ``--spark-memory`` (``memory=``) names another
+DRIVER_MEMORY = "2g"
+
+
+def session(cores: int | None = None, *, memory: str = DRIVER_MEMORY):
+    """A local Spark session for pyeval (created once per process, with its first call's
+    ``cores`` threads, default every core up to 8, and ``memory`` of driver memory, a JVM size
+    such as ``8g``; a later call returns it unchanged).
 
     ANSI mode is off so that a division by zero gives null as in DuckDB; small shuffles."""
     global _SESSION
+    if not re.fullmatch(r"[1-9][0-9]*[kmgtKMGT]?", memory):
+        raise PyevalError(f"Spark driver memory {memory!r}: give a JVM size such as 4g or 8192m")
+    if cores is not None and cores < 1:
+        raise PyevalError(f"Spark cores {cores}: give at least 1")
     SparkSession = _pyspark()
     # PySpark 4 warns on every Arrow conversion that it does not fully support pandas 3; the
     # engine's tests (tests/engines) pass on it, so the warning is not repeated to users.
@@ -307,12 +318,13 @@ def compute(spark, con: duckdb.DuckDBPyConnection, request: EvaluationRequest,
 
 
 def compute_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest, *, spark=None,
-                 export: str | os.PathLike[str] | None = None, cores: int | None = None) -> None:
+                 export: str | os.PathLike[str] | None = None, cores: int | None = None,
+                 memory: str | None = None) -> None:
     """The Spark engine of the orchestrator (pyeval.engines.spark_engine): ``request``'s values
-    computed on ``spark`` (default: :func:`session`) into the warehouse's ``evaluation_values``.
-    ``export``: read the tables from this ``pyeval export --parquet`` tree instead of exporting
-    the campaign's rows now."""
-    spark = spark or session(cores)
+    computed on ``spark`` (default: :func:`session` with ``cores`` threads and ``memory`` of
+    driver memory) into the warehouse's ``evaluation_values``. ``export``: read the tables from
+    this ``pyeval export --parquet`` tree instead of exporting the campaign's rows now."""
+    spark = spark or session(cores, memory=memory or DRIVER_MEMORY)
     files = export_files(export) if export is not None else None
     stages.values_from_frame(con, compute(spark, con, request, files))
 

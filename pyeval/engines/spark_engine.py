@@ -21,7 +21,7 @@ class SparkEngine:
     name = "spark"
     meaning = lookup(ENGINES, name).meaning
     title = "Spark"
-    options: tuple[str, ...] = ("spark", "export", "cores")  # pyeval.engines.spark.compute_into's
+    options: tuple[str, ...] = ("spark", "export", "cores", "memory")  # pyeval.engines.spark.compute_into's
 
     def unsupported(self, family: str) -> str | None:
         from pyeval.measures import registry
@@ -38,7 +38,7 @@ class SparkEngine:
 
     def compute(self, con: duckdb.DuckDBPyConnection, request: EvaluationRequest, **options) -> None:
         """``request``'s values into ``evaluation_values`` (:func:`pyeval.engines.spark.compute_into`;
-        options: its ``spark``, ``export`` and ``cores``)."""
+        options: its ``spark``, ``export``, ``cores`` and ``memory``)."""
         from pyeval.engines.spark import compute_into
 
         compute_into(con, request, **options)
