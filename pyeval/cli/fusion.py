@@ -186,14 +186,20 @@ def export_run_command(ctx, campaign, run, out, run_format, replace):
         if out is None:
             raise click.UsageError("--format parquet writes a file: give it with --out")
         rows = export_run_parquet(open_warehouse(ctx, read_only=True), campaign, run, out, replace=replace)
-        click.echo(f"{campaign}: run '{run}': {rows} rows written to {out}")
+        _said_written(campaign, run, f"{rows} rows", out, run_format)
         return
     con = open_warehouse(ctx, read_only=True)
     text = export_run(con, campaign, run, out, replace=replace)
     if out is None:
         click.echo(text, nl=False)
-    else:  # as pool export says what it wrote
-        click.echo(f"{campaign}: run '{run}': {text.count(chr(10))} lines written to {out}")
+    _said_written(campaign, run, f"{text.count(chr(10))} lines", out, run_format)
+
+
+def _said_written(campaign: str, run: str, amount: str, out, run_format: str) -> None:
+    """One line on standard error saying what export-run wrote: run, how much, where, format
+    (standard output keeps the run file alone)."""
+    where = out if out is not None else "standard output"
+    click.echo(f"{campaign}: run '{run}': {amount} written to {where} (format {run_format})", err=True)
 
 
 @main.command("delete-run")

@@ -42,8 +42,13 @@ def test_fuse_store_export_list_grid_and_delete(tmp_path):
     listed = _run(runner, "--db", db, "fusions", "--format", "csv").output
     assert "hybrid,rrf" in listed and "False" in listed
     exported = tmp_path / "hybrid.txt"
-    said = _run(runner, "--db", db, "export-run", "-C", "web", "hybrid", "-o", exported).output
-    assert said == f"web: run 'hybrid': {len(exported.read_text().splitlines())} lines written to {exported}\n"
+    said = _run(runner, "--db", db, "export-run", "-C", "web", "hybrid", "-o", exported)
+    lines = len(exported.read_text().splitlines())
+    assert said.stdout == ""
+    assert said.stderr == f"web: run 'hybrid': {lines} lines written to {exported} (format trec)\n"
+    printed = _run(runner, "--db", db, "export-run", "-C", "web", "hybrid")  # the file on stdout, the note on stderr
+    assert printed.stdout == exported.read_text()
+    assert printed.stderr == f"web: run 'hybrid': {lines} lines written to standard output (format trec)\n"
     stored = _run(runner, "--db", db, "sql", "select source_sha256 from runs where run_id = 'hybrid'",
                   "--format", "csv").output.split()[-1]
     assert hashlib.sha256(exported.read_bytes()).hexdigest() == stored
