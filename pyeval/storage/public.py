@@ -73,6 +73,15 @@ PUBLIC_TABLES: tuple[str, ...] = (
     # the stored current values the views scores and run_means read (migration 0015)
     "current_scores",
     "current_means",
+    # generated answers, nuggets and their judgments (migration 0020; docs/rag.md)
+    "nugget_banks",
+    "nuggets",
+    "answers",
+    "answer_sentences",
+    "answer_citations",
+    "answer_references",
+    "nugget_assignments",
+    "citation_support",
 )
 
 #: The public views (docs/schema.md), in schema ``main`` beside :data:`PUBLIC_TABLES`.
