@@ -82,6 +82,16 @@ PUBLIC_TABLES: tuple[str, ...] = (
     "answer_references",
     "nugget_assignments",
     "citation_support",
+    # run relations, reproducibility and longitudinal results (migration 0021; docs/reproducibility.md)
+    "run_relations",
+    "run_snapshots",
+    "run_metadata",
+    "repro_experiments",
+    "repro_results",
+    "repro_topic_values",
+    "longitudinal_experiments",
+    "longitudinal_values",
+    "longitudinal_rankings",
 )
 
 #: The public views (docs/schema.md), in schema ``main`` beside :data:`PUBLIC_TABLES`.
@@ -105,6 +115,7 @@ PUBLIC_VIEWS: tuple[str, ...] = (
     "topic_overview",
     "pool_unique_documents",
     "unique_relevant",
+    "longeval_rows",
 )
 
 #: pyeval's bookkeeping tables (migration 0018 moved them to :data:`INTERNAL_SCHEMA`).
