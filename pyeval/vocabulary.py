@@ -240,3 +240,17 @@ MAX_RISK_ALPHA = 1000.0
 MAX_DESIGN_TOPICS = 100_000
 #: ``pyeval design --method``: exact noncentral distributions or normal approximations
 DESIGN_METHODS = (Term("exact", "noncentral t and F"), Term("normal", "normal approximations"))
+#: generated answers (docs/rag.md): a nugget's importance, as nuggetizer writes it
+NUGGET_IMPORTANCE = (Term("vital", "an answer must state it"), Term("okay", "good to state"))
+#: who wrote a nugget (``pyeval load nuggets --creator``)
+NUGGET_CREATORS = (Term("human", "assessors"), Term("llm", "a language model (nuggetizer)"))
+#: an assignment's label: does the answer support the nugget (nuggetizer's assignment)
+NUGGET_LABELS = (Term("support", "fully supports it"), Term("partial_support", "partially supports it"),
+                 Term("not_support", "does not support it"))
+#: a citation support label: does the cited document support the sentence (TREC RAG 2025)
+SUPPORT_LABELS = (Term("full", "fully supports it"), Term("partial", "partially supports it"),
+                  Term("none", "does not support it"))
+#: ``pyeval load nuggets|answers|assignments|support --format``: how the file is read
+ANSWER_FILE_FORMATS = (Term("auto", "JSON lines when its first line is a JSON object, else TSV"),
+                       Term("jsonl", "JSON lines (nuggetizer's or TREC RAG's)"),
+                       Term("tsv", "tab-separated values with a header line"))
