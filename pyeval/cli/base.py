@@ -262,14 +262,23 @@ def _memory_limit(ctx: click.Context, param: click.Parameter, value: str | None)
     help="Folder in which pyeval makes its spill folder (default: the system's temporary folder). "
     "Environment variable PYEVAL_SPILL_DIR.",
 )
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Progress bars on stderr for long work (loads of many runs, resampling, MEM, fusion grids). "
+    "Default: shown when stderr is a terminal.",
+)
 @click.version_option(package_name="pyeval")
 @click.pass_context
-def main(ctx: click.Context, db: str, memory_limit: str | None, spill_dir: str | None) -> None:
+def main(ctx: click.Context, db: str, memory_limit: str | None, spill_dir: str | None, progress: bool | None) -> None:
     """pyeval: an SQL-backed evaluation warehouse for information retrieval."""
+    from .. import progress as bars
+
     warnings.showwarning = _show_warning
     ctx.ensure_object(dict)
     ctx.obj["db"] = db
     resources.set_memory_limit(memory_limit, spill_dir=spill_dir)
+    bars.set_default(progress)
 
 
 

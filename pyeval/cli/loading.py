@@ -194,7 +194,7 @@ def load_campaign_command(ctx, campaign, qrels_name, intents_name, description, 
     report = load_campaign(con, folder, campaign_id=campaign, qrels=qrels_name, intents=intents_name,
                            replace=replace, description=description,
                            metadata=_run_metadata(system, team, run_date, tags), run_names=run_names,
-                           progress=True, on_stored=hook)
+                           on_stored=hook)
     click.echo(report.summary())
     _echo_evaluations(summaries)
 

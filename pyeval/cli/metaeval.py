@@ -104,7 +104,7 @@ def significance_command(ctx, campaign, measure, test, runs, replicates, seed, a
     result = significance(con, campaign, measure, test, runs=_run_names(runs), runs_sample=runs_sample,
                           replicates=replicates, seed=seed, alpha=alpha, correction=correction,
                           comparison=comparison, p_convention=p_convention, tau=tau, store=not no_store,
-                          progress=True, judgment_set=judgment_set)
+                          judgment_set=judgment_set)
     shown = [c for c in ("run_a", "run_b", "mean_diff", "statistic", "pvalue", "p_adjusted", "significant",
                          "effect_size", "ci_low", "ci_high", "delta") if c in result.pairs]
     counts = ("statistic",) if test in ("sign", "wilcoxon") else ()  # counts and rank sums: 24, not 24.0000
@@ -153,7 +153,7 @@ def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alp
             power = discriminative_power(con, campaign, list(measures), test, runs=_run_names(runs),
                                          runs_sample=runs_sample, replicates=replicates, seed=seed, alpha=alpha,
                                          correction=correction, comparison=comparison, store=not no_store,
-                                         progress=True, judgment_set=judgment_set)
+                                         judgment_set=judgment_set)
         click.echo(render(power.table.drop(columns=["test_id", "warnings"]), fmt))
         first = next(iter(power.results.values()))
         click.echo(f"{campaign}: {len(first.matrix.run_ids)} runs ({', '.join(first.matrix.run_ids)}), "
@@ -436,7 +436,7 @@ def mem_command(ctx, campaign, measures, depth, alpha, beta, expectation, solver
     with storing(con, not no_store):  # a figure that cannot be written takes back what was stored
         result = informativeness(con, campaign, list(measures), depth=depth, alpha=alpha, beta=beta,
                                  expectation=expectation, solver=solver, runs=_run_names(runs), runs_top=runs_top,
-                                 topics_top=topics_top, store=not no_store, progress=True, judgment_set=judgment_set)
+                                 topics_top=topics_top, store=not no_store, judgment_set=judgment_set)
         click.echo(render(result.predictions[["target", "predicted", "tau", "rmsr", "mare", "rms", "mae",
                                               "runs_excluded"]], fmt))
         failed = int((~result.solutions["converged"]).sum())

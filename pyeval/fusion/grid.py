@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from pyeval.core.db import check_judgment_set, default_judgment_set, first_row, rollback_quietly, transaction
+from .. import progress as bars
 from ..errors import PyevalError, PyevalWarning
 from . import compute
 from .recipe import Recipe, check_k, check_p, check_weights
@@ -230,6 +231,7 @@ def evaluate_grid(
     judgment_set: str | None = None,
     store: bool = True,
     plot: str | os.PathLike[str] | None = None,
+    progress: bool | None = None,
 ) -> GridResult:
     """Evaluate every point of ``grid`` (``['k=10,20,60', 'weights=0.1:0.9:0.1']`` or
     :func:`parse_grid`'s result) over ``recipe`` under ``measure`` in one pass, choose the best
@@ -241,7 +243,8 @@ def evaluate_grid(
     fold's point is chosen on the other folds; the reported value is the mean over all topics of
     the chosen points' values). Without a split an :class:`OverfittingWarning` is issued.
     ``plot``: save the grid's figure there (:meth:`GridResult.plot`) before what is stored is
-    committed, so that a figure that cannot be written stores nothing.
+    committed, so that a figure that cannot be written stores nothing. ``progress``: a bar over
+    the steps (fuse the points, evaluate them, test the best; :func:`pyeval.progress.shown`).
     """
     from pyeval.core.evaluation import evaluate
     from ..measures import parse_measures
@@ -270,8 +273,11 @@ def evaluate_grid(
             and recipe.tie_order == "docno-desc" and chosen_measure["cutoff"] is not None):
         depth = min(depth, int(chosen_measure["cutoff"]))
     point_runs = [f"{_POINT_RUN}{number}" for number in range(1, len(points) + 1)]
+    steps = bars.bar(progress=progress, total=3, desc=f"fuse {len(points)} points", unit="step")
     try:
         compute.stage(con, campaign_id, recipe, points)
+        steps.update()
+        steps.set_description(f"evaluate {len(points)} points")
         con.begin()  # the points as temporary runs, evaluated, then rolled back: nothing stays
         try:
             con.execute(
@@ -289,6 +295,8 @@ def evaluate_grid(
             rollback_quietly(con)
         if keep_best is None:
             compute.drop(con)
+        steps.update()
+        steps.set_description("test the best point")
         per_topic = result.per_topic
         matrix = per_topic.pivot(index="topic_id", columns="run_id", values="value").fillna(0.0)
         topics = sorted(matrix.index)
@@ -343,7 +351,9 @@ def evaluate_grid(
         best_label = f"{recipe.method} point {best + 1}"
         score_matrix = ScoreMatrix(campaign_id, str(chosen_measure), test_topics,
                                    (best_label, recipe.runs[best_input]), compared, 0, None, judgment_set)
-        significance = test_matrix(score_matrix, test, store_replicates=False) if len(test_topics) > 1 else None
+        significance = (test_matrix(score_matrix, test, store_replicates=False, progress=progress)
+                        if len(test_topics) > 1 else None)
+        steps.update()
         result = GridResult(recipe, str(chosen_measure), frame, input_means, best + 1, recipe.runs[best_input], split,
                             significance, None, None, names, tuple(fold_points))
         if store or keep_best is not None:
@@ -367,6 +377,7 @@ def evaluate_grid(
         elif plot is not None:
             result.plot(plot)
     finally:
+        steps.close()
         compute.drop(con)
     return result
 

@@ -33,6 +33,7 @@ from pathlib import Path
 import duckdb
 
 from pyeval.core.db import first_row, transaction
+from .. import progress as bars
 from ..errors import InputFormatError, PyevalError, with_command_line
 from . import columnar
 from . import qrels as qrels_loader
@@ -312,7 +313,7 @@ def load_campaign(
     description: str | None = None,
     metadata: RunMetadata | None = None,
     run_names: str = "tag",
-    progress: bool = False,
+    progress: bool | None = None,
     on_stored: runs_loader.StoredHook | None = None,
 ) -> CampaignReport:
     """Load a campaign folder (qrels, optional intents, topics and document lengths, and its
@@ -321,8 +322,8 @@ def load_campaign(
     ``replace`` replaces the campaign's qrels, intents, lengths and runs of the same names;
     without it, a campaign that has qrels already is refused. ``run_names``: ``tag`` names each
     run by the run tag of its first line, ``file`` by its file name (:func:`run_name_of_file`;
-    for runs that share a tag, as baselines often do). ``progress`` shows one progress bar (on a
-    terminal) over the steps. ``on_stored`` is called with the connection, the campaign and the
+    for runs that share a tag, as baselines often do). ``progress`` shows one progress bar over the
+    steps (default: where a human watches, :func:`pyeval.progress.shown`). ``on_stored`` is called with the connection, the campaign and the
     names of the runs stored, inside the transaction (``pyeval load campaign --evaluate``).
 
     Raises
@@ -342,7 +343,7 @@ def load_campaign(
     steps = ["read qrels", "read runs", "store qrels"]
     steps += ["store intents"] * (layout.intents is not None) + ["store topics"] * (layout.topics is not None)
     steps += ["store lengths"] * bool(layout.doclengths) + ["store runs"]
-    with _progress(len(steps), progress) as bar, staging.TemporaryRelations(con) as relations:
+    with bars.bar(progress=progress, total=len(steps), unit="step") as bar, staging.TemporaryRelations(con) as relations:
         def step() -> None:
             bar.set_description(steps[bar.n] if bar.n < len(steps) else "")
             bar.update()
@@ -396,8 +397,3 @@ def _load_topics(con, campaign_id: str, topics: Path, intents_loaded: bool, repl
         reports.append(load_intents_from_topics(con, campaign_id, topics, replace=replace))
     return reports
 
-
-def _progress(total: int, shown: bool):
-    from tqdm import tqdm
-
-    return tqdm(total=total, disable=None if shown else True, unit="step", leave=False)

@@ -19,6 +19,7 @@ from pyeval.core import archive
 from pyeval.core import sqlfiles
 from pyeval.core.db import create_rows, first_row, transaction
 from ..errors import DataIntegrityError, InputFormatError, InputWarning, PyevalError, already_stored, require_printable, with_command_line
+from .. import progress as bars
 from . import columnar, staging
 from .source import Lines, StagedFile, expand_paths, frame_lines, pick_column
 
@@ -160,6 +161,7 @@ def load_runs(
     replace: bool = False,
     metadata: RunMetadata | None = None,
     on_stored: StoredHook | None = None,
+    progress: bool | None = None,
 ) -> list[staging.LoadReport]:
     """Load runs into ``campaign_id``, all in one transaction (all or nothing).
 
@@ -190,6 +192,9 @@ def load_runs(
         Called with the connection, the campaign and the names of the runs stored, inside the load's
         transaction (``pyeval load run --evaluate``: the evaluation is part of the load, all
         or nothing).
+    progress
+        A bar over the steps (read, check, store) of a load of many runs (default: where a
+        human watches, :func:`pyeval.progress.shown`; shown after 2 s).
 
     Raises
     ------
@@ -204,13 +209,19 @@ def load_runs(
     if names is not None and len(names) != len(sources):
         raise ValueError("names must give one name (or None) per source")
     sources, names = expand_paths(sources, names)
-    with staging.TemporaryRelations(con) as relations:
+    with bars.bar(progress=progress, total=3, desc=f"read {len(sources)} runs", unit="step") as steps, \
+            staging.TemporaryRelations(con) as relations:
         inputs = read(sources, relations)
+        steps.update()
+        steps.set_description(f"check {len(sources)} runs")
         problems = check(con, relations, inputs)
+        steps.update()
+        steps.set_description(f"store {len(sources)} runs")
         with transaction(con):
             reports = store(con, campaign_id, inputs, names, problems, replace, metadata)
             if on_stored is not None:
                 on_stored(con, campaign_id, [report.name for report in reports])
+            steps.update()
             return reports
 
 

@@ -94,7 +94,7 @@ def discriminative_power(
     replicates: int | None = None,
     seed: int = DEFAULT_SEED,
     store: bool = True,
-    progress: bool = False,
+    progress: bool | None = None,
     judgment_set: str | None = None,
     **options,
 ) -> DiscriminativePower:

@@ -51,6 +51,7 @@ import numpy as np
 import pandas as pd
 
 from pyeval.core import sqlfiles
+from .. import progress as bars
 from pyeval.storage.public import use_internal_schema
 from pyeval.core.db import check_judgment_set, default_judgment_set, stores_in_one_transaction
 from ..errors import PyevalError, require_choice
@@ -523,7 +524,7 @@ def _iv(targets: Sequence[str], depth: int, alpha: float, beta: float, expectati
 
 
 def informativeness_of(lists: Lists, targets: Sequence[str], settings: Settings, *, solver: str = "SLSQP",
-                       tolerance: float = 1e-8, progress: bool = False) -> tuple[pd.DataFrame, pd.DataFrame, dict, dict]:
+                       tolerance: float = 1e-8, progress: bool | None = None) -> tuple[pd.DataFrame, pd.DataFrame, dict, dict]:
     """Solve every (run, topic) for each target and score the inferences (no database). The
     solver's linear algebra runs on one BLAS thread: its matrices are tiny (F·N ≤ a few hundred
     unknowns), and a threaded BLAS spends several times the CPU of the solve waking its threads
@@ -536,7 +537,7 @@ def informativeness_of(lists: Lists, targets: Sequence[str], settings: Settings,
 
 
 def _informativeness_of(lists: Lists, targets: Sequence[str], settings: Settings, *, solver: str,
-                        tolerance: float, progress: bool) -> tuple[pd.DataFrame, pd.DataFrame, dict, dict]:
+                        tolerance: float, progress: bool | None) -> tuple[pd.DataFrame, pd.DataFrame, dict, dict]:
     K = len(lists.run_ids)
     run_ids = np.asarray(lists.run_ids)
     runs = sorted(set(lists.run_ids))
@@ -551,13 +552,7 @@ def _informativeness_of(lists: Lists, targets: Sequence[str], settings: Settings
         observed = actual_values[target]
         P = np.zeros_like(rel)
         rows = []
-        iterator = range(K)
-        if progress:
-            from tqdm import tqdm
-
-            iterator = tqdm(range(K), desc=f"MEM {target}", unit="list", delay=2.0, leave=False,
-                            disable=None)  # no bar where stderr is not a terminal
-        for k in iterator:
+        for k in bars.bar(range(K), progress=progress, desc=f"MEM {target}", unit="list"):
             solution = solve(target, float(observed[k]), counts[k], relevant[k], weights[k], settings,
                              solver=solver, tolerance=tolerance)
             P[k] = solution.p
@@ -606,7 +601,7 @@ def informativeness(
     runs_top: int | None = None,
     topics_top: int | None = None,
     store: bool = True,
-    progress: bool = False,
+    progress: bool | None = None,
     judgment_set: str | None = None,
 ) -> Informativeness:
     """MEM informativeness of each target over the campaign's runs and judged topics (the

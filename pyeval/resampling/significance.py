@@ -150,7 +150,7 @@ def test_matrix(
     tau: float = 0.0,
     wilcoxon_method: str = "auto",
     store_replicates: bool = True,
-    progress: bool = False,
+    progress: bool | None = None,
 ) -> SignificanceResult:
     """Run ``test`` on a score matrix; replicates come from (or go to) ``con`` when given."""
     _options_iv(test, alpha, replicates, correction, comparison, p_convention)
@@ -217,7 +217,7 @@ def significance(
     tau: float = 0.0,
     wilcoxon_method: str = "auto",
     store: bool = True,
-    progress: bool = False,
+    progress: bool | None = None,
     judgment_set: str | None = None,
 ) -> SignificanceResult:
     """Test every pair of runs of ``campaign_id`` on the stored scores of ``measure``.

@@ -89,13 +89,11 @@ def _studentised(mean: np.ndarray, sd: np.ndarray, n: int, scale: float) -> np.n
     return np.where(degenerate & ~zero_mean, np.copysign(np.inf, mean), t)
 
 
-def _progress(iterable: Iterable, total: int, progress: bool, label: str) -> Iterable:
-    if not progress:
-        return iterable
-    from tqdm import tqdm
+def _progress(iterable: Iterable, total: int, progress: bool | None, label: str) -> Iterable:
+    """``iterable`` with a bar of its chunks where :func:`pyeval.progress.shown` says so."""
+    from .. import progress as bars
 
-    # disable=None: no bar where stderr is not a terminal (a redirected log gets no \r updates)
-    return tqdm(iterable, total=total, desc=label, unit="chunk", delay=2.0, leave=False, disable=None)
+    return bars.bar(iterable, progress=progress, total=total, desc=label, unit="chunk")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -172,7 +170,7 @@ def bootstrap_test(
     comparison: str = "ge",
     p_convention: str = "count",
     chunk: int = BOOTSTRAP_CHUNK,
-    progress: bool = False,
+    progress: bool | None = None,
 ) -> PairwiseResult:
     """Two-sided paired bootstrap test for every run pair (JIP 2013 Fig. 2) with Δ (Fig. 3).
 
@@ -236,7 +234,7 @@ def residual_variance(X: np.ndarray) -> float:
 
 
 def tukey_ranges(X: np.ndarray, permutations: Iterable[np.ndarray], *, total: int | None = None,
-                 progress: bool = False, digest=None) -> np.ndarray:
+                 progress: bool | None = None, digest=None) -> np.ndarray:
     """range_b = max_j mean(X*b[:, j]) - min_j mean(X*b[:, j]) for each row-permuted X*b."""
     n = X.shape[0]
     rows = np.arange(n)[None, :, None]
@@ -258,7 +256,7 @@ def tukey_hsd(
     comparison: str = "ge",
     p_convention: str = "count",
     expected_sha256: str | None = None,
-    progress: bool = False,
+    progress: bool | None = None,
     chunks: int | None = None,
 ) -> PairwiseResult:
     """Randomised Tukey HSD over all runs (JIP 2013 Fig. 4) with its Δ (Fig. 5) and HSD_α.
@@ -312,7 +310,7 @@ def tukey_hsd(
 
 
 def _signflip_count(Z: np.ndarray, signs: Iterable[np.ndarray], observed: np.ndarray, comparison: str,
-                    total: int, progress: bool) -> np.ndarray:
+                    total: int, progress: bool | None) -> np.ndarray:
     count = np.zeros(Z.shape[1], dtype=np.int64)
     n = Z.shape[0]
     for chunk in _progress(signs, total, progress, "randomisation"):
@@ -337,7 +335,7 @@ def randomisation_test(
     comparison: str = "ge",
     p_convention: str = "count",
     chunk: int = 4096,
-    progress: bool = False,
+    progress: bool | None = None,
 ) -> PairwiseResult:
     """Paired randomisation test, statistic |z̄| (docs/meta-evaluation.md 3). ``flips`` None: exact, over all
     2^n sign vectors, p = count/2^n; else a B x n 0/1 matrix (1 = swap the pair's scores on the

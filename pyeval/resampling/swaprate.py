@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
+from .. import progress as bars
 from pyeval.core.db import default_judgment_set, stores_in_one_transaction
 from ..errors import PyevalError, require_choice
 from . import replicates as rep
@@ -167,11 +168,12 @@ def swap_rate(
     runs: Sequence[str] | None = None,
     store: bool = True,
     judgment_set: str | None = None,
+    progress: bool | None = None,
 ) -> SwapRates:
     """Swap rates of ``measures`` on the runs scored on all of them (or ``runs``) under
     ``judgment_set``, with the same T subset pairs for every measure. ``subset_size`` c defaults
     to ⌊n/2⌋ (disjoint) or n (with replacement). Stored in swap_rates (per bin) and
-    swap_rate_summaries."""
+    swap_rate_summaries. ``progress``: a bar over the measures (:func:`pyeval.progress.shown`)."""
     _iv(trials, bins, bin_width, sampling, rule, max_swap_rate)
     names = measure_names(measures)
     data = measure_matrices(con, campaign_id, names, runs, judgment_set)
@@ -190,7 +192,7 @@ def swap_rate(
               "replicate_set_id": draws.replicate_set_id, "judgment_set": judgment_set}
     tables, summaries = [], []
     shared_warnings = few_runs(len(data.run_ids))
-    for name in names:
+    for name in bars.bar(names, progress=progress, desc="swap rates", unit="measure"):
         X = data.values[name]
         counts = swap_counts(X, draws.draws, c, bin_width=bin_width, bins=bins, rule=rule)
         low = np.round(np.arange(bins) * bin_width, 12)
