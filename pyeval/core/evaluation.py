@@ -24,10 +24,10 @@ import duckdb
 from pyeval.core import archive, sqlfiles
 from pyeval.core.engine import check_options, check_supported, engine
 from pyeval.core.db import check_judgment_set, first_row, judgment_set_or_default, transaction, no_runs, unknown_campaign, use_internal_schema
-from pyeval.errors import DataIntegrityError, MeasureParamError, PyevalError, SingleIntentWarning
+from pyeval.errors import DataIntegrityError, MeasureParamError, PyevalError, PyevalWarning, SingleIntentWarning
 from pyeval.measures import Measure, parse_measures, registry
 from pyeval.measures.common import is_inline_profile
-from pyeval.core.plan import ADHOC, Plan, is_diversity, probability_variants
+from pyeval.core.plan import ADHOC_PASS, Plan, is_diversity, probability_variants
 from pyeval.core.request import EvaluationRequest, ordering_column, orderings, parse_requested, setting_fields, with_default_gain, with_default_probs  # noqa: F401
 from pyeval.core.stages import VALUES_TABLE, create_declared, create_values, stored_profiles, take_values, values_from_frame  # noqa: F401
 from pyeval.core.stages import DefinedRelations
@@ -300,7 +300,7 @@ def check_campaign(con, request: EvaluationRequest) -> None:
     campaign_id = request.campaign_id
     variants = probability_variants(request.measures)
     row = first_row(con, "select qrels_kind from campaigns where campaign_id = $c", {"c": campaign_id})
-    names = ", ".join(str(m) for m in request.measures if m.definition.staging != ADHOC)
+    names = ", ".join(str(m) for m in request.measures if m.definition.staging not in ADHOC_PASS)
     diversity = row is not None and row[0] == "diversity"
     if diversity and first_row(con, "select count(*) from intents_by_set where campaign_id = $c",
                                {"c": campaign_id})[0] == 0:
@@ -342,6 +342,59 @@ def note_single_intent_topics(con, request: EvaluationRequest) -> None:
         "relevance to that intent alone (docs/diversity-measures.md)", SingleIntentWarning, stacklevel=3)
 
 
+#: What a measure of generated answers reads besides the answers (MeasureDef.answer_inputs) ->
+#: the table holding it for a judgment set, and what a set without it is told to load
+_ANSWER_JUDGMENTS = {"assignments": ("nugget_assignments", "nugget assignments (pyeval load assignments)"),
+                     "support": ("citation_support", "citation support judgments (pyeval load support)")}
+
+
+def check_answers(con, request: EvaluationRequest) -> None:
+    """The measures of generated answers (MeasureDef.answer_inputs; docs/rag.md): PyevalError in
+    one line when no evaluated run has answers, or when the judgment set holds none of the
+    judgments a measure reads (nugget assignments, citation support); a PyevalWarning naming the
+    runs without any answer (not scored by these measures) and the (run, topic) pairs without an
+    answer (scored 0) of sql/evaluation/evaluation_nugget_pairs.sql."""
+    answer_measures = [m for m in request.measures if m.definition.answer_inputs is not None]
+    if not answer_measures:
+        return
+    keys = {"c": request.campaign_id, "j": request.judgment_set, "runs": list(request.runs or ())}
+    for inputs in dict.fromkeys(m.definition.answer_inputs for m in answer_measures):
+        if inputs not in _ANSWER_JUDGMENTS:
+            continue
+        table, what = _ANSWER_JUDGMENTS[inputs]
+        # table is a constant of this module, never user input
+        if first_row(con, f"select count(*) from {table} where campaign_id = $c and judgment_set = $j",
+                     {"c": keys["c"], "j": keys["j"]})[0] == 0:
+            names = ", ".join(str(m) for m in answer_measures if m.definition.answer_inputs == inputs)
+            raise PyevalError(f"{names}: judgment set '{request.judgment_set}' of campaign '{request.campaign_id}' "
+                              f"holds no {what}; name a set that does (--judgments NAME)")
+    answering = {row[0] for row in con.execute(
+        "select distinct run_id from answers where campaign_id = $c and list_contains($runs, run_id)",
+        {"c": keys["c"], "runs": keys["runs"]}).fetchall()}
+    names = ", ".join(str(m) for m in answer_measures[:3]) + (", ..." if len(answer_measures) > 3 else "")
+    if not answering:
+        raise PyevalError(f"{names}: no evaluated run of campaign '{request.campaign_id}' has answers "
+                          "(pyeval load answers)")
+    silent = [run for run in request.runs or () if run not in answering]
+    if silent:
+        warnings.warn(f"{names}: {len(silent)} run(s) without answers not scored: {_listed(silent)}",
+                      PyevalWarning, stacklevel=3)
+    if request.topics == "qrels":
+        staged = request.replace(ordering=request.ordering or "trec")  # the pairs read no ordering
+        parameters = sqlfiles.model("evaluation/evaluation_nugget_pairs.sql").bind(staged.stage_parameters())
+        missing = con.execute(
+            "select run_id || '/' || topic_id from (\n" + sqlfiles.read("evaluation/evaluation_nugget_pairs.sql")
+            + "\n) where not answered order by run_id, topic_id", parameters).fetchall()
+        if missing:
+            warnings.warn(f"{names}: {len(missing)} (run, topic) pair(s) without an answer scored 0: "
+                          f"{_listed([row[0] for row in missing])}", PyevalWarning, stacklevel=3)
+
+
+def _listed(items: Sequence[str], shown: int = 10) -> str:
+    """At most ``shown`` of ``items``, then how many more."""
+    return ", ".join(items[:shown]) + (f", ... ({len(items) - shown} more)" if len(items) > shown else "")
+
+
 def compute_values(con: duckdb.DuckDBPyConnection, request: EvaluationRequest, **engine_options) -> None:
     """``evaluation_values`` of ``request`` computed by its engine (pyeval.core.engine: the
     engine is asked first whether it supports every measure's family; PyevalError in one line
@@ -366,6 +419,7 @@ def _evaluate_into(con: duckdb.DuckDBPyConnection, request: EvaluationRequest, s
     if is_diversity(request):
         check_campaign(con, request)
     note_single_intent_topics(con, request)
+    check_answers(con, request)
     kept = False
     try:
         compute_values(con, request, **engine_options)

@@ -58,10 +58,19 @@ PREFERENCE_STAGING = ("evaluation_preferences", "preference_closure")
 #: The ranked-and-cut stage and the lists the Python family drivers read (sql/drivers/), staged
 #: by the plan before a driver step (with the ad hoc stages: a relation both read is made once).
 DRIVER_STAGING = ("evaluation_entries", "drivers/driver_topics", "drivers/driver_lists", "drivers/driver_entries")
+#: What the measures of generated answers read (sql/metrics/metric_nuggets.sql): the scored (run,
+#: topic) pairs, the assignment set's labels, the answers' sentences and citations with their support.
+NUGGET_STAGING = ("evaluation_nugget_pairs", "evaluation_nugget_labels", "evaluation_nugget_sentences",
+                  "evaluation_nugget_citations")
 
 #: joins topic and intent into the topic_id of a per-intent list
 SEPARATOR = "\x1f"
 ADHOC, GLOBAL, DIN, PER_INTENT, INTENTS = "adhoc", "global", "din", "per_intent", "intents"
+#: The staging of the measures of generated answers (MeasureDef.staging): NUGGET_STAGING, in the
+#: ad hoc pass (they read no ranked list and no qrels)
+ANSWERS = "answers"
+#: The stagings the ad hoc pass makes
+ADHOC_PASS = (ADHOC, ANSWERS)
 #: What the global and per-intent stagings share with the ad hoc one: files of sql/evaluation/
 _SHARED_STAGES = ("evaluation_entries", "evaluation_pairs", "topic_judgments", "evaluation_ideal_gains",
                   "evaluation_relevant_ranks", "evaluation_intents", "evaluation_intent_ranks",
@@ -234,16 +243,17 @@ def _family_steps(measures: Sequence[Measure]) -> list[Step]:
 
 
 def _adhoc_pass(request: EvaluationRequest) -> Pass:
-    """The ad hoc staging: only the stages the requested SQL families read, and the lists the
-    Python families' drivers read (DRIVER_STAGING; a stage both read is made once)."""
+    """The ad hoc staging: only the stages the requested SQL families read (of the ranked lists,
+    ADHOC_STAGING, and of generated answers, NUGGET_STAGING), and the lists the Python families'
+    drivers read (DRIVER_STAGING; a stage both read is made once)."""
     parameters = request.stage_parameters()
     families = list(dict.fromkeys(m.family for m in request.measures))
-    needed = stages_read_by(request.measures, ADHOC_STAGING)
+    needed = stages_read_by(request.measures, ADHOC_STAGING + NUGGET_STAGING)
     if any(registry.driver(family) is not None for family in families):
         needed |= set(staged_tables(DRIVER_STAGING))
     steps: list[Step] = []
     if needed:
-        steps += stage_steps(ADHOC_STAGING + DRIVER_STAGING, parameters, needed)
+        steps += stage_steps(ADHOC_STAGING + DRIVER_STAGING + NUGGET_STAGING, parameters, needed)
     if "preferences" in families and request.preferences == "qrels":
         steps += stage_steps(PREFERENCE_STAGING, parameters)[1:]  # after the macros of the stages above
     return Pass(Staging(ADHOC), request, tuple(steps + _family_steps(request.measures)))
@@ -295,7 +305,7 @@ def probability_variants(measures: Sequence[Measure]) -> tuple[str, ...]:
 
 def is_diversity(request: EvaluationRequest) -> bool:
     """Whether some measure reads a diversity staging (D-, DIN-, IA-measures, I-rec, ...)."""
-    return any(m.definition.staging != ADHOC for m in request.measures)
+    return any(m.definition.staging not in ADHOC_PASS for m in request.measures)
 
 
 def _diversity_plan(request: EvaluationRequest) -> Plan:
@@ -313,7 +323,7 @@ def _diversity_plan(request: EvaluationRequest) -> Plan:
             depth = 1 + max(visit(part, part_kind) for _, part_kind, part in definition.components(measure))
             composites[depth][str(measure)] = measure
             return depth
-        if kind == ADHOC:
+        if kind in ADHOC_PASS:
             adhoc[str(measure)] = measure
         else:
             leaves[_staging_of(kind, measure, variants)][str(measure)] = measure
@@ -340,7 +350,7 @@ def _diversity_plan(request: EvaluationRequest) -> Plan:
     for measure in request.measures:
         definition = measure.definition
         kind = definition.staging if definition.components is None else INTENTS
-        key = (Staging(ADHOC), str(measure)) if kind == ADHOC else (_staging_of(kind, measure, variants), str(measure))
+        key = (Staging(ADHOC), str(measure)) if kind in ADHOC_PASS else (_staging_of(kind, measure, variants), str(measure))
         outputs.append((str(measure), located[key]))
     return Plan(request, tuple(passes), tuple(outputs))
 

@@ -56,6 +56,8 @@ UNSUPPORTED_FAMILIES: dict[str, str] = {
     "preferences": "its transitive closure (sql/evaluation/preference_closure.sql) is a recursive "
                    "common table expression with UNION (set semantics); Spark's recursive CTEs "
                    "accept UNION ALL only",
+    "nuggets": "its stages read the tables of generated answers (answers, nuggets, nugget_assignments, "
+               "citation_support), which the campaign's export for Spark does not carry",
 }
 
 _SESSION_LOCK = threading.Lock()

@@ -102,7 +102,9 @@ class MeasureDef:
         (``D_nDCG``) is its ad hoc measure's formula (``nDCG``) over global gains; None: the name
     staging : what the family's SQL reads (pyeval/diversity): ``adhoc`` (the campaign's
         ad hoc qrels), ``global`` (global gains of a diversity campaign: D-measures), ``din``
-        (DIN global gains) or ``intents`` (a diversity campaign's intents: composite measures)
+        (DIN global gains), ``intents`` (a diversity campaign's intents: composite measures) or
+        ``answers`` (generated answers, no ranked list: pyeval/measures/nuggets.py, staged with
+        the ad hoc pass, pyeval.core.plan.NUGGET_STAGING)
     components : measure -> ``[(role, staging, component measure), ...]``, the values a composite
         measure (I-rec, IA, D#) combines; its family reads them as ``evaluation_components``
     family_params : the parameters the family's SQL reads (None: all); the others only choose
@@ -116,6 +118,10 @@ class MeasureDef:
         column) or ``file`` (NTCIREVAL's, cwl_eval's: the file's line order); an evaluation
         that names no ordering ranks each measure's lists this way (docs/measures.md, "Whose
         conventions a name follows")
+    answer_inputs : a measure of generated answers (pyeval/measures/nuggets.py): what it reads
+        besides the answers, ``assignments`` (the evaluation's judgment set is a nugget
+        assignment set), ``support`` (a citation support set) or ``answers`` (the answers
+        alone); None for a measure of ranked lists
     """
 
     name: str
@@ -137,6 +143,7 @@ class MeasureDef:
     minimum: float | None = 0.0
     maximum: float | None = 1.0
     ordering: str = "trec"
+    answer_inputs: str | None = None
 
     def param(self, name: str) -> Param:
         for param in self.params:

@@ -53,7 +53,7 @@ def reads_adhoc_qrels(measure) -> bool:
 def reads_intents(measure) -> bool:
     """Whether ``measure`` is a diversity measure: it reads per-intent judgments (a diversity
     staging: D-, DIN-, IA-measures, I-rec, ...; ndeval's family; D_U and U_IA)."""
-    return (measure.definition.staging != "adhoc" or measure.family == "ndeval"
+    return (measure.definition.staging not in ("adhoc", "answers") or measure.family == "ndeval"
             or (measure.family == "umeasure" and measure.kind != "U"))
 
 

@@ -54,3 +54,26 @@ def values(con, measures, campaign_id="t", **settings) -> dict[tuple[str, str, s
     """(run_id, topic_id, measure) -> value of an evaluation that stores nothing."""
     result = evaluate(con, campaign_id, measures, store=False, **settings)
     return {(r.run_id, r.topic_id, r.measure): r.value for r in result.per_topic.itertuples()}
+
+
+def store_answers(con, campaign_id: str, run_id: str, topics, judgment_set: str = "official") -> None:
+    """Answers of ``run_id`` to ``topics`` (topic i+1 of the list: i+1 sentences, each citing
+    documents a and b), a bank 'bank' with a vital and an okay nugget per topic, and under
+    ``judgment_set`` a support label for the first nugget and a partial support for each
+    citation of a: what sql/evaluation/evaluation_nugget_*.sql read (raw rows; the loaders are
+    tested in tests/loaders)."""
+    for index, topic in enumerate(topics):
+        row = {"c": campaign_id, "r": run_id, "t": topic}
+        con.execute("insert into answers (campaign_id, run_id, topic_id, response_length, length_given, file_position, "
+                    "source_file, source_sha256) values ($c, $r, $t, 7, true, 1, 'f', 'x')", row)
+        for number in range(1, index + 2):
+            at = {**row, "n": number}
+            con.execute("insert into answer_sentences values ($c, $r, $t, $n, 'text')", at)
+            con.execute("insert into answer_citations values ($c, $r, $t, $n, 1, 'a'), ($c, $r, $t, $n, 2, 'b')", at)
+            con.execute("insert into citation_support values ($c, $j, $r, $t, $n, 'a', 'partial', null, 'f', 'x')",
+                        {**at, "j": judgment_set})
+        for number, importance in enumerate(("vital", "okay"), 1):
+            con.execute("insert into nuggets values ($c, 'bank', $t, $id, $n, 'text', $i, 'human')",
+                        {"c": campaign_id, "t": topic, "id": f"n{number}", "n": number, "i": importance})
+        con.execute("insert into nugget_assignments values ($c, $j, 'bank', $r, $t, 'n1', 'support', null, 'f', 'x')",
+                    {**row, "j": judgment_set})

@@ -17,10 +17,12 @@ import pytest
 import pyeval
 from pyeval.core import sqlfiles
 from pyeval.core import stages
+from pyeval.core.plan import NUGGET_STAGING
 from pyeval.loaders.prefs import stage_preferences
 from pyeval.measures import definitions, make, registry
 
 from ..conftest import FIXTURES
+from .helpers import store_answers
 
 #: Families computed by sql/metrics/metric_<family>.sql; the others have a Python driver
 #: (pyeval/drivers/) and are checked by test_every_python_family_has_a_driver.
@@ -41,7 +43,8 @@ def staged():
     pyeval.load_run(con, "t", FIXTURES / "trec_eval" / "results.test", name="r")
     settings = EvaluationRequest("t", (), runs=tuple(["r"]), ordering="trec", max_depth=None, judged_only=False,
                                      topics="qrels").stage_parameters()
-    stages.run_stages(con, stages.ADHOC_STAGING, {**settings, "profiles": ["linear"]})
+    store_answers(con, "t", "r", ["301", "302", "303"])  # the measures of generated answers (NUGGET_STAGING)
+    stages.run_stages(con, stages.ADHOC_STAGING + NUGGET_STAGING, {**settings, "profiles": ["linear"]})
     # the preferences family reads preference judgments its caller stages (trec_eval -R qrels_prefs)
     stage_preferences(con, FIXTURES / "trec_eval" / "qrels.test", format="qrels_prefs")
     yield con
@@ -79,7 +82,8 @@ def test_declared_parameters_are_exactly_the_ones_used(staged, family):
 def test_header_names_the_file_and_its_references(family):
     model = sqlfiles.model(f"metrics/metric_{family}.sql")
     assert model.produces == f"metric_{family}"
-    assert {"evaluation_pairs", "requested_measures"} <= set(model.reads)
+    pairs = "evaluation_nugget_pairs" if family == "nuggets" else "evaluation_pairs"  # generated answers
+    assert {pairs, "requested_measures"} <= set(model.reads)
     prose = [line for line in sqlfiles.read(model.path).splitlines() if line.startswith("--")]
     assert any(line.startswith(f"-- metric_{family}:") for line in prose)
     assert any("Reference" in line for line in prose)
@@ -100,6 +104,7 @@ def defined():
     con = pyeval.connect()
     pyeval.load_qrels(con, "d", pd.DataFrame(_QRELS, columns=["query_id", "doc_id", "relevance"]))
     pyeval.load_run(con, "d", pd.DataFrame(_RUN, columns=["query_id", "doc_id", "score"]), name="r")
+    store_answers(con, "d", "r", ["1", "2"])
     yield con
     con.close()
 
@@ -165,7 +170,7 @@ def test_a_kind_without_a_formula_is_an_error_naming_family_and_kind(request, fa
 
     declared = [d for d in definitions() if d.family == family]
     staging = "adhoc" if any(d.staging == "adhoc" for d in declared) else declared[0].staging
-    con = request.getfixturevalue("defined" if staging == "adhoc" else "diverse")
+    con = request.getfixturevalue("defined" if staging in ("adhoc", "answers") else "diverse")
     base = next(d for d in declared if d.staging == staging)
     params = {p.name: (0.5 if p.type is float else 10 if p.type is int else p.default)
               for p in base.params if p.required}

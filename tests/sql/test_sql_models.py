@@ -17,9 +17,11 @@ import pytest
 import pyeval
 from pyeval.core import sqlfiles
 from pyeval.core import stages
+from pyeval.core.plan import NUGGET_STAGING
 from pyeval.storage import warehouse
 from pyeval.diversity import GLOBAL_STAGING, PER_INTENT_STAGING, SEPARATOR
 
+from .helpers import store_answers
 from .test_diversity_seeds import diversity_campaign
 
 FILES = sqlfiles.model_files()
@@ -170,6 +172,7 @@ def adhoc():
     pyeval.load_run(con, "c", pd.DataFrame(
         [("1", d, 10.0 - r) for r, d in enumerate("abxcd")] + [("2", d, 5.0 - r) for r, d in enumerate("eyza")],
         columns=["query_id", "doc_id", "score"]), name="r")
+    store_answers(con, "c", "r", ["1", "2"])
     yield con
     con.close()
 
@@ -223,6 +226,11 @@ def test_the_adhoc_stages_have_the_promised_columns_and_grain(adhoc, judged_only
     _check_staging(adhoc, stages.ADHOC_STAGING, _settings("c", judged_only=judged_only))
 
 
+@pytest.mark.parametrize("topic_policy", ["qrels", "intersection"])
+def test_the_stages_of_generated_answers_have_the_promised_columns_and_grain(adhoc, topic_policy):
+    _check_staging(adhoc, NUGGET_STAGING, _settings("c", topic_policy=topic_policy))
+
+
 @pytest.mark.parametrize("staging, extra", [
     (GLOBAL_STAGING, {"probs": "given", "profile": "linear", "din": False, "profiles": ["linear"]}),
     (GLOBAL_STAGING, {"probs": "given", "profile": "linear", "din": True, "profiles": ["linear"]}),
@@ -239,7 +247,7 @@ def test_every_metric_family_gives_the_promised_columns(adhoc, family):
     measures = [make(d, **{p.name: (0.5 if p.type is float else 10 if p.type is int else p.default)
                            for p in d.params if p.required})
                 for d in definitions() if d.family == family]
-    tables = stages.run_stages(adhoc, stages.ADHOC_STAGING, _settings("c"))
+    tables = stages.run_stages(adhoc, stages.ADHOC_STAGING + NUGGET_STAGING, _settings("c"))
     adhoc.register("requested_measures", stages.requested_frame(family, measures))
     try:
         model = sqlfiles.model(f"metrics/metric_{family}.sql")
