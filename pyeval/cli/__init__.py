@@ -12,6 +12,7 @@
 - :mod:`.risk`: the topic x run matrix analyses: ``pyeval risk`` and ``pyeval design``.
 - :mod:`.judgments`: judgment sets: ``pyeval judgments list``, ``compare``, ``derive`` and ``holes``.
 - :mod:`.pools`: pools: ``pyeval pool build``, ``list``, ``export``, ``coverage``, ``uniques`` and ``loo``.
+- :mod:`.report`: the per-run reports: ``pyeval report`` (an HTML page and a PDF per run, an index).
 - :mod:`.sharing`: sharing the warehouse: ``pyeval annotate``, ``url``, ``snapshot``, ``export``, ``attach``
   and ``publish``.
 
@@ -36,6 +37,7 @@ COMMANDS = {
     "fusion": ("fuse", "fusions", "export-run", "delete-run"),
     "judgments": ("judgments",),
     "pools": ("pool",),
+    "report": ("report",),
 }
 main.modules.update({name: module for module, names in COMMANDS.items() for name in names})
 
