@@ -64,8 +64,9 @@ def default_command(ctx, campaign, name):
 @click.option("-m", "--measure", "measures", multiple=True,
               help="Also compare the scores of this measure under both sets (repeatable; evaluated first when "
                    "a set has no stored scores of it).")
-@click.option("--threshold", type=COUNT, default=1, show_default=True,
-              help="Relevance threshold of the chosen binary kappa, Jaccard and overlap (relevant: level >= it).")
+@click.option("--threshold", type=COUNT, default=None,
+              help="Relevance threshold of the chosen binary kappa, Jaccard and overlap (relevant: level >= it); "
+                   "default 1, and 2 (support against the rest) for nugget assignment sets (docs/rag.md).")
 @click.option("--top-k", "top_k", type=COUNT, multiple=True, default=(10,), show_default=True,
               help="Rank correlations over the reference's best K runs too (repeatable).")
 @click.option("--test", type=click.Choice(names(AGREEMENT_TESTS)),
@@ -84,9 +85,10 @@ def default_command(ctx, campaign, name):
 @fail_cleanly
 def compare_command(ctx, campaign, reference, candidates, measures, threshold, top_k, test, alpha, on_missing,
                     per_topic, table_format, plot_prefix, no_store, fmt):
-    """Compare candidate judgment sets with a reference set: label agreement (kappa, alpha,
-    confusion, Jaccard) and, with -m, score and ranking agreement (tau-b, tau_ap, Spearman,
-    Pearson, best run's rank, significant pairs kept, Bland-Altman); stored unless --no-store."""
+    """Compare candidate judgment sets with a reference set (qrels, or nugget assignment sets:
+    docs/rag.md): label agreement (kappa, alpha, confusion, Jaccard) and, with -m, score and
+    ranking agreement (tau-b, tau_ap, Spearman, Pearson, best run's rank, significant pairs
+    kept, Bland-Altman); stored unless --no-store."""
     from pyeval.core.db import transaction
     from ..judgments import compare
     from ..output import render

@@ -20,6 +20,7 @@ from pyeval.core.db import create_rows, first_row, judgment_set_or_default, tran
 from ..errors import PyevalError, require_choice, with_command_line
 from ..loaders import judgment_sets
 from .agreement import COEFFICIENTS, LabelAgreement, label_agreement
+from . import nuggets
 from .derive import DERIVATIONS, derive, holes
 from .ranking import ON_MISSING, RankingAgreement, ranking_agreement
 
@@ -204,7 +205,7 @@ def compare(
     candidates: Sequence[str],
     measures: Sequence[str] = (),
     *,
-    threshold: int = 1,
+    threshold: int | None = None,
     top_k: Sequence[int] = (10,),
     test: str = "t",
     alpha: float = 0.05,
@@ -215,19 +216,22 @@ def compare(
     """Compare each of ``candidates`` with the judgment set ``reference`` of ``campaign_id``:
     label agreement, and for each of ``measures`` (evaluated under a set first when it has no
     stored scores there) score and ranking agreement. ``threshold``: the binary relevance
-    threshold of the chosen kappa, Jaccard and overlap; ``top_k``: the reference's best k runs,
+    threshold of the chosen kappa, Jaccard and overlap (None: 1; 2, support against the rest, for
+    nugget assignment sets, pyeval/judgments/nuggets.py); ``top_k``: the reference's best k runs,
     whose rank correlations are added; ``test`` and ``alpha``: the significance test of the
     significant-pair agreement; ``on_missing``: runs or topics scored under one set only are an
     error, a stored warning, or left out quietly. Stored with ``store``."""
     if not candidates:
         raise with_command_line(PyevalError("name at least one candidate judgment set (candidates=[NAME])"),
                                 "name at least one candidate judgment set (--candidate NAME)")
-    if threshold < 1:
+    if threshold is not None and threshold < 1:
         raise PyevalError(f"the relevance threshold must be at least 1; got {threshold}")
     require_choice("on_missing", on_missing, ON_MISSING)
     candidates = list(dict.fromkeys(candidates))
     for name in [reference, *candidates]:
         judgment_sets.require_set(con, campaign_id, name)
+    if threshold is None:
+        threshold = nuggets.default_threshold(con, campaign_id, reference)
     if reference in candidates:
         raise PyevalError(f"the reference set '{reference}' is also a candidate")
     result = Comparison(campaign_id, reference)
@@ -240,6 +244,9 @@ def compare(
     if store:
         settings = {"threshold": threshold, "top_k": list(top_k), "test": test, "alpha": alpha,
                     "on_missing": on_missing, "runs": list(runs) if runs else None}
+        assigned = nuggets.banks(con, campaign_id, [reference, *candidates])
+        if assigned:  # nugget assignment sets: their banks, and what the levels of the labels are
+            settings.update(banks=assigned, levels=nuggets.LEVELS)
         result.stored = _store(con, result, settings)
         result.comparison_ids = list(result.stored)
     return result

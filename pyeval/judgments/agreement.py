@@ -192,9 +192,12 @@ def label_agreement(con: duckdb.DuckDBPyConnection, campaign_id: str, reference:
                     threshold: int = 1) -> LabelAgreement:
     """Label agreement of the sets ``candidate`` and ``reference`` per topic and overall: binary
     kappa, Jaccard and overlap at every threshold from 1 to the highest level either set uses and
-    at ``threshold`` (the one summaries show)."""
-    model = sqlfiles.model("judgments/label_confusion.sql")
-    cells = con.execute(sqlfiles.read("judgments/label_confusion.sql"), model.bind(
+    at ``threshold`` (the one summaries show). Two nugget assignment sets are compared on their
+    labels of (run, topic, nugget) as levels 0-2 (pyeval/judgments/nuggets.py)."""
+    from .nuggets import confusion_file
+
+    model = sqlfiles.model(confusion_file(con, campaign_id, reference, candidate))
+    cells = con.execute(sqlfiles.read(model.path), model.bind(
         {"campaign_id": campaign_id, "reference": reference, "candidate": candidate})).df()
     cells = cells.astype({"reference_level": "Int64", "candidate_level": "Int64", "documents": "int64"})
     levels = pd.concat([cells["reference_level"], cells["candidate_level"]]).dropna()
