@@ -1,17 +1,19 @@
-"""Loading: ``pyeval load`` (qrels, runs, campaigns, intents, document lengths),
+"""Loading: ``pyeval load`` (qrels, runs, campaigns, intents, document lengths; nuggets, answers,
+nugget assignments and citation support of generated answers),
 ``pyeval intents``, ``pyeval gains`` and ``pyeval to-traditional``.
 """
 from __future__ import annotations
 
 import click
 
-from ..vocabulary import INTENT_PROBABILITIES, JUDGMENT_SET_KINDS, NEGATIVE_JUDGMENTS, QRELS_FORMATS, RUN_NAMES, TRADITIONAL_LEVELS, names
+from ..vocabulary import (ANSWER_FILE_FORMATS, INTENT_PROBABILITIES, JUDGMENT_SET_KINDS, NEGATIVE_JUDGMENTS,
+                          NUGGET_CREATORS, QRELS_FORMATS, RUN_NAMES, TRADITIONAL_LEVELS, names)
 from .base import campaign_option, fail_cleanly, main, open_warehouse, run_metadata_options
 
 
 @main.group()
 def load() -> None:
-    """Load qrels, runs, intents or document lengths into a campaign."""
+    """Load qrels, runs, intents, document lengths, or nuggets, answers and their judgments."""
 
 
 _replace = click.option("--replace", is_flag=True, help="Replace what the campaign holds already.")
@@ -244,6 +246,122 @@ def load_topics_command(ctx, campaign, file):
 
     con = open_warehouse(ctx)
     click.echo(load_topics(con, campaign, file).summary())
+
+
+_answer_format = click.option(
+    "--format", "file_format", type=click.Choice(names(ANSWER_FILE_FORMATS)), default="auto", show_default=True,
+    help="How FILE is read: auto takes JSON lines when its first line is a JSON object, else TSV (docs/rag.md).")
+_answer_judgments = click.option(
+    "--judgments", "judgment_set", metavar="NAME",
+    help="The judgment set these judgments are (default: the campaign's default set, official unless changed).")
+
+
+def _answer_set_options(function):
+    """--kind, --judge, --guideline, --guideline-sha256: the provenance of a judgment set new to the campaign."""
+    for option in reversed((
+        click.option("--kind", type=click.Choice(names(JUDGMENT_SET_KINDS)), default="human", show_default=True,
+                     help="Who made the set (recorded when the set is new to the campaign)."),
+        click.option("--judge", metavar="WHO", help="The assessor group or the model (and version) that judged; "
+                     "also each row's assessor when the file names none."),
+        click.option("--guideline", "guideline_file", type=click.Path(exists=True, dir_okay=False),
+                     help="The prompt or assessment guidelines used: its sha256 is stored."),
+        click.option("--guideline-sha256", metavar="HEX", help="The sha256 of the prompt or guidelines."),
+    )):
+        function = option(function)
+    return function
+
+
+def _set_provenance(kind, judge, guideline_file, guideline_sha256):
+    from ..loaders.judgment_sets import SetProvenance, file_sha256
+
+    return SetProvenance(kind=kind, judge=judge,
+                         guideline_sha256=file_sha256(guideline_file) if guideline_file else guideline_sha256)
+
+
+@load.command("nuggets")
+@campaign_option
+@click.option("--bank", default="official", show_default=True, metavar="NAME",
+              help="The nugget bank these nuggets are; a campaign holds several (manual, automatic).")
+@_answer_format
+@click.option("--creator", type=click.Choice(names(NUGGET_CREATORS)), default="llm", show_default=True,
+              help="Who wrote the nuggets (a TSV creator column overrides it per nugget).")
+@click.option("--description", help="A description of the bank (stored).")
+@_replace
+@click.argument("file", type=click.Path())
+@click.pass_context
+@fail_cleanly
+def load_nuggets_command(ctx, campaign, bank, file_format, creator, description, replace, file):
+    """Load a nugget bank from FILE: nuggetizer's create output (JSON lines {qid, query, nuggets:
+    [{text, importance}]}) or a TSV file (topic_id [nugget_id] text importance [creator]);
+    creates the campaign if it does not exist (docs/rag.md)."""
+    from ..loaders import load_nuggets
+
+    con = open_warehouse(ctx)
+    click.echo(load_nuggets(con, campaign, file, bank=bank, format=file_format, creator=creator,
+                            description=description, replace=replace).summary())
+
+
+@load.command("answers")
+@campaign_option
+@_answer_format
+@click.option("--replace", is_flag=True, help="Replace the answers the campaign holds of the file's runs.")
+@click.argument("file", type=click.Path())
+@click.pass_context
+@fail_cleanly
+def load_answers_command(ctx, campaign, file_format, replace, file):
+    """Load generated answers from FILE: a TREC RAG 2024 or 2025 answer file (JSON lines, citations
+    as indexes into references) or a TSV file (run_id topic_id sentence_number text [citations]);
+    creates the runs the campaign lacks (docs/rag.md)."""
+    from ..loaders import load_answers
+
+    con = open_warehouse(ctx, create=False)
+    click.echo(load_answers(con, campaign, file, format=file_format, replace=replace).summary())
+
+
+@load.command("assignments")
+@campaign_option
+@_answer_judgments
+@click.option("--bank", metavar="NAME", help="The bank whose nuggets are labelled (default: the campaign's only bank).")
+@_answer_format
+@_answer_set_options
+@click.option("--replace", is_flag=True, help="Replace the set's nugget assignments.")
+@click.argument("file", type=click.Path())
+@click.pass_context
+@fail_cleanly
+def load_assignments_command(ctx, campaign, judgment_set, bank, file_format, kind, judge, guideline_file,
+                             guideline_sha256, replace, file):
+    """Load nugget assignments from FILE as an assignment set: nuggetizer's assign output in
+    answers mode (JSON lines {qid, run_id, answer_text, response_length, nuggets: [{text,
+    importance, assignment}]}, whose answers are stored when the campaign lacks them) or a TSV file
+    (run_id topic_id nugget_id label [assessor]) (docs/rag.md)."""
+    from ..loaders import load_assignments
+
+    provenance = _set_provenance(kind, judge, guideline_file, guideline_sha256)
+    con = open_warehouse(ctx, create=False)
+    click.echo(load_assignments(con, campaign, file, judgment_set=judgment_set, bank=bank, format=file_format,
+                                provenance=provenance, replace=replace).summary())
+
+
+@load.command("support")
+@campaign_option
+@_answer_judgments
+@_answer_format
+@_answer_set_options
+@click.option("--replace", is_flag=True, help="Replace the set's citation support judgments.")
+@click.argument("file", type=click.Path())
+@click.pass_context
+@fail_cleanly
+def load_support_command(ctx, campaign, judgment_set, file_format, kind, judge, guideline_file, guideline_sha256,
+                         replace, file):
+    """Load citation support judgments from FILE, a TSV file (run_id topic_id sentence_number doc_id
+    label [assessor], label full, partial or none), each judging a citation of a stored answer
+    (docs/rag.md)."""
+    from ..loaders import load_support
+
+    provenance = _set_provenance(kind, judge, guideline_file, guideline_sha256)
+    con = open_warehouse(ctx, create=False)
+    click.echo(load_support(con, campaign, file, judgment_set=judgment_set, format=file_format,
+                            provenance=provenance, replace=replace).summary())
 
 
 @main.command("gains")

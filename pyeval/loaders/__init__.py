@@ -1,4 +1,5 @@
-"""Loaders: qrels, runs, intents and document lengths into the warehouse's tables.
+"""Loaders: qrels, runs, intents, document lengths, and nuggets, answers and their judgments
+into the warehouse's tables.
 
 The public names are imported on first use (PEP 562), so that importing one loader (the Python
 API's engine imports only ``pyeval.loaders.qrels``) does not import every other one."""
@@ -18,6 +19,10 @@ _LAZY = {
     "load_run": ("runs", "load_run"),
     "load_runs": ("runs", "load_runs"),
     "run_metadata": ("runs", "run_metadata"),
+    "load_nuggets": ("nuggets", "load_nuggets"),
+    "load_answers": ("answers", "load_answers"),
+    "load_assignments": ("assignments", "load_assignments"),
+    "load_support": ("assignments", "load_support"),
 }
 
 __all__ = list(_LAZY)

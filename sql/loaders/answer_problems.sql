@@ -1,0 +1,80 @@
+-- reads: answer_input, answer_sentence_input, answer_citation_input, answer_reference_input
+-- produces: answer_problems (line_number, problem, is_duplicate)
+-- grain: line_number
+-- params: none
+-- answer_problems: the first bad answer of an answer file (TREC RAG JSON lines or TSV: the
+-- answer_json_*.sql or answer_tsv_*.sql rows), first line first: a bad TSV line, a sentence
+-- without text, a citation outside the references, an empty reference, the same (run, topic)
+-- answered on two lines, a TSV sentence given twice, or a TSV answer whose sentence numbers are not
+-- 1 to its number of sentences. is_duplicate: the error is a duplicate entry.
+with sentence_problems as (
+    select
+        line_number,
+        coalesce(
+            problem,
+            case when text is null then 'sentence ' || sentence_number || ' has no text' end
+        ) as problem,
+        false as is_duplicate
+    from answer_sentence_input
+),
+
+citation_problems as (
+    select line_number, problem, false as is_duplicate
+    from answer_citation_input
+    where problem is not null
+),
+
+reference_problems as (
+    select line_number, 'reference ' || (reference_number - 1) || ' is empty' as problem, false as is_duplicate
+    from answer_reference_input
+    where coalesce(trim(doc_id), '') = ''
+),
+
+answer_repeats as (
+    select
+        line_number,
+        'the answer of run ''' || run_id || ''' to topic ''' || topic_id || ''' given again (first on line '
+        || first_value(line_number) over (partition by run_id, topic_id order by line_number) || ')' as problem,
+        true as is_duplicate,
+        row_number() over (partition by run_id, topic_id order by line_number) as occurrence
+    from answer_input
+),
+
+sentence_repeats as (
+    select
+        line_number,
+        'sentence ' || sentence_number || ' of the answer of run ''' || run_id || ''' to topic ''' || topic_id
+        || ''' given again (first on line '
+        || first_value(line_number) over (partition by run_id, topic_id, sentence_number order by line_number)
+        || ')' as problem,
+        true as is_duplicate,
+        row_number() over (partition by run_id, topic_id, sentence_number order by line_number) as occurrence
+    from answer_sentence_input
+    where problem is null
+),
+
+numbering_problems as (
+    select
+        min(line_number) as line_number,
+        'the answer of run ''' || run_id || ''' to topic ''' || topic_id || ''' has ' || count(*)
+        || ' sentences numbered up to ' || max(sentence_number) || ': number them 1 to ' || count(*) as problem,
+        false as is_duplicate
+    from answer_sentence_input
+    where problem is null
+    group by run_id, topic_id
+    having max(sentence_number) <> count(*) and count(distinct sentence_number) = count(*)
+)
+
+select line_number, problem, is_duplicate from sentence_problems where problem is not null
+union all
+select line_number, problem, is_duplicate from citation_problems
+union all
+select line_number, problem, is_duplicate from reference_problems
+union all
+select line_number, problem, is_duplicate from answer_repeats where occurrence > 1
+union all
+select line_number, problem, is_duplicate from sentence_repeats where occurrence > 1
+union all
+select line_number, problem, is_duplicate from numbering_problems
+order by line_number, problem
+limit 1

@@ -1,0 +1,30 @@
+-- reads: rag_lines
+-- produces: nugget_records (line_number, problem, topic_id, query, nuggets)
+-- grain: line_number
+-- params: none
+-- nugget_json_records: one row per data line of nuggetizer's create output (JSON lines
+-- `{"qid", "query", "nuggets": [{"text", "importance"}]}`; other keys, such as its trace, are
+-- ignored), each parsed once by DuckDB's JSON reader. problem: what makes the line unreadable
+-- (not a JSON object, no usable qid, no list of nuggets), else null. Blank lines are skipped.
+with parsed as (
+    select
+        line_number,
+        starts_with(ltrim(line), '{') as is_object,
+        try(from_json(
+            line, '{"qid": "JSON", "query": "VARCHAR", "nuggets": [{"text": "VARCHAR", "importance": "VARCHAR"}]}'
+        )) as record
+    from rag_lines
+    where not is_blank
+)
+
+select
+    line_number,
+    case
+        when record is null or not is_object then 'not a JSON object'
+        when json_id_problem('qid', record.qid) is not null then json_id_problem('qid', record.qid)
+        when record.nuggets is null then 'no list of nuggets (nuggets)'
+    end as problem,
+    json_id(record.qid) as topic_id,
+    record.query,
+    record.nuggets
+from parsed

@@ -1,0 +1,28 @@
+-- defines: json_id, json_id_problem, word_count
+-- params: none
+-- The rules the loaders of generated answers share (pyeval/loaders/rag_files.py; docs/rag.md),
+-- defined once as macros of the loading connection before a load stages its rows.
+
+-- An identifier (topic, run) given as a JSON value: a string as it is, an integer as its digits
+-- (nuggetizer's qid and TREC RAG's topic_id are strings; a number is accepted as its text).
+create or replace temp macro json_id(value) as value ->> '$';
+
+-- What is wrong with such an identifier, named `name` in the message: absent or null, not a string
+-- or an integer, or empty; null when it is fine.
+create or replace temp macro json_id_problem(name, value) as
+    case
+        when value is null or json_type(value) = 'NULL' then 'no ' || name
+        when json_type(value) not in ('VARCHAR', 'BIGINT', 'UBIGINT')
+            then name || ' is not a string (' || lower(json_type(value)) || ')'
+        when json_id(value) = '' then name || ' is empty'
+    end;
+
+-- The number of words of a text: its maximal runs of characters that are not whitespace, as
+-- Python's str.split() counts them (the Unicode whitespace of str.isspace()): the rule of the
+-- TREC RAG validators (ragnarok's compute_response_length), without their NFKC normalisation
+-- (which changes the count only for the few compatibility characters that decompose to spaces).
+create or replace temp macro word_count(text) as
+    len(regexp_extract_all(
+        coalesce(text, ''),
+        '[^\x{09}-\x{0d}\x{1c}-\x{20}\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]+'
+    ));
