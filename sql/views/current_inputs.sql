@@ -1,4 +1,4 @@
--- reads: campaign_inputs, derived_run_status, gain_profiles, runs
+-- reads: answers, campaign_inputs, citation_support, derived_run_status, gain_profiles, nugget_assignments, nugget_banks, runs
 -- produces: current_inputs (campaign_id, input_kind, input_name, source_file, source_sha256)
 -- grain: campaign_id, input_kind, input_name
 -- params: none
@@ -6,7 +6,12 @@
 -- with the sha256 an evaluation records for it (evaluation_inputs).
 -- Reads: campaign_inputs (qrels and intents: input_name = their judgment set; doclengths: ''), runs (input_kind 'run',
 -- input_name = run_id), gain_profiles (input_kind 'gains', input_name = profile; the sha256 of
--- its rows as JSON, topic and level ascending; built-in profiles have no row).
+-- its rows as JSON, topic and level ascending; built-in profiles have no row); the inputs of
+-- generated answers (migration 0020; docs/rag.md): nugget_banks (input_kind 'nuggets', input_name
+-- = bank), nugget_assignments and citation_support (input_kind 'assignments' and 'support',
+-- input_name = their judgment set) and answers (input_kind 'answers', input_name = run_id), each
+-- with the sha256 of the file it was loaded from, or, for rows of several files (a run's answers
+-- from a TREC RAG file and from nuggetizer's assign output), of their sha256s in order.
 -- A fused run whose parents changed since it was made (derived_run_status.is_stale) has the
 -- sha256 of its own sha256 and its parents' current ones instead of its own, so that the results
 -- stored for it turn stale (stale_results) as those of a replaced run do (docs/fusion.md).
@@ -70,3 +75,47 @@ select
     null as source_file,
     source_sha256
 from gain_profile_digests
+union all
+select
+    campaign_id,
+    'nuggets' as input_kind,
+    bank as input_name,
+    source_file,
+    source_sha256
+from nugget_banks
+union all
+select
+    campaign_id,
+    'assignments' as input_kind,
+    judgment_set as input_name,
+    min(source_file) as source_file,
+    case
+        when count(distinct source_sha256) = 1 then min(source_sha256)
+        else sha256(string_agg(distinct source_sha256, ' ' order by source_sha256))
+    end as source_sha256
+from nugget_assignments
+group by campaign_id, judgment_set
+union all
+select
+    campaign_id,
+    'support' as input_kind,
+    judgment_set as input_name,
+    min(source_file) as source_file,
+    case
+        when count(distinct source_sha256) = 1 then min(source_sha256)
+        else sha256(string_agg(distinct source_sha256, ' ' order by source_sha256))
+    end as source_sha256
+from citation_support
+group by campaign_id, judgment_set
+union all
+select
+    campaign_id,
+    'answers' as input_kind,
+    run_id as input_name,
+    min(source_file) as source_file,
+    case
+        when count(distinct source_sha256) = 1 then min(source_sha256)
+        else sha256(string_agg(distinct source_sha256, ' ' order by source_sha256))
+    end as source_sha256
+from answers
+group by campaign_id, run_id
