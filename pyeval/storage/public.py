@@ -105,6 +105,7 @@ PUBLIC_VIEWS: tuple[str, ...] = (
     "score_history",
     "scores_by_set",
     "scores",
+    "answer_scores_by_set",
     "run_means_by_set",
     "run_means",
     "monthly_means",

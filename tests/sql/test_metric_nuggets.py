@@ -271,3 +271,33 @@ def test_the_family_does_not_run_on_spark():
     from pyeval.core.engine import engine
 
     assert "generated answers" in engine("spark").unsupported("nuggets")
+
+
+def test_every_stored_value_names_its_set_and_bank(generated):
+    """answer_scores_by_set names each value's assignment set and bank and whether the topic was
+    answered; scores, run_means and leaderboard show the values when the set is the default."""
+    con, records, topics, runs, partial = generated
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PyevalWarning)
+        pyeval.evaluate(con, "g", ["vital_score"], judgment_set="auto", runs=runs[:3] + partial)
+    rows = con.execute("select run_id, bank, answered, value from answer_scores_by_set "
+                       "where judgment_set = 'auto' and measure = 'VitalScore'").df()
+    assert set(rows["bank"]) == {"bank"} and len(rows) == len(runs + partial) * len(topics)  # runs: stored above
+    assert rows.loc[rows["run_id"].isin(runs), "answered"].all()
+    unanswered = rows[~rows["answered"]]
+    assert len(unanswered) == sum(len(topics) - len(records[run]) for run in partial)
+    assert (unanswered["value"] == 0).all()
+    answered = con.execute("select run_id, avg(value) from answer_scores_by_set where judgment_set = 'auto' and "
+                           "measure = 'VitalScore' and answered group by run_id").fetchall()
+    for run, mean in answered:
+        assert mean == pytest.approx(metrics.calculate_global_metrics(records[run])["vital_score"], rel=1e-14)
+    assert con.execute("select count(*) from scores where measure = 'VitalScore'").fetchone()[0] == 0  # official
+    from pyeval.judgments import set_default
+
+    set_default(con, "g", "auto")
+    try:
+        for view in ("scores", "run_means", "leaderboard"):
+            count = con.execute(f"select count(distinct run_id) from {view} where measure = 'VitalScore'").fetchone()[0]
+            assert count == len(runs + partial), view
+    finally:
+        con.execute("update campaigns set default_judgment_set = 'official' where campaign_id = 'g'")
