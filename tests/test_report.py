@@ -334,3 +334,51 @@ def test_page_names_are_safe_and_distinct():
     assert names[0] == "run-run1" and names[3] == "run-a_b"
     assert len({n.lower() for n in names}) == len(names)
     assert all(FILE_NAME.fullmatch(f"{n}.html") for n in names)
+
+
+@pytest.fixture
+def figures(monkeypatch):
+    """The figures the --plot options save (then saved as usual)."""
+    from pyeval.resampling import store
+
+    saved = []
+    original = store.save_figure
+
+    def keep(figure, path, dpi=None):
+        saved.append(figure)
+        original(figure, path, dpi)
+
+    monkeypatch.setattr(store, "save_figure", keep)
+    return saved
+
+
+def test_evaluate_compare_and_significance_plot(reported, tmp_path, figures):
+    from pyeval.storage.ownership import is_pyeval_figure
+
+    db, _, _ = reported
+    runner = CliRunner()
+    commands = {
+        "evaluate.png": ["evaluate", "-m", "AP", "-m", "P@10", "-m", "NumRet(rel=1)", "--no-store"],
+        "compare.svg": ["compare", "-m", "AP", "-m", "P@10", "--baseline", "indri-ql", "--test", "t", "--no-store"],
+        "significance.pdf": ["significance", "-m", "AP", "--test", "t", "--correction", "holm", "--no-store"],
+    }
+    for name, command in commands.items():
+        result = runner.invoke(main, ["--db", str(db), command[0], "-C", CAMPAIGN, *command[1:], "--plot",
+                                      str(tmp_path / name)])
+        assert result.exit_code == 0, result.output
+        assert f"plotted to {tmp_path / name}" in result.stderr
+        assert is_pyeval_figure(tmp_path / name) and (tmp_path / name).stat().st_size > 5000
+    evaluate, compare, significance = figures
+    assert [ax.get_title() for ax in evaluate.axes] == ["AP (mean, 95% CI)", "P@10 (mean, 95% CI)",
+                                                         "NumRet(rel=1) (as aggregated)"]
+    assert len(evaluate.axes[0].get_yticklabels()) == 20
+    assert "difference from indri-ql" in compare.axes[1].get_title()
+    assert len(compare.axes[1].get_yticklabels()) == 19  # every run but the baseline
+    image = significance.axes[0].get_images()[0].get_array()
+    assert image.shape == (20, 20) and np.allclose(image, image.T)
+    # the evaluate command prints the same means with and without --plot
+    plain = runner.invoke(main, ["--db", str(db), "evaluate", "-C", CAMPAIGN, "-m", "AP", "-m", "P@10", "-m",
+                                 "NumRet(rel=1)", "--no-store"])
+    plotted = runner.invoke(main, ["--db", str(db), "evaluate", "-C", CAMPAIGN, "-m", "AP", "-m", "P@10", "-m",
+                                   "NumRet(rel=1)", "--no-store", "--plot", str(tmp_path / "evaluate.png")])
+    assert plotted.exit_code == 0 and plotted.stdout == plain.stdout

@@ -8,6 +8,7 @@ import click
 from ..errors import PyevalError
 from ..vocabulary import OVERVIEW_TABLES, names
 from .base import DEFAULT_SET_HELP, DEPTH, campaign_option, fail_cleanly, main, open_warehouse, output_option, run_names
+from .metaeval import checked_figure
 
 
 @main.command("sql")
@@ -188,10 +189,15 @@ def explain_command(ctx, campaign, show_sql, **settings):
               help="--engine spark: threads of the local Spark session (default: every core, at most 8).")
 @click.option("--spark-memory", metavar="SIZE",
               help="--engine spark: driver memory of the local Spark session, a JVM size (default 2g).")
+@click.option("--plot", type=click.Path(dir_okay=False), callback=checked_figure,
+              help="Save each measure's run means with 95% confidence intervals as a figure (.png, .pdf or .svg by "
+                   "the suffix; created, or replacing only a figure pyeval saved).")
+@click.option("--dpi", type=click.IntRange(min=10, max=2400), help="Resolution of --plot in dots per inch.")
 @output_option
 @click.pass_context
 @fail_cleanly
-def evaluate_command(ctx, campaign, no_store, per_topic, export_dir, spark_cores, spark_memory, fmt, **settings):
+def evaluate_command(ctx, campaign, no_store, per_topic, export_dir, spark_cores, spark_memory, plot, dpi, fmt,
+                     **settings):
     """Compute measures for a campaign's runs, store per-topic scores, print the means."""
     from pyeval.core.evaluation import evaluate_summary, run, summed_measures
     from ..output import fitting_rows, render, whole_counts
@@ -204,7 +210,7 @@ def evaluate_command(ctx, campaign, no_store, per_topic, export_dir, spark_cores
     if given and request.engine != "spark":
         raise PyevalError(f"{', '.join(given)} {'needs' if len(given) == 1 else 'need'} --engine spark")
     engine_options = spark_options if request.engine == "spark" else {}
-    if not per_topic:  # the means only: computed, stored and combined in SQL, no pandas
+    if not per_topic and not plot:  # the means only: computed, stored and combined in SQL, no pandas
         summary = evaluate_summary(con, request, store=not no_store, **engine_options)
         click.echo(fitting_rows(["run_id", *summary.measures], summary.rows, fmt,
                                 integer_columns=summed_measures(summary.measures)))
@@ -212,6 +218,21 @@ def evaluate_command(ctx, campaign, no_store, per_topic, export_dir, spark_cores
             click.echo(f"stored as evaluation {summary.evaluation_id}", err=True)
         return
     result = run(con, request, store=not no_store, **engine_options)
+    if plot:  # the intervals need the per-topic values
+        from ..resampling.plots import plot_evaluation
+
+        plot_evaluation(plot, result, dpi)
+        click.echo(f"means plotted to {plot}", err=True)
+    if not per_topic:  # the means, as evaluate_summary gives them
+        measures = [str(m) for m in request.numeric]
+        wide = result.means.pivot(index="run_id", columns="measure", values="value").reindex(columns=measures)
+        rows = [(run_id, *(None if value != value else value for value in values))
+                for run_id, values in zip(wide.index, wide.to_numpy(dtype=object).tolist())]
+        click.echo(fitting_rows(["run_id", *measures], sorted(rows, key=lambda row: row[0]), fmt,
+                                integer_columns=summed_measures(measures)))
+        if result.evaluation_id is not None:
+            click.echo(f"stored as evaluation {result.evaluation_id}", err=True)
+        return
     per_topic_values = result.per_topic
     click.echo(render(whole_counts(per_topic_values, summed_measures(per_topic_values["measure"].unique())), fmt))
     if len(result.texts):

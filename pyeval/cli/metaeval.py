@@ -91,11 +91,12 @@ def _judgments_option(command):
 @click.option("--tau", type=NON_NEGATIVE, default=0.0, show_default=True, help="Sign test: tie band (|z| <= tau dropped).")
 @click.option("--judgments", "judgment_set", metavar="NAME",
               help="Test the scores stored under this judgment set (docs/judgments.md)." + DEFAULT_SET_HELP)
+@_plot_options("Save the matrix of the pairs' p-values (adjusted where corrected) as a figure")
 @output_option
 @click.pass_context
 @fail_cleanly
 def significance_command(ctx, campaign, measure, test, runs, replicates, seed, alpha, correction, comparison,
-                         no_store, runs_sample, p_convention, tau, judgment_set, fmt):
+                         no_store, runs_sample, p_convention, tau, judgment_set, plot, dpi, fmt):
     """Test every pair of runs on a stored measure; store and print the pairwise results."""
     from ..output import render
     from ..resampling import significance
@@ -113,6 +114,11 @@ def significance_command(ctx, campaign, measure, test, runs, replicates, seed, a
     click.echo(result.summary(), err=True)
     if result.test_id is not None:
         click.echo(f"stored as test {result.test_id}", err=True)
+    if plot:
+        from ..resampling.plots import plot_significance
+
+        plot_significance(plot, result, dpi)
+        click.echo(f"p-values plotted to {plot}", err=True)
 
 
 @main.command("discpower")
@@ -183,10 +189,12 @@ def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alp
 @click.option("--risk-alpha", type=RISK_ALPHA,
               help="Add URisk (against --baseline, else the per-topic mean of the runs) and GeoRisk columns at this alpha.")
 @_judgments_option
+@_plot_options("Save the first measure's means with 95% confidence intervals and, with --baseline, each run's "
+               "per-topic differences from it as a figure")
 @click.pass_context
 @fail_cleanly
 def compare_command(ctx, campaign, measures, baseline, test, runs, replicates, seed, alpha, correction, comparison,
-                    no_store, fmt, risk_alpha, judgment_set):
+                    no_store, fmt, risk_alpha, judgment_set, plot, dpi):
     """A run x measure table of means with significance marks (Markdown or LaTeX booktabs)."""
     from ..resampling import compare
 
@@ -195,6 +203,11 @@ def compare_command(ctx, campaign, measures, baseline, test, runs, replicates, s
                      correction=correction, runs=_run_names(runs), replicates=replicates, seed=seed,
                      comparison=comparison, store=not no_store, risk_alpha=risk_alpha, judgment_set=judgment_set)
     click.echo(report.render(fmt))
+    if plot:
+        from ..resampling.plots import plot_compared
+
+        plot_compared(plot, con, report, dpi)
+        click.echo(f"comparison plotted to {plot}", err=True)
 
 
 def _stage2_options(command):
