@@ -6,6 +6,9 @@
 -- not_support) an assignment set (a judgment set) gives each nugget of one bank for each answer;
 -- citation_support: the support label (full | partial | none) a judgment set gives each cited
 -- document of a sentence. Keys are kept by the loaders (no index, as run_entries and qrels).
+-- evaluation_inputs records these inputs too (input_kind 'nuggets', 'assignments', 'support',
+-- 'answers'; sql/views/current_inputs.sql): DuckDB cannot alter a check constraint, so the table
+-- is made again with the wider check, rows and all.
 -- Forward-only: never edit this file once merged.
 
 create table nugget_banks (
@@ -92,3 +95,19 @@ create table citation_support (
     source_file varchar not null,
     source_sha256 varchar not null
 );
+
+create table evaluation_inputs_0020 (
+    evaluation_id bigint not null,
+    campaign_id varchar not null,
+    input_kind varchar not null check (
+        input_kind in ('qrels', 'intents', 'doclengths', 'run', 'gains', 'nuggets', 'assignments', 'support', 'answers')
+    ),
+    input_name varchar not null default '',
+    source_file varchar,
+    source_sha256 varchar not null,
+    primary key (evaluation_id, input_kind, input_name)
+);
+insert into evaluation_inputs_0020
+select evaluation_id, campaign_id, input_kind, input_name, source_file, source_sha256 from evaluation_inputs;
+drop table evaluation_inputs;
+alter table evaluation_inputs_0020 rename to evaluation_inputs;

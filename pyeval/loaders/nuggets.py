@@ -114,7 +114,7 @@ def _stage(con: duckdb.DuckDBPyConnection, relations: TemporaryRelations, staged
     rag_files.raise_first_problem(con, staged.label, [
         *checks,
         ("nugget_problems", {**rag_files.tsv_parameters(staged), "importance": list(IMPORTANCE),
-                             "creators": list(CREATORS), "topic_per_line": staged.format == rag_files.JSONL}),
+                             "creators": list(CREATORS)}),
     ])
 
 

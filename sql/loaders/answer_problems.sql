@@ -6,7 +6,8 @@
 -- answer_json_*.sql or answer_tsv_*.sql rows), first line first: a bad TSV line, a sentence
 -- without text, a citation outside the references, an empty reference, the same (run, topic)
 -- answered on two lines, a TSV sentence given twice, or a TSV answer whose sentence numbers are not
--- 1 to its number of sentences. is_duplicate: the error is a duplicate entry.
+-- 1 to its number of sentences. is_duplicate: the error is a duplicate entry. On one line, an
+-- answer given again is named before what follows from it (its sentences given again).
 with sentence_problems as (
     select
         line_number,
@@ -65,16 +66,19 @@ numbering_problems as (
     having max(sentence_number) <> count(*) and count(distinct sentence_number) = count(*)
 )
 
-select line_number, problem, is_duplicate from sentence_problems where problem is not null
-union all
-select line_number, problem, is_duplicate from citation_problems
-union all
-select line_number, problem, is_duplicate from reference_problems
-union all
-select line_number, problem, is_duplicate from answer_repeats where occurrence > 1
-union all
-select line_number, problem, is_duplicate from sentence_repeats where occurrence > 1
-union all
-select line_number, problem, is_duplicate from numbering_problems
-order by line_number, problem
+select line_number, problem, is_duplicate
+from (
+    select line_number, 0 as priority, problem, is_duplicate from answer_repeats where occurrence > 1
+    union all
+    select line_number, 1 as priority, problem, is_duplicate from sentence_problems where problem is not null
+    union all
+    select line_number, 1 as priority, problem, is_duplicate from citation_problems
+    union all
+    select line_number, 1 as priority, problem, is_duplicate from reference_problems
+    union all
+    select line_number, 1 as priority, problem, is_duplicate from sentence_repeats where occurrence > 1
+    union all
+    select line_number, 1 as priority, problem, is_duplicate from numbering_problems
+)
+order by line_number, priority, problem
 limit 1

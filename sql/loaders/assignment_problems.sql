@@ -8,7 +8,8 @@
 -- $answer_per_line (nuggetizer's assign output: one line per answer), an answer given on two
 -- lines; when $runs_required (a TSV file, which carries no answers), a run campaign $campaign_id
 -- does not have. is_duplicate: the error is a duplicate entry. Repeats are found by aggregating
--- first, so that a file without any costs one hash aggregate, not a sort.
+-- first, so that a file without any costs one hash aggregate, not a sort. On one line, an answer
+-- given again is named before what follows from it (its nuggets labelled again).
 with line_problems as (
     select
         line_number,
@@ -73,10 +74,13 @@ nugget_repeats as (
     )
 )
 
-select line_number, problem, is_duplicate from line_problems where problem is not null
-union all
-select line_number, problem, is_duplicate from answer_repeats
-union all
-select line_number, problem, is_duplicate from nugget_repeats where occurrence > 1
-order by line_number, problem
+select line_number, problem, is_duplicate
+from (
+    select line_number, 0 as priority, problem, is_duplicate from answer_repeats
+    union all
+    select line_number, 1 as priority, problem, is_duplicate from line_problems where problem is not null
+    union all
+    select line_number, 1 as priority, problem, is_duplicate from nugget_repeats where occurrence > 1
+)
+order by line_number, priority, problem
 limit 1

@@ -1,12 +1,12 @@
 -- reads: nugget_input
 -- produces: nugget_problems (line_number, problem, is_duplicate)
 -- grain: line_number
--- params: $field_count, $header, $importance, $creators, $topic_per_line
+-- params: $field_count, $header, $importance, $creators
 -- nugget_problems: the first bad nugget of a nuggets file (nugget_json_input.sql or
 -- nugget_tsv_input.sql), first line first: a TSV line without the header's number of fields, no
 -- topic, an empty id, no text, an importance not in $importance (vital, okay), a creator not in
--- $creators (human, llm), a nugget given twice for its topic, and, when $topic_per_line (JSON lines:
--- one line per topic), a topic given on two lines. is_duplicate: the error is a duplicate entry.
+-- $creators (human, llm), a nugget given twice for its topic (a topic given on two lines of JSON is
+-- nugget_record_problems.sql's). is_duplicate: the error is a duplicate entry.
 -- Parameters: $field_count and $header (the TSV header's fields and text; 0 and '' for JSON).
 with nugget_checks as (
     select
@@ -33,25 +33,6 @@ line_problems as (
     where problem is not null
 ),
 
-topic_lines as (
-    select topic_id, min(line_number) as first_line
-    from nugget_input
-    where $topic_per_line
-    group by topic_id
-    having count(distinct line_number) > 1
-),
-
-topic_repeats as (
-    select distinct
-        nugget_input.line_number,
-        'topic ''' || nugget_input.topic_id || ''' given again (first on line ' || topic_lines.first_line || ')'
-        as problem,
-        true as is_duplicate
-    from nugget_input
-    inner join topic_lines on nugget_input.topic_id = topic_lines.topic_id
-    where nugget_input.line_number > topic_lines.first_line
-),
-
 nugget_repeats as (
     select
         line_number,
@@ -60,12 +41,9 @@ nugget_repeats as (
         true as is_duplicate,
         row_number() over (partition by topic_id, nugget_id order by line_number) as occurrence
     from nugget_input
-    where not $topic_per_line
 )
 
 select line_number, problem, is_duplicate from line_problems
-union all
-select line_number, problem, is_duplicate from topic_repeats
 union all
 select line_number, problem, is_duplicate from nugget_repeats where occurrence > 1
 order by line_number, problem

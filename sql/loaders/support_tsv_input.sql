@@ -5,7 +5,7 @@
 -- support_tsv_input: one row per data line of a citation support TSV file (header `run_id topic_id
 -- sentence_number doc_id label [assessor]`, columns in any order; docs/rag.md "Formats"), fields
 -- trimmed: does document doc_id, cited by that sentence of the run's answer to the topic, support
--- it (full, partial, none)? assessor: the file's, else $assessor. problem: a line without the
+-- it (full, partial, none)? assessor: the file's, else (an empty or absent column) $assessor. problem: a line without the
 -- header's $field_count fields, no run, topic or document, a sentence number that is not a
 -- positive integer (integer_value, sql/loaders/macros.sql), else null.
 select
@@ -24,6 +24,6 @@ select
     try_cast(integer_value(trim(fields[$sentence_field])) as integer) as sentence_number,
     trim(fields[$doc_field]) as doc_id,
     trim(fields[$label_field]) as label,
-    case when $assessor_field > 0 then nullif(trim(fields[$assessor_field]), '') else $assessor::varchar end
+    coalesce(case when $assessor_field > 0 then nullif(trim(fields[$assessor_field]), '') end, $assessor::varchar)
         as assessor
 from rag_fields
