@@ -518,8 +518,9 @@ def _store(con, request: EvaluationRequest) -> int:
                 f"from {SCORES_TABLE}",
                 keys,
             )
+            answers = any(m.definition.answer_inputs is not None for m in request.measures)
             con.execute(sqlfiles.read("evaluation/record_inputs.sql"),
-                        {**keys, "runs": settings["runs"], "profiles": profiles})
+                        {**keys, "runs": settings["runs"], "profiles": profiles, "answers": answers})
             con.execute(
                 "insert into evaluation_measures (evaluation_id, measure, measure_name, family, parameters, "
                 "aggregate, gain_profile) select $id, measure, measure_name, family, parameters, aggregate, "

@@ -301,3 +301,26 @@ def test_every_stored_value_names_its_set_and_bank(generated):
             assert count == len(runs + partial), view
     finally:
         con.execute("update campaigns set default_judgment_set = 'official' where campaign_id = 'g'")
+
+
+def test_an_evaluation_records_its_answers_bank_and_set_and_turns_stale_when_they_change():
+    from .helpers import store_answers
+
+    con = pyeval.connect()
+    _campaign(con, "h", ["r"], "auto")
+    store_answers(con, "h", "r", ["1", "2"], judgment_set="auto")
+    con.execute("insert into nugget_banks (campaign_id, bank, source_file, source_sha256, format) "
+                "values ('h', 'bank', 'f', 'x', 'tsv')")
+    evaluation = pyeval.evaluate(con, "h", ["VitalScore", "AnswerLength"], judgment_set="auto").evaluation_id
+    recorded = set(con.execute("select input_kind, input_name from evaluation_inputs where evaluation_id = $e",
+                               {"e": evaluation}).fetchall())
+    assert {("assignments", "auto"), ("nuggets", "bank"), ("answers", "r")} <= recorded
+    assert ("support", "auto") in recorded  # the set's citation support, read by no measure here but stored
+    stale = "select count(*) from stale_results where evaluation_id = $e"
+    assert con.execute(stale, {"e": evaluation}).fetchone()[0] == 0
+    con.execute("update nugget_assignments set source_sha256 = 'changed' where judgment_set = 'auto'")
+    assert con.execute(stale, {"e": evaluation}).fetchone()[0] == 2  # both measures of run r
+    retrieval_only = pyeval.evaluate(con, "h", ["AnswerLength"]).evaluation_id  # under 'official': no set read
+    assert ("assignments", "auto") not in set(con.execute(
+        "select input_kind, input_name from evaluation_inputs where evaluation_id = $e", {"e": retrieval_only}
+    ).fetchall())
