@@ -37,10 +37,11 @@ INPUTS = {
 #: Outputs that are not one file, each with a check of its own (tested where named):
 #: a --plot PREFIX's figure files each go through the guard in the command (require_figure_paths,
 #: tested below); export --parquet and sample write folders (test_ownership.py); demo --out is a
-#: warehouse the demo rebuilds, refused unless the demo built it (test below, test_ownership.py).
+#: warehouse the demo rebuilds, refused unless the demo built it (test below, test_ownership.py);
+#: report -o writes a folder, refused unless new, empty or a report folder pyeval wrote (test_report.py).
 OWN_CHECK = {
     ("judgments compare", "plot_prefix"), ("pool loo", "plot_prefix"),
-    ("export", "directory"), ("sample", "directory"), ("demo", "out"),
+    ("export", "directory"), ("sample", "directory"), ("demo", "out"), ("report", "out"),
 }
 
 #: What names a path: a click.Path, or a parameter name saying so.
