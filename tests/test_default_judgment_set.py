@@ -12,6 +12,7 @@ import os
 import re
 import shlex
 import shutil
+import warnings
 from pathlib import Path
 
 import pytest
@@ -23,11 +24,12 @@ from pyeval.fusion import fuse
 from pyeval.resampling.risk import risk
 from pyeval.cli import main
 from pyeval.demo import EXAMPLE_QUERY
-from pyeval.errors import PyevalError
+from pyeval.errors import PyevalError, PyevalWarning
 from pyeval.judgments import default_set, derive, list_sets, set_default
 from pyeval.query import run_sql
 
 from .conftest import FIXTURES
+from .sql.helpers import store_answers
 
 ROOT = Path(__file__).resolve().parents[1]
 QUERIES_PAGE = (ROOT / "docs" / "queries.md").read_text(encoding="utf-8")
@@ -122,6 +124,15 @@ def add_judgment_sets(con, campaign_id: str, qrels_file: Path | None = None) -> 
     for judgment_set in (None, "stricter"):
         pyeval.evaluate(con, campaign_id, MEASURES, runs=["fused-rrf"], judgment_set=judgment_set)
         risk(con, campaign_id, ["AP"], [runs[0]], judgments=judgment_set)
+    # a run's answers, scored under a nugget assignment (and citation support) set (docs/rag.md)
+    topics = [r[0] for r in con.execute("select topic_id from topics where campaign_id = $c order by 1 limit 3",
+                                        {"c": campaign_id}).fetchall()]
+    con.execute("insert into judgment_sets (campaign_id, judgment_set, kind) values ($c, 'nuggets', 'human')",
+                {"c": campaign_id})
+    store_answers(con, campaign_id, runs[0], topics, judgment_set="nuggets")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PyevalWarning)  # the runs without answers are not scored
+        pyeval.evaluate(con, campaign_id, ["VitalScore", "CitationRecall", "AnswerLength"], judgment_set="nuggets")
 
 
 @pytest.fixture(scope="module")
