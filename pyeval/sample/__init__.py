@@ -1,4 +1,5 @@
-"""The bundled sample campaign: TREC 2012 Web track diversity (NIST) with 20 runs.
+"""The bundled sample campaign: TREC 2012 Web track diversity (NIST) with 20 runs, and a
+generated-answer campaign over its first ten topics and simulated runs (``rag/``).
 
 See README.md in this folder for the origin and licence of each file, and generate.py for
 the synthetic parts. :func:`write_sample` writes them out as plain files (``pyeval sample``).
@@ -25,6 +26,12 @@ SAMPLE_FILES = {
     "intents.DINprob": "intents.uniform.txt",
     "topics.xml": "full-topics.xml",
     "doclengths.txt": "doclengths.txt.gz",
+    # the generated-answer campaign over the same topics and runs (generate.py, docs/rag.md)
+    "rag/nuggets.jsonl": "rag/nuggets.jsonl",
+    "rag/answers.jsonl": "rag/answers.jsonl.gz",
+    "rag/assignments.manual.jsonl": "rag/assignments.manual.jsonl.gz",
+    "rag/assignments.auto.jsonl": "rag/assignments.auto.jsonl.gz",
+    "rag/support.tsv": "rag/support.tsv.gz",
 }
 #: Qrels for the drop-ins, in the layout each tool reads: file -> (bundled qrels, layout).
 DERIVED_QRELS = {
@@ -55,6 +62,10 @@ TREC 2012 Web track (ClueWeb09 category A, topics 151-200), written by `pyeval s
 | `ntcir/qrels.adhoc.ntcir` | the ad hoc qrels in NTCIR's layout for `pyeval ntcireval` (topic docno L<k>; levels <= 0 as L0) |
 | `ndeval/qrels-for-ndeval.txt` | the diversity qrels for `pyeval ndeval`, which refuses negative levels (as 0) |
 | `qrels.adhoc.stricter.txt` | a **simulated** second judge for judgment sets (`pyeval load qrels --judgments stricter`): NIST's ad hoc qrels with every positive level lowered by one |
+| `rag/nuggets.jsonl` | a nugget bank of topics 151-160 in nuggetizer's create format: each topic's subtopics as its nuggets (`pyeval load nuggets`) |
+| `rag/answers.jsonl` | **generated** answers of the simulated runs in the TREC RAG 2024 format, citing their runs' top documents (`pyeval load answers`) |
+| `rag/assignments.manual.jsonl`, `rag/assignments.auto.jsonl` | **generated** nugget assignments in nuggetizer's assign format: a manual set and a noisier automatic one (`pyeval load assignments --judgments ...`) |
+| `rag/support.tsv` | **generated** citation support judgments (`pyeval load support`) |
 
 Origins and licences: pyeval/sample/README.md in pyeval's source.
 """
@@ -148,14 +159,14 @@ def write_sample(directory: str | os.PathLike[str]) -> list[Path]:
     if folder.exists() and not folder.is_dir():
         raise NotOwnedError(f"{folder} exists and is not a folder; choose another DIR")
     targets = {folder / name: source for name, source in _targets().items()}
-    linked = [str(folder / sub) for sub in ("runs", "ntcir", "ndeval") if (folder / sub).is_symlink()]
+    linked = [str(folder / sub) for sub in ("runs", "ntcir", "ndeval", "rag") if (folder / sub).is_symlink()]
     if linked:  # writing through it would put files into another folder
         raise NotOwnedError(f"{linked[0]} is a link to another folder; pyeval writes no file through it "
                             "(choose an empty or new DIR)")
     taken = [str(target) for target in targets if target.exists() or target.is_symlink()]
     if taken:
         raise NotOwnedError(f"{taken[0]} exists; pyeval leaves it alone (choose an empty or new DIR)")
-    for sub in ("", "runs", "ntcir", "ndeval"):
+    for sub in ("", "runs", "ntcir", "ndeval", "rag"):
         (folder / sub).mkdir(parents=True, exist_ok=True)
     for target, source in targets.items():
         if source is not None:

@@ -17,10 +17,25 @@ seeds, and committed; tests/test_sample.py checks that regenerating gives the sa
 * ``doclengths.txt.gz``: a length in characters for every judged or retrieved document,
   drawn from a log-normal (median about 5,000 characters). Synthetic: the ClueWeb09 lengths
   used in the U-measure papers are not public.
+* ``rag/``: a generated-answer campaign over the same topics and runs (docs/rag.md), for the
+  first :data:`RAG_TOPICS` topics and the simulated runs: ``nuggets.jsonl`` (nuggetizer's create
+  output: each topic's subtopics of ``full-topics.xml`` as its nuggets, the first two vital);
+  ``answers.jsonl.gz`` (TREC RAG 2024 answer files of the runs: its references the run's top
+  :data:`RAG_REFERENCES` documents, an opening sentence, then a sentence per nugget it states,
+  citing the references the diversity qrels judge relevant to that subtopic; a nugget with such a
+  reference is stated with probability 0.85, one without with 0.15, so the answers' completeness
+  follows the runs' retrieval); ``assignments.manual.jsonl.gz`` (nuggetizer's assign output: a
+  stated nugget with a relevant citation is support, one without partial_support, the others
+  not_support); ``assignments.auto.jsonl.gz`` (the same labels, each replaced by another at
+  random with probability 0.2: an automatic assessor); ``support.tsv.gz`` (each citation: full when
+  the cited document is relevant to the sentence's subtopic, partial when relevant to the topic
+  only, none otherwise).
 """
 from __future__ import annotations
 
 import gzip
+import json
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +47,8 @@ HERE = Path(__file__).resolve().parent
 SEED = 20120151  # TREC 2012, first topic 151
 SYSTEMS = 18
 DEPTH = 100
+RAG_TOPICS = 10  # the generated-answer campaign's topics: the first ten (151-160)
+RAG_REFERENCES = 5  # an answer's references: its run's top five documents
 
 
 def subtopics() -> pd.DataFrame:
@@ -115,18 +132,90 @@ def document_lengths(runs: dict[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _subtopic_texts() -> dict[str, tuple[str, list[str]]]:
+    """topic -> (its query, its subtopics' texts in number order), from full-topics.xml."""
+    root = ElementTree.parse(HERE / "full-topics.xml").getroot()
+    return {topic.get("number"): (" ".join(topic.findtext("query").split()),
+                                  [" ".join(sub.text.split()) for sub in
+                                   sorted(topic.findall("subtopic"), key=lambda sub: int(sub.get("number")))])
+            for topic in root.findall("topic")}
+
+
+def _jsonl(records: list[dict]) -> str:
+    return "".join(json.dumps(record) + "\n" for record in records)
+
+
+def rag_texts(runs: dict[str, str]) -> dict[str, str]:
+    """The generated-answer campaign of the sample (``rag/``; see the module's docstring)."""
+    topics = dict(sorted(_subtopic_texts().items())[:RAG_TOPICS])
+    qrels = _read(HERE / "qrels.diversity.txt.gz", ["topic_id", "intent_id", "doc_id", "level"])
+    qrels["level"] = qrels.level.astype(int)
+    relevant = qrels[qrels.level > 0]
+    relevant_to = {(t, i): set(group.doc_id) for (t, i), group in relevant.groupby(["topic_id", "intent_id"])}
+    relevant_topic = {t: set(group.doc_id) for t, group in relevant.groupby("topic_id")}
+    rng = np.random.default_rng(SEED + 41)
+    nuggets = [{"qid": topic, "query": query, "nuggets": [
+        {"text": text, "importance": "vital" if number <= 2 else "okay"} for number, text in enumerate(texts, 1)]}
+        for topic, (query, texts) in topics.items()]
+    labels = ("support", "partial_support", "not_support")
+    answers, manual, automatic, support = [], [], [], ["run_id\ttopic_id\tsentence_number\tdoc_id\tlabel"]
+    for name in sorted(runs):
+        run_id = name.removeprefix("runs/").removesuffix(".txt.gz")
+        top: dict[str, list[str]] = {}
+        for line in runs[name].splitlines():
+            topic_id, _, doc_id, rank, *_ = line.split()
+            if topic_id in topics and int(rank) <= RAG_REFERENCES:
+                top.setdefault(topic_id, []).append(doc_id)
+        for topic_id, (query, texts) in topics.items():
+            if topic_id not in top:
+                continue  # the run skipped the topic: no answer
+            references = top[topic_id]
+            sentences = [{"text": f"This answer is about {query}.", "citations": []}]
+            truth = []
+            for number, text in enumerate(texts, 1):
+                grounded = [i for i, doc in enumerate(references) if doc in relevant_to.get((topic_id, str(number)), ())]
+                if rng.random() >= (0.85 if grounded else 0.15):
+                    truth.append("not_support")
+                    continue
+                cited = grounded[:2] if grounded else [int(rng.integers(len(references)))]
+                sentences.append({"text": f"As to the question {text!r}, the cited pages answer it.",
+                                  "citations": cited})
+                truth.append("support" if grounded else "partial_support")
+                for doc in (references[i] for i in cited):
+                    label = ("full" if doc in relevant_to.get((topic_id, str(number)), ()) else
+                             "partial" if doc in relevant_topic.get(topic_id, ()) else "none")
+                    support.append(f"{run_id}\t{topic_id}\t{len(sentences)}\t{doc}\t{label}")
+            length = sum(len(sentence["text"].split()) for sentence in sentences)
+            answers.append({"run_id": run_id, "topic_id": topic_id, "topic": query, "references": references,
+                            "response_length": length, "answer": sentences})
+            noisy = [label if rng.random() >= 0.2 else str(rng.choice([other for other in labels if other != label]))
+                     for label in truth]
+            for target, assigned in ((manual, truth), (automatic, noisy)):
+                target.append({"query": query, "qid": topic_id,
+                               "answer_text": " ".join(sentence["text"] for sentence in sentences),
+                               "response_length": length, "run_id": run_id,
+                               "nuggets": [{"text": text, "importance": "vital" if number <= 2 else "okay",
+                                            "assignment": label}
+                                           for number, (text, label) in enumerate(zip(texts, assigned), 1)]})
+    return {"rag/nuggets.jsonl": _jsonl(nuggets), "rag/answers.jsonl.gz": _jsonl(answers),
+            "rag/assignments.manual.jsonl.gz": _jsonl(manual), "rag/assignments.auto.jsonl.gz": _jsonl(automatic),
+            "rag/support.tsv.gz": "\n".join(support) + "\n"}
+
+
 def generated_texts() -> dict[str, str]:
     """Every generated file of the sample, by path relative to this folder."""
     texts = intent_files()
     runs = simulated_runs()
     texts.update(runs)
     texts["doclengths.txt.gz"] = document_lengths(runs)
+    texts.update(rag_texts(runs))
     return texts
 
 
 def write(texts: dict[str, str]) -> None:
     for name, text in texts.items():
         path = HERE / name
+        path.parent.mkdir(exist_ok=True)
         data = text.encode("utf-8")
         path.write_bytes(gzip.compress(data, compresslevel=9, mtime=0) if name.endswith(".gz") else data)
 
