@@ -517,7 +517,13 @@ class Engine:
         at once, nothing stored: one statement of the :class:`Prepared` plan, so that its
         fixed cost is paid once (a set no prepared plan computes: the DuckDB executor, through
         :func:`pyeval.core.evaluation.evaluate`). Each run's result is what :meth:`evaluate`
-        gives for it alone. Errors name the run by ``labels`` (default ``<run NAME>``)."""
+        gives for it alone. Errors name the run by ``labels`` (default ``<run NAME>``). Measures
+        of generated answers (docs/rag.md) are refused: they score stored answers, not a run."""
+        answers = [str(m) for m in measures if m.definition.answer_inputs is not None]
+        if answers:
+            raise PyevalError(f"{', '.join(answers)}: a measure of generated answers scores the answers stored in a "
+                              "warehouse, not a run and qrels: evaluate it with pyeval.evaluate on a campaign that "
+                              "holds answers (docs/rag.md)")
         names = list(runs)
         if labels is None:
             labels = {name: f"<run {name}>" for name in names}

@@ -324,3 +324,8 @@ def test_an_evaluation_records_its_answers_bank_and_set_and_turns_stale_when_the
     assert ("assignments", "auto") not in set(con.execute(
         "select input_kind, input_name from evaluation_inputs where evaluation_id = $e", {"e": retrieval_only}
     ).fetchall())
+
+
+def test_the_ir_measures_api_refuses_them_in_one_line():
+    with pytest.raises(PyevalError, match=r"^VitalScore: a measure of generated answers scores the answers stored"):
+        pyeval.calc_aggregate(["vital_score", "AP"], {"Q0": {"D0": 1}}, {"Q0": {"D0": 1.0}})
