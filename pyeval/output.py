@@ -149,17 +149,69 @@ def render_rows(
         writer.writerow(headers)
         writer.writerows([cell_text(v, integer=i, full=True) for v, i in zip(row, integer)] for row in rows)
         return buffer.getvalue().rstrip("\n")
-    floor = 10.0 ** -DECIMALS
-    bound = max(p_resolution or 0.0, floor)
-    p_bounds = [bound if is_p_value(h) else None for h in headers]
-    text = [[cell_text(v, integer=i, p_bound=b) for v, i, b in zip(row, integer, p_bounds)] for row in rows]
-    numeric = [all(_is_number(row[c]) or _is_missing(row[c]) for row in rows) and any(_is_number(row[c]) for row in rows)
-               for c in range(len(headers))]
-    align = ["right" if n else "left" for n in numeric]
+    text = _table_cells(headers, rows, integer, p_resolution)
+    align = ["right" if n else "left" for n in _numeric_columns(len(headers), rows)]
     table_format = {"markdown": "github", "latex": "latex_booktabs"}.get(fmt, "simple")
     if not rows:
         return tabulate([], headers=headers, tablefmt=table_format, disable_numparse=True)
     return tabulate(text, headers=headers, tablefmt=table_format, disable_numparse=True, colalign=align)
+
+
+def _table_cells(headers: Sequence[str], rows: Sequence[Sequence[Any]], integer: Sequence[bool],
+                 p_resolution: float | None) -> list[list[str]]:
+    """The text of every cell of a table or markdown (4 decimals; p-values below the test's
+    resolution, at least what 4 decimals show, as ``< bound``)."""
+    bound = max(p_resolution or 0.0, 10.0 ** -DECIMALS)
+    p_bounds = [bound if is_p_value(h) else None for h in headers]
+    return [[cell_text(v, integer=i, p_bound=b) for v, i, b in zip(row, integer, p_bounds)] for row in rows]
+
+
+def _numeric_columns(width: int, rows: Sequence[Sequence[Any]]) -> list[bool]:
+    """Which columns hold numbers only (missing values aside): aligned right."""
+    return [all(_is_number(row[c]) or _is_missing(row[c]) for row in rows) and any(_is_number(row[c]) for row in rows)
+            for c in range(width)]
+
+
+#: Rows of a result's HTML table in a notebook (:func:`html_table`); a line counts the others.
+HTML_ROWS = 40
+
+
+def html_table(
+    frame: pd.DataFrame,
+    *,
+    note: str = "",
+    integer_columns: Collection[str] = (),
+    p_resolution: float | None = None,
+    max_rows: int = HTML_ROWS,
+) -> str:
+    """``frame`` as an HTML table for a notebook (``_repr_html_``), its cells as a table prints
+    them (:func:`render_rows`' rules), every text escaped; beyond ``max_rows`` rows a line
+    says how many more there are; ``note`` (a result's summary line) below it."""
+    import html
+
+    headers, rows = _frame_rows(_typed(frame.head(max_rows), integer_columns))
+    integer = [h in integer_columns for h in headers]
+    cells = _table_cells(headers, rows, integer, p_resolution)
+    right = _numeric_columns(len(headers), rows)
+
+    def cell(tag: str, text: str, numeric: bool) -> str:
+        style = ' style="text-align: right"' if numeric else ' style="text-align: left"'
+        return f"<{tag}{style}>{html.escape(text)}</{tag}>"
+
+    head = "".join(cell("th", h, r) for h, r in zip(headers, right))
+    body = "".join("<tr>" + "".join(cell("td", t, r) for t, r in zip(row, right)) + "</tr>" for row in cells)
+    parts = [f'<table class="dataframe pyeval"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>']
+    if len(frame) > max_rows:
+        parts.append(f"<p>… {len(frame) - max_rows:,} more rows (all {len(frame):,} in <code>.df()</code>)</p>")
+    if note:
+        parts.append("<p>" + html.escape(note).replace("\n", "<br>") + "</p>")
+    return "\n".join(parts)
+
+
+def _frame_rows(frame: pd.DataFrame) -> tuple[list[str], list[tuple]]:
+    """The headers and rows of a frame (:func:`_typed`) as :func:`render_rows` takes them."""
+    columns = [frame[name].astype(object).tolist() for name in frame.columns]
+    return [str(name) for name in frame.columns], list(zip(*columns)) if columns else []
 
 
 def render(
@@ -179,10 +231,8 @@ def render(
         return _frame_csv(frame)
     if fmt == "json":
         return _frame_json(frame)
-    columns = [frame[name].astype(object).tolist() for name in frame.columns]
-    rows = list(zip(*columns)) if columns else []
-    return render_rows([str(name) for name in frame.columns], rows, fmt, integer_columns=integer_columns,
-                       p_resolution=p_resolution)
+    headers, rows = _frame_rows(frame)
+    return render_rows(headers, rows, fmt, integer_columns=integer_columns, p_resolution=p_resolution)
 
 
 def whole_counts(frame: pd.DataFrame, counts: Collection[str], *, by: str = "measure",

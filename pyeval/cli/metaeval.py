@@ -98,7 +98,6 @@ def _judgments_option(command):
 def significance_command(ctx, campaign, measure, test, runs, replicates, seed, alpha, correction, comparison,
                          no_store, runs_sample, p_convention, tau, judgment_set, plot, dpi, fmt):
     """Test every pair of runs on a stored measure; store and print the pairwise results."""
-    from ..output import render
     from ..resampling import significance
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
@@ -106,11 +105,7 @@ def significance_command(ctx, campaign, measure, test, runs, replicates, seed, a
                           replicates=replicates, seed=seed, alpha=alpha, correction=correction,
                           comparison=comparison, p_convention=p_convention, tau=tau, store=not no_store,
                           judgment_set=judgment_set)
-    shown = [c for c in ("run_a", "run_b", "mean_diff", "statistic", "pvalue", "p_adjusted", "significant",
-                         "effect_size", "ci_low", "ci_high", "delta") if c in result.pairs]
-    counts = ("statistic",) if test in ("sign", "wilcoxon") else ()  # counts and rank sums: 24, not 24.0000
-    click.echo(render(result.pairs[shown].rename(columns={"pvalue": "p"}), fmt, integer_columns=counts,
-                      p_resolution=1 / result.replicates if result.replicates else None))
+    click.echo(result.render(fmt, note=False))  # the table print(result) shows (pyeval/display.py)
     click.echo(result.summary(), err=True)
     if result.test_id is not None:
         click.echo(f"stored as test {result.test_id}", err=True)
@@ -142,7 +137,6 @@ def significance_command(ctx, campaign, measure, test, runs, replicates, seed, a
 def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alpha, correction, comparison,
                       no_store, runs_sample, plot, dpi, curves, engine, workers, ray_address, judgment_set, fmt):
     """Discriminative power of measures: significant run pairs at alpha, delta, ASL curves."""
-    from ..output import render
     from ..resampling import discriminative_power
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
@@ -160,7 +154,7 @@ def discpower_command(ctx, campaign, measures, test, runs, replicates, seed, alp
                                          runs_sample=runs_sample, replicates=replicates, seed=seed, alpha=alpha,
                                          correction=correction, comparison=comparison, store=not no_store,
                                          judgment_set=judgment_set)
-        click.echo(render(power.table.drop(columns=["test_id", "warnings"]), fmt))
+        click.echo(power.render(fmt, note=False))
         first = next(iter(power.results.values()))
         click.echo(f"{campaign}: {len(first.matrix.run_ids)} runs ({', '.join(first.matrix.run_ids)}), "
                    f"{len(first.matrix.topic_ids)} topics", err=True)
@@ -272,7 +266,7 @@ def swaprate_command(ctx, campaign, measures, subset_size, trials, seed, samplin
             wide = result.table.pivot(index=["bin", "bin_low"], columns="measure", values="swap_rate")
             click.echo(render(wide[list(dict.fromkeys(result.table["measure"]))].reset_index(), fmt))
         else:
-            click.echo(render(result.summary.drop(columns=["evaluation_id", "bin_width", "warnings"]), fmt))
+            click.echo(result.render(fmt, note=False))
         s = result.settings
         click.echo(f"{campaign}: {s['runs']} runs ({s['pairs']} pairs), {s['topic_count']} topics, "
                    f"c = {s['subset_size']}, "
@@ -299,7 +293,6 @@ def swaprate_command(ctx, campaign, measures, subset_size, trials, seed, samplin
 def stability_command(ctx, campaign, measures, subset_size, trials, seed, fuzziness, fuzz, strict_bv_rule, plot, dpi,
                       runs, no_store, judgment_set, fmt):
     """Minority rate and proportion of ties over topic subsets, for each fuzziness."""
-    from ..output import render
     from ..resampling import stability
     from ..resampling.stability import DEFAULT_FUZZINESS
 
@@ -309,7 +302,7 @@ def stability_command(ctx, campaign, measures, subset_size, trials, seed, fuzzin
         result = stability(con, campaign, list(measures), fuzziness=values, subset_size=subset_size, trials=trials,
                            seed=seed, fuzz=fuzz, strict_bv_rule=strict_bv_rule, runs=_run_names(runs),
                            store=not no_store, judgment_set=judgment_set)
-        click.echo(render(result.table[["measure", "fuzziness", "minority_rate", "proportion_of_ties"]], fmt))
+        click.echo(result.render(fmt, note=False))
         click.echo(result.summary(0.05), err=True)
         if plot:
             result.plot(plot, dpi=dpi)
@@ -348,10 +341,7 @@ def correlate_command(ctx, campaign, measures, test, replicates, seed, alpha, ma
             click.echo(render(result.matrix(matrix_column).reset_index(names="measure"), fmt))
             click.echo(MATRIX_LEGENDS[matrix_column], err=fmt in ("csv", "json"))  # csv/json: data only on stdout
         else:
-            shown = [c for c in ("measure_a", "measure_b", "tau", "tau_b", "tau_ap", "tau_ap_reverse",
-                                 "tau_ap_symmetric",
-                                 "a_only", "in_both", "b_only", "conflicts", "agreement") if c in result.table]
-            click.echo(render(result.table[shown], fmt))
+            click.echo(result.render(fmt, note=False))
         data = result.matrices
         click.echo(f"{campaign}: {len(data.run_ids)} runs, {len(data.topic_ids)} topics"
                    + (f"; agreement under {test}, alpha = {alpha:g}" if test != "none" else ""), err=True)
@@ -391,8 +381,7 @@ def concordance_command(ctx, campaign, measures, golds, each_gold, show_matrix, 
 
         click.echo(MATRIX_LEGEND, err=fmt in ("csv", "json"))  # csv/json: data only on stdout
     else:
-        click.echo(render(result.table[["gold", "measure_1", "measure_2", "disagreements", "concordance_1",
-                                        "concordance_2", "wins_1", "wins_2", "p_value"]], fmt))
+        click.echo(result.render(fmt, note=False))
     data = result.data
     click.echo(f"{campaign}: {len(data.run_ids)} runs, {len(data.topic_ids)} topics, "
                f"{int(result.table['list_pairs'].iloc[0])} list pairs; sign test on the wins", err=True)
@@ -410,14 +399,13 @@ def concordance_command(ctx, campaign, measures, golds, each_gold, show_matrix, 
 @fail_cleanly
 def robustness_command(ctx, campaign, measures, profiles, runs, no_store, judgment_set, fmt):
     """Kendall's tau between rankings under default and other gain assignments (evaluates what is missing)."""
-    from ..output import render
     from ..resampling import gain_robustness
     from ..resampling.robustness import DEFAULT_PROFILES
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
     result = gain_robustness(con, campaign, list(measures), profiles=list(profiles) or list(DEFAULT_PROFILES),
                              runs=_run_names(runs), store=not no_store, judgment_set=judgment_set)
-    click.echo(render(result.table[["measure", "profile", "variant", "tau", "tau_b", "tau_ap"]], fmt))
+    click.echo(result.render(fmt, note=False))
     _stored_note("robustness experiment", result.robustness_id)
 
 
@@ -442,7 +430,6 @@ def robustness_command(ctx, campaign, measures, profiles, runs, no_store, judgme
 def mem_command(ctx, campaign, measures, depth, alpha, beta, expectation, solver, runs_top, topics_top, plot, dpi, runs,
                 no_store, judgment_set, fmt):
     """Informativeness by the maximum entropy method: PR-curve errors and predicted measures."""
-    from ..output import render
     from ..resampling import informativeness
 
     con = open_warehouse(ctx, read_only=no_store, create=False)
@@ -450,8 +437,7 @@ def mem_command(ctx, campaign, measures, depth, alpha, beta, expectation, solver
         result = informativeness(con, campaign, list(measures), depth=depth, alpha=alpha, beta=beta,
                                  expectation=expectation, solver=solver, runs=_run_names(runs), runs_top=runs_top,
                                  topics_top=topics_top, store=not no_store, judgment_set=judgment_set)
-        click.echo(render(result.predictions[["target", "predicted", "tau", "rmsr", "mare", "rms", "mae",
-                                              "runs_excluded"]], fmt))
+        click.echo(result.render(fmt, note=False))
         failed = int((~result.solutions["converged"]).sum())
         click.echo(f"{campaign}: {result.predictions['runs'].iloc[0]} runs x {result.predictions['topics'].iloc[0]} "
                    f"topics, depth {depth}; {len(result.solutions)} problems, {failed} not converged", err=True)

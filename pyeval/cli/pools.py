@@ -212,8 +212,9 @@ def loo_command(ctx, campaign, pool_name, measures, grouping, judgment_set, runs
         if table_format:
             click.echo(paper_table(frame, table_format, caption=f"leave-one-{grouping}-out, pool {name} ({campaign})"))
         else:
-            click.echo(render(frame, fmt, integer_columns=("official_rank", "leave_out_rank", "rank_change", "runs",
-                                                           "max_rank_change")))
+            from ..pools.leave_out import RANK_COLUMNS
+
+            click.echo(render(frame, fmt, integer_columns=RANK_COLUMNS))
         if plot_prefix:
             for measure in result.rankings["measure"]:
                 result.plot(_loo_figure(plot_prefix, measure), measure)

@@ -19,6 +19,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from ..display import Displayed
 from pyeval.core.db import check_judgment_set, default_judgment_set, first_row, rollback_quietly, transaction
 from .. import progress as bars
 from ..errors import PyevalError, PyevalWarning
@@ -39,8 +40,8 @@ class OverfittingWarning(PyevalWarning):
     """A grid point chosen and reported on the same topics."""
 
 
-@dataclass
-class GridResult:
+@dataclass(repr=False)
+class GridResult(Displayed):
     """A grid: ``points`` (point_id, the varied parameters, train_mean, test_mean), the best
     point (chosen on the training topics), the inputs' means, the test of the best point against
     the best input run (on the test topics), and the stored ids.
@@ -63,6 +64,16 @@ class GridResult:
     kept_run_id: str | None
     axes: tuple[str, ...]
     fold_points: tuple[int, ...] = ()
+
+    def df(self) -> pd.DataFrame:
+        """``points``: one row per point of the grid."""
+        return self.points
+
+    def _display_frame(self) -> pd.DataFrame:
+        return self.shown_points()
+
+    def _display_note(self) -> str:
+        return self.summary()
 
     @property
     def cross_validated(self) -> bool:

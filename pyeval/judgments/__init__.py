@@ -17,6 +17,7 @@ import duckdb
 import pandas as pd
 
 from pyeval.core.db import create_rows, first_row, judgment_set_or_default, transaction
+from ..display import Displayed
 from ..errors import PyevalError, require_choice, with_command_line
 from ..loaders import judgment_sets
 from .agreement import COEFFICIENTS, LabelAgreement, label_agreement
@@ -56,8 +57,8 @@ def set_default(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: 
     judgment_sets.set_default(con, campaign_id, judgment_set)
 
 
-@dataclass
-class Comparison:
+@dataclass(repr=False)
+class Comparison(Displayed):
     """The result of :func:`compare`: for each candidate, its :class:`LabelAgreement` and, for
     each measure, its :class:`RankingAgreement`; the stored comparison ids (one per candidate's
     labels and one per candidate and measure) and, in ``stored``, what each id compared."""
@@ -68,6 +69,13 @@ class Comparison:
     rankings: dict[tuple[str, str], RankingAgreement] = field(default_factory=dict)
     comparison_ids: list[int] = field(default_factory=list)
     stored: dict[int, tuple[str, str | None]] = field(default_factory=dict)  # id -> (candidate, measure or None)
+
+    def df(self) -> pd.DataFrame:
+        """:meth:`summary`: one row per candidate set and measure."""
+        return self.summary()
+
+    def _display_note(self) -> str:
+        return f"stored as {self.stored_text()}" if self.comparison_ids else ""
 
     def stored_text(self) -> str:
         """``comparison 1 (stricter: labels), 2 (stricter: AP)``: each stored id and what it compared."""

@@ -28,6 +28,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from ..display import Displayed
 from pyeval.core import sqlfiles
 
 #: The coefficients, as stored in judgment_agreement.coefficient.
@@ -173,8 +174,8 @@ def coefficients(cells: pd.DataFrame, thresholds: list[int]) -> list[tuple[str, 
     return rows
 
 
-@dataclass
-class LabelAgreement:
+@dataclass(repr=False)
+class LabelAgreement(Displayed):
     """``agreement``: one row per (topic_id, coefficient, threshold) — topic_id None overall —
     with value, units (judged by both), reference_only, candidate_only, warning; ``confusion``:
     topic_id, reference_level, candidate_level, documents (null level: not judged by that set)."""
@@ -186,6 +187,17 @@ class LabelAgreement:
     confusion: pd.DataFrame
     thresholds: list[int]
     threshold: int
+
+    def df(self) -> pd.DataFrame:
+        """``agreement``: one row per topic (None: overall), coefficient and threshold."""
+        return self.agreement
+
+    def _display_frame(self) -> pd.DataFrame:
+        return self.agreement[self.agreement["topic_id"].isna()]  # the overall values; per topic in df()
+
+    def _display_note(self) -> str:
+        return f"{self.candidate} against {self.reference} ({self.campaign_id}): overall label agreement"
+
 
 
 def label_agreement(con: duckdb.DuckDBPyConnection, campaign_id: str, reference: str, candidate: str, *,

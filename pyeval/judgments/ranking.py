@@ -19,6 +19,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from ..display import Displayed
 from ..errors import PyevalError, PyevalWarning, require_choice, with_command_line
 from ..resampling.correlation import correlate_means, ranking, significant_pair_agreement
 from ..resampling.matrix import ScoreMatrix, canonical_measure, score_matrix
@@ -31,8 +32,8 @@ MIN_RUNS = 3
 LIMIT_Z = 1.96
 
 
-@dataclass
-class RankingAgreement:
+@dataclass(repr=False)
+class RankingAgreement(Displayed):
     """``table``: one row per (statistic, top_k) with value, runs, topics, warning (top_k None:
     all runs); ``means``: run_id, reference, candidate (the runs' means over the common topics);
     ``differences``: run_id, topic_id, reference, candidate (per-topic scores); ``warnings``."""
@@ -45,6 +46,15 @@ class RankingAgreement:
     means: pd.DataFrame
     differences: pd.DataFrame
     warnings: list[str] = field(default_factory=list)
+
+    def df(self) -> pd.DataFrame:
+        """``table``: one row per statistic and top k (None: all runs)."""
+        return self.table
+
+    def _display_note(self) -> str:
+        return "\n".join([f"{self.candidate} against {self.reference} on {self.measure} ({self.campaign_id})",
+                          *(f"warning: {note}" for note in self.warnings)])
+
 
 
 def stored_matrix(con: duckdb.DuckDBPyConnection, campaign_id: str, measure: str, judgment_set: str,

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
+from ..display import Displayed
 from pyeval.core import sqlfiles
 from pyeval.core.db import default_judgment_set, first_row, transaction
 from ..errors import PyevalError, require_choice
@@ -31,8 +32,12 @@ COLUMNS = ["measure", "run_id", "pooled", "left_out", "official", "leave_out", "
            "judgment_set", "official_evaluation_id"]
 
 
-@dataclass
-class LeaveOut:
+#: The columns of :meth:`LeaveOut.summary` and ``rankings`` that are whole numbers (printed so).
+RANK_COLUMNS = ("official_rank", "leave_out_rank", "rank_change", "runs", "max_rank_change")
+
+
+@dataclass(repr=False)
+class LeaveOut(Displayed):
     """The result of :func:`leave_out`: ``table`` (one row per measure and run, :data:`COLUMNS`)
     and ``rankings`` (per measure: runs, kendall_tau, kendall_tau_b, tau_ap, max_rank_change)."""
 
@@ -41,6 +46,19 @@ class LeaveOut:
     grouping: str
     table: pd.DataFrame
     rankings: pd.DataFrame
+
+    def df(self) -> pd.DataFrame:
+        """``table``: one row per measure and run."""
+        return self.table
+
+    def _display_frame(self) -> pd.DataFrame:
+        return self.summary()
+
+    def _display_note(self) -> str:
+        return f"leave-one-{self.grouping}-out, pool {self.pool_name} ({self.campaign_id}); * pooled runs"
+
+    def _display_options(self) -> dict:
+        return {"integer_columns": RANK_COLUMNS}
 
     def summary(self, measure: str | None = None) -> pd.DataFrame:
         """loo-summarize.pl's table: run (``*`` when pooled), official, leave-out, difference,

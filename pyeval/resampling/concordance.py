@@ -23,6 +23,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from ..display import Displayed
 from ..errors import PyevalError, with_command_line
 from pyeval.core.db import default_judgment_set, stores_in_one_transaction
 from .stats import TOLERANCE, differences
@@ -98,8 +99,8 @@ def mark(p: float) -> str:
     return "‡" if p < 0.01 else "†" if p < 0.05 else ""
 
 
-@dataclass
-class Concordance:
+@dataclass(repr=False)
+class Concordance(Displayed):
     """``table``: one row per (measure_1, measure_2, gold set): disagreements, correct_1,
     correct_2, concordance_1, concordance_2, wins_1, wins_2, p_value; ``matrix(gold)``: the
     seed papers' table layout."""
@@ -110,6 +111,18 @@ class Concordance:
     table: pd.DataFrame
     data: MeasureMatrices
     concordance_id: int | None = None
+
+    def df(self) -> pd.DataFrame:
+        """``table``: one row per measure pair and gold standard."""
+        return self.table
+
+    def _display_frame(self) -> pd.DataFrame:
+        return self.table[["gold", "measure_1", "measure_2", "disagreements", "concordance_1", "concordance_2",
+                           "wins_1", "wins_2", "p_value"]]
+
+    def _display_note(self) -> str:
+        return (f"{self.campaign_id}: {len(self.data.run_ids)} runs, {len(self.data.topic_ids)} topics, "
+                f"{int(self.table['list_pairs'].iloc[0])} list pairs; sign test on the wins") + (f"\nstored as concordance experiment {self.concordance_id}" if self.concordance_id is not None else "")
 
     def matrix(self, gold: str | Sequence[str] | None = None, digits: int = 3) -> pd.DataFrame:
         """Rows measure_1, columns measure_2 (JIP 2013 Table 6 / U-measure Table 2): each cell

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from pyeval.core.db import default_judgment_set, stores_in_one_transaction
+from ..display import Displayed
 from ..errors import PyevalError
 from .significance import DEFAULT_SEED, TESTS
 from .stats import pair_indices
@@ -176,8 +177,13 @@ def significant_pair_agreement(pairs_a: pd.DataFrame, pairs_b: pd.DataFrame, alp
             "agreement": both / union if union else None}
 
 
-@dataclass
-class Correlations:
+#: The columns of ``table`` that ``pyeval correlate`` prints (those the experiment gives).
+SHOWN_COLUMNS = ("measure_a", "measure_b", "tau", "tau_b", "tau_ap", "tau_ap_reverse", "tau_ap_symmetric", "a_only",
+                 "in_both", "b_only", "conflicts", "agreement")
+
+
+@dataclass(repr=False)
+class Correlations(Displayed):
     """``table``: one row per measure pair (measure_a, measure_b, tau, tau_b, tau_ap, tau_ap_reverse,
     tau_ap_symmetric, tied_means and, with a test, the agreement columns); ``means``: run x
     measure means."""
@@ -187,6 +193,17 @@ class Correlations:
     means: pd.DataFrame
     matrices: MeasureMatrices
     correlation_id: int | None = None
+
+    def df(self) -> pd.DataFrame:
+        """``table``: one row per measure pair."""
+        return self.table
+
+    def _display_frame(self) -> pd.DataFrame:
+        return self.table[[c for c in SHOWN_COLUMNS if c in self.table]]
+
+    def _display_note(self) -> str:
+        data = self.matrices
+        return f"{self.campaign_id}: {len(data.run_ids)} runs, {len(data.topic_ids)} topics" + (f"\nstored as correlation experiment {self.correlation_id}" if self.correlation_id is not None else "")
 
     def matrix(self, column: str = "tau") -> pd.DataFrame:
         """A measure x measure matrix of ``column`` (row = measure_a, the τ_ap reference)."""

@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from pyeval.core.db import judgment_set_or_default
+from ..display import Displayed
 from ..errors import PyevalError, require_choice
 from .matrix import ScoreMatrix, canonical_measure, score_matrix, scored_runs
 from .risk import DEFAULT_JUDGMENTS, check_judgments
@@ -186,8 +187,8 @@ def achieved(design: str, n: int, min_diff: float, variance: float, *, alpha: fl
     return float(power), float(detectable)
 
 
-@dataclass
-class TopicSetDesign:
+@dataclass(repr=False)
+class TopicSetDesign(Displayed):
     """``table``: one row per (measure, design): the variance estimate, the topics required, and
     the power and detectable difference at the current topic count; ``design_id`` when stored."""
 
@@ -196,6 +197,17 @@ class TopicSetDesign:
     table: pd.DataFrame
     settings: dict = field(default_factory=dict)
     design_id: int | None = None
+
+    def df(self) -> pd.DataFrame:
+        """``table``: one row per measure and design."""
+        return self.table
+
+    def _display_frame(self) -> pd.DataFrame:
+        return self.table[["measure", "design", "method", "variance", "variance_df", "alpha", "beta", "min_diff",
+                           "systems", "topics_required", "current_topics", "achieved_power", "detectable_at_current"]]
+
+    def _display_note(self) -> str:
+        return (f"stored as topic set design {self.design_id}" if self.design_id is not None else "")
 
     def curve(self, differences: Sequence[float], design: str = "paired-t") -> pd.DataFrame:
         """n required against the minimum detectable difference, per measure (for the plot)."""
@@ -323,8 +335,8 @@ def topic_set_design(
     return result
 
 
-@dataclass(frozen=True)
-class GStudy:
+@dataclass(frozen=True, repr=False)
+class GStudy(Displayed):
     """Variance components of the crossed systems x topics design with one observation per cell
     (Bodoff & Li, SIGIR 2007; Urbano, Marrero & Martín, SIGIR 2013; gt4ireval's ``gstudy``):
     σ²_s = (MS_s − MS_e)/n_t, σ²_t = (MS_t − MS_e)/n_s, σ²_e = MS_e; a negative estimate is 0."""
@@ -337,6 +349,15 @@ class GStudy:
     ms_system: float
     ms_topic: float
     ms_residual: float
+
+    def df(self) -> pd.DataFrame:
+        """One row: the systems, the topics, the variance components and the mean squares."""
+        import dataclasses
+
+        return pd.DataFrame([dataclasses.asdict(self)])
+
+    def _display_options(self) -> dict:
+        return {"integer_columns": ("systems", "topics")}
 
     def d_study(self, topics: Sequence[int] | None = None, stability: float = 0.95) -> pd.DataFrame:
         """For each topic set size n': Eρ² = σ²_s/(σ²_s + σ²_e/n') (relative decisions), Φ =

@@ -16,6 +16,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from ..display import Displayed
 from ..vocabulary import TEST_NAMES
 from pyeval.core.db import default_judgment_set, first_row, rollback_quietly, stores_in_one_transaction, transaction
 from ..errors import PyevalError, with_command_line
@@ -26,8 +27,8 @@ from .significance import DEFAULT_SEED, SignificanceResult, choose_runs, signifi
 DISCPOWER_TESTS = TEST_NAMES  # every significance test (pyeval.vocabulary.SIGNIFICANCE_TESTS)
 
 
-@dataclass
-class DiscriminativePower:
+@dataclass(repr=False)
+class DiscriminativePower(Displayed):
     """``table``: measure, test, alpha, significant_pairs, total_pairs, share, delta, test_id;
     ``curves``: measure, rank (1 = smallest ASL), asl; ``results``: each measure's test."""
 
@@ -39,6 +40,18 @@ class DiscriminativePower:
     results: dict[str, SignificanceResult] = field(repr=False)
     discpower_id: int | None = None
     judgment_set: str = "official"  # the judgment set whose scores were tested
+
+    def df(self) -> pd.DataFrame:
+        """``table``: one row per measure."""
+        return self.table
+
+    def _display_frame(self) -> pd.DataFrame:
+        return self.table.drop(columns=["test_id", "warnings"])
+
+    def _display_note(self) -> str:
+        first = next(iter(self.results.values())).matrix
+        return (f"{self.campaign_id}: {len(first.run_ids)} runs ({', '.join(first.run_ids)}), "
+                f"{len(first.topic_ids)} topics") + (f"\nstored as discriminative power {self.discpower_id}" if self.discpower_id is not None else "")
 
     def plot(self, path: str | Path, title: str | None = None, dpi: float | None = None) -> Path:
         """Save the ASL curves (matplotlib, Agg backend; PNG, PDF or SVG by ``path``'s suffix,

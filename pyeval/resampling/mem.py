@@ -51,6 +51,7 @@ import numpy as np
 import pandas as pd
 
 from pyeval.core import sqlfiles
+from ..display import Displayed
 from .. import progress as bars
 from pyeval.storage.public import use_internal_schema
 from pyeval.core.db import check_judgment_set, default_judgment_set, stores_in_one_transaction
@@ -455,8 +456,8 @@ def prediction_errors(predicted: np.ndarray, actual: np.ndarray) -> dict:
             "mare": float(np.mean(np.abs(relative))), "runs_excluded": excluded}
 
 
-@dataclass
-class Informativeness:
+@dataclass(repr=False)
+class Informativeness(Displayed):
     """``solutions``: target, run_id, topic_id, observed, entropy, iterations, residual,
     converged, status, rms, mae; ``predictions``: target, predicted, tau, rmsr, mare, rms, mae;
     ``probabilities``: target -> K x M x N inferred p."""
@@ -467,6 +468,19 @@ class Informativeness:
     probabilities: dict[str, np.ndarray] = field(repr=False)
     settings: dict = field(default_factory=dict)
     mem_id: int | None = None
+
+    def df(self) -> pd.DataFrame:
+        """``predictions``: one row per target measure."""
+        return self.predictions
+
+    def _display_frame(self) -> pd.DataFrame:
+        return self.predictions[["target", "predicted", "tau", "rmsr", "mare", "rms", "mae", "runs_excluded"]]
+
+    def _display_note(self) -> str:
+        failed = int((~self.solutions["converged"]).sum())
+        return (f"{self.campaign_id}: {self.predictions['runs'].iloc[0]} runs x {self.predictions['topics'].iloc[0]} "
+                f"topics, depth {self.settings.get('depth')}; {len(self.solutions)} problems, {failed} not "
+                "converged") + (f"\nstored as MEM experiment {self.mem_id}" if self.mem_id is not None else "")
 
     def plot(self, path, title: str | None = None, dpi: float | None = None):
         """Predicted against actual run means, one row of panels per target (Ashkan & Clarke,

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from pyeval.core.db import default_judgment_set, first_row, stores_in_one_transaction
+from ..display import Displayed
 from ..errors import PyevalError, with_command_line, require_choice
 from ..vocabulary import CORRECTIONS, lookup, significance_test
 from .matrix import canonical_measure, score_matrix
@@ -45,8 +46,8 @@ limit 1
 """
 
 
-@dataclass
-class Comparison:
+@dataclass(repr=False)
+class Comparison(Displayed):
     """``means``: run x measure means (rows in report order); ``pairs``: each measure's stored
     pairwise results (measure, run_a, run_b, mean_a, mean_b, p, p_adjusted); ``test_ids``."""
 
@@ -63,6 +64,20 @@ class Comparison:
     #: Optional risk columns (``compare --risk-alpha``): runs x "URisk_α(measure)", "GeoRisk_α(measure)".
     risk: pd.DataFrame | None = None
     judgment_set: str = "official"  # the judgment set whose scores were compared
+
+    def df(self) -> pd.DataFrame:
+        """The means, run x measure (rows in report order), with the risk columns when asked."""
+        return self.means if self.risk is None else self.means.join(self.risk)
+
+    def _repr_html_(self) -> str:
+        """The report as an HTML table (the marks of the Markdown one) and its legend."""
+        import html
+
+        header = "".join(f"<th>{html.escape(str(h))}</th>" for h in ["run", *self.means.columns, *self._extra_headers()])
+        rows = "".join("<tr>" + "".join(f'<td style="text-align: {"left" if i == 0 else "right"}">{cell}</td>'
+                                        for i, cell in enumerate(cells)) + "</tr>" for cells in self._cells("html"))
+        return (f'<table class="dataframe pyeval"><thead><tr>{header}</tr></thead><tbody>{rows}</tbody></table>\n'
+                f"<p>{html.escape(self.legend())}</p>")
 
     def _better(self, measure: str) -> dict[tuple[str, str], bool]:
         """(winner, loser) -> True for each significant pair of ``measure``."""
@@ -95,16 +110,16 @@ class Comparison:
                 value = self.means.at[run, measure]
                 text = f"{value:.4f}"
                 if value == best[measure]:
-                    text = f"**{text}**" if fmt == "markdown" else f"\\textbf{{{text}}}"
+                    text = {"markdown": f"**{text}**", "html": f"<b>{text}</b>"}.get(fmt, f"\\textbf{{{text}}}")
                 if self.baseline:
                     if run != self.baseline and (run, self.baseline) in wins[measure]:
-                        text += " ▲" if fmt == "markdown" else "$^{\\uparrow}$"
+                        text += " ▲" if fmt != "latex" else "$^{\\uparrow}$"
                     elif run != self.baseline and (self.baseline, run) in wins[measure]:
-                        text += " ▼" if fmt == "markdown" else "$^{\\downarrow}$"
+                        text += " ▼" if fmt != "latex" else "$^{\\downarrow}$"
                 else:
                     beaten = "".join(labels[other] for other in self.means.index if (run, other) in wins[measure])
                     if beaten:
-                        text += f"<sup>{beaten}</sup>" if fmt == "markdown" else f"$^{{{beaten}}}$"
+                        text += f"<sup>{beaten}</sup>" if fmt != "latex" else f"$^{{{beaten}}}$"
                 cells.append(text)
             if self.risk is not None:
                 cells += [f"{self.risk.at[run, column]:.4f}" for column in self.risk.columns]
@@ -159,6 +174,10 @@ _LATEX_SPECIALS = {"\\": "\\textbackslash{}", "&": "\\&", "%": "\\%", "$": "\\$"
 
 
 def _escape(text: str, fmt: str) -> str:
+    if fmt == "html":
+        import html
+
+        return html.escape(str(text))
     if fmt == "latex":
         return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in str(text))
     return str(text).replace("|", "\\|")

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from pyeval.core.db import check_judgment_set, default_judgment_set
+from ..display import Displayed
 from ..errors import PyevalError, require_choice
 from .matrix import ScoreMatrix, campaign_runs, canonical_measure, score_matrix, scored_runs
 from .store import signs
@@ -184,8 +185,8 @@ def baseline_values(matrix: ScoreMatrix, baselines: Sequence[Baseline]) -> np.nd
     return np.column_stack(columns)
 
 
-@dataclass
-class RiskResult:
+@dataclass(repr=False)
+class RiskResult(Displayed):
     """``table``: one row per (measure, baseline, α, run, risk measure): value, p_value, wins,
     losses, ties; ``topics``: one row per (measure, baseline, α, run, topic): difference,
     risk_reward, trisk (exploratory), p_value. ``risk_id`` when stored."""
@@ -201,6 +202,22 @@ class RiskResult:
     settings: dict = field(default_factory=dict)
     risk_id: int | None = None
     warnings: list[str] = field(default_factory=list)
+
+    def df(self) -> pd.DataFrame:
+        """``table``: one row per measure, baseline, α, run and risk measure."""
+        return self.table
+
+    def _display_frame(self) -> pd.DataFrame:
+        return self.wide().rename(columns={"p_value": "p"})
+
+    def _display_note(self) -> str:
+        notes = [f"warning: {note}" for note in self.warnings]
+        if self.risk_id is not None:
+            notes.append(f"stored as risk experiment {self.risk_id}")
+        return "\n".join(notes)
+
+    def _display_options(self) -> dict:
+        return {"integer_columns": ("wins", "losses", "ties")}
 
     def wide(self) -> pd.DataFrame:
         """One row per (measure, baseline, α, run), a column per risk measure (and TRisk's p)."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import duckdb
 import pandas as pd
 
+from ..display import Displayed
 from ..errors import MeasureParamError, PyevalError, with_command_line
 from pyeval.core.db import check_judgment_set, default_judgment_set, stores_in_one_transaction
 from .correlation import correlate_means
@@ -25,14 +26,24 @@ TABLE = "gain_robustness"
 DEFAULT_PROFILES = ("flat", "steep", "adjust")
 
 
-@dataclass
-class Robustness:
+@dataclass(repr=False)
+class Robustness(Displayed):
     """``table``: measure, profile, variant, tau, tau_b, tau_ap, tied_means; ``means``: run x variant."""
 
     campaign_id: str
     table: pd.DataFrame
     means: pd.DataFrame
     robustness_id: int | None = None
+
+    def df(self) -> pd.DataFrame:
+        """``table``: one row per measure and gain profile."""
+        return self.table
+
+    def _display_frame(self) -> pd.DataFrame:
+        return self.table[["measure", "profile", "variant", "tau", "tau_b", "tau_ap"]]
+
+    def _display_note(self) -> str:
+        return (f"stored as robustness experiment {self.robustness_id}" if self.robustness_id is not None else "")
 
 
 def gain_variants(measure: str, profiles: Sequence[str]) -> dict[str, str]:

@@ -14,6 +14,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from ..display import Displayed
 from ..vocabulary import COMPARISONS, CORRECTIONS, P_CONVENTIONS, SIGNIFICANCE_TESTS, TEST_NAMES, names, significance_test
 from pyeval.core.db import default_judgment_set, first_row, rollback_quietly, stores_in_one_transaction, transaction
 from ..errors import PyevalError, with_command_line, require_choice
@@ -42,8 +43,8 @@ CLOSED_FORM_TESTS: dict[str, Callable[..., stats.PairwiseResult]] = {
 }
 
 
-@dataclass
-class SignificanceResult:
+@dataclass(repr=False)
+class SignificanceResult(Displayed):
     """A test over every run pair of one measure (scipy.stats style: ``statistic``, ``pvalue``).
 
     ``pairs``: run_a, run_b, mean_a, mean_b, mean_diff, statistic, pvalue, p_adjusted,
@@ -65,6 +66,19 @@ class SignificanceResult:
     settings: dict
     replicate_set_id: int | None = None
     test_id: int | None = None
+
+    def df(self) -> pd.DataFrame:
+        """``pairs``: every pair's result, every column."""
+        return self.pairs
+
+    def _display_frame(self) -> pd.DataFrame:
+        return stats.shown_pairs(self.pairs)
+
+    def _display_note(self) -> str:
+        return self.summary() + (f"\nstored as test {self.test_id}" if self.test_id is not None else "")
+
+    def _display_options(self) -> dict:
+        return stats.display_options(self.test, self.replicates)
 
     @property
     def statistic(self) -> np.ndarray:

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from pyeval.core.db import default_judgment_set, stores_in_one_transaction
+from ..display import Displayed
 from ..errors import PyevalError, require_choice
 from . import replicates as rep
 from .significance import DEFAULT_SEED
@@ -80,14 +81,24 @@ def stability_counts(X: np.ndarray, draws: np.ndarray, fuzziness: Sequence[float
                          "proportion_of_ties": tied / comparisons})
 
 
-@dataclass
-class Stability:
+@dataclass(repr=False)
+class Stability(Displayed):
     """``table``: measure, fuzziness, minority, ties, minority_rate, proportion_of_ties."""
 
     campaign_id: str
     table: pd.DataFrame
     settings: dict = field(default_factory=dict)
     stability_id: int | None = None
+
+    def df(self) -> pd.DataFrame:
+        """``table``: one row per measure and fuzziness."""
+        return self.table
+
+    def _display_frame(self) -> pd.DataFrame:
+        return self.table[["measure", "fuzziness", "minority_rate", "proportion_of_ties"]]
+
+    def _display_note(self) -> str:
+        return self.summary(0.05) + (f"\nstored as stability experiment {self.stability_id}" if self.stability_id is not None else "")
 
     def at_minority_rate(self, level: float = 0.05) -> pd.DataFrame:
         """Per measure, the smallest proportion of ties among fuzziness values with MR ≤ level

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from .. import vocabulary
+from ..display import Displayed
 
 #: Relative tolerance of tie-aware comparisons: stat* >= stat_obs - 1e-9 * max(1, |stat_obs|).
 TOLERANCE = 1e-9
@@ -101,8 +102,25 @@ def _progress(iterable: Iterable, total: int, progress: bool | None, label: str)
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass
-class PairwiseResult:
+#: The columns of a test's pairs that ``pyeval significance`` prints (those the test gives).
+SHOWN_COLUMNS = ("run_a", "run_b", "mean_diff", "statistic", "pvalue", "p_adjusted", "significant", "effect_size",
+                 "ci_low", "ci_high", "delta")
+
+
+def shown_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
+    """A test's ``pairs`` as ``pyeval significance`` prints them (``pvalue`` as ``p``)."""
+    return pairs[[c for c in SHOWN_COLUMNS if c in pairs]].rename(columns={"pvalue": "p"})
+
+
+def display_options(test: str, replicates: int | None) -> dict:
+    """How a test's pairs print: counts and rank sums as integers (sign, Wilcoxon: 24, not
+    24.0000), p-values below 1/B as ``< 1/B``."""
+    counts = ("statistic",) if test in ("sign", "wilcoxon") else ()
+    return {"integer_columns": counts, "p_resolution": 1 / replicates if replicates else None}
+
+
+@dataclass(repr=False)
+class PairwiseResult(Displayed):
     """All-pairs result of one test, in the style of scipy.stats results.
 
     ``pairs`` has one row per run pair: run_a, run_b, mean_a, mean_b, mean_diff, statistic,
@@ -118,6 +136,16 @@ class PairwiseResult:
     delta: float | None = None  # the metric's Δ (bootstrap: max over pairs; Tukey: min significant)
     hsd: float | None = None  # Tukey: the (1 - alpha) quantile of the range distribution
     settings: dict = field(default_factory=dict)
+
+    def df(self) -> pd.DataFrame:
+        """``pairs``: every pair's result, every column."""
+        return self.pairs
+
+    def _display_frame(self) -> pd.DataFrame:
+        return shown_pairs(self.pairs)
+
+    def _display_options(self) -> dict:
+        return display_options(self.test, self.replicates)
 
     @property
     def statistic(self) -> np.ndarray:

@@ -23,6 +23,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from ..display import Displayed
 from .. import __version__
 from .. import progress as bars
 from pyeval.core.db import default_judgment_set, stores_in_one_transaction
@@ -100,8 +101,8 @@ def required_bin(counts: SwapCounts, max_swap_rate: float = 0.05) -> int | None:
     return int(np.argmax(suffix))
 
 
-@dataclass
-class SwapRates:
+@dataclass(repr=False)
+class SwapRates(Displayed):
     """``table``: measure, bin, bin_low, bin_high, comparisons, swaps, swap_rate;
     ``summary``: measure, required_difference, relative_difference, comparisons,
     comparisons_reaching, share_reaching, warnings (what makes the read-off say little)."""
@@ -111,6 +112,19 @@ class SwapRates:
     summary: pd.DataFrame
     settings: dict = field(default_factory=dict)
     swaprate_id: int | None = None
+
+    def df(self) -> pd.DataFrame:
+        """``summary``: one row per measure (the per-bin rates: ``table``)."""
+        return self.summary
+
+    def _display_frame(self) -> pd.DataFrame:
+        return self.summary.drop(columns=["evaluation_id", "bin_width", "warnings"])
+
+    def _display_note(self) -> str:
+        s = self.settings
+        return (f"{self.campaign_id}: {s['runs']} runs ({s['pairs']} pairs), {s['topic_count']} topics, "
+                f"c = {s['subset_size']}, {s['trials']} trials ({s['sampling']}, {s['swap_rule']} swaps), "
+                f"seed {s['seed']}") + (f"\nstored as swap-rate experiment {self.swaprate_id}" if self.swaprate_id is not None else "")
 
     def plot(self, path, title: str | None = None, dpi: float | None = None):
         """Swap rate against the performance-difference bin, one line per measure, 5 % dashed."""
