@@ -4,8 +4,9 @@ and ``evaluator``, with ir_measures' signatures and result types.
 Measures may be ir_measures ``Measure`` objects (read through their names, which pyeval parses
 with ir_measures' meaning: docs/measures.md), pyeval measures or measure strings. Qrels and runs
 may be iterables of ir_measures' ``Qrel``/``ScoredDoc`` namedtuples (or any objects with
-``query_id``, ``doc_id`` and ``relevance``/``score``; ``iteration`` names a diversity intent),
-dicts of dicts (``{query_id: {doc_id: relevance or score}}``), pandas DataFrames with those
+``query_id``, ``doc_id`` and ``relevance``/``score``; ``iteration`` names a diversity intent:
+ir_datasets' ``qrels_iter()`` and ``scoreddocs_iter()`` too), ranx ``Qrels`` and ``Run``
+(read through their ``to_dict()``), dicts of dicts (``{query_id: {doc_id: relevance or score}}``), pandas DataFrames with those
 columns, Arrow tables, or file paths (Parquet files and folders too; Arrow tables and Parquet
 through the loaders' columnar route, pyeval/loaders/columnar.py). This module holds those
 argument shapes and ir_measures' result types; the evaluation is the resident engine's
@@ -41,7 +42,7 @@ from .engines.resident import CAMPAIGN, RUN, Engine, QrelsRows, Result, RunInput
 from .errors import InputFormatError, InputWarning, PyevalError
 from .loaders import columnar
 from .loaders.columnar import QRELS_COLUMNS, RUN_COLUMNS, column, is_arrow
-from .loaders.source import is_frame, pick_column
+from .loaders.source import is_frame, is_ranx, pick_column
 from .measures import Measure, parse, parse_measures
 
 if TYPE_CHECKING:
@@ -62,6 +63,12 @@ class CalcResults(NamedTuple):
 
     aggregated: dict[Any, float]
     per_query: list[Metric]
+
+
+def _plain(source: Any) -> Any:
+    """A ranx ``Qrels`` or ``Run`` as the dict of dicts its ``to_dict()`` gives (its own mapping
+    is a numba typed dict, which cannot be read as one); anything else as it is."""
+    return source.to_dict() if is_ranx(source) else source
 
 
 def _measures(measures: Iterable[Any] | Any) -> list[tuple[Any, Measure]]:
@@ -386,6 +393,7 @@ def _evaluate_many(measures, qrels, runs: Mapping[Any, Any], ordering: str | Non
     pairs = _measures(measures)
     if not isinstance(runs, Mapping):
         raise PyevalError(f"runs must be a mapping of run name -> run; got {type(runs).__name__}")
+    qrels = _plain(qrels)
     if engine is None and isinstance(qrels, Iterator):  # a generator of Qrels: read once, counted
         qrels = list(qrels)
     if engine is None and _has_no_rows(qrels):  # no judged topic: no value per topic
@@ -399,7 +407,8 @@ def _evaluate_many(measures, qrels, runs: Mapping[Any, Any], ordering: str | Non
         unique = list(dict.fromkeys(m for _, m in pairs))
         names = _run_names(runs)
         labels = {RUN: "<run>"} if single else {name: f"<run {name}>" for name in names}
-        by_name = engine.evaluate_many(unique, _runs_input(dict(zip(names, runs.values())), labels), ordering, labels)
+        given = dict(zip(names, map(_plain, runs.values())))
+        by_name = engine.evaluate_many(unique, _runs_input(given, labels), ordering, labels)
         results = {key: by_name[name] for key, name in zip(runs, names)}
     finally:
         if not kept:
@@ -486,6 +495,7 @@ class Evaluator:
     def __init__(self, measures, qrels, *, ordering: str | None = None):
         self.measures = list(measures) if isinstance(measures, Iterable) and not isinstance(measures, str) else [measures]
         self.ordering = ordering
+        qrels = _plain(qrels)
         if isinstance(qrels, Iterator):
             qrels = list(qrels)
         # qrels without rows judge no topic: each call gives what the functions give (no engine)

@@ -19,7 +19,7 @@ from pyeval.core import sqlfiles
 from ..errors import InputFormatError, already_stored, require_printable
 from . import columnar, judgment_sets, staging
 from .judgment_sets import DEFAULT_SET, SetProvenance
-from .source import Lines, StagedFile, frame_lines, pick_column
+from .source import Lines, StagedFile, frame_lines, in_memory_frame, pick_column
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -145,7 +145,10 @@ def load_qrels(
         A path (``.gz`` accepted) or a DataFrame with ``query_id, doc_id, relevance`` and,
         for diversity qrels, ``iteration`` (the subtopic, as ir_measures); a Parquet file, a
         Parquet folder or an Arrow table with those columns (ranx's ``q_id, doc_id, score``
-        too: :data:`columnar.QRELS_COLUMNS`, docs/loading.md); or a list of them (folders and
+        too: :data:`columnar.QRELS_COLUMNS`, docs/loading.md); a ranx ``Qrels``, a mapping
+        ``{query_id: {doc_id: relevance}}`` or ir_datasets' qrels (``dataset.qrels_iter()``,
+        records with ``query_id, doc_id, relevance[, iteration]``): :func:`in_memory_frame`;
+        or a list of them (folders and
         glob patterns too), whose judgments together are the campaign's qrels: read in one
         scan, of one format, and no judgment in two of them.
     format
@@ -179,7 +182,7 @@ def load_qrels(
     judgment_sets.check_name(judgment_set)
     provenance = provenance or SetProvenance(description=None if judgment_set == DEFAULT_SET else description)
     judgment_sets.check_provenance(provenance)
-    sources = staging.input_list(source, "qrels")
+    sources = staging.input_list(in_memory_frame(source, "relevance"), "qrels")
     with staging.TemporaryRelations(con) as relations:
         inputs = read(sources, format, relations)
         with transaction(con):

@@ -21,7 +21,7 @@ from pyeval.core.db import create_rows, first_row, transaction
 from ..errors import DataIntegrityError, InputFormatError, InputWarning, PyevalError, already_stored, require_printable, with_command_line
 from .. import progress as bars
 from . import columnar, staging
-from .source import Lines, StagedFile, expand_paths, frame_lines, pick_column
+from .source import Lines, StagedFile, expand_paths, frame_lines, in_memory_frame, is_ranx, pick_column
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -176,7 +176,10 @@ def load_runs(
         directories (every file in them) or glob patterns (:func:`expand_paths`), DataFrames
         (``query_id, doc_id, score[, rank, run_id]``), or Parquet files, Parquet folders (one
         run each) and Arrow tables (``query_id, doc_id, score[, rank, run_tag]``, ranx's
-        ``q_id``...: :data:`columnar.RUN_COLUMNS`, docs/loading.md).
+        ``q_id``...: :data:`columnar.RUN_COLUMNS`, docs/loading.md); a ranx ``Run`` (named by
+        its ``name`` unless ``names`` gives one), a mapping ``{query_id: {doc_id: score}}`` or
+        records with ``query_id, doc_id, score`` (ir_datasets' ``scoreddocs_iter()``):
+        :func:`in_memory_frame`.
     names
         Run names, one per source; ``None`` takes the run tag of the file's first line
         (trec_eval takes the last, ndeval the first; files of several systems often share a
@@ -208,7 +211,9 @@ def load_runs(
     """
     if names is not None and len(names) != len(sources):
         raise ValueError("names must give one name (or None) per source")
-    sources, names = expand_paths(sources, names)
+    names = [name if name is not None or not is_ranx(source) else source.name
+             for source, name in zip(sources, names if names is not None else [None] * len(sources))]
+    sources, names = expand_paths([in_memory_frame(source, "score") for source in sources], names)
     with bars.bar(progress=progress, total=3, desc=f"read {len(sources)} runs", unit="step") as steps, \
             staging.TemporaryRelations(con) as relations:
         inputs = read(sources, relations)

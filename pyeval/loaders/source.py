@@ -386,6 +386,46 @@ def frame_lines(frame: pd.DataFrame, columns: list[pd.Series | str], *, empty_ok
     return Lines("<DataFrame>", "<DataFrame>", frame_sha256(frame), table, comments=False)
 
 
+def is_ranx(source: object) -> bool:
+    """Whether ``source`` is a ranx ``Qrels`` or ``Run`` (without importing ranx)."""
+    return type(source).__module__.startswith("ranx.") and hasattr(source, "to_dict")
+
+
+#: The fields of an in-memory record (ir_datasets' TrecQrel and ScoredDoc, ir_measures' Qrel):
+#: the identifiers, the value, and optionally the intent.
+_RECORD_FIELDS = ("query_id", "doc_id")
+
+
+def in_memory_frame(source: object, value: str) -> object:
+    """Qrels or a run given in memory in a form the loaders do not read as it is, as a
+    DataFrame they read: a ranx ``Qrels`` or ``Run`` (its ``to_dataframe()``: ``q_id, doc_id,
+    score``), a mapping ``{query_id: {doc_id: value}}`` (ir_measures', pytrec_eval's), or a list
+    or iterator of records with ``query_id``, ``doc_id`` and ``value`` (``relevance`` for qrels,
+    ``score`` for a run; ir_datasets' and ir_measures' namedtuples; ``iteration`` kept). Anything
+    else is returned as it is (an iterator as a list of its items)."""
+    import itertools
+    from collections.abc import Iterator
+
+    if is_ranx(source):
+        return source.to_dataframe()
+    if isinstance(source, Mapping) and all(isinstance(docs, Mapping) for docs in source.values()):
+        import pandas as pd
+
+        rows = [(query, doc, level) for query, docs in source.items() for doc, level in docs.items()]
+        return pd.DataFrame(rows, columns=["query_id", "doc_id", value])
+    if not isinstance(source, (list, tuple, Iterator)):
+        return source
+    items = iter(source)
+    first = next(items, None)
+    if first is None or not all(hasattr(first, name) for name in (*_RECORD_FIELDS, value)):
+        return source if not isinstance(source, Iterator) else ([first] if first is not None else []) + list(items)
+    import pandas as pd
+
+    records = list(itertools.chain([first], items))
+    fields = [name for name in (*_RECORD_FIELDS, value, "iteration") if hasattr(first, name)]
+    return pd.DataFrame({name: [getattr(record, name) for record in records] for name in fields})
+
+
 def is_frame(source: object) -> bool:
     """Whether ``source`` is a pandas DataFrame, without importing pandas (a frame cannot exist
     unless pandas was imported)."""
