@@ -5,7 +5,7 @@ without ipywidgets too, without tqdm's warning about it).
 One rule decides whether a bar is shown (:func:`shown`): a call's ``progress=True/False``; else
 the process's choice (:func:`set_default`, the CLI's ``--progress/--no-progress``); else on
 where a human watches (stderr a terminal, or a Jupyter kernel) and off when piped. A bar
-appears only after ``delay`` seconds, so short work prints nothing.
+appears only after :data:`DELAY` seconds, so short work prints nothing.
 """
 from __future__ import annotations
 
@@ -13,6 +13,9 @@ import sys
 import warnings
 from collections.abc import Iterable
 from typing import Any
+
+#: Seconds of work before a bar appears (short work prints nothing).
+DELAY = 2.0
 
 #: The process's choice when a call gives none (:func:`set_default`); None: where it runs decides.
 _default: bool | None = None
@@ -66,10 +69,10 @@ def _tqdm_class() -> type:
 
 
 def bar(iterable: Iterable | None = None, *, progress: bool | None, total: int | None = None,
-        desc: str | None = None, unit: str = "it", delay: float = 2.0):
+        desc: str | None = None, unit: str = "it", delay: float | None = None):
     """A tqdm bar over ``iterable`` (or, without one, to ``update`` by hand), drawn when
     :func:`shown` says so (a disabled bar otherwise: iterating it costs nothing), after
-    ``delay`` seconds, removed when done."""
+    ``delay`` seconds (default :data:`DELAY`), removed when done."""
     tqdm = _tqdm_class()
-    return tqdm(iterable, total=total, desc=desc, unit=unit, delay=delay, leave=False,
+    return tqdm(iterable, total=total, desc=desc, unit=unit, delay=DELAY if delay is None else delay, leave=False,
                 disable=not shown(progress), file=sys.stderr)
