@@ -169,3 +169,35 @@ def test_the_command_line_option_sets_the_process_default(monkeypatch, tmp_path)
     for flags, expected in ((["--progress"], True), (["--no-progress"], False), ([], None)):
         result = CliRunner().invoke(main, ["--db", str(tmp_path / "w.duckdb"), *flags, "list"])
         assert seen.pop() is expected, result.output
+
+
+def _campaign_of_three_runs():
+    """Campaign 'c': trec_eval's qrels, three runs (its run and two of its scores reshuffled), AP stored."""
+    import pandas as pd
+
+    con = pyeval.connect()
+    pyeval.load_qrels(con, "c", FIXTURES / "trec_eval" / "qrels.test")
+    rows = pd.read_csv(FIXTURES / "trec_eval" / "results.test", sep=r"\s+", header=None,
+                       names=["query_id", "q0", "doc_id", "rank", "score", "tag"], dtype={"query_id": str})
+    rng = np.random.default_rng(3)
+    for name in ("a", "b", "c"):
+        pyeval.load_run(con, "c", rows[["query_id", "doc_id"]].assign(score=rng.permutation(rows["score"].to_numpy())),
+                        name=name)
+    pyeval.evaluate(con, "c", ["AP"])
+    return con
+
+
+def test_swap_rates_mem_and_fusion_grids_take_progress(recorder):
+    import warnings as warning_filters
+
+    from pyeval import fusion
+    from pyeval.resampling import informativeness, swap_rate
+
+    con = _campaign_of_three_runs()
+    with warning_filters.catch_warnings():
+        warning_filters.simplefilter("ignore")  # little data, overfitting: not what is tested here
+        swap_rate(con, "c", ["AP"], trials=10, store=False, progress=True)
+        informativeness(con, "c", ["AP"], depth=3, runs_top=2, topics_top=2, store=False, progress=False)
+        fusion.evaluate_grid(con, "c", fusion.Recipe("rrf", ("a", "b")), ["k=5,60"], store=False, progress=True)
+    assert ("swap rates", True) in recorder and ("MEM AP", False) in recorder
+    assert ("fuse 2 points", True) in recorder
