@@ -145,3 +145,12 @@ def test_the_loaders_take_ranx_objects_a_run_under_its_name_unless_one_is_given(
     for run in ("bm25", "renamed"):
         part = means[means["run_id"] == run]
         assert dict(zip(part["measure"], part["value"])) == pytest.approx(stored_means, abs=1e-12)
+
+
+def test_a_list_of_frames_is_still_a_list_of_inputs(stored_means):
+    frame = pd.DataFrame(_qrels_shapes()["ir_datasets records"]())[["query_id", "doc_id", "relevance"]]
+    con = pyeval.connect()
+    pyeval.load_qrels(con, "c", [frame.iloc[:1000], frame.iloc[1000:]])
+    pyeval.load_run(con, "c", iter(_run_shapes()["ir_datasets records"]()), name="given")
+    means = pyeval.evaluate(con, "c", MEASURES, store=False).means
+    assert dict(zip(means["measure"], means["value"])) == pytest.approx(stored_means, abs=1e-12)

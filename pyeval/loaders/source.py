@@ -417,7 +417,8 @@ def in_memory_frame(source: object, value: str) -> object:
         return source
     items = iter(source)
     first = next(items, None)
-    if first is None or not all(hasattr(first, name) for name in (*_RECORD_FIELDS, value)):
+    if first is None or is_frame(first) or not all(hasattr(first, name) for name in (*_RECORD_FIELDS, value)):
+        # a list of paths or of frames (a frame's columns are attributes too) is a list of inputs
         return source if not isinstance(source, Iterator) else ([first] if first is not None else []) + list(items)
     import pandas as pd
 
