@@ -80,8 +80,8 @@ def stage(con: duckdb.DuckDBPyConnection, relations: TemporaryRelations, staged:
     if staged.format == rag_files.JSONL:
         rag_files.stage_rows(con, relations, "answer_records", "answer_json_records")
         rag_files.stage_rows(con, relations, "answer_sentence_input", "answer_json_sentences")
-        rag_files.stage_rows(con, relations, "answer_citation_input", "answer_json_citations")
         rag_files.stage_rows(con, relations, "answer_reference_input", "answer_json_references")
+        rag_files.stage_rows(con, relations, "answer_citation_input", "answer_json_citations")
         rag_files.stage_rows(con, relations, "answer_input", "answer_json_input")
         checks = [("answer_record_problems", {})]
     else:

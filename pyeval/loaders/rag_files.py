@@ -56,6 +56,7 @@ def stage_file(con: duckdb.DuckDBPyConnection, relations: TemporaryRelations,
         raise InputFormatError(label, None, "no such file")
     path = Path(path)
     relations.track("rag_lines", "rag_file_rows")
+    digest = _Digest(path)  # hashed while DuckDB reads the file (both release the GIL)
     try:
         con.execute("create or replace temp table rag_file_rows as\n" + sqlfiles.read("loaders/rag_file_lines.sql"),
                     {"path": str(path.resolve()), "compression": "gzip" if is_gzip(path) else "none"})
@@ -67,9 +68,12 @@ def stage_file(con: duckdb.DuckDBPyConnection, relations: TemporaryRelations,
                         "select line from rag_file_lines_read order by line_number")
         finally:
             con.unregister("rag_file_lines_read")
-    # rowid: the order of the file's lines, kept by the table's insertion order
+    # rowid: the order of the file's lines, kept by the table's insertion order; a line is blank
+    # when null (the reader's empty line) or only whitespace (trimmed only when it starts with some)
     con.execute("create or replace temp view rag_lines as select rowid + 1 as line_number, "
-                "coalesce(line, '') as line, trim(coalesce(line, '')) = '' as is_blank from rag_file_rows")
+                "coalesce(line, '') as line, case when line is null then true "
+                "when left(line, 1) in (' ', chr(9), chr(11), chr(12), chr(13)) then trim(line) = '' "
+                "else false end as is_blank from rag_file_rows")
     total, first_line, first_text = first_row(
         con, "select (select count(*) from rag_lines), line_number, line from rag_lines "
              "where not is_blank order by line_number limit 1") or (None, None, None)
@@ -83,8 +87,32 @@ def stage_file(con: duckdb.DuckDBPyConnection, relations: TemporaryRelations,
         relations.track("rag_fields")
         con.execute("create or replace temp view rag_fields as select line_number, string_split(line, chr(9)) "
                     f"as fields from rag_lines where not is_blank and line_number > {int(first_line)}")
-    return RagFile(label, str(path.resolve()), content_sha256(path), chosen, header,
+    return RagFile(label, str(path.resolve()), digest.result(), chosen, header,
                    int(first_line) if chosen == TSV else 0)
+
+
+class _Digest:
+    """The sha256 of a file's content (source.content_sha256), computed in a thread."""
+
+    def __init__(self, path: Path):
+        import threading
+
+        self._value: str | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(path,), daemon=True)
+        self._thread.start()
+
+    def _run(self, path: Path) -> None:
+        try:
+            self._value = content_sha256(path)
+        except BaseException as exc:  # re-raised in the loading thread by result()
+            self._error = exc
+
+    def result(self) -> str:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
 
 
 def tsv_columns(staged: RagFile, required: Sequence[str], optional: Sequence[str] = ()) -> dict[str, int]:

@@ -15,7 +15,7 @@
 with parsed as (
     select
         line_number,
-        starts_with(ltrim(line), '{') as is_object,
+        case when starts_with(line, '{') then true else starts_with(ltrim(line), '{') end as is_object,
         try(from_json(
             line,
             '{"run_id": "JSON", "topic_id": "JSON", "topic": "VARCHAR", "response_length": "JSON",
