@@ -57,7 +57,9 @@ def computable():
     them are refused by both."""
     run = _shapes(RUN)["dict"]
     measures, refused = {"adhoc": [], "diversity": []}, {}
-    for definition in (d for d in definitions() if d.storable):  # not the text-valued RelString
+    # not the text-valued RelString, nor the measures of generated answers (stored answers, not a
+    # run: the API refuses them, tests/sql/test_metric_nuggets.py)
+    for definition in (d for d in definitions() if d.storable and d.answer_inputs is None):
         measure = _default(definition)
         diversity = definition.staging != "adhoc" or definition.family == "ndeval"
         for kind in ("diversity", "adhoc") if diversity else ("adhoc", "diversity"):
