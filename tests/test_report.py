@@ -326,6 +326,28 @@ def test_missing_measures_are_refused_with_no_store_and_unknown_runs_named(con):
         write_reports(con, "c", "unused", runs=["x"])
 
 
+def test_runs_named_in_any_script_get_their_pages_and_pdfs(con, tmp_path):
+    """A run name that is no file name, or not in the PDF core fonts' characters (matplotlib's
+    embedded font then), has its page and PDF; missing measures are evaluated and stored."""
+    import pandas as pd
+
+    from pyeval.reports import write_reports
+
+    pyeval.load_qrels(con, "c", pd.DataFrame([("1", "a", 1), ("2", "b", 1)], columns=["query_id", "doc_id", "relevance"]))
+    for name, order in (("a/b", "ab"), ("Łódź", "ba")):
+        pyeval.load_run(con, "c", pd.DataFrame([("1", order[0], 2.0), ("1", order[1], 1.0), ("2", "b", 1.0)],
+                                               columns=["query_id", "doc_id", "score"]), name=name)
+    written = write_reports(con, "c", tmp_path / "out")
+    assert written.data.evaluated[0] == "AP" and written.data.evaluation_id is not None
+    for run, page in written.pages.items():
+        reader = read_page(page.read_text(encoding="utf-8"))
+        assert reader.data["run_id"] == run and page.name.startswith("run-") and "/" not in page.stem[4:]
+        assert written.pdfs[run].read_bytes().startswith(b"%PDF-")
+    ap = {row["data-measure"]: values[0] for row, values in read_page(
+        written.pages["a/b"].read_text(encoding="utf-8")).tables["measures"]}["AP"]
+    assert float(ap) == con.execute("select value from run_means where run_id = 'a/b' and measure = 'AP'").fetchone()[0]
+
+
 def test_page_names_are_safe_and_distinct():
     from pyeval.reports.folder import FILE_NAME, page_name
 

@@ -9,8 +9,9 @@ page with the leaderboard.
     written = write_reports(con, "web2012-adhoc", "reports/", measures=["AP", "nDCG@10"])
     written.pages, written.index
 
-The numbers are read once for every run (:mod:`.data`, sql/reports/), the figure drawn once and
-updated per run (:mod:`.figures`), the pages rendered by :mod:`.pages` and written into a
+The numbers are read once for every run (:mod:`.data`, sql/reports/), the plots' numbers made
+once (:mod:`.plotdata`) and drawn as SVG for the pages (:mod:`.svg`) and, for the PDFs, on one
+matplotlib figure updated per run (:mod:`.figures`), the pages rendered by :mod:`.pages` into a
 folder that must be new, empty or a report folder pyeval wrote (:mod:`.folder`).
 """
 from __future__ import annotations
@@ -66,32 +67,30 @@ def write_reports(con: duckdb.DuckDBPyConnection, campaign_id: str, out: str | o
     ``correction``, ``alpha``: the significance test of every pair of runs on the main measure
     (default a paired t-test, Holm's correction); measures missing for some run are evaluated
     and stored (``store=False``: refused instead); ``pdf``: a PDF beside each page (when
-    matplotlib is installed; without it the pages have no figure)."""
+    matplotlib is installed)."""
     folder = ReportFolder.open(out)
     data = collect(con, campaign_id, runs=runs, measures=measures, judgment_set=judgment_set, test=test,
                    correction=correction, alpha=alpha, evaluate_missing=store)
     generated = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z").strip()
     taken: set[str] = {"index"}
     names = {run_id: page_name(run_id, taken) for run_id in data.pages}
-    from . import pages
+    from . import pages, svg
+    from .plotdata import PlotData
 
-    drawing = _matplotlib()
+    plots = PlotData(data)
     figures = None
     files = {}
     try:
-        if drawing:
+        if pdf and _matplotlib():
             from .figures import ReportFigures
 
-            figures = ReportFigures(data)
+            figures = ReportFigures(plots)
         for run_id in data.pages:
-            svg = None
-            pdf_name = f"{names[run_id]}.pdf" if drawing and pdf else None
+            pdf_name = f"{names[run_id]}.pdf" if figures is not None else None
             if figures is not None:
                 figures.draw(run_id)
-                svg = figures.svg()
-                if pdf_name is not None:
-                    files[pdf_name] = _pdf_writer(figures, data, run_id)
-            text = pages.run_page(data, run_id, names, svg, pdf_name, generated)
+                files[pdf_name] = _pdf_writer(figures, data, run_id)
+            text = pages.run_page(data, run_id, names, svg.figure(plots, run_id), pdf_name, generated)
             files[f"{names[run_id]}.html"] = _text_writer(text)
         files["index.html"] = _text_writer(pages.index_page(data, names, generated))
         written = folder.write(files, {"campaign_id": campaign_id, "judgment_set": data.judgment_set,

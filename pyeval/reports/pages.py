@@ -1,5 +1,5 @@
 """The HTML of the per-run reports: self-contained pages (inline CSS, the plots as inline SVG, no
-script, no external address) in the manner of TREC's appendix pages, and the index page with the
+script that runs, no external address) in the manner of TREC's appendix pages, and the index page with the
 leaderboard. Every number shown is also in the page as data: a table cell carries its value at
 full precision in ``data-value`` (its row's ``data-measure`` / ``data-topic`` / ``data-run``),
 and ``<script type="application/json" id="pyeval-report-data">`` holds the page's numbers as
@@ -26,7 +26,7 @@ table.meta th{color:#555;font-weight:normal}
 td.code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85em;word-break:break-all;white-space:normal}
 tr.main td{font-weight:600}tr.self td{background:#f3f6fb}
 .better{color:#1b6e2a}.worse{color:#a61b29}.nav{font-size:.9em}.note{color:#555;font-size:.88em}
-figure{margin:.5em 0}figure svg{max-width:100%;height:auto}
+figure{margin:.5em 0}.plots{display:flex;flex-wrap:wrap;gap:.5em}.plots svg{max-width:100%;height:auto}
 details{margin:.4em 0}summary{cursor:pointer;color:#335}
 """
 #: The id of the JSON block of each page's numbers.
@@ -153,7 +153,7 @@ def _measures_table(data: CampaignData, run: RunData, summed: set[str]) -> str:
 
 
 def _topics_table(data: CampaignData, run: RunData) -> str:
-    from .figures import topic_order
+    from .plotdata import topic_order
 
     by_topic = {row.topic_id: row for row in run.topics}
     rows = []
