@@ -13,6 +13,7 @@
 - :mod:`.judgments`: judgment sets: ``pyeval judgments list``, ``compare``, ``derive`` and ``holes``.
 - :mod:`.pools`: pools: ``pyeval pool build``, ``list``, ``export``, ``coverage``, ``uniques`` and ``loo``.
 - :mod:`.report`: the per-run reports: ``pyeval report`` (an HTML page and a PDF per run, an index).
+- :mod:`.repro`: reproducibility and longitudinal evaluation: ``pyeval relate``, ``repro`` and ``longitudinal``.
 - :mod:`.sharing`: sharing the warehouse: ``pyeval annotate``, ``url``, ``snapshot``, ``export``, ``attach``
   and ``publish``.
 
@@ -38,6 +39,7 @@ COMMANDS = {
     "judgments": ("judgments",),
     "pools": ("pool",),
     "report": ("report",),
+    "repro": ("relate", "repro", "longitudinal"),
 }
 main.modules.update({name: module for module, names in COMMANDS.items() for name in names})
 
