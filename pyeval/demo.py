@@ -390,6 +390,78 @@ def demo_judgments(path: str | Path):
         con.close()
 
 
+#: The measures of generated answers the demo evaluates (docs/rag.md): nugget scores under each
+#: assignment set of the sample, citation support and the answers' shape under its support set.
+RAG_NUGGET_MEASURES = ["VitalScore", "StrictVitalScore", "AllScore", "WeightedScore"]
+RAG_SUPPORT_MEASURES = ["CitationPrecision", "CitationRecall", "AnswerLength", "CitationsPerSentence"]
+
+RAG_QUERY = """\
+-- the answering runs over the ten topics they answer: nDCG@10 of their ranked lists (official
+-- qrels) beside the vital score of their answers under the manual and the automatic assignments
+select retrieval.run_id,
+       avg(retrieval.value) as "nDCG@10",
+       avg(manual.value) as vital_manual,
+       avg(auto.value) as vital_auto,
+       avg(support.value) as citation_recall
+from scores_by_set as retrieval
+join answer_scores_by_set as manual
+  on manual.campaign_id = retrieval.campaign_id and manual.run_id = retrieval.run_id
+ and manual.topic_id = retrieval.topic_id and manual.judgment_set = 'manual' and manual.measure = 'VitalScore'
+join answer_scores_by_set as auto
+  on auto.campaign_id = retrieval.campaign_id and auto.run_id = retrieval.run_id
+ and auto.topic_id = retrieval.topic_id and auto.judgment_set = 'auto' and auto.measure = 'VitalScore'
+join answer_scores_by_set as support
+  on support.campaign_id = retrieval.campaign_id and support.run_id = retrieval.run_id
+ and support.topic_id = retrieval.topic_id and support.judgment_set = 'support'
+ and support.measure = 'CitationRecall'
+where retrieval.campaign_id = 'web2012-adhoc' and retrieval.judgment_set = 'official'
+  and retrieval.measure = 'nDCG@10'
+group by retrieval.run_id
+order by vital_manual desc, retrieval.run_id
+limit 8"""
+
+
+def demo_rag(path: str | Path):
+    """Load the sample's generated answers (rag/: a nugget bank over topics 151-160, the simulated
+    runs' answers, a manual and a noisier automatic assignment set, citation support) into
+    web2012-adhoc, evaluate :data:`RAG_NUGGET_MEASURES` under both assignment sets and
+    :data:`RAG_SUPPORT_MEASURES` under the support set (stored), and compare the two assignment
+    sets on their labels and on VitalScore (stored). Returns :data:`RAG_QUERY`'s table, the
+    comparison, the number of answering runs and the unanswered (run, topic) pairs (scored 0:
+    what the evaluations warn about, said by the demo instead)."""
+    import warnings
+
+    from .errors import PyevalWarning
+    from .judgments import compare
+    from .loaders import load_answers, load_assignments, load_nuggets, load_support
+    from .loaders.judgment_sets import SetProvenance
+
+    campaign = "web2012-adhoc"
+    con = warehouse.connect(path)
+    try:
+        load_nuggets(con, campaign, sample.path("rag/nuggets.jsonl"), creator="human",
+                     description="the sample's subtopics as nuggets (pyeval sample, rag/)")
+        load_answers(con, campaign, sample.path("rag/answers.jsonl.gz"))
+        load_assignments(con, campaign, sample.path("rag/assignments.manual.jsonl.gz"), judgment_set="manual")
+        load_assignments(con, campaign, sample.path("rag/assignments.auto.jsonl.gz"), judgment_set="auto",
+                         provenance=SetProvenance(kind="llm", judge="simulated: the manual labels with noise"))
+        load_support(con, campaign, sample.path("rag/support.tsv.gz"), judgment_set="support")
+        runs = [row[0] for row in con.execute(
+            "select distinct run_id from answers where campaign_id = $c order by run_id", {"c": campaign}).fetchall()]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PyevalWarning)  # the unanswered pairs: said below
+            for assignments in ("manual", "auto"):
+                evaluate(con, campaign, RAG_NUGGET_MEASURES, runs=runs, judgment_set=assignments)
+            evaluate(con, campaign, RAG_SUPPORT_MEASURES, runs=runs, judgment_set="support")
+        comparison = compare(con, campaign, "manual", ["auto"], ["VitalScore"], top_k=(5,))
+        unanswered = [f"{run}/{topic}" for run, topic in con.execute(
+            "select run_id, topic_id from answer_scores_by_set where campaign_id = $c and judgment_set = 'manual' "
+            "and measure = 'VitalScore' and not answered order by run_id, topic_id", {"c": campaign}).fetchall()]
+        return run_sql(con, RAG_QUERY), comparison, len(runs), unanswered
+    finally:
+        con.close()
+
+
 def topic_count(con) -> int:
     return first_row(con, "select count(*) from topics where campaign_id = 'web2012-adhoc'")[0]
 
@@ -458,7 +530,8 @@ def run_demo(out: str | Path, echo: Callable[[str], None] = _print_flushed, *, p
     out = Path(out)
     _prepare(out)
     titles = ["loading the sample", "NTCIR measures", "discriminative power", "diversity measures",
-              "ndeval family", "concordance test", "run fusion", "judgment sets", "pool and leave-one-out"]
+              "ndeval family", "concordance test", "run fusion", "judgment sets", "generated answers",
+              "pool and leave-one-out"]
     steps = DemoSteps(titles, progress=progress)
 
     def say(text: str) -> None:
@@ -547,6 +620,22 @@ def run_demo(out: str | Path, echo: Callable[[str], None] = _print_flushed, *, p
         say(render(summary.reset_index(names="coefficient")))
         say("Stored in the tables judgment_agreement, judgment_confusion and judgment_ranking_agreement; "
             "the leaderboard has a row per set (judgment_set).")
+
+        (answered, nuggets, answering, unanswered), elapsed = timed(lambda: demo_rag(out))
+        say(f"\nGenerated answers on web2012-adhoc ({elapsed:.1f} s; docs/rag.md): the {answering} simulated runs' "
+            f"answers to topics 151-160, a nugget bank of the topics' subtopics, a manual and a noisier automatic "
+            f"nugget assignment set and citation support, loaded beside the runs; "
+            f"{', '.join(RAG_NUGGET_MEASURES)} evaluated under both assignment sets and "
+            f"{', '.join(RAG_SUPPORT_MEASURES)} under the support set; {len(unanswered)} unanswered (run, topic) "
+            f"pairs score 0 ({', '.join(unanswered)}). Retrieval beside answers:")
+        say(RAG_QUERY)
+        say(render(answered))
+        say("The automatic assignments against the manual ones (labels: not_support 0, partial_support 1, "
+            "support 2; binary kappa at 2 is support against the rest) and the runs' VitalScore under both:")
+        summary = nuggets.summary().drop(columns=["candidate_set"]).set_index("measure").T
+        say(render(summary.reset_index(names="coefficient")))
+        say("Stored in topic_scores (view answer_scores_by_set: each value with its set and bank) and the "
+            "judgment comparison tables.")
 
         (coverage, leave, pooled), elapsed = timed(lambda: demo_pools(out))
         say(f"\nPool of web2012-adhoc ({elapsed:.1f} s; docs/pools.md): the {len(pooled)} runs marked * pooled to "

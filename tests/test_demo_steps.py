@@ -45,3 +45,31 @@ def test_the_plots_go_beside_the_warehouse_not_in_the_current_folder():
     out = Path("elsewhere") / "web.duckdb"
     assert asl_plot_path(out) == Path("elsewhere") / "web-asl-curves.png"
     assert irec_plot_path(out) == Path("elsewhere") / "web-irec-dndcg.png"
+
+
+def test_the_generated_answers_step_loads_evaluates_and_compares(tmp_path):
+    """The demo's generated-answer step on the ad hoc campaign with its runs (the rest of the demo
+    runs in the slow tests): the worked query's table and the assignment sets' comparison."""
+    import pyeval
+    from pyeval import sample
+    from pyeval.demo import RAG_NUGGET_MEASURES, demo_rag
+
+    path = tmp_path / "demo.duckdb"
+    con = pyeval.connect(path)
+    pyeval.load_qrels(con, "web2012-adhoc", sample.path("qrels.adhoc.txt.gz"))
+    pyeval.load_runs(con, "web2012-adhoc", sample.run_paths(), names=[sample.run_name(p) for p in sample.run_paths()])
+    pyeval.evaluate(con, "web2012-adhoc", ["nDCG@10"])
+    con.close()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning about runs or topics without answers
+        table, comparison, answering, unanswered = demo_rag(path)
+    assert answering == 18 and len(table) == 8 and unanswered == ["sim05/156", "sim12/152", "sim17/154"]
+    assert list(table.columns) == ["run_id", "nDCG@10", "vital_manual", "vital_auto", "citation_recall"]
+    assert table["vital_manual"].is_monotonic_decreasing and table["vital_manual"].between(0, 1).all()
+    summary = comparison.summary()
+    assert summary["cohen_kappa_binary@2"].iloc[0] > 0 and summary["kendall_tau_b"].iloc[0] is not None
+    con = pyeval.connect(path, read_only=True)
+    stored = con.execute("select judgment_set, count(distinct measure) from answer_scores_by_set group by all "
+                         "order by 1").fetchall()
+    con.close()
+    assert stored == [("auto", len(RAG_NUGGET_MEASURES)), ("manual", len(RAG_NUGGET_MEASURES)), ("support", 4)]
