@@ -72,20 +72,20 @@ def load_assignments(
         staged = rag_files.stage_file(con, relations, source, format)
         if staged.format == rag_files.JSONL:
             rag_files.stage_rows(con, relations, "assignment_records", "assignment_json_records")
-            rag_files.stage_rows(con, relations, "assignment_input", "assignment_json_input",
-                                 {"assessor": provenance.judge})
+            rag_files.stage_rows(con, relations, "assignment_input", "assignment_json_input", view=True)
         else:
             fields = rag_files.tsv_columns(staged, ("run_id", "topic_id", "nugget_id", "label"), ("assessor",))
             rag_files.stage_rows(con, relations, "assignment_input", "assignment_tsv_input", {
                 "run_field": fields["run_id"], "topic_field": fields["topic_id"], "nugget_field": fields["nugget_id"],
-                "label_field": fields["label"], "assessor_field": fields["assessor"], "assessor": provenance.judge,
+                "label_field": fields["label"], "assessor_field": fields["assessor"],
                 **rag_files.tsv_parameters(staged)})
         with transaction(con):
             require_campaign(con, campaign_id, staged.label)
             judgment_set = _judgment_set(con, campaign_id, judgment_set)
             bank = _bank(con, campaign_id, bank, staged.label)
             keys = {"campaign_id": campaign_id, "bank": bank}
-            rag_files.stage_rows(con, relations, "assignment_resolved", "assignment_resolved", keys)
+            rag_files.stage_rows(con, relations, "assignment_resolved", "assignment_resolved",
+                                 {**keys, "assessor": provenance.judge})
             rag_files.raise_first_problem(con, staged.label, [
                 *([("assignment_record_problems", {})] if staged.format == rag_files.JSONL else []),
                 ("assignment_problems", {"campaign_id": campaign_id, "labels": list(LABELS),

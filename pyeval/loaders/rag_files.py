@@ -138,13 +138,20 @@ def tsv_columns(staged: RagFile, required: Sequence[str], optional: Sequence[str
 
 
 def stage_rows(con: duckdb.DuckDBPyConnection, relations: TemporaryRelations, relation: str, query: str,
-               parameters: dict | None = None) -> None:
+               parameters: dict | None = None, *, view: bool = False) -> None:
     """Materialise ``sql/loaders/<query>.sql`` as the temporary table ``relation``, after the
-    macros of generated answers (sql/loaders/rag_macros.sql)."""
+    macros of generated answers (sql/loaders/rag_macros.sql); with ``view``, define it as a
+    temporary view instead, for a relation that one statement reads once (not copied); a view
+    takes no parameters."""
     relations.track(relation)
     con.execute(sqlfiles.read("loaders/macros.sql"))
     con.execute(sqlfiles.read("loaders/rag_macros.sql"))
     # relation and query are constants of the calling loader, never user input.
+    if view:
+        if parameters:
+            raise ValueError(f"{query}: a staged view takes no parameters")
+        con.execute(f"create or replace temp view {relation} as\n" + sqlfiles.read(f"loaders/{query}.sql"))
+        return
     con.execute(f"create or replace temp table {relation} as\n" + sqlfiles.read(f"loaders/{query}.sql"),
                 parameters or {})
 

@@ -1,11 +1,12 @@
 -- reads: assignment_records
 -- produces: assignment_input (line_number, problem, run_id, topic_id, nugget_position, nugget_text, nugget_id, importance, label, assessor)
 -- grain: line_number, nugget_position
--- params: $assessor
+-- params: none
 -- assignment_json_input: one row per nugget of the readable lines of nuggetizer's assign output
 -- (assignment_json_records.sql): its place in the line's list, its text (which names it: the
 -- loader finds the bank's nugget of that text, assignment_resolved.sql), importance and label
--- (nuggetizer's assignment). assessor: $assessor (`--judge`; the file names none).
+-- (nuggetizer's assignment). assessor: null (the file names none; assignment_resolved.sql gives
+-- `--judge`).
 select
     line_number,
     null::varchar as problem,
@@ -16,7 +17,7 @@ select
     null::varchar as nugget_id,
     nugget.importance,
     nugget.assignment as label,
-    $assessor::varchar as assessor
+    null::varchar as assessor
 from (
     select
         line_number,

@@ -1,17 +1,21 @@
 -- reads: assignment_input, nuggets
 -- produces: assignment_resolved (line_number, problem, run_id, topic_id, nugget_position, nugget_id, label, assessor)
 -- grain: line_number, nugget_position
--- params: $campaign_id, $bank
+-- params: $campaign_id, $bank, $assessor
 -- assignment_resolved: each staged assignment (assignment_json_input.sql or
 -- assignment_tsv_input.sql) with the nugget of bank $bank it labels. A TSV line names it by id; a
 -- line of nuggetizer's assign output by its text: the k-th nugget of that text in the line's list is
 -- the k-th of that text in the topic's list of the bank (a text given once, as almost every one is,
--- is simply that nugget). problem: the line's own, a nugget the bank lacks for the topic, or one
--- whose importance differs from the bank's (assignments of another bank), else null.
+-- is simply that nugget). nuggetizer writes a topic's nuggets in the bank's order, so a line whose
+-- every nugget has the text of the bank's nugget at its place is resolved by place (a join on
+-- numbers, which gives what the text rule gives); the other lines by text. problem: the line's
+-- own, a nugget the bank lacks for the topic, or one whose importance differs from the bank's
+-- (assignments of another bank), else null. assessor: the file's, else $assessor (`--judge`).
 with bank_nuggets as (
     select
         topic_id,
         nugget_id,
+        nugget_number,
         text,
         importance,
         row_number() over (partition by topic_id, text order by nugget_number) as occurrence
@@ -19,8 +23,45 @@ with bank_nuggets as (
     where campaign_id = $campaign_id and bank = $bank
 ),
 
--- one equi-join for both ways of naming a nugget: by id (key_id; key_text '', occurrence 0) or by
--- its text and occurrence (key_id '')
+placed as (
+    select
+        assignment_input.*,
+        bank_nuggets.nugget_id as placed_id,
+        bank_nuggets.importance as placed_importance,
+        assignment_input.nugget_id is null and bank_nuggets.text = assignment_input.nugget_text as is_in_place
+    from assignment_input
+    left join bank_nuggets
+        on assignment_input.topic_id = bank_nuggets.topic_id
+        and assignment_input.nugget_position = bank_nuggets.nugget_number
+),
+
+lines_in_place as (
+    select line_number
+    from placed
+    group by line_number
+    having bool_and(coalesce(is_in_place, false))
+),
+
+by_place as (
+    select
+        line_number,
+        problem,
+        run_id,
+        topic_id,
+        nugget_position,
+        nugget_text,
+        nugget_id as given_id,
+        importance as given_importance,
+        label,
+        assessor,
+        placed_id as nugget_id,
+        placed_importance as importance
+    from placed
+    where line_number in (select lines_in_place.line_number from lines_in_place)
+),
+
+-- the other lines: an equi-join for both ways of naming a nugget, by id (key_id; key_text '',
+-- occurrence 0) or by its text and occurrence in the line (key_id '')
 bank_keys as (
     select topic_id, nugget_id, importance, nugget_id as key_id, '' as key_text, 0 as occurrence
     from bank_nuggets
@@ -40,9 +81,10 @@ given as (
             else 0
         end as occurrence
     from assignment_input
+    where line_number not in (select lines_in_place.line_number from lines_in_place)
 ),
 
-matched as (
+by_key as (
     select
         given.line_number,
         given.problem,
@@ -62,6 +104,12 @@ matched as (
         and given.key_id = bank_keys.key_id
         and given.key_text = bank_keys.key_text
         and given.occurrence = bank_keys.occurrence
+),
+
+matched as (
+    select * from by_place
+    union all
+    select * from by_key
 )
 
 select
@@ -85,5 +133,5 @@ select
     nugget_position,
     nugget_id,
     label,
-    assessor
+    coalesce(assessor, $assessor::varchar) as assessor
 from matched

@@ -215,6 +215,18 @@ def test_nuggetizer_assignments_name_nuggets_by_text_and_bring_their_answers(rag
         ("An answer.",)]
 
 
+def test_a_line_in_another_order_than_the_bank_is_resolved_by_text(rag, write):
+    """nuggetizer keeps the bank's order (resolved by place); a line in another order is resolved
+    by text, the k-th of a text in the line being the k-th of that text in the bank."""
+    reordered = [("Python was made by Guido", "okay"), ("Python is a language", "vital"), ("Python is a language", "okay")]
+    load_assignments(rag, "rag", write("a.jsonl", jsonl(
+        assign_line("r1", "q1", ["partial_support", "support", "not_support"], nuggets=reordered),
+        assign_line("r2", "q1", ["support", "not_support", "partial_support"]))))
+    assert rows(rag, "select run_id, nugget_id, label from nugget_assignments order by 1, 2") == [
+        ("r1", "1", "support"), ("r1", "2", "partial_support"), ("r1", "3", "not_support"),
+        ("r2", "1", "support"), ("r2", "2", "not_support"), ("r2", "3", "partial_support")]
+
+
 def test_assignments_create_the_runs_they_answer_for(con, write):
     load_nuggets(con, "t", write("n.jsonl", NUGGETS))
     load_assignments(con, "t", write("a.jsonl", ASSIGNMENTS))
