@@ -49,8 +49,12 @@ def risk_command(ctx, campaign, measures, baselines, alphas, more_alphas, se, pe
                   store=not no_store)
     for note in result.warnings:
         click.echo(f"warning: {note}", err=True)
-    shown = result.topics if per_topic else result.wide()
-    click.echo(render(shown.rename(columns={"p_value": "p"}), fmt, integer_columns=("wins", "losses", "ties")))
+    if per_topic:
+        from ..resampling.risk import COUNT_COLUMNS
+
+        click.echo(render(result.topics.rename(columns={"p_value": "p"}), fmt, integer_columns=COUNT_COLUMNS))
+    else:
+        click.echo(result.render(fmt, note=False))  # the table print(result) shows (pyeval/display.py)
     if result.risk_id is not None:
         click.echo(f"stored as risk experiment {result.risk_id}", err=True)
 
@@ -103,9 +107,7 @@ def _design(con, campaigns, measures, designs, alpha, beta, min_diff, systems, h
     result = topic_set_design(con, list(campaigns), list(measures), designs=list(designs) or ["paired-t", "anova", "ci"],
                               alpha=alpha, beta=beta, min_diff=min_diff, systems=systems, half_width=half_width,
                               variance_method=variance_method, method=method, judgments=judgments, store=store)
-    shown = result.table[["measure", "design", "method", "variance", "variance_df", "alpha", "beta", "min_diff",
-                          "systems", "topics_required", "current_topics", "achieved_power", "detectable_at_current"]]
-    click.echo(render(shown, fmt))
+    click.echo(result.render(fmt, note=False))
     if g_study_topics:
         import pandas as pd
 

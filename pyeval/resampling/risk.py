@@ -185,6 +185,10 @@ def baseline_values(matrix: ScoreMatrix, baselines: Sequence[Baseline]) -> np.nd
     return np.column_stack(columns)
 
 
+#: The columns of counts (TRisk's wins, losses and ties over the topics): printed as integers.
+COUNT_COLUMNS = ("wins", "losses", "ties")
+
+
 @dataclass(repr=False)
 class RiskResult(Displayed):
     """``table``: one row per (measure, baseline, α, run, risk measure): value, p_value, wins,
@@ -217,7 +221,7 @@ class RiskResult(Displayed):
         return "\n".join(notes)
 
     def _display_options(self) -> dict:
-        return {"integer_columns": ("wins", "losses", "ties")}
+        return {"integer_columns": COUNT_COLUMNS}
 
     def wide(self) -> pd.DataFrame:
         """One row per (measure, baseline, α, run), a column per risk measure (and TRisk's p)."""
