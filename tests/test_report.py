@@ -324,6 +324,9 @@ def test_missing_measures_are_refused_with_no_store_and_unknown_runs_named(con):
         write_reports(con, "c", "unused", store=False)
     with pytest.raises(PyevalError, match="no run named 'x'"):
         write_reports(con, "c", "unused", runs=["x"])
+    with pytest.raises(PyevalError, match="RelString@10: values are text"):  # refused before anything is evaluated
+        write_reports(con, "c", "unused", measures=["AP", "RelString@10"])
+    assert con.execute("select count(*) from evaluations").fetchone()[0] == 0
 
 
 def test_runs_named_in_any_script_get_their_pages_and_pdfs(con, tmp_path):

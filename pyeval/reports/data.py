@@ -15,6 +15,7 @@ import duckdb
 from pyeval.core import sqlfiles
 from pyeval.core.db import check_judgment_set, default_judgment_set
 from ..errors import PyevalError, require_choice, with_command_line
+from ..measures import parse_measures
 from ..resampling.matrix import campaign_runs, canonical_measure, score_matrix
 from ..resampling.significance import TESTS, test_matrix
 from ..vocabulary import CORRECTIONS, names, significance_test
@@ -158,6 +159,9 @@ def collect(con: duckdb.DuckDBPyConnection, campaign_id: str, *, runs: Sequence[
     if unknown:
         raise PyevalError(f"campaign '{campaign_id}' has no run named {', '.join(map(repr, unknown))}")
     wanted = list(dict.fromkeys(canonical_measure(m) for m in measures)) if measures else None
+    text = [m for m in wanted or () if not parse_measures(m)[0].definition.storable]
+    if text:
+        raise PyevalError(f"{', '.join(text)}: values are text, not numbers; a report shows numeric measures")
     main = wanted[0] if wanted else DEFAULT_MAIN_MEASURE
     needed = list(dict.fromkeys([*(wanted or [main]), *CURVE_MEASURES]))
     means = _means(con, campaign_id, judgment_set)
@@ -176,10 +180,6 @@ def collect(con: duckdb.DuckDBPyConnection, campaign_id: str, *, runs: Sequence[
 
         evaluation_id = evaluate(con, campaign_id, missing, judgment_set=judgment_set).evaluation_id
         means = _means(con, campaign_id, judgment_set)
-        unstored = [m for m in missing if any((run_id, m) not in means for run_id in known)]
-        if unstored:
-            raise PyevalError(f"{', '.join(unstored)}: no stored means after evaluating campaign '{campaign_id}' "
-                              "(a measure whose values are text is not stored); choose numeric measures")
     if wanted is None:
         stored = sorted({m for _, m in means} - set(CURVE_MEASURES), key=lambda m: (m != main, m.lower(), m))
         wanted = stored
