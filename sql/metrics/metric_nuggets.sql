@@ -7,7 +7,8 @@
 --   VitalScore, StrictVitalScore, AllScore, StrictAllScore   nuggetizer's four scores: the credit
 --       of the topic's vital (or all) nuggets in the assignment set's bank, support 1,
 --       partial_support 0.5 (strict: 0), not_support 0, over their number; 0 without such nuggets
---       (nuggetizer 0.0.5 calculate_nugget_scores, value for value in binary64).
+--       (nuggetizer 0.0.5 calculate_nugget_scores, value for value in binary64: from the counts of
+--       each importance and label, the numerator an exact multiple of 0.5, one division).
 --   WeightedScore(partial_weight, vital_weight, okay_weight)  sum w_i l_i / sum w_i, w_i the
 --       nugget's importance weight, l_i its label's credit (partial_support: partial_weight).
 --   CitationPrecision(partial_weight, average)  citation support credit (full 1, partial
@@ -20,51 +21,22 @@
 --   CitationsPerSentence  the answer's citations over its sentences (0 without a sentence).
 -- Reads: evaluation_nugget_pairs, evaluation_nugget_labels, evaluation_nugget_sentences,
 --        evaluation_nugget_citations, requested_measures(measure, kind, partial_weight,
---        vital_weight, okay_weight, average). Sums are ordered, so a value does not depend on
---        DuckDB's threads. Conventions: docs/rag.md "Measures".
+--        vital_weight, okay_weight, average). The nugget scores combine counts and the citation
+--        sums are ordered, so a value does not depend on DuckDB's threads. Conventions: docs/rag.md "Measures".
 -- Reference: nuggetizer 0.0.5 (castorini) core/metrics.py calculate_nugget_scores; Pradeep et al.,
 -- arXiv 2411.09607 and 2504.15068; Thakur et al., arXiv 2504.15205 (support evaluation).
-with nugget_weights as (
-    select
-        evaluation_nugget_labels.run_id,
-        evaluation_nugget_labels.topic_id,
-        evaluation_nugget_labels.nugget_id,
-        requested_measures.measure,
-        case requested_measures.kind
-            when 'VitalScore' then (evaluation_nugget_labels.importance = 'vital')::double
-            when 'StrictVitalScore' then (evaluation_nugget_labels.importance = 'vital')::double
-            when 'WeightedScore'
-                then case evaluation_nugget_labels.importance
-                    when 'vital' then requested_measures.vital_weight
-                    else requested_measures.okay_weight
-                end
-            else 1.0
-        end::double as importance_weight,
-        case evaluation_nugget_labels.label
-            when 'support' then 1.0
-            when 'partial_support'
-                then case requested_measures.kind
-                    when 'StrictVitalScore' then 0.0
-                    when 'StrictAllScore' then 0.0
-                    when 'WeightedScore' then requested_measures.partial_weight
-                    else 0.5
-                end
-            else 0.0
-        end::double as label_credit
-    from evaluation_nugget_labels
-    cross join requested_measures
-    where requested_measures.kind in ('VitalScore', 'StrictVitalScore', 'AllScore', 'StrictAllScore', 'WeightedScore')
-),
-
-nugget_credit as (
+with nugget_counts as (
     select
         run_id,
         topic_id,
-        measure,
-        sum(importance_weight * label_credit order by nugget_id) as gained,
-        sum(importance_weight order by nugget_id) as possible
-    from nugget_weights
-    group by run_id, topic_id, measure
+        count(*) filter (where importance = 'vital') as vital,
+        count(*) filter (where importance = 'vital' and label = 'support') as vital_support,
+        count(*) filter (where importance = 'vital' and label = 'partial_support') as vital_partial,
+        count(*) filter (where importance = 'okay') as okay,
+        count(*) filter (where importance = 'okay' and label = 'support') as okay_support,
+        count(*) filter (where importance = 'okay' and label = 'partial_support') as okay_partial
+    from evaluation_nugget_labels
+    group by run_id, topic_id
 ),
 
 citation_credit as (
@@ -133,11 +105,39 @@ select
     evaluation_nugget_pairs.topic_id,
     requested_measures.measure,
     case requested_measures.kind
-        when 'VitalScore' then coalesce(nugget_credit.gained / nullif(nugget_credit.possible, 0), 0)
-        when 'StrictVitalScore' then coalesce(nugget_credit.gained / nullif(nugget_credit.possible, 0), 0)
-        when 'AllScore' then coalesce(nugget_credit.gained / nullif(nugget_credit.possible, 0), 0)
-        when 'StrictAllScore' then coalesce(nugget_credit.gained / nullif(nugget_credit.possible, 0), 0)
-        when 'WeightedScore' then coalesce(nugget_credit.gained / nullif(nugget_credit.possible, 0), 0)
+        when 'VitalScore'
+            then coalesce(
+                (nugget_counts.vital_support + 0.5 * nugget_counts.vital_partial) / nullif(nugget_counts.vital, 0), 0
+            )
+        when 'StrictVitalScore' then coalesce(nugget_counts.vital_support / nullif(nugget_counts.vital, 0), 0)
+        when 'AllScore'
+            then coalesce(
+                (
+                    nugget_counts.vital_support + nugget_counts.okay_support
+                    + 0.5 * (nugget_counts.vital_partial + nugget_counts.okay_partial)
+                ) / nullif(nugget_counts.vital + nugget_counts.okay, 0),
+                0
+            )
+        when 'StrictAllScore'
+            then coalesce(
+                (nugget_counts.vital_support + nugget_counts.okay_support)
+                / nullif(nugget_counts.vital + nugget_counts.okay, 0),
+                0
+            )
+        when 'WeightedScore'
+            then coalesce(
+                (
+                    requested_measures.vital_weight
+                    * (nugget_counts.vital_support + requested_measures.partial_weight * nugget_counts.vital_partial)
+                    + requested_measures.okay_weight
+                    * (nugget_counts.okay_support + requested_measures.partial_weight * nugget_counts.okay_partial)
+                ) / nullif(
+                    requested_measures.vital_weight * nugget_counts.vital
+                    + requested_measures.okay_weight * nugget_counts.okay,
+                    0
+                ),
+                0
+            )
         when 'CitationPrecision'
             then case requested_measures.average
                 when 'sentence' then coalesce(answer_credit.sentence_precision, 0)
@@ -151,11 +151,10 @@ select
     end::double as value
 from evaluation_nugget_pairs
 cross join requested_measures
-left join nugget_credit
+left join nugget_counts
     on
-        evaluation_nugget_pairs.run_id = nugget_credit.run_id
-        and evaluation_nugget_pairs.topic_id = nugget_credit.topic_id
-        and requested_measures.measure = nugget_credit.measure
+        evaluation_nugget_pairs.run_id = nugget_counts.run_id
+        and evaluation_nugget_pairs.topic_id = nugget_counts.topic_id
 left join answer_credit
     on
         evaluation_nugget_pairs.run_id = answer_credit.run_id
