@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import warnings
 
 import numpy as np
@@ -111,6 +112,7 @@ def test_run_means_over_the_answered_topics_are_nuggetizer_global_metrics(genera
         for key in FOUR:
             values = per_topic[(per_topic["run_id"] == run) & (per_topic["measure"] == str(pyeval.parse_measure(key)))]
             assert len(values) == len(records[run])
+            assert statistics.mean(values["value"]) == nuggetizer[key]  # the stored values give it exactly
             assert means[run, key] == math.fsum(values["value"]) / len(values)
             assert abs(means[run, key] - nuggetizer[key]) <= math.ulp(nuggetizer[key])
             same += means[run, key] == nuggetizer[key]
