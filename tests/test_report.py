@@ -407,3 +407,32 @@ def test_evaluate_compare_and_significance_plot(reported, tmp_path, figures):
     plotted = runner.invoke(main, ["--db", str(db), "evaluate", "-C", CAMPAIGN, "-m", "AP", "-m", "P@10", "-m",
                                    "NumRet(rel=1)", "--no-store", "--plot", str(tmp_path / "evaluate.png")])
     assert plotted.exit_code == 0 and plotted.stdout == plain.stdout
+
+
+def test_a_report_folder_left_by_a_killed_run_is_taken_back(tmp_path):
+    """Half-written copies a killed run left are removed; a file whose old or new content the
+    manifest lists (a run killed while swapping) is accepted; anything else is refused."""
+    from pyeval.errors import NotOwnedError
+    from pyeval.reports.folder import MANIFEST, ReportFolder
+
+    def text(content: str):
+        return lambda path: path.write_text(content)
+
+    out = tmp_path / "reports"
+    ReportFolder.open(out).write({"index.html": text("one"), "run-a.html": text("a1")}, {"campaign_id": "c"})
+    (out / ".run-a.html.4242.0123abcd.tmp.html").write_text("half")  # a write killed before its swap
+    manifest = json.loads((out / MANIFEST).read_text())
+    manifest["files"]["run-a.html"].append("0" * 64)  # killed while swapping: old and new content listed
+    (out / MANIFEST).write_text(json.dumps(manifest))
+    folder = ReportFolder.open(out)
+    assert [p.name for p in folder.leftovers] == [".run-a.html.4242.0123abcd.tmp.html"]
+    folder.write({"index.html": text("two")}, {"campaign_id": "c"})
+    assert sorted(p.name for p in out.iterdir()) == ["index.html", MANIFEST]  # run-a's page gone, leftover too
+    assert (out / "index.html").read_text() == "two"
+    (out / "index.html").write_text("edited")
+    with pytest.raises(NotOwnedError, match="index.html: not a file pyeval wrote"):
+        ReportFolder.open(out)
+    (out / "index.html").unlink()
+    (out / "sub").mkdir()
+    with pytest.raises(NotOwnedError, match="sub: not a file pyeval wrote"):
+        ReportFolder.open(out)
