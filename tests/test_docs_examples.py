@@ -118,6 +118,7 @@ PAGES: dict[str, Setup] = {
     "resampling.md": Setup(warehouse="web.duckdb"),
     "risk.md": Setup(warehouse="web.duckdb"),
     "schema.md": Setup(warehouse="w.duckdb"),
+    "reproducibility.md": Setup(warehouse="repro.duckdb"),
 }
 
 # page -> (the first line of an example, why it is not run); "*" for the whole page
