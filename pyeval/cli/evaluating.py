@@ -89,7 +89,8 @@ def demo_command(ctx, out):
 @fail_cleanly
 def sample_command(directory):
     """Write the bundled TREC 2012 Web sample campaign into DIRECTORY as plain files: qrels (ad
-    hoc, diversity), intents, topics, document lengths and runs/ (the README's examples use them)."""
+    hoc, diversity), intents, topics, document lengths, runs/ (the README's examples use them) and rag/
+    (generated answers of the simulated runs, their nuggets and judgments: docs/rag.md)."""
     from ..sample import write_sample
 
     written = write_sample(directory)
