@@ -102,6 +102,12 @@ def test_label_agreement_of_two_assignment_sets_equals_sklearn_and_krippendorff(
     assert ranking["kendall_tau_b", pd.NA] == pytest.approx(stats.kendalltau(means["nist"], means["gpt"]).statistic,
                                                             abs=1e-12)
     assert ("tau_ap", pd.NA) in ranking.index and ("kendall_tau_b", 5) in ranking.index
+    topics = campaign.execute("select topic_id, run_id, judgment_set, value from scores_by_set "
+                              "where measure = 'VitalScore'").df().pivot_table(
+        index=["topic_id", "run_id"], columns="judgment_set", values="value")
+    per_topic = [stats.kendalltau(part["nist"], part["gpt"]).statistic for _, part in topics.groupby(level=0)
+                 if part["nist"].nunique() > 1 and part["gpt"].nunique() > 1]
+    assert ranking["kendall_tau_b_topic_mean", pd.NA] == pytest.approx(np.mean(per_topic), abs=1e-12)
     assert ("bland_altman_bias_run_means", pd.NA) in ranking.index
     stored = campaign.execute("select comparison, measure, settings from judgment_comparisons order by comparison_id"
                               ).fetchall()

@@ -6,8 +6,11 @@ verdict, and Bland-Altman agreement of the run means and of the per-topic scores
 Rank correlations reuse pyeval.resampling.correlation (Kendall's tau-b via scipy, tau_ap of
 Yilmaz, Aslam & Robertson 2008 with the reference as the "true" ranking, ranks by mean with ties
 broken by run id); significance reuses pyeval.resampling.significance.test_matrix. Spearman's
-rho and Pearson's r are scipy.stats'. Bland & Altman (1986): d = candidate − reference, bias =
-mean(d), limits of agreement = bias ± 1.96 sd(d) (sample sd, n − 1).
+rho and Pearson's r are scipy.stats'; per topic, the mean of Kendall's tau_b between the runs'
+scores of each topic (how far the sets agree on a topic's ranking of the runs: the per-topic
+agreement Pradeep et al., arXiv 2504.15068, single out as the weaker one). Bland & Altman
+(1986): d = candidate − reference, bias = mean(d), limits of agreement = bias ± 1.96 sd(d)
+(sample sd, n − 1).
 """
 from __future__ import annotations
 
@@ -123,6 +126,21 @@ def _correlations(a: np.ndarray, b: np.ndarray, runs: list[str]) -> dict[str, tu
     }
 
 
+def topic_tau(reference: np.ndarray, candidate: np.ndarray) -> tuple[float | None, int, str | None]:
+    """The mean over topics of Kendall's tau_b (scipy) between the runs' scores of a topic under
+    the two sets (rows: topics, columns: runs), the topics it averages, and a warning naming how
+    many were left out: where tau is undefined (fewer than 3 runs; every run with the same score
+    under a set: an easy or an unjudged topic)."""
+    from scipy import stats
+
+    values = [float(stats.kendalltau(a, b).statistic) for a, b in zip(reference, candidate)
+              if len(a) >= MIN_RUNS and np.ptp(a) > 0 and np.ptp(b) > 0]
+    left_out = len(reference) - len(values)
+    warning = (f"{left_out} topic(s) left out: fewer than {MIN_RUNS} runs, or every run with the same score "
+               "under a set") if left_out else None
+    return (float(np.mean(values)) if values else None), len(values), warning
+
+
 def bland_altman(reference: np.ndarray, candidate: np.ndarray) -> tuple[float | None, float | None, float | None, str | None]:
     """Bias, lower and upper limit of agreement (Bland & Altman 1986) of candidate − reference."""
     d = np.asarray(candidate, dtype=float) - np.asarray(reference, dtype=float)
@@ -165,6 +183,8 @@ def ranking_agreement(
         chosen_runs = [run_ids[j] for j in chosen]
         for statistic, (value, warning) in _correlations(a[chosen], b[chosen], chosen_runs).items():
             rows.append((statistic, k, value, len(chosen), len(ref.topic_ids), warning))
+    mean_tau, averaged, warning = topic_tau(ref.values, cand.values)
+    rows.append(("kendall_tau_b_topic_mean", None, mean_tau, len(run_ids), averaged, warning))
     best = order[0]
     position = int(np.flatnonzero(ranking(b, run_ids) == best)[0]) + 1
     rows.append(("reference_best_run_rank", None, float(position), len(run_ids), len(ref.topic_ids),
