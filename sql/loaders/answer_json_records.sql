@@ -10,7 +10,7 @@
 -- ignored. A citation is a JSON integer (a 0-based index into references) or a string (a document
 -- of references, the 2025 validator's second form): kept as JSON for answer_json_citations.sql.
 -- problem: what makes the line unreadable (not a JSON object, no usable run or topic id, no
--- answer list, a response_length that is not a non-negative integer), else null.
+-- answer list, a team holding a control character, a response_length that is not a non-negative integer), else null.
 -- response_length: the file's, else null (answer_json_input.sql counts the words).
 with parsed as (
     select
@@ -50,6 +50,8 @@ select
         when json_id_problem('topic_id', topic_json) is not null
             then json_id_problem('topic_id (or metadata.narrative_id)', topic_json)
         when record.answer is null then 'no list of sentences (answer)'
+        when control_problem('metadata.team_id', record.metadata.team_id) is not null
+            then control_problem('metadata.team_id', record.metadata.team_id)
         when length_state = 'bad'
             then 'response_length ' || record.response_length || ' is not a non-negative integer'
     end as problem,

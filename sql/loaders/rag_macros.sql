@@ -1,4 +1,4 @@
--- defines: json_id, json_id_problem, word_count
+-- defines: json_id, control_problem, json_id_problem, word_count
 -- params: none
 -- The rules the loaders of generated answers share (pyeval/loaders/rag_files.py; docs/rag.md),
 -- defined once as macros of the loading connection before a load stages its rows.
@@ -7,14 +7,24 @@
 -- (nuggetizer's qid and TREC RAG's topic_id are strings; a number is accepted as its text).
 create or replace temp macro json_id(value) as value ->> '$';
 
+-- A name that holds a control character (Unicode category Cc: U+0000-U+001F, U+007F-U+009F) is
+-- refused, as everywhere pyeval makes a name (pyeval/errors.py require_printable): every name is
+-- one line wherever it is printed, exported or written into a run file. Null when it holds none.
+create or replace temp macro control_problem(name, text) as
+    case
+        when regexp_matches(text, '[\x{00}-\x{1f}\x{7f}-\x{9f}]')
+            then name || ' ' || to_json(text)::varchar || ' holds a control character'
+    end;
+
 -- What is wrong with such an identifier, named `name` in the message: absent or null, not a string
--- or an integer, or empty; null when it is fine.
+-- or an integer, empty, or holding a control character; null when it is fine.
 create or replace temp macro json_id_problem(name, value) as
     case
         when value is null or json_type(value) = 'NULL' then 'no ' || name
         when json_type(value) not in ('VARCHAR', 'BIGINT', 'UBIGINT')
             then name || ' is not a string (' || lower(json_type(value)) || ')'
         when json_id(value) = '' then name || ' is empty'
+        else control_problem(name, json_id(value))
     end;
 
 -- The number of words of a text: its maximal runs of characters that are not whitespace, as
