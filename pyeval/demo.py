@@ -390,6 +390,41 @@ def demo_judgments(path: str | Path):
         con.close()
 
 
+#: The measures of the demo's reproduction step (docs/reproducibility.md section 5).
+REPRO_MEASURES = ["AP", "nDCG@10"]
+
+
+def demo_repro(path: str | Path):
+    """"Reproduce" the two real Indri runs of web2012-adhoc by adding seeded normal noise (sd 0.05)
+    to their scores, load the reproductions as ``indri-ql-rep`` and ``indri-rm-rep`` (tag
+    ``reproduction``), record what they reproduce, and compare the pairs by repro_eval's measures
+    (stored; docs/reproducibility.md). Returns the :class:`pyeval.repro.ReproResult`."""
+    import numpy as np
+
+    from .repro import reproduce
+    from .repro.relations import record_relation
+
+    con = warehouse.connect(path)
+    try:
+        entries = con.execute(
+            "select run_id, topic_id as query_id, doc_id, score from run_entries "
+            "where campaign_id = 'web2012-adhoc' and list_contains($runs, run_id) order by run_id, topic_id, trec_rank",
+            {"runs": list(sample.REAL_RUNS)}).df()
+        rng = np.random.default_rng(42)
+        frames = []
+        for run in sample.REAL_RUNS:
+            frame = entries[entries["run_id"] == run][["query_id", "doc_id", "score"]]
+            frames.append(frame.assign(score=frame["score"] + rng.normal(0, 0.05, len(frame))))
+        names = [f"{run}-rep" for run in sample.REAL_RUNS]
+        load_runs(con, "web2012-adhoc", frames, names=names, metadata=RunMetadata(tags=("reproduction",)))
+        for run, name in zip(sample.REAL_RUNS, names):
+            record_relation(con, "web2012-adhoc", name, "reproduces", run,
+                            provenance="pyeval demo: the run's scores plus normal noise, sd 0.05, seed 42")
+        return reproduce(con, "web2012-adhoc", *sample.REAL_RUNS, *names, REPRO_MEASURES)
+    finally:
+        con.close()
+
+
 #: The measures of generated answers the demo evaluates (docs/rag.md): nugget scores under each
 #: assignment set of the sample, citation support and the answers' shape under its support set.
 RAG_NUGGET_MEASURES = ["VitalScore", "StrictVitalScore", "AllScore", "WeightedScore"]
@@ -531,7 +566,7 @@ def run_demo(out: str | Path, echo: Callable[[str], None] = _print_flushed, *, p
     _prepare(out)
     titles = ["loading the sample", "NTCIR measures", "discriminative power", "diversity measures",
               "ndeval family", "concordance test", "run fusion", "judgment sets", "generated answers",
-              "pool and leave-one-out"]
+              "pool and leave-one-out", "reproducibility"]
     steps = DemoSteps(titles, progress=progress)
 
     def say(text: str) -> None:
@@ -649,6 +684,15 @@ def run_demo(out: str | Path, echo: Callable[[str], None] = _print_flushed, *, p
         say(render(table[table["run"].str.rstrip("*").isin(sample.REAL_RUNS)],
                    integer_columns=("official_rank", "leave_out_rank", "rank_change")))
         say("Stored in the tables pools, pool_documents, pool_coverage and pool_leave_out.")
+
+        reproduced, elapsed = timed(lambda: demo_repro(out))
+        say(f"\nReproducibility on web2012-adhoc ({elapsed:.1f} s; docs/reproducibility.md): {real} \"reproduced\" "
+            f"by adding normal noise (sd 0.05) to their scores (runs indri-ql-rep and indri-rm-rep, tag "
+            f"'reproduction', recorded in run_relations), compared by repro_eval's measures (Breuer et al., SIGIR "
+            f"2020): a perfect reproduction has KTU = RBO = 1, RMSE = 0, ER = 1, DeltaRI = 0 and p = 1:")
+        say(render(reproduced.table()))
+        say(f"Stored as repro experiment {reproduced.repro_id} in repro_results (per topic: repro_topic_values); "
+            f"try pyeval longitudinal on a campaign whose runs are snapshots (pyeval relate --snapshot).")
         with warehouse.connect(out, read_only=True) as con:
             say("\nAn ad-hoc query over the stored scores:")
             say(EXAMPLE_QUERY)

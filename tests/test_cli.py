@@ -200,6 +200,8 @@ def test_demo(demo_build):
     assert "krippendorff_alpha_ordinal" in out and "kendall_tau_b" in out
     # the generated answers of the simulated runs, beside their retrieval scores (docs/rag.md)
     assert "Generated answers on web2012-adhoc" in out and "vital_manual" in out and "cohen_kappa_binary@2" in out
+    # two noisy reproductions of the real runs compared by repro_eval's measures (docs/reproducibility.md)
+    assert "Reproducibility on web2012-adhoc" in out and "RBO_ties" in out and "DeltaRI" in out
 
 
 def test_demo_labels_the_runs_and_shows_the_real_ones_in_every_run_table(demo_build):

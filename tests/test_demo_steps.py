@@ -73,3 +73,30 @@ def test_the_generated_answers_step_loads_evaluates_and_compares(tmp_path):
                          "order by 1").fetchall()
     con.close()
     assert stored == [("auto", len(RAG_NUGGET_MEASURES)), ("manual", len(RAG_NUGGET_MEASURES)), ("support", 4)]
+
+
+def test_the_reproducibility_step_records_and_compares_the_reproductions(tmp_path):
+    """The demo's reproducibility step on the ad hoc campaign with its two real runs: the noisy
+    reproductions are loaded, related to their originals, and compared (stored)."""
+    import pyeval
+    from pyeval import sample
+    from pyeval.demo import REPRO_MEASURES, demo_repro
+
+    path = tmp_path / "demo.duckdb"
+    con = pyeval.connect(path)
+    pyeval.load_qrels(con, "web2012-adhoc", sample.path("qrels.adhoc.txt.gz"))
+    real = [p for p in sample.run_paths() if sample.run_name(p) in sample.REAL_RUNS]
+    pyeval.load_runs(con, "web2012-adhoc", real, names=[sample.run_name(p) for p in real])
+    con.close()
+    result = demo_repro(path)
+    table = result.table()
+    assert list(table.columns) == ["statistic", "measure", "baseline", "advanced", "effect"]
+    ktu = table.set_index("statistic").loc["KTU"]
+    assert 0 < ktu["baseline"] < 1 and 0 < ktu["advanced"] < 1  # noise swaps neighbours, not the lists
+    assert len(table) == 7 * len(REPRO_MEASURES) + 3
+    con = pyeval.connect(path, read_only=True)
+    assert con.execute("select run_id, original_run_id from run_relations order by 1").fetchall() == [
+        ("indri-ql-rep", "indri-ql"), ("indri-rm-rep", "indri-rm")]
+    assert con.execute("select count(*) from repro_results where repro_id = $i", {"i": result.repro_id}
+                       ).fetchall() == [(len(result.results),)]
+    con.close()

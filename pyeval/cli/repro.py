@@ -109,11 +109,7 @@ def repro_command(ctx, campaign, baseline, advanced, rep_baseline, rep_advanced,
     result = reproduce(con, campaign, baseline, advanced, rep_baseline, rep_advanced, list(measures),
                        rep_campaign=rep_campaign, kind=kind, trim=trim, rbo_depth=rbo_depth, rbo_p=rbo_p,
                        judgment_set=judgment_set, rep_judgment_set=rep_judgment_set, store=not no_store)
-    table = result.results.pivot_table(index=["statistic", "measure"], columns="pair", values="value", sort=False,
-                                       dropna=False).reset_index()
-    table["measure"] = table["measure"].fillna("")
-    columns = [c for c in ("baseline", "advanced", "effect") if c in table.columns]
-    click.echo(render(table[["statistic", "measure", *columns]], fmt))
+    click.echo(render(result.table(), fmt))
     click.echo(f"{result.kind}: {campaign} ({baseline}, {advanced}) against {rep_campaign or campaign} "
                f"({rep_baseline}, {rep_advanced})", err=True)
     _stored_note("repro experiment", result.repro_id)

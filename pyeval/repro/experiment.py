@@ -32,6 +32,15 @@ class ReproResult:
     topic_values: pd.DataFrame
     repro_id: int | None
 
+    def table(self) -> pd.DataFrame:
+        """One row per (statistic, measure) with the columns ``baseline``, ``advanced`` and
+        ``effect`` (what `pyeval repro` prints); measure '' for the document-order statistics."""
+        rows = self.results.assign(measure=self.results["measure"].fillna(""))
+        keys = list(dict.fromkeys(zip(rows["statistic"], rows["measure"])))
+        table = rows.set_index(["statistic", "measure", "pair"])["value"].unstack("pair").reindex(keys)
+        columns = [c for c in ("baseline", "advanced", "effect") if c in table.columns]
+        return table[columns].reset_index().rename_axis(columns=None)
+
 
 def ranked_lists(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: str, rep_campaign_id: str,
                  rep_run_id: str, trim: int = formulas.TRIM) -> formulas.RankedLists:

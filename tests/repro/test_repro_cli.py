@@ -33,6 +33,7 @@ def test_repro_prints_and_stores_every_statistic(warehouse):
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == "statistic,measure,baseline,advanced,effect"
+    assert len(lines) == 1 + 2 * 7 + 3  # per measure 7 statistics, 3 document-order ones
     statistics = {line.split(",")[0] for line in lines[1:]}
     assert statistics == {"ARP_original", "ARP_reproduced", "RMSE", "nRMSE", "p_value", "ER", "DeltaRI", "KTU", "RBO",
                           "RBO_ties"}
