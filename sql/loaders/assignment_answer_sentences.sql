@@ -3,8 +3,7 @@
 -- grain: line_number, sentence_number
 -- params: none
 -- assignment_answer_sentences: the text of each answer nuggetizer's assign output brings
--- (assignment_answers.sql) as its one sentence, without citations; an empty answer_text (nuggetizer
--- assigns an unanswered topic too) gives an answer without sentences.
+-- (assignment_answers.sql, which takes no empty one) as its one sentence, without citations.
 select
     assignment_records.line_number,
     null::varchar as problem,
@@ -16,4 +15,3 @@ select
     0::bigint as reference_count
 from assignment_records
 inner join answer_input on assignment_records.line_number = answer_input.line_number
-where coalesce(trim(assignment_records.answer_text), '') <> ''

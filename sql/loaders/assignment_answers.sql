@@ -18,6 +18,7 @@ select
 from assignment_records
 where
     problem is null
+    and coalesce(trim(answer_text), '') <> ''
     and not exists (
         select 1
         from answers

@@ -227,6 +227,15 @@ def test_a_line_in_another_order_than_the_bank_is_resolved_by_text(rag, write):
         ("r2", "1", "support"), ("r2", "2", "not_support"), ("r2", "3", "partial_support")]
 
 
+def test_an_empty_answer_of_nuggetizer_is_no_answer(rag, write):
+    """nuggetizer's assign script writes a line with an empty answer_text and response_length 0 for a
+    topic the run did not answer: its labels are stored, no answer."""
+    load_assignments(rag, "rag", write("a.jsonl", jsonl(
+        assign_line("r2", "q2", ["not_support"], answer_text="", response_length=0))))
+    assert rows(rag, "select count(*) from nugget_assignments where run_id = 'r2' and topic_id = 'q2'") == [(1,)]
+    assert rows(rag, "select count(*) from answers where run_id = 'r2' and topic_id = 'q2'") == [(0,)]
+
+
 def test_assignments_create_the_runs_they_answer_for(con, write):
     load_nuggets(con, "t", write("n.jsonl", NUGGETS))
     load_assignments(con, "t", write("a.jsonl", ASSIGNMENTS))
