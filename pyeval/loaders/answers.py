@@ -100,13 +100,16 @@ def stage(con: duckdb.DuckDBPyConnection, relations: TemporaryRelations, staged:
 def store(con: duckdb.DuckDBPyConnection, campaign_id: str, staged: rag_files.RagFile, *,
           refresh: bool = True) -> None:
     """Store the staged answers (inside the caller's transaction): their runs first (created
-    when new, a missing team filled in), then the four tables; stored values turn stale (unless
-    ``refresh`` is false: the caller refreshes them)."""
+    when new, a missing team filled in), then the four tables, and the topic texts as titles of
+    topics without one; stored values turn stale (unless ``refresh`` is false: the caller
+    refreshes them)."""
     provenance = {"campaign_id": campaign_id, "source_file": staged.source_file, "sha256": staged.sha256}
     con.execute(sqlfiles.read("loaders/answer_runs_insert.sql"), provenance)
     con.execute(sqlfiles.read("loaders/answer_runs_team.sql"), {"campaign_id": campaign_id})
     for _, insert in reversed(ANSWER_TABLES):  # insert: a constant of this module
         con.execute(sqlfiles.read(f"loaders/{insert}.sql"),
                     provenance if insert == "answer_insert" else {"campaign_id": campaign_id})
+    con.execute(sqlfiles.read("loaders/answer_topic_texts.sql"),
+                {"campaign_id": campaign_id, "source_file": staged.source_file})
     if refresh:
         archive.refresh(con, campaign_id)

@@ -147,6 +147,24 @@ def test_trec_rag_2025_metadata_names_run_topic_and_team_and_the_length_is_count
                      "order by 1, 2") == [(1, 1, "d6"), (1, 2, "d5"), (2, 1, "d5")]
 
 
+def test_topic_texts_of_answers_title_the_topics_without_one(con, write):
+    report = pyeval.load_qrels(con, "c", write("q.txt", "q1 0 d1 1\nq2 0 d1 1\n"))
+    assert report.rows == 2
+    con.execute("insert into topic_texts (campaign_id, topic_id, title, source_file) values ('c', 'q1', 'kept', 'x')")
+    load_answers(con, "c", write("a24.jsonl", ANSWERS_2024))
+    load_answers(con, "c", write("a25.jsonl", ANSWERS_2025))
+    assert rows(con, "select topic_id, title from topic_texts order by 1") == [("q1", "kept"), ("q2", "what is duckdb")]
+
+
+def test_a_line_longer_than_the_readers_buffer_is_read(con, write):
+    """A line over DuckDB's 2 MB line limit (nuggetizer's output with its trace) is read by the
+    line reader of the general path."""
+    record = json.loads(NUGGETS.splitlines()[0])
+    record["trace"] = {"prompt": "x" * 3_000_000}
+    load_nuggets(con, "t", write("n.jsonl", json.dumps(record) + "\n"))
+    assert rows(con, "select count(*) from nuggets") == [(3,)]
+
+
 def test_answers_join_a_run_loaded_from_a_run_file_and_keep_its_entries(con, write):
     pyeval.load_qrels(con, "c", FIXTURES / "trec_eval" / "qrels.test")
     pyeval.load_run(con, "c", FIXTURES / "trec_eval" / "results.test", name="r1")
