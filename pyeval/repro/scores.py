@@ -36,10 +36,15 @@ class TopicScores:
 
 def require_runs(con: duckdb.DuckDBPyConnection, campaign_id: str, runs: Sequence[str]) -> None:
     """One-line errors for an unknown campaign or run."""
-    from ..resampling.matrix import campaign_runs
+    from pyeval.core.db import unknown_campaign
 
-    known = set(campaign_runs(con, campaign_id))
-    unknown = [run for run in dict.fromkeys(runs) if run not in known]
+    runs = list(dict.fromkeys(runs))
+    known = {r for r, in con.execute("select run_id from runs where campaign_id = $c and list_contains($runs, run_id)",
+                                     {"c": campaign_id, "runs": runs}).fetchall()}
+    if len(known) < len(runs) and not con.execute("select count(*) from campaigns where campaign_id = $c",
+                                                  {"c": campaign_id}).fetchone()[0]:
+        raise unknown_campaign(con, campaign_id)
+    unknown = [run for run in runs if run not in known]
     if unknown:
         raise PyevalError(f"campaign '{campaign_id}' has no run named {', '.join(map(repr, unknown))}")
 
@@ -57,14 +62,13 @@ def topic_scores(con: duckdb.DuckDBPyConnection, campaign_id: str, runs: Sequenc
     check_judgment_set(con, campaign_id, judgment_set)
     keys = {"c": campaign_id, "s": judgment_set, "runs": runs, "measures": list(measures)}
     stored = con.execute(
-        "select run_id, measure, topic_id, value from scores_by_set where campaign_id = $c and judgment_set = $s "
-        "and list_contains($runs, run_id) and list_contains($measures, measure)", keys).df()
+        "select run_id, measure, topic_id, value, evaluation_id from scores_by_set where campaign_id = $c "
+        "and judgment_set = $s and list_contains($runs, run_id) and list_contains($measures, measure)", keys).df()
     have = set(zip(stored["run_id"], stored["measure"]))
     missing_measures = [m for m in measures if any((run, m) not in have for run in runs)]
     missing_runs = [r for r in runs if any((r, m) not in have for m in measures)]
-    evaluation_ids = set(int(e) for e, in con.execute(
-        "select distinct evaluation_id from scores_by_set where campaign_id = $c and judgment_set = $s "
-        "and list_contains($runs, run_id) and list_contains($measures, measure)", keys).fetchall())
+    evaluation_ids = set(int(e) for e in stored["evaluation_id"].dropna().unique())
+    stored = stored.drop(columns=["evaluation_id"])
     if missing_measures:
         result = evaluate(con, campaign_id, missing_measures, runs=missing_runs, store=store,
                           judgment_set=judgment_set)

@@ -191,18 +191,18 @@ def test_rbo_with_ties_is_repro_eval_rbo_averaged_over_the_orders_of_the_ties(ge
     here enumerated and scored by repro_eval's own ``_rbo``."""
     con, quadruples, _, _ = generated
     checked = 0
-    for q, (b, _a, b2, _a2) in enumerate(quadruples[:60]):
+    for q, (b, _a, b2, _a2) in enumerate(quadruples[:40]):
         result = reproduce(con, "c", f"q{q}b", f"q{q}a", f"q{q}b2", f"q{q}a2", ["AP"], rbo_depth=25, store=False)
         values = result.topic_values
         ours = values[(values["statistic"] == "RBO_ties") & (values["pair"] == "baseline")]
         for topic, value in zip(ours["topic_id"], ours["value"]):
-            if _order_count(b[topic]) * _order_count(b2[topic]) > 200:
+            if _order_count(b[topic]) * _order_count(b2[topic]) > 120:
                 continue
             orders = [_tie_orders(b[topic]), _tie_orders(b2[topic])]
             expected = np.mean([_rbo(y, x, p=0.95, depth=25) for x, y in itertools.product(*orders)])
             assert abs(value - expected) <= 1e-9, (q, topic)
             checked += 1
-    assert checked > 100
+    assert checked > 50
 
 
 def _order_count(ranking: dict) -> int:
