@@ -93,6 +93,23 @@ def test_nuggetizer_create_output_is_a_bank_numbered_in_order(con, write):
         ("q1", "what is python"), ("q2", "what is duckdb")]
 
 
+def test_an_assignment_file_gives_its_bank(con, write):
+    """nuggetizer's assign output (TREC RAG 2024's NIST assignments are such a file) lists each
+    topic's nuggets on every line of the topic: the bank is each topic's list; its assignments
+    then load against it."""
+    path = write("nist.jsonl", ASSIGNMENTS)
+    load_nuggets(con, "t", path, creator="human")
+    assert rows(con, "select topic_id, nugget_id, text, importance from nuggets order by 1, 2") == [
+        ("q1", "1", "Python is a language", "vital"), ("q1", "2", "Python was made by Guido", "okay"),
+        ("q1", "3", "Python is a language", "okay"), ("q2", "1", "DuckDB is a database", "vital")]
+    load_assignments(con, "t", path)
+    assert rows(con, "select count(*) from nugget_assignments") == [(7,)]
+    differing = jsonl(assign_line("r1", "q1", ["support"] * 3),
+                      assign_line("r2", "q1", ["support"], nuggets=[("Python is a language", "vital")]))
+    with pytest.raises(InputFormatError, match=r"b\.jsonl:2: the nuggets of topic 'q1' differ from those on line 1"):
+        load_nuggets(con, "t", write("b.jsonl", differing), bank="other")
+
+
 def test_a_nuggets_tsv_gives_its_ids_and_creators(con, write):
     path = write("nuggets.tsv", "topic_id\tnugget_id\timportance\ttext\tcreator\n"
                                 "q1\tn7\tvital\tPython is a language\thuman\n"
