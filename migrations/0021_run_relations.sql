@@ -5,7 +5,8 @@
 -- run_snapshots: a run recorded as one system at one snapshot of a longitudinal campaign (CLEF
 -- LongEval): the system, the snapshot's label and date, the judgment set holding that
 -- snapshot's qrels, and the pivot system's run at that snapshot.
--- run_metadata: a run's ir-metadata document (ir_metadata YAML as JSON), beside the typed columns
+-- run_metadata: a run's ir-metadata document (ir_metadata YAML as JSON text: VARCHAR, as every
+-- published column must be a type PostgreSQL gets), beside the typed columns
 -- it sets (runs.team from actor.team, runs.system from tag).
 -- repro_experiments, repro_results, repro_topic_values: one `pyeval repro` (repro_eval's
 -- measures: KTU, RBO, RMSE, nRMSE, ER, DeltaRI, t-test p-values).
@@ -41,7 +42,7 @@ create table run_snapshots (
 create table run_metadata (
     campaign_id varchar not null,
     run_id varchar not null,
-    document json not null,
+    document varchar not null,
     source_file varchar not null,
     source_sha256 varchar not null,
     loaded_at timestamp not null default current_timestamp,

@@ -2,7 +2,7 @@
 create table run_metadata (
     campaign_id varchar not null,
     run_id varchar not null,
-    document json not null,
+    document varchar not null,
     source_file varchar not null,
     source_sha256 varchar not null,
     loaded_at timestamp not null default current_timestamp,
