@@ -239,6 +239,9 @@ MAX_RISK_ALPHA = 1000.0
 #: ``pyeval design``: the largest topic set size searched (and --g-study's largest topic count)
 MAX_DESIGN_TOPICS = 100_000
 #: ``pyeval design --method``: exact noncentral distributions or normal approximations
+#: ``pyeval repro --kind`` (repro_experiments.kind): the same collection or another (docs/reproducibility.md)
+REPRO_KINDS = (Term("reproducibility", "same collection: paired t-test; KTU, RBO and RMSE too"),
+               Term("replicability", "another collection: unpaired t-test; ER and DeltaRI"))
 DESIGN_METHODS = (Term("exact", "noncentral t and F"), Term("normal", "normal approximations"))
 #: generated answers (docs/rag.md): a nugget's importance, as nuggetizer writes it
 NUGGET_IMPORTANCE = (Term("vital", "an answer must state it"), Term("okay", "good to state"))

@@ -32,6 +32,8 @@ INPUTS = {
     ("evaluate", "gain_profile"), ("explain", "gain_profile"),  # --gains: a gain profile's name
     ("fuse", "output_depth"),  # a number of documents
     ("to-traditional", "target"),  # a campaign's name
+    ("relate", "ir_metadata"),  # an ir-metadata file read
+    ("relate", "snapshot"), ("relate", "snapshot_date"),  # a snapshot's label and date, not files
 }
 
 #: Outputs that are not one file, each with a check of its own (tested where named):

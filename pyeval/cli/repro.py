@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pyeval.vocabulary import REPORT_TABLE_FORMATS, names
+from pyeval.vocabulary import REPORT_TABLE_FORMATS, REPRO_KINDS, names
 from .base import (DEFAULT_SET_HELP, DEPTH, PROBABILITY, campaign_option, fail_cleanly, main, open_warehouse,
                    storing)
 from .metaeval import checked_figure
@@ -81,7 +81,7 @@ def relate_command(ctx, campaign, run, reproduces, replicates, original_campaign
 @click.option("--rep-baseline", required=True, help="The reproduced (replicated) baseline run.")
 @click.option("--rep-advanced", required=True, help="The reproduced (replicated) advanced run.")
 @click.option("--rep-campaign", metavar="CAMPAIGN", help="The campaign of the reproduced runs (default: -C).")
-@click.option("--kind", type=click.Choice(["reproducibility", "replicability"]),
+@click.option("--kind", type=click.Choice(names(REPRO_KINDS)),
               help="Same collection (paired t-test; KTU, RBO and RMSE too) or another collection (unpaired). "
               "Default: reproducibility within one campaign, replicability across two.")
 @click.option("-m", "--measure", "measures", multiple=True, required=True,

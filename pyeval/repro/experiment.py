@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from pyeval.core import sqlfiles
+from pyeval.vocabulary import REPRO_KINDS, names
 from pyeval.core.db import stores_in_one_transaction
 from ..errors import PyevalError
 from . import measures as formulas
@@ -18,8 +19,8 @@ from .scores import TopicScores, require_runs, topic_scores
 
 #: ``repro_experiments.kind``: same collection (paired t-test, document orders and RMSE compared)
 #: or another collection (unpaired t-test; ER and DeltaRI only besides), as repro_eval's
-#: RpdEvaluator and RplEvaluator.
-KINDS = ("reproducibility", "replicability")
+#: RpdEvaluator and RplEvaluator (pyeval.vocabulary.REPRO_KINDS).
+KINDS = names(REPRO_KINDS)
 
 
 @dataclass(frozen=True)
