@@ -8,7 +8,9 @@
 --       of the topic's vital (or all) nuggets in the assignment set's bank, support 1,
 --       partial_support 0.5 (strict: 0), not_support 0, over their number; 0 without such nuggets
 --       (nuggetizer 0.0.5 calculate_nugget_scores, value for value in binary64: from the counts of
---       each importance and label, the numerator an exact multiple of 0.5, one division).
+--       each importance and label, the numerator an exact multiple of 0.5, one division); the
+--       denominators are the topic's nuggets in the bank (evaluation_nugget_pairs), a nugget
+--       without a label counting as not_support.
 --   WeightedScore(partial_weight, vital_weight, okay_weight)  sum w_i l_i / sum w_i, w_i the
 --       nugget's importance weight, l_i its label's credit (partial_support: partial_weight).
 --   CitationPrecision(partial_weight, average)  citation support credit (full 1, partial
@@ -25,18 +27,33 @@
 --        sums are ordered, so a value does not depend on DuckDB's threads. Conventions: docs/rag.md "Measures".
 -- Reference: nuggetizer 0.0.5 (castorini) core/metrics.py calculate_nugget_scores; Pradeep et al.,
 -- arXiv 2411.09607 and 2504.15068; Thakur et al., arXiv 2504.15205 (support evaluation).
-with nugget_counts as (
+with label_counts as (
     select
         run_id,
         topic_id,
-        count(*) filter (where importance = 'vital') as vital,
         count(*) filter (where importance = 'vital' and label = 'support') as vital_support,
         count(*) filter (where importance = 'vital' and label = 'partial_support') as vital_partial,
-        count(*) filter (where importance = 'okay') as okay,
         count(*) filter (where importance = 'okay' and label = 'support') as okay_support,
         count(*) filter (where importance = 'okay' and label = 'partial_support') as okay_partial
     from evaluation_nugget_labels
     group by run_id, topic_id
+),
+
+nugget_counts as (
+    select
+        evaluation_nugget_pairs.run_id,
+        evaluation_nugget_pairs.topic_id,
+        evaluation_nugget_pairs.vital_nuggets as vital,
+        coalesce(label_counts.vital_support, 0) as vital_support,
+        coalesce(label_counts.vital_partial, 0) as vital_partial,
+        evaluation_nugget_pairs.okay_nuggets as okay,
+        coalesce(label_counts.okay_support, 0) as okay_support,
+        coalesce(label_counts.okay_partial, 0) as okay_partial
+    from evaluation_nugget_pairs
+    left join label_counts
+        on
+            evaluation_nugget_pairs.run_id = label_counts.run_id
+            and evaluation_nugget_pairs.topic_id = label_counts.topic_id
 ),
 
 citation_credit as (
