@@ -78,8 +78,10 @@ def relate_command(ctx, campaign, run, reproduces, replicates, original_campaign
 @campaign_option
 @click.option("--baseline", required=True, help="The original baseline run.")
 @click.option("--advanced", required=True, help="The original advanced run.")
-@click.option("--rep-baseline", required=True, help="The reproduced (replicated) baseline run.")
-@click.option("--rep-advanced", required=True, help="The reproduced (replicated) advanced run.")
+@click.option("--rep-baseline", help="The reproduced (replicated) baseline run (default: the run recorded as "
+              "reproducing --baseline, pyeval relate).")
+@click.option("--rep-advanced", help="The reproduced (replicated) advanced run (default: the run recorded as "
+              "reproducing --advanced).")
 @click.option("--rep-campaign", metavar="CAMPAIGN", help="The campaign of the reproduced runs (default: -C).")
 @click.option("--kind", type=click.Choice(names(REPRO_KINDS)),
               help="Same collection (paired t-test; KTU, RBO and RMSE too) or another collection (unpaired). "
@@ -110,8 +112,8 @@ def repro_command(ctx, campaign, baseline, advanced, rep_baseline, rep_advanced,
                        rep_campaign=rep_campaign, kind=kind, trim=trim, rbo_depth=rbo_depth, rbo_p=rbo_p,
                        judgment_set=judgment_set, rep_judgment_set=rep_judgment_set, store=not no_store)
     click.echo(render(result.table(), fmt))
-    click.echo(f"{result.kind}: {campaign} ({baseline}, {advanced}) against {rep_campaign or campaign} "
-               f"({rep_baseline}, {rep_advanced})", err=True)
+    click.echo(f"{result.kind}: {campaign} ({baseline}, {advanced}) against {result.rep_campaign} "
+               f"({result.rep_baseline}, {result.rep_advanced})", err=True)
     _stored_note("repro experiment", result.repro_id)
 
 

@@ -26,12 +26,16 @@ KINDS = names(REPRO_KINDS)
 @dataclass(frozen=True)
 class ReproResult:
     """One `pyeval repro`: ``results`` (pair, statistic, measure, value, topics) and
-    ``topic_values`` (pair, statistic, measure, topic_id, value); ``repro_id`` when stored."""
+    ``topic_values`` (pair, statistic, measure, topic_id, value); ``repro_id`` when stored; the
+    reproduced runs compared (given or recorded)."""
 
     kind: str
     results: pd.DataFrame
     topic_values: pd.DataFrame
     repro_id: int | None
+    rep_campaign: str = ""
+    rep_baseline: str = ""
+    rep_advanced: str = ""
 
     def table(self) -> pd.DataFrame:
         """One row per (statistic, measure) with the columns ``baseline``, ``advanced`` and
@@ -117,8 +121,8 @@ def reproduce(
     campaign_id: str,
     baseline: str,
     advanced: str,
-    rep_baseline: str,
-    rep_advanced: str,
+    rep_baseline: str | None,
+    rep_advanced: str | None,
     measures: Sequence[str],
     *,
     rep_campaign: str | None = None,
@@ -134,13 +138,31 @@ def reproduce(
     ``campaign_id`` and its reproduction (``rep_baseline``, ``rep_advanced``) of ``rep_campaign``
     (default: the same campaign). ``kind``: ``reproducibility`` (default within one campaign:
     KTU, RBO, RBO with ties, RMSE, nRMSE, paired t-test, ER, DeltaRI) or ``replicability``
-    (default across campaigns: unpaired t-test, ER, DeltaRI). Scores are the stored ones
+    (default across campaigns: unpaired t-test, ER, DeltaRI). A reproduced run given as None is
+    the run recorded as reproducing (replicating) the original (``run_relations``, `pyeval
+    relate`), and the recorded relation gives the default kind. Scores are the stored ones
     (evaluated now where missing); document orders are the runs trimmed to ``trim``."""
     from .. import __version__
     from ..resampling.store import insert_experiment, measure_names
+    from .relations import recorded_reproduction
 
+    relations = set()
+    if rep_baseline is None or rep_advanced is None:
+        found = {role: recorded_reproduction(con, campaign_id, run, rep_campaign)
+                 for role, run, given in (("baseline", baseline, rep_baseline), ("advanced", advanced, rep_advanced))
+                 if given is None}
+        campaigns = {c for c, _, _ in found.values()} | ({rep_campaign} if rep_campaign else set())
+        if len(campaigns) > 1:
+            raise PyevalError(f"the recorded reproductions are in different campaigns ({', '.join(sorted(campaigns))}); "
+                              f"name them with --rep-campaign")
+        rep_campaign = campaigns.pop()
+        rep_baseline = found["baseline"][1] if "baseline" in found else rep_baseline
+        rep_advanced = found["advanced"][1] if "advanced" in found else rep_advanced
+        relations = {relation for _, _, relation in found.values()}
     rep_campaign = rep_campaign or campaign_id
-    kind = kind or ("reproducibility" if rep_campaign == campaign_id else "replicability")
+    recorded_kind = {"reproduces": "reproducibility", "replicates": "replicability"}
+    default_kind = recorded_kind[relations.pop()] if len(relations) == 1 else None
+    kind = kind or default_kind or ("reproducibility" if rep_campaign == campaign_id else "replicability")
     if kind not in KINDS:
         raise PyevalError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}")
     if not 0 < rbo_p < 1:
@@ -195,4 +217,4 @@ def reproduce(
             value=topic_values["value"].astype(float).where(np.isfinite(topic_values["value"].astype(float)), None))
         repro_id = insert_experiment(con, "repro_experiments", "repro_id", experiment,
                                      repro_results=stored, repro_topic_values=stored_topics)
-    return ReproResult(kind, results, topic_values, repro_id)
+    return ReproResult(kind, results, topic_values, repro_id, rep_campaign, rep_baseline, rep_advanced)

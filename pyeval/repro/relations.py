@@ -125,3 +125,20 @@ def load_ir_metadata(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: s
              "file": str(Path(path).resolve()), "sha": hashlib.sha256(data).hexdigest()})
         annotate_run(con, campaign_id, run_id, RunMetadata(system=typed["system"], team=typed["team"]))
     return typed
+
+
+def recorded_reproduction(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: str,
+                          rep_campaign_id: str | None = None) -> tuple[str, str, str]:
+    """The run recorded (``run_relations``) as reproducing or replicating ``run_id`` of
+    ``campaign_id``, in ``rep_campaign_id`` when given: ``(campaign, run, relation)``; a one-line
+    error when there is none or more than one."""
+    rows = con.execute(
+        "select campaign_id, run_id, relation from run_relations where original_campaign_id = $c "
+        "and original_run_id = $r and ($rc is null or campaign_id = $rc) order by campaign_id, run_id",
+        {"c": campaign_id, "r": run_id, "rc": rep_campaign_id}).fetchall()
+    if len(rows) != 1:
+        found = "no run" if not rows else f"{len(rows)} runs ({', '.join(f'{c}/{r}' for c, r, _ in rows)})"
+        raise PyevalError(f"{found} recorded as reproducing run '{run_id}' of campaign '{campaign_id}'"
+                          + (f" in campaign '{rep_campaign_id}'" if rep_campaign_id else "")
+                          + "; name the reproduction or record one: pyeval relate RUN --reproduces ORIGINAL")
+    return rows[0]

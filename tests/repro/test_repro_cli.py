@@ -110,3 +110,15 @@ def test_longitudinal_command_prints_summary_rankings_and_plots(warehouse, tmp_p
     con.close()
     result = _run(warehouse, "longitudinal", "-C", "web", "--pivot", "bm25", "-m", "AP")
     assert result.exit_code != 0 and "no system 'bm25'" in result.output
+
+
+def test_repro_defaults_to_the_recorded_reproductions(warehouse):
+    for run, original in (("sim01", "indri-ql"), ("sim02", "indri-rm")):
+        assert _run(warehouse, "relate", "-C", "web", run, "--replicates", original).exit_code == 0
+    result = _run(warehouse, "repro", "-C", "web", "--baseline", "indri-ql", "--advanced", "indri-rm", "-m", "AP",
+                  "--format", "csv", "--no-store")
+    assert result.exit_code == 0, result.output
+    assert "replicability: web (indri-ql, indri-rm) against web (sim01, sim02)" in result.stderr
+    assert "KTU" not in result.stdout  # a replication (the recorded relation): no document orders
+    result = _run(warehouse, "repro", "-C", "web", "--baseline", "indri-ql", "--advanced", "sim01", "-m", "AP")
+    assert result.exit_code != 0 and "no run recorded as reproducing run 'sim01'" in result.output
