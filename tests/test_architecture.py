@@ -21,6 +21,9 @@ def test_the_sql_models_page_is_current():
     page = (ROOT / "docs" / "sql-models.md").read_text(encoding="utf-8")
     assert page == sqlfiles.models_page(stages.ADHOC_STAGING), (
         "docs/sql-models.md is out of date: python -m pyeval.core.plan > docs/sql-models.md")
+    # every tree of sql/ has its section of the page
+    trees = {path.name for path in (ROOT / "sql").iterdir() if path.is_dir()}
+    assert trees - set(sqlfiles._TREES) == set()
 
 
 def test_every_file_the_architecture_page_names_exists():

@@ -230,6 +230,10 @@ _TREES = {
     "loaders": "Loaders (pyeval/loaders/)",
     "fusion": "Run fusion (pyeval/fusion/)",
     "archive": "Stored current values (pyeval/core/archive.py)",
+    "judgments": "Judgment sets: derivations, holes, label agreement (pyeval/judgments/)",
+    "pools": "Pools (pyeval/pools/)",
+    "reports": "Per-run reports (pyeval/reports/)",
+    "repro": "Reproducibility (pyeval/repro/)",
 }
 
 
