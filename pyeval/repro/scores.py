@@ -16,22 +16,22 @@ from ..errors import PyevalError
 
 @dataclass(frozen=True)
 class TopicScores:
-    """``values[run][measure]``: a Series of per-topic values (index: topic ids, sorted) of one
-    campaign's runs under one judgment set; ``evaluation_ids``: the evaluations that stored them."""
+    """``table``: the per-topic values of one campaign's runs under one judgment set, topics as
+    rows (sorted), (run, measure) as columns; ``evaluation_ids``: the evaluations that stored them."""
 
     campaign_id: str
     judgment_set: str
-    values: dict[str, dict[str, pd.Series]]
+    table: pd.DataFrame
     evaluation_ids: tuple[int, ...]
 
     def matrix(self, runs: Sequence[str], measure: str) -> tuple[list[str], np.ndarray]:
         """The topics any of ``runs`` has a value for (sorted) and a topic x run array of
         ``measure``, a missing value filled with 0 (trec_eval -c; docs/meta-evaluation.md 0)."""
-        columns = [self.values[run][measure] for run in runs]
-        topics = sorted(set().union(*(column.index for column in columns)))
-        table = pd.concat(columns, axis=1, keys=range(len(runs))).reindex(topics)
-        values = table.to_numpy(dtype=float, na_value=np.nan)
-        return topics, np.where(np.isfinite(values), values, 0.0)
+        columns = pd.MultiIndex.from_tuples([(run, measure) for run in runs])
+        values = self.table.reindex(columns=columns).to_numpy(dtype=float, na_value=np.nan)
+        present = ~np.isnan(values).all(axis=1)
+        values = values[present]
+        return list(self.table.index[present]), np.where(np.isfinite(values), values, 0.0)
 
 
 def require_runs(con: duckdb.DuckDBPyConnection, campaign_id: str, runs: Sequence[str]) -> None:
@@ -78,12 +78,6 @@ def topic_scores(con: duckdb.DuckDBPyConnection, campaign_id: str, runs: Sequenc
         stored = pd.concat([stored, fresh], ignore_index=True)
         if result.evaluation_id is not None:
             evaluation_ids.add(int(result.evaluation_id))
-    values: dict[str, dict[str, pd.Series]] = {run: {} for run in runs}
-    for (run, measure), group in stored.groupby(["run_id", "measure"], sort=False):
-        values[run][measure] = pd.Series(group["value"].to_numpy(dtype=float), index=group["topic_id"].to_numpy(),
-                                         name=measure).sort_index()
-    for run in runs:
-        for measure in measures:
-            if measure not in values[run]:
-                values[run][measure] = pd.Series(dtype=float, name=measure)
-    return TopicScores(campaign_id, judgment_set, values, tuple(sorted(evaluation_ids)))
+    table = (stored.astype({"value": float}).set_index(["topic_id", "run_id", "measure"])["value"]
+             .unstack(["run_id", "measure"]).sort_index())
+    return TopicScores(campaign_id, judgment_set, table, tuple(sorted(evaluation_ids)))
