@@ -186,6 +186,22 @@ SUPPORT_MEASURES = ["CitationPrecision", "CitationPrecision(average=sentence)", 
                     "CitationsPerSentence", "AnswerLength"]
 
 
+def test_an_unanswered_topic_scores_zero_whatever_its_placeholder_labels():
+    """nuggetizer's assign output labels an empty answer for a topic the run did not answer (its
+    loader stores the labels and no answer): the topic scores 0 even if a label says support."""
+    from .helpers import store_answers
+
+    con = pyeval.connect()
+    _campaign(con, "u", ["r"], "auto")
+    store_answers(con, "u", "r", ["1", "2"], judgment_set="auto")  # topic 2's first nugget: support
+    con.execute("delete from answers where topic_id = '2'")
+    with pytest.warns(PyevalWarning, match="r/2"):
+        frame = pyeval.evaluate(con, "u", ["VitalScore", "AllScore"], judgment_set="auto", store=False).per_topic
+    values = frame.set_index(["topic_id", "measure"])["value"]
+    assert values["1", "VitalScore"] == 1.0 and values["1", "AllScore"] == 0.5
+    assert values["2", "VitalScore"] == 0.0 and values["2", "AllScore"] == 0.0
+
+
 def test_citation_support_by_hand():
     """One answer of four sentences: s1 cites d1 (full) and d2 (partial), s2 cites d3 (none)
     and d4 (not judged), s3 cites nothing, s4 cites d2 (partial); a second run does not answer."""
