@@ -5,5 +5,8 @@ the run relations and ir-metadata documents they read (:mod:`pyeval.repro.relati
 from __future__ import annotations
 
 from .experiment import ReproResult, reproduce
+from .longitudinal import LongitudinalResult, longitudinal
+from .relations import load_ir_metadata, record_relation, record_snapshot
 
-__all__ = ["ReproResult", "reproduce"]
+__all__ = ["LongitudinalResult", "ReproResult", "load_ir_metadata", "longitudinal", "record_relation",
+           "record_snapshot", "reproduce"]
