@@ -26,7 +26,7 @@ def _stored_note(kind: str, identifier) -> None:
 @click.option("--replicates", metavar="ORIGINAL", help="RUN replicates run ORIGINAL (another collection).")
 @click.option("--original-campaign", metavar="CAMPAIGN",
               help="The campaign of ORIGINAL (default: RUN's campaign).")
-@click.option("--system", help="With --snapshot: the system RUN is (LongEval's tag).")
+@click.option("--system", help="With --snapshot: the system RUN is (default: the --ir-metadata file's tag).")
 @click.option("--snapshot", metavar="LABEL", help="RUN is --system at snapshot LABEL of the longitudinal campaign.")
 @click.option("--snapshot-date", type=click.DateTime(formats=["%Y-%m-%d"]),
               help="The date of the snapshot (YYYY-MM-DD); snapshots are ordered by it.")
@@ -48,8 +48,10 @@ def relate_command(ctx, campaign, run, reproduces, replicates, original_campaign
 
     if reproduces and replicates:
         raise PyevalError("--reproduces and --replicates: choose one")
-    if bool(system) != bool(snapshot) and not (snapshot is None and ir_metadata):
-        raise PyevalError("--snapshot and --system go together")
+    if system and not snapshot:
+        raise PyevalError("--system names the system at a --snapshot; give one (or use pyeval annotate --system)")
+    if snapshot and not (system or ir_metadata):
+        raise PyevalError("--snapshot needs --system (or an --ir-metadata file whose tag names the system)")
     if (snapshot_date or judgment_set or pivot_run) and not snapshot:
         raise PyevalError("--snapshot-date, --judgments and --pivot-run describe a --snapshot; give one")
     if original_campaign and not (reproduces or replicates):
@@ -68,6 +70,9 @@ def relate_command(ctx, campaign, run, reproduces, replicates, original_campaign
                             provenance=provenance)
             click.echo(f"{campaign}: run '{run}' {relation} {original_campaign or campaign}: '{original}'")
         if snapshot:
+            system = system or typed["system"]
+            if not system:
+                raise PyevalError(f"{ir_metadata}: no tag to name the system; give --system")
             record_snapshot(con, campaign, run, system, snapshot,
                             snapshot_date=snapshot_date.date() if snapshot_date else None, judgment_set=judgment_set,
                             pivot_run_id=pivot_run, provenance=provenance)

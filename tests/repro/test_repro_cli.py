@@ -80,14 +80,18 @@ def test_relate_records_relations_snapshots_and_ir_metadata(warehouse, tmp_path)
     result = _run(warehouse, "relate", "-C", "web", "sim02", "--system", "rm", "--snapshot", "t1",
                   "--snapshot-date", "2024-01-01", "--pivot-run", "sim01")
     assert result.exit_code == 0, result.output
+    result = _run(warehouse, "relate", "-C", "web", "indri-rm", "--snapshot", "t2", "--ir-metadata", str(meta))
+    assert result.exit_code == 0 and "is system 'bm25-repro' at snapshot 't2'" in result.stdout, result.output
     con = pyeval.connect(warehouse, read_only=True)
     assert con.execute("select relation, original_run_id, provenance from run_relations").fetchall() == [
         ("reproduces", "indri-ql", "rerun")]
     assert con.execute("select team, system from runs where run_id = 'sim01'").fetchall() == [("repro-team", "bm25-repro")]
-    assert con.execute("select system, snapshot, pivot_run_id from run_snapshots").fetchall() == [("rm", "t1", "sim01")]
+    assert con.execute("select system, snapshot, pivot_run_id from run_snapshots order by snapshot").fetchall() == [
+        ("rm", "t1", "sim01"), ("bm25-repro", "t2", None)]
     con.close()
     for argv, message in ((["--reproduces", "a", "--replicates", "b"], "choose one"),
-                          (["--snapshot", "t1"], "--snapshot and --system go together"),
+                          (["--snapshot", "t1"], "--snapshot needs --system"),
+                          (["--system", "x"], "--system names the system at a --snapshot"),
                           ([], "give --reproduces"),
                           (["--reproduces", "ghost"], "no run named 'ghost'")):
         result = _run(warehouse, "relate", "-C", "web", "sim01", *argv)
