@@ -140,13 +140,16 @@ def longitudinal(
 
     systems = sorted(set(frame["system"]))
     arp: dict[tuple[str, str, str], float] = {}
+    per_query = []
     for system, snapshot in itertools.product(systems, snapshots):
         if (system, snapshot) not in run_of:
             continue
         for measure in names:
             topics, values = scores[snapshot].matrix([run_of[(system, snapshot)]], measure)
-            for topic, value in zip(topics, values[:, 0]):
-                add(system, snapshot, topic, "per-query", measure, float(value))
+            per_query.append(pd.DataFrame({
+                "team": team_of[system], "system": system, "run_id": run_of[(system, snapshot)], "snapshot": snapshot,
+                "qrels_set": scores[snapshot].judgment_set, "query": topics, "meta_measure": "per-query",
+                "measure": measure, "value": values[:, 0]}, columns=LONG_COLUMNS))
             arp[(system, snapshot, measure)] = formulas.arp(values[:, 0]) if len(topics) else np.nan
             add(system, snapshot, "all", "ARP", measure, arp[(system, snapshot, measure)])
     for system, snapshot in itertools.product(systems, snapshots[1:]):
@@ -164,7 +167,7 @@ def longitudinal(
             before, after = arp[(system, reference, measure)], arp[(system, snapshot, measure)]
             add(system, snapshot, "all", "AP", measure, formulas.mean_arp(before, after))
             add(system, snapshot, "all", "RC", measure, formulas.relative_change(before, after))
-    long_rows = pd.DataFrame(rows, columns=LONG_COLUMNS)
+    long_rows = pd.concat([*per_query, pd.DataFrame(rows, columns=LONG_COLUMNS)], ignore_index=True)
     long_rows["value"] = long_rows["value"].astype(float)
     ranking_rows = []
     for measure in names:
