@@ -469,3 +469,17 @@ def test_the_inputs_of_generated_answers_are_current_inputs_and_their_change_mak
     load_assignments(rag, "rag", write("a2.jsonl", ASSIGNMENTS.replace("partial_support", "support")),
                      judgment_set="llm", replace=True)
     assert rows(rag, stale) == [("r1",), ("r2",)]  # the assignment set changed: every run
+
+
+def test_reloading_an_assignment_set_makes_the_scores_computed_under_it_stale_only_when_it_changed(rag, write):
+    """The whole chain: an evaluation of a nugget measure records the set's inputs
+    (sql/evaluation/record_inputs.sql reads current_inputs); the same labels loaded again change
+    nothing, other labels make its values stale (stale_results), other runs' answers too."""
+    load_assignments(rag, "rag", write("a.jsonl", ASSIGNMENTS), judgment_set="llm")
+    evaluation_id = pyeval.evaluate(rag, "rag", ["vital_score"], judgment_set="llm").evaluation_id
+    stale = f"select distinct run_id from stale_results where evaluation_id = {int(evaluation_id)} order by 1"
+    load_assignments(rag, "rag", write("a.jsonl", ASSIGNMENTS), judgment_set="llm", replace=True)
+    assert rows(rag, stale) == []
+    load_assignments(rag, "rag", write("b.jsonl", ASSIGNMENTS.replace('"support"', '"not_support"')),
+                     judgment_set="llm", replace=True)
+    assert rows(rag, stale) == [("r1",), ("r2",), ("r3",)]
