@@ -69,14 +69,14 @@ def stage_file(con: duckdb.DuckDBPyConnection, relations: TemporaryRelations,
         finally:
             con.unregister("rag_file_lines_read")
     # rowid: the order of the file's lines, kept by the table's insertion order; a line is blank
-    # when null (the reader's empty line) or only whitespace (trimmed only when it starts with some)
+    # when null or empty (DuckDB's reader gives null, the line reader '') or only whitespace
+    # (trimmed only when it starts with some)
     con.execute("create or replace temp view rag_lines as select rowid + 1 as line_number, "
-                "coalesce(line, '') as line, case when line is null then true "
+                "coalesce(line, '') as line, case when line is null or line = '' then true "
                 "when left(line, 1) in (' ', chr(9), chr(11), chr(12), chr(13)) then trim(line) = '' "
                 "else false end as is_blank from rag_file_rows")
-    total, first_line, first_text = first_row(
-        con, "select (select count(*) from rag_lines), line_number, line from rag_lines "
-             "where not is_blank order by line_number limit 1") or (None, None, None)
+    first_line, first_text = first_row(
+        con, "select line_number, line from rag_lines where not is_blank order by line_number limit 1") or (None, None)
     if first_line is None:
         empty = first_row(con, "select count(*) from rag_lines")[0] == 0
         raise InputFormatError(label, None, "the file is empty" if empty else "no data lines (only blank lines)")

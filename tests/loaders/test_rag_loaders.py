@@ -178,7 +178,11 @@ def test_a_line_longer_than_the_readers_buffer_is_read(con, write):
     line reader of the general path."""
     record = json.loads(NUGGETS.splitlines()[0])
     record["trace"] = {"prompt": "x" * 3_000_000}
-    load_nuggets(con, "t", write("n.jsonl", json.dumps(record) + "\n"))
+    bad = {"qid": "q2", "nuggets": [{"text": "x", "importance": "high"}]}
+    path = write("n.jsonl", json.dumps(record) + "\n\n  \n" + json.dumps(bad) + "\n")
+    with pytest.raises(InputFormatError, match=r"n\.jsonl:4: nugget 1 of topic 'q2': importance 'high'"):
+        load_nuggets(con, "t", path)  # the blank lines skipped, and counted
+    load_nuggets(con, "t", write("n.jsonl", json.dumps(record) + "\n\n"))
     assert rows(con, "select count(*) from nuggets") == [(3,)]
 
 
