@@ -150,9 +150,11 @@ def refresh(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: str) -> pd
 
 
 def delete_run(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: str) -> None:
-    """Delete a stored run with its tags and, for a fused run, its derivation, all or nothing;
-    refused while a fused run is made from it. Its stored scores stay in score_history (and turn
-    stale)."""
+    """Delete a stored run with its tags, its recorded relations, snapshot and ir-metadata
+    (``run_relations`` as reproduction or as original, ``run_snapshots``, ``run_metadata``) and,
+    for a fused run, its derivation, all or nothing; refused while a fused run is made from it.
+    Its stored scores stay in score_history (and turn stale), as do the repro and longitudinal
+    results that read it."""
     keys = {"c": campaign_id, "r": run_id}
     if first_row(con, "select 1 from runs where campaign_id = $c and run_id = $r", keys) is None:
         raise PyevalError(f"campaign '{campaign_id}' has no run named '{run_id}'")
@@ -161,8 +163,10 @@ def delete_run(con: duckdb.DuckDBPyConnection, campaign_id: str, run_id: str) ->
         raise DataIntegrityError(f"run '{run_id}' is an input of fused run(s) {', '.join(children)}: "
                                  "delete those first, or the recipes would name a run that is gone")
     with transaction(con):
-        for table in ("run_entries", "run_tags", "runs", "run_derivations", "run_derivation_parents"):
+        for table in ("run_entries", "run_tags", "runs", "run_derivations", "run_derivation_parents", "run_relations",
+                      "run_snapshots", "run_metadata"):
             con.execute(f"delete from {table} where campaign_id = $c and run_id = $r", keys)  # pyeval's own names
+        con.execute("delete from run_relations where original_campaign_id = $c and original_run_id = $r", keys)
         archive.refresh(con, campaign_id)  # the deleted run's stored values turn stale
 
 
