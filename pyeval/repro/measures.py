@@ -46,6 +46,10 @@ def _rbo_weights(depth: int, p: float) -> tuple[np.ndarray, np.ndarray, float]:
     return w, tail, float(weight.sum())
 
 
+#: The most (document, depth) terms of tie groups expanded at once (memory: a few arrays of this size).
+_EXPANDED = 1 << 21
+
+
 def _overlap_sums(lists: RankedLists, depth: int, p: float, ties: bool) -> np.ndarray:
     """Per topic, ``sum over d <= depth of p^(d-1) X_d / d`` divided by ``sum of p^(d-1)``:
     repro_eval's RBO (X_d: documents in both top-d prefixes) or, with ``ties``, Corsi & Urbano's
@@ -70,12 +74,16 @@ def _overlap_sums(lists: RankedLists, depth: int, p: float, ties: bool) -> np.nd
     end = np.minimum(end, depth)
     sums = np.bincount(topic, weights=tail[end + 1], minlength=len(lists.topic_ids))
     length = end - start + 1  # depths with a partial (or the first full) contribution
-    which = np.repeat(np.arange(len(start)), length)
-    offsets = np.cumsum(length) - length
-    d = start[which] + (np.arange(len(which)) - offsets[which])
-    share0 = np.clip((d - first0[which] + 1) / (last0[which] - first0[which] + 1), 0.0, 1.0)
-    share1 = np.clip((d - first1[which] + 1) / (last1[which] - first1[which] + 1), 0.0, 1.0)
-    sums += np.bincount(topic[which], weights=w[d] * share0 * share1, minlength=len(lists.topic_ids))
+    block = (np.cumsum(length) - length) // _EXPANDED  # a constant-score run's lists are one tie group:
+    for part in np.split(np.arange(len(start)), np.flatnonzero(np.diff(block)) + 1):  # expand a block at a time
+        if not len(part):
+            continue
+        which = np.repeat(part, length[part])
+        offsets = np.repeat(np.cumsum(length[part]) - length[part], length[part])
+        d = start[which] + (np.arange(len(which)) - offsets)
+        share0 = np.clip((d - first0[which] + 1) / (last0[which] - first0[which] + 1), 0.0, 1.0)
+        share1 = np.clip((d - first1[which] + 1) / (last1[which] - first1[which] + 1), 0.0, 1.0)
+        sums += np.bincount(topic[which], weights=w[d] * share0 * share1, minlength=len(lists.topic_ids))
     return sums / norm
 
 
@@ -92,6 +100,10 @@ def rbo_ties(lists: RankedLists, depth: int = RBO_DEPTH, p: float = RBO_P) -> np
     return _overlap_sums(lists, depth, p, ties=True)
 
 
+#: Lists longer than this are compared by scipy's kendalltau (O(n log n)) rather than an n x n array.
+_KTU_PAIRWISE = 4000
+
+
 def ktu(lists: RankedLists) -> np.ndarray:
     """Per-topic Kendall's tau Union (repro_eval's ``KTU``): Kendall's tau between the two lists'
     documents rank by rank, documents compared by their place in the sorted union of both lists
@@ -106,7 +118,11 @@ def ktu(lists: RankedLists) -> np.ndarray:
     for k in range(len(lists.topic_ids)):  # one n x n comparison per topic (n <= the trim length)
         x, y = c0[bounds0[k]:bounds0[k + 1]], c1[bounds1[k]:bounds1[k + 1]]
         n = min(len(x), len(y))
-        if n >= 2:
+        if n > _KTU_PAIRWISE:  # a long --trim: scipy's O(n log n) count instead of an n x n array
+            from scipy.stats import kendalltau
+
+            values[k] = kendalltau(x[:n], y[:n]).statistic
+        elif n >= 2:
             z = y[:n][np.argsort(x[:n])]
             discordant = np.count_nonzero(np.triu(z[:, None] > z[None, :], 1))
             values[k] = 1.0 - 4.0 * discordant / (n * (n - 1))

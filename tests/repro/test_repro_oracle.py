@@ -300,3 +300,36 @@ def perturbed(frame: pd.DataFrame, seed: int = 7) -> pd.DataFrame:
     out = out.sort_values(["topic", "score"], ascending=[True, False], kind="stable")
     out["rank"] = out.groupby("topic").cumcount() + 1
     return out
+
+
+def test_ktu_of_long_lists_is_scipys_kendalltau(monkeypatch):
+    """Past the pairwise array's size KTU is scipy's O(n log n) kendalltau: the same value."""
+    from scipy.stats import kendalltau
+
+    rng = np.random.default_rng(5)
+    n = 300
+    codes = rng.permutation(2 * n)
+    x, y = codes[:n], np.concatenate([codes[:n // 2], codes[n: n + n // 2]])[rng.permutation(n)]
+    topic = np.zeros(n, dtype=np.int64)
+    lists = formulas.RankedLists(("t",), (topic, topic), (np.arange(1, n + 1),) * 2, (x, y),
+                                 (np.arange(1, n + 1),) * 2, (np.arange(1, n + 1),) * 2)
+    pairwise = formulas.ktu(lists)[0]
+    monkeypatch.setattr(formulas, "_KTU_PAIRWISE", 10)
+    assert formulas.ktu(lists)[0] == pytest.approx(pairwise, abs=1e-12) == pytest.approx(kendalltau(x, y).statistic)
+
+
+def test_rbo_with_ties_expands_tie_groups_a_block_at_a_time(monkeypatch):
+    """A run of constant scores is one tie group: its depths are expanded in blocks of bounded
+    size, with the same values as in one block (here against the closed form for two identical
+    all-tied lists of n: X_d = d^2 / n, each document in the prefix with probability d / n)."""
+    n, p, depth = 50, 0.9, 60
+    topic = np.zeros(n, dtype=np.int64)
+    ranks = np.arange(1, n + 1)
+    same = (topic, topic), (ranks, ranks), (np.arange(n),) * 2, (np.ones(n, dtype=np.int64),) * 2, (np.full(n, n),) * 2
+    lists = formulas.RankedLists(("t",), *same)
+    d = np.arange(1, depth + 1)
+    overlap = np.minimum(d, n) ** 2 / n
+    expected = np.sum(p ** (d - 1) * overlap / d) / np.sum(p ** (d - 1))
+    whole = formulas.rbo_ties(lists, depth, p)[0]
+    monkeypatch.setattr(formulas, "_EXPANDED", 7)
+    assert formulas.rbo_ties(lists, depth, p)[0] == pytest.approx(whole, abs=1e-12) == pytest.approx(expected, abs=1e-12)
