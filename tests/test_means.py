@@ -1,5 +1,6 @@
-"""sql/evaluation/means.sql: a mean is a compensated sum over the topics (no drift in the last
-digits of csv/json), and trec_eval's drop-in adds its values one by one, as trec_eval does."""
+"""sql/evaluation/means.sql: a mean is the exact mean of the values rounded once (no drift in the
+last digits of csv/json; statistics.mean's value), and trec_eval's drop-in adds its values one by
+one, as trec_eval does."""
 import math
 
 import duckdb
@@ -31,3 +32,30 @@ def test_trec_eval_adds_one_by_one():
     for value in P10:
         total += value
     assert _mean(True) == total / len(P10) == 0.2699999999999999
+
+
+def test_a_mean_is_the_exact_mean_rounded_once():
+    """statistics.mean's value (the mean of the doubles as a fraction, rounded once), where
+    math.fsum / n, favg's, is an ulp off for about one run in five: random doubles and the
+    fractions of nugget scores (k / 2n), 2,000 runs of 1 to 120 topics."""
+    import numpy as np
+    import statistics
+
+    rng = np.random.default_rng(41)
+    runs = {}
+    for run in range(2000):
+        topics = int(rng.integers(1, 121))
+        if run % 2:
+            values = rng.random(topics)
+        else:
+            nuggets = rng.integers(1, 40, topics)
+            values = rng.integers(0, 2 * nuggets + 1) / (2 * nuggets)
+        runs[f"r{run}"] = [float(v) for v in values]
+    con = duckdb.connect()
+    con.execute("create temp table evaluation_scores (run_id varchar, topic_id varchar, measure varchar, value double)")
+    con.executemany("insert into evaluation_scores values (?, ?, 'AP', ?)",
+                    [(run, f"{t:04d}", value) for run, values in runs.items() for t, value in enumerate(values)])
+    means_into(con, [parse("AP")], "means", in_topic_order=False)
+    got = dict(con.execute("select run_id, value from means").fetchall())
+    assert {run: got[run] for run in runs} == {run: statistics.mean(values) for run, values in runs.items()}
+    assert sum(math.fsum(values) / len(values) != statistics.mean(values) for values in runs.values()) > 100
