@@ -21,6 +21,7 @@ and ``PYEVAL_SPILL_DIR``) or :func:`set_memory_limit` in Python, before the conn
 from __future__ import annotations
 
 import atexit
+import functools
 import os
 import re
 import shutil
@@ -102,7 +103,45 @@ def spill_folder() -> str:
 
 def connection_config() -> dict[str, str]:
     """DuckDB settings of every connection pyeval opens: the memory limit and the spill folder."""
-    return {"memory_limit": memory_limit(), "temp_directory": spill_folder()}
+    return {"memory_limit": duckdb_memory_limit(memory_limit()), "temp_directory": spill_folder()}
+
+
+#: DuckDB's default memory limit is this share of the memory it sees (DuckDB 1.x and 2.0).
+_DUCKDB_DEFAULT_SHARE = 0.8
+_DUCKDB_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(bytes|KiB|MiB|GiB|TiB|PiB)\s*$")
+_BINARY_UNITS = {"bytes": 0, "KiB": 1, "MiB": 2, "GiB": 3, "TiB": 4, "PiB": 5}
+
+
+def duckdb_memory_limit(limit: str) -> str:
+    """``limit`` as the installed DuckDB reads it: DuckDB before 2.0 reads no share of the machine
+    (``60%``), so a share becomes that share of the memory DuckDB sees, in MiB."""
+    if not limit.endswith("%"):
+        return limit
+    machine = _machine_memory()
+    if machine is None:
+        return limit
+    return f"{int(machine * float(limit[:-1]) / 100 / 1024 ** 2)}MiB"
+
+
+@functools.cache
+def _machine_memory() -> int | None:
+    """The bytes of memory DuckDB sees (its cgroup's limit in a container), from the default
+    memory limit of a fresh connection; None if the installed DuckDB reads shares itself."""
+    import duckdb
+
+    from pyeval.storage import compat
+
+    if not compat.BEFORE_2:
+        return None
+    con = duckdb.connect(":memory:")
+    try:
+        default = con.execute("select current_setting('memory_limit')").fetchone()[0]
+    finally:
+        con.close()
+    size = _DUCKDB_SIZE.match(str(default))
+    if size is None:
+        raise RuntimeError(f"DuckDB's default memory limit {default!r} is not a size pyeval reads")
+    return int(float(size[1]) * 1024 ** _BINARY_UNITS[size[2]] / _DUCKDB_DEFAULT_SHARE)
 
 
 def out_of_memory(error: Exception) -> str:

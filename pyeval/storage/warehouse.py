@@ -28,7 +28,7 @@ from pathlib import Path
 import duckdb
 
 from pyeval.core import archive
-from pyeval.storage import ownership, resources
+from pyeval.storage import compat, ownership, resources
 from pyeval.storage.public import INTERNAL_SCHEMA, internal_view, use_internal_schema
 from pyeval.core import sqlfiles
 from pyeval.core.sqlfiles import migration_checksum
@@ -233,7 +233,7 @@ def migrate(con: duckdb.DuckDBPyConnection, migrations=None, path: str = "") -> 
         name, file = by_version[version]
         try:
             with transaction(con):
-                con.execute(file.read_text(encoding="utf-8"))
+                con.execute(compat.migration_sql(file.read_text(encoding="utf-8")))
                 use_internal_schema(con)  # bookkeeping moved to pyeval_internal (0018): found there
                 if marked and ownership.marker(con) != marked:  # a moved schema_migrations lost its comment
                     ownership.mark(con, marked, table=f"{INTERNAL_SCHEMA}.schema_migrations")

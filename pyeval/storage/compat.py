@@ -1,0 +1,100 @@
+"""What pyeval does differently on a DuckDB before 2.0 (1.4 and 1.5, the versions Ibis, JupySQL
+and the DuckDB CLI on PyPI pin), so that one environment holds pyeval and those tools.
+
+On DuckDB 2.0 nothing here changes what pyeval runs.
+"""
+from __future__ import annotations
+
+import re
+
+import duckdb
+
+#: The installed DuckDB's (major, minor) version.
+DUCKDB_VERSION: tuple[int, int] = tuple(int(part) for part in duckdb.__version__.split(".")[:2])
+
+#: True on a DuckDB before 2.0.
+BEFORE_2 = DUCKDB_VERSION < (2, 0)
+
+#: ``alter table T add column C TYPE not null default D;``, which DuckDB before 2.0 refuses
+#: ("Adding columns with constraints not yet supported").
+_ADD_NOT_NULL_COLUMN = re.compile(
+    r"alter\s+table\s+(?P<table>[\w.]+)\s+add\s+column\s+(?P<column>\w+)\s+(?P<type>[^;]*?)\s+"
+    r"not\s+null\s+default\s+(?P<default>[^;]*?)\s*;",
+    re.IGNORECASE,
+)
+
+
+def migration_sql(text: str) -> str:
+    """A migration's SQL as the installed DuckDB runs it: before 2.0, a column added ``not null
+    default D`` is added with its default (which fills the existing rows) and then set not null,
+    the same table in two steps."""
+    if not BEFORE_2:
+        return text
+    return _ADD_NOT_NULL_COLUMN.sub(
+        lambda m: (f"alter table {m['table']} add column {m['column']} {m['type']} default {m['default']}; "
+                   f"alter table {m['table']} alter column {m['column']} set not null;"),
+        text,
+    )
+
+
+def tree_from_duckdb(tree: dict) -> dict:
+    """A syntax tree from ``json_serialize_sql`` in DuckDB 2.0's shape, which pyeval's SQL compiler
+    (pyeval/core/compile.py) reads. Before 2.0 a CTE's select is ``value.query.node`` (2.0:
+    ``value.query_node``), a function's arguments are its ``children`` (2.0: ``arguments``, each
+    with its ``name`` and ``expression``), a constant is a typed ``value`` (2.0: a ``literal`` with its kind and
+    text) and ``true`` is ``CAST('t' AS BOOLEAN)``; :func:`tree_for_duckdb` turns it back."""
+    if not BEFORE_2:
+        return tree
+    return _walk(tree, _to_2)
+
+
+def tree_for_duckdb(tree: dict) -> dict:
+    """``tree`` in the shape the installed DuckDB's ``json_deserialize_sql`` reads (the inverse
+    of :func:`tree_from_duckdb`); a new tree, ``tree`` is left as it is."""
+    if not BEFORE_2:
+        return tree
+    return _walk(tree, _to_1)
+
+
+def _walk(node: object, change) -> object:
+    """A copy of ``node`` with ``change`` applied to every dict, children first."""
+    if isinstance(node, list):
+        return [_walk(item, change) for item in node]
+    if isinstance(node, dict):
+        return change({key: _walk(value, change) for key, value in node.items()})
+    return node
+
+
+def _to_2(node: dict) -> dict:
+    if isinstance(node.get("query"), dict) and "node" in node["query"] and "aliases" in node:  # a CTE
+        node["query_node"] = node.pop("query")["node"]
+    elif node.get("class") == "FUNCTION" and "children" in node:
+        named = node.get("function_name", "").lower() == "struct_pack"  # the fields' names
+        node["arguments"] = [{"name": child.get("alias", "") if named else "", "expression": child}
+                             for child in node.pop("children")]
+    elif node.get("class") == "CONSTANT" and isinstance(node.get("value"), dict):
+        value = node["value"]
+        if value.get("type", {}).get("id") == "VARCHAR" and not value.get("is_null"):
+            node["literal"] = {"kind": "STRING", "text": value["value"]}
+    elif (node.get("class") == "CAST" and (node.get("cast_type") or {}).get("id") == "BOOLEAN"
+          and (node["child"].get("literal") or {}).get("text") in ("t", "f")):
+        return {"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": node.get("alias", ""), "query_location": node["child"]["query_location"],
+                "literal": {"kind": "BOOLEAN", "text": "true" if node["child"]["literal"]["text"] == "t" else "false"}}
+    return node
+
+
+def _to_1(node: dict) -> dict:
+    if "query_node" in node and "aliases" in node:  # a CTE
+        node["query"] = {"node": node.pop("query_node"), "named_param_map": []}
+    elif node.get("class") == "FUNCTION" and "arguments" in node:
+        node["children"] = [{**argument["expression"], "alias": argument["name"]} if argument.get("name")
+                            else argument["expression"] for argument in node.pop("arguments")]
+    elif node.get("class") == "CONSTANT" and "literal" in node:
+        literal = node.pop("literal")
+        if "value" not in node:  # made by the compiler: a boolean or a string
+            kind = {"BOOLEAN": "BOOLEAN", "STRING": "VARCHAR"}[literal["kind"]]
+            text = literal["text"]
+            node["value"] = {"type": {"id": kind, "type_info": None}, "is_null": False,
+                             "value": text == "true" if kind == "BOOLEAN" else text}
+        node.pop("query_location_length", None)
+    return node

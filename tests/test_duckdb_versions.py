@@ -1,0 +1,95 @@
+"""pyeval on a DuckDB before 2.0 (pyeval/storage/compat.py): what it runs differently there, checked
+on any installed DuckDB by switching compat.BEFORE_2 on where the text is the same on every version."""
+from __future__ import annotations
+
+import json
+
+import duckdb
+import pytest
+
+from pyeval.storage import compat, resources
+
+#: json_serialize_sql of DuckDB 1.5.6 for
+#: with a as (select {'f': x, 'g': 1} as s, 'ab' as z from t) select starts_with(z, 'a') as p, s.f from a
+TREE_15 = json.loads(r'''{"error": false, "statements": [{"node": {"type": "SELECT_NODE", "modifiers": [], "cte_map": {"map": [{"key": "a", "value": {"aliases": [], "query": {"node": {"type": "SELECT_NODE", "modifiers": [], "cte_map": {"map": []}, "select_list": [{"class": "FUNCTION", "type": "FUNCTION", "alias": "s", "query_location": 19, "function_name": "struct_pack", "schema": "main", "children": [{"class": "COLUMN_REF", "type": "COLUMN_REF", "alias": "f", "query_location": 24, "column_names": ["x"]}, {"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": "g", "query_location": 32, "value": {"type": {"id": "INTEGER", "type_info": null}, "is_null": false, "value": 1}}], "filter": null, "order_bys": {"type": "ORDER_MODIFIER", "orders": []}, "distinct": false, "is_operator": false, "export_state": false, "catalog": ""}, {"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": "z", "query_location": 41, "value": {"type": {"id": "VARCHAR", "type_info": null}, "is_null": false, "value": "ab"}}], "from_table": {"type": "BASE_TABLE", "alias": "", "sample": null, "query_location": 56, "schema_name": "", "table_name": "t", "column_name_alias": [], "catalog_name": "", "at_clause": null}, "where_clause": null, "group_expressions": [], "group_sets": [], "aggregate_handling": "STANDARD_HANDLING", "having": null, "sample": null, "qualify": null}, "named_param_map": []}, "materialized": "CTE_MATERIALIZE_DEFAULT", "key_targets": []}}]}, "select_list": [{"class": "FUNCTION", "type": "FUNCTION", "alias": "p", "query_location": 66, "function_name": "starts_with", "schema": "", "children": [{"class": "COLUMN_REF", "type": "COLUMN_REF", "alias": "", "query_location": 78, "column_names": ["z"]}, {"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": "", "query_location": 81, "value": {"type": {"id": "VARCHAR", "type_info": null}, "is_null": false, "value": "a"}}], "filter": null, "order_bys": {"type": "ORDER_MODIFIER", "orders": []}, "distinct": false, "is_operator": false, "export_state": false, "catalog": ""}, {"class": "COLUMN_REF", "type": "COLUMN_REF", "alias": "", "query_location": 92, "column_names": ["s", "f"]}], "from_table": {"type": "BASE_TABLE", "alias": "", "sample": null, "query_location": 101, "schema_name": "", "table_name": "a", "column_name_alias": [], "catalog_name": "", "at_clause": null}, "where_clause": null, "group_expressions": [], "group_sets": [], "aggregate_handling": "STANDARD_HANDLING", "having": null, "sample": null, "qualify": null}, "named_param_map": []}]}''')
+
+
+def test_a_not_null_column_with_a_default_is_added_in_two_steps_before_2(monkeypatch):
+    monkeypatch.setattr(compat, "BEFORE_2", True)
+    migration = ("alter table qrels add column judgment_set varchar not null default 'official';\n"
+                 "alter table runs add column team varchar;\n")
+    text = compat.migration_sql(migration)
+    assert text == ("alter table qrels add column judgment_set varchar default 'official'; "
+                    "alter table qrels alter column judgment_set set not null;\n"
+                    "alter table runs add column team varchar;\n")
+    con = duckdb.connect()
+    con.execute("create table qrels (doc varchar); insert into qrels values ('d1'); create table runs (run varchar)")
+    con.execute(text)
+    assert con.execute("select judgment_set from qrels").fetchall() == [("official",)]
+    with pytest.raises(duckdb.ConstraintException):
+        con.execute("insert into qrels values ('d2', null)")
+
+
+def test_a_migration_runs_unchanged_on_duckdb_2(monkeypatch):
+    monkeypatch.setattr(compat, "BEFORE_2", False)
+    migration = "alter table qrels add column judgment_set varchar not null default 'official';"
+    assert compat.migration_sql(migration) == migration
+
+
+def test_a_share_of_memory_becomes_a_size_before_2(monkeypatch):
+    monkeypatch.setattr(resources, "_machine_memory", lambda: 8 * 1024 ** 3)
+    assert resources.duckdb_memory_limit("50%") == "4096MiB"
+    assert resources.duckdb_memory_limit("4GB") == "4GB"
+    monkeypatch.setattr(resources, "_machine_memory", lambda: None)  # DuckDB 2.0 reads shares
+    assert resources.duckdb_memory_limit("50%") == "50%"
+
+
+def test_the_machine_memory_is_read_from_duckdbs_default_before_2(monkeypatch):
+    monkeypatch.setattr(compat, "BEFORE_2", True)
+    resources._machine_memory.cache_clear()
+    try:
+        memory = resources._machine_memory()
+    finally:
+        resources._machine_memory.cache_clear()
+    default = duckdb.connect().execute("select current_setting('memory_limit')").fetchone()[0]
+    value, unit = default.split()
+    assert memory == pytest.approx(float(value) * 1024 ** resources._BINARY_UNITS[unit] / 0.8, rel=0.01)
+
+
+def test_a_15_tree_reads_in_the_2_0_shape_and_prints_back(monkeypatch):
+    monkeypatch.setattr(compat, "BEFORE_2", True)
+    tree = compat.tree_from_duckdb(TREE_15)
+    node = tree["statements"][0]["node"]
+    cte = node["cte_map"]["map"][0]["value"]
+    struct = cte["query_node"]["select_list"][0]
+    assert [a["name"] for a in struct["arguments"]] == ["f", "g"]
+    assert cte["query_node"]["select_list"][1]["literal"] == {"kind": "STRING", "text": "ab"}
+    prefix = node["select_list"][0]["arguments"][1]["expression"]
+    assert prefix["literal"] == {"kind": "STRING", "text": "a"}
+    assert compat.tree_for_duckdb(tree) == TREE_15
+    assert "query_node" in cte  # the trees are new: the compiler's tree is not changed by printing
+
+
+def test_a_boolean_made_by_the_compiler_prints_on_15(monkeypatch):
+    monkeypatch.setattr(compat, "BEFORE_2", True)
+    constant = {"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": "", "query_location": 0,
+                "query_location_length": 0, "literal": {"kind": "BOOLEAN", "text": "false"}}
+    assert compat.tree_for_duckdb(constant) == {
+        "class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": "", "query_location": 0,
+        "value": {"type": {"id": "BOOLEAN", "type_info": None}, "is_null": False, "value": False}}
+    cast = {"class": "CAST", "type": "OPERATOR_CAST", "alias": "y", "query_location": 3,
+            "child": {"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": "", "query_location": 7,
+                      "value": {"type": {"id": "VARCHAR", "type_info": None}, "is_null": False, "value": "t"}},
+            "cast_type": {"id": "BOOLEAN", "type_info": None}, "try_cast": False}
+    assert compat.tree_from_duckdb(cast)["literal"] == {"kind": "BOOLEAN", "text": "true"}
+    assert compat.tree_from_duckdb(cast)["alias"] == "y"
+
+
+def test_the_installed_duckdb_prints_its_own_tree_after_the_round_trip():
+    con = duckdb.connect()
+    text = "with a as (select {'f': x} as s, true as b from t) select s.f from a where b and starts_with('ab', 'a')"
+    serialized = con.execute("select json_serialize_sql($q)", {"q": text}).fetchone()[0]
+    trip = json.dumps(compat.tree_for_duckdb(compat.tree_from_duckdb(json.loads(serialized))))
+    printed = con.execute("select json_deserialize_sql($t)", {"t": trip}).fetchone()[0]
+    assert printed == con.execute("select json_deserialize_sql($t)", {"t": serialized}).fetchone()[0].replace(
+        "CAST('t' AS BOOLEAN)", "true")
