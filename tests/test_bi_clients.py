@@ -162,6 +162,26 @@ def test_a_client_snapshot_names_its_catalog_after_its_file_and_unqualified_name
     with pytest.raises(duckdb.CatalogException):
         copy.execute("select count(*) from dash.main.leaderboard")
     copy.close()
+    # a dataset's SQL that names no catalog (Superset's SQL Lab dataset, docs/bi.md step 5), through
+    # the URL pyeval prints for the renamed file, and pyeval sql on it (a --for copy is a warehouse)
+    url = CliRunner().invoke(main, ["--db", str(moved), "url"])
+    assert url.exit_code == 0 and "renamed.duckdb" in url.output, url.output
+    engine = sa.create_engine(url.output.strip())
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("select current_database()").scalar() == "renamed"
+        assert connection.exec_driver_sql(
+            "select count(*) from (select * from leaderboard) where measure = 'AP'").scalar() == 1
+        assert connection.exec_driver_sql("select count(*) from main.scores").scalar() == 6
+    engine.dispose()
+    query = "select run_id, measure, value from run_means order by measure"
+    read = CliRunner().invoke(main, ["--db", str(moved), "sql", query, "--format", "csv"])
+    assert read.exit_code == 0, read.output
+    source = pyeval.connect(built, read_only=True)
+    means = source.execute(query).fetchall()
+    source.close()
+    lines = read.output.splitlines()
+    assert lines[0] == "run_id,measure,value" and len(means) == 2
+    assert [(r, m, float(v)) for r, m, v in (line.split(",") for line in lines[1:])] == means
 
 
 def test_snapshot_layout_does_not_change_the_plain_snapshot(built, tmp_path):

@@ -93,7 +93,7 @@ def test_publish_copies_tables_and_views_then_only_what_changed(tmp_path, postgr
     assert report.new_evaluations == 0 and report.rows["run_entries"] == 0 and report.rows["topic_scores"] == 0
     _assert_published_equal(con, postgres_url)
     con.close()
-    assert _pg_scalar(postgres_url, "select count(*) from pyeval_publications") == 3
+    assert _pg_scalar(postgres_url, "select count(*) from pyeval_public.pyeval_publications") == 3
     # stale values stay in PostgreSQL's history too: r2's first values are no longer current
     assert _pg_scalar(postgres_url, "select count(*) from score_history where not is_current") == 12
 
@@ -206,10 +206,143 @@ def test_publish_keeps_grants_and_replaces_views_only_when_changed(tmp_path, pos
             pg.execute(sa.text(f'select count(*) from "{name}"')).scalar_one()
         assert pg.execute(sa.text("select count(*) from scores")).scalar_one() == 3
         # the publications, but not the publishing host's path of the warehouse (issue 31)
-        assert pg.execute(sa.text("select count(last_evaluation_id) from pyeval_publications")).scalar_one() >= 2
+        assert pg.execute(sa.text("select count(last_evaluation_id) from pyeval_public.pyeval_publications")).scalar_one() >= 2
     with reader.connect() as pg, pytest.raises(sa.exc.ProgrammingError, match="permission denied"):
-        pg.execute(sa.text("select source from pyeval_publications")).fetchall()
+        pg.execute(sa.text("select source from pyeval_public.pyeval_publications")).fetchall()
     reader.dispose()
     bad = runner.invoke(main, ["--db", str(tmp_path / "g.duckdb"), "publish", "--grant-select", "nobody", postgres_url])
     assert bad.exit_code == 1 and "no role 'nobody'" in bad.output and bad.output.count("\n") == 1, bad.output
     engine.dispose()
+
+
+def _new_database(url: str) -> str:
+    """A fresh database on the server; its URL."""
+    import uuid
+
+    name = f"book_{uuid.uuid4().hex[:10]}"
+    admin = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.exec_driver_sql(f'create database "{name}"')
+    admin.dispose()
+    return url.rsplit("/", 1)[0] + "/" + name
+
+
+def test_bookkeeping_tables_have_a_schema_per_published_schema_and_an_old_layout_moves_there(tmp_path, postgres_url):
+    """pyeval_publications, pyeval_published_views and pyeval_grants live in pyeval_<schema>, not
+    beside the published tables; a publication made before (the three tables in the published
+    schema) is recognised as pyeval's and its tables are moved by the next publication, in its
+    transaction; two schemas of one database keep their bookkeeping apart."""
+    url = _new_database(postgres_url)
+    engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    with engine.begin() as pg:
+        pg.exec_driver_sql("drop role if exists old_reader")
+        pg.exec_driver_sql("create role old_reader login password 'old'")
+    path = tmp_path / "b.duckdb"
+    con = pyeval.connect(path)
+    pyeval.load_qrels(con, "x", QRELS)
+    pyeval.load_run(con, "x", RUN, name="a")
+    pyeval.evaluate(con, "x", ["P@5"])
+    con.close()
+    runner = CliRunner()
+    first = runner.invoke(main, ["--db", str(path), "publish", "--grant-select", "old_reader", url])
+    assert first.exit_code == 0, first.output
+    listed = ("select table_schema, table_name from information_schema.tables "
+              "where table_name in ('pyeval_publications', 'pyeval_published_views', 'pyeval_grants') order by 2")
+    with engine.begin() as pg:
+        assert pg.exec_driver_sql(listed).fetchall() == [
+            ("pyeval_public", "pyeval_grants"), ("pyeval_public", "pyeval_publications"),
+            ("pyeval_public", "pyeval_published_views")]
+        # the layout of earlier publications: the same tables (and grants) in the published schema
+        for name in ("pyeval_publications", "pyeval_published_views", "pyeval_grants"):
+            pg.exec_driver_sql(f"alter table pyeval_public.{name} set schema public")
+        pg.exec_driver_sql("drop schema pyeval_public")
+    oids = "select viewname, (quote_ident(viewname))::regclass::oid from pg_views where schemaname = 'public'"
+    with engine.connect() as pg:
+        before = dict(pg.exec_driver_sql(oids).fetchall())
+    # a publication that fails leaves the old layout exactly as it was (one transaction)
+    failed = runner.invoke(main, ["--db", str(path), "publish", "--grant-select", "nobody", url])
+    assert failed.exit_code == 1 and "no role 'nobody'" in failed.output, failed.output
+    with engine.connect() as pg:
+        assert {schema for schema, _ in pg.exec_driver_sql(listed).fetchall()} == {"public"}
+        assert "pyeval_public" not in sa.inspect(pg).get_schema_names()
+    second = runner.invoke(main, ["--db", str(path), "publish", url])
+    assert second.exit_code == 0, second.output
+    assert "(incremental)" in second.output and "0 new evaluations" in second.output
+    with engine.connect() as pg:
+        assert {schema for schema, _ in pg.exec_driver_sql(listed).fetchall()} == {"pyeval_public"}
+        assert pg.exec_driver_sql("select count(*) from pyeval_public.pyeval_publications").scalar_one() == 2
+        # the recorded view hashes moved with their table: no view was recreated
+        assert dict(pg.exec_driver_sql(oids).fetchall()) == before
+        assert pg.exec_driver_sql("select role_name from pyeval_public.pyeval_grants").fetchall() == [("old_reader",)]
+    host = sa.engine.make_url(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    reader = sa.create_engine(host.set(username="old_reader", password="old"))
+    with reader.connect() as pg:
+        assert pg.execute(sa.text("select count(*) from scores")).scalar_one() == 3
+        assert pg.execute(sa.text("select count(rows_copied) from pyeval_public.pyeval_publications")).scalar_one() == 2
+    with reader.connect() as pg, pytest.raises(sa.exc.ProgrammingError, match="permission denied"):
+        pg.execute(sa.text("select source from pyeval_public.pyeval_publications")).fetchall()
+    reader.dispose()
+
+    # another schema of the same database: its own bookkeeping schema, its own history
+    with engine.begin() as pg:
+        pg.exec_driver_sql('create schema "Other"')
+    other = url + "?options=-csearch_path%3D%22Other%22"
+    con = pyeval.connect(path, read_only=True)
+    report = sharing.publish(con, other)
+    con.close()
+    assert (report.schema, report.bookkeeping_schema, report.full) == ("Other", "pyeval_Other", True)
+    with engine.connect() as pg:
+        assert pg.exec_driver_sql('select count(*) from "pyeval_Other".pyeval_publications').scalar_one() == 1
+        assert pg.exec_driver_sql("select count(*) from pyeval_public.pyeval_publications").scalar_one() == 2
+        assert pg.exec_driver_sql('select count(*) from "Other".scores').scalar_one() == 3
+
+    # a schema named like the bookkeeping schema but holding someone else's tables: refused
+    with engine.begin() as pg:
+        pg.exec_driver_sql("create schema third")
+        pg.exec_driver_sql("create schema pyeval_third")
+        pg.exec_driver_sql("create table pyeval_third.notes (note text)")
+    refused = runner.invoke(main, ["--db", str(path), "publish", url + "?options=-csearch_path%3Dthird"])
+    assert refused.exit_code == 1 and refused.output.count("\n") == 1, refused.output
+    assert "schema pyeval_third" in refused.output and "which pyeval did not make" in refused.output
+    with engine.connect() as pg:
+        assert sa.inspect(pg).get_table_names(schema="third") == []
+        assert sa.inspect(pg).get_table_names(schema="pyeval_third") == ["notes"]
+    engine.dispose()
+
+
+def test_a_publishing_role_that_may_not_create_schemas_is_told_how_to_get_the_bookkeeping_schema(
+        tmp_path, postgres_url):
+    url = _new_database(postgres_url)
+    database = url.rsplit("/", 1)[1]
+    engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    with engine.begin() as pg:
+        pg.exec_driver_sql("drop role if exists publisher")
+        pg.exec_driver_sql("create role publisher login password 'pub'")
+        pg.exec_driver_sql("grant create, usage on schema public to publisher")
+    con = pyeval.connect(tmp_path / "p.duckdb")
+    pyeval.load_qrels(con, "x", QRELS)
+    con.close()
+    host = sa.engine.make_url(url)
+    publisher = host.set(username="publisher", password="pub").render_as_string(hide_password=False)
+    runner = CliRunner()
+    refused = runner.invoke(main, ["--db", str(tmp_path / "p.duckdb"), "publish", publisher])
+    assert refused.exit_code == 1 and refused.output.count("\n") == 1, refused.output
+    assert (f"cannot create schema pyeval_public for pyeval's bookkeeping (permission denied for database {database})"
+            in refused.output and 'create schema "pyeval_public" authorization' in refused.output)
+    with engine.begin() as pg:
+        assert sa.inspect(pg).get_table_names() == []  # nothing was published
+        pg.exec_driver_sql("create schema pyeval_public authorization publisher")
+    published = runner.invoke(main, ["--db", str(tmp_path / "p.duckdb"), "publish", publisher])
+    assert published.exit_code == 0, published.output
+    assert _pg_scalar(url, "select count(*) from pyeval_public.pyeval_publications") == 1
+    engine.dispose()
+
+
+def test_bookkeeping_schema_names_fit_postgresql_identifiers():
+    from pyeval.sharing.publish import bookkeeping_schema
+
+    assert bookkeeping_schema("public") == "pyeval_public"
+    long_a, long_b = "é" * 31 + "a", "é" * 31 + "b"  # 63 bytes each: pyeval_ + it would be truncated
+    names = {bookkeeping_schema(long_a), bookkeeping_schema(long_b)}
+    assert len(names) == 2 and all(len(name.encode("utf-8")) <= 63 for name in names)
+    assert all(name.startswith("pyeval_é") for name in names)

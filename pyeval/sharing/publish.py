@@ -55,6 +55,23 @@ PUBLISHED_VIEWS_TABLE = "pyeval_published_views"
 #: The roles granted SELECT (``--grant-select``): every publication grants to them again what
 #: it (re)created.
 GRANTS_TABLE = "pyeval_grants"
+#: pyeval's bookkeeping tables, kept in a schema of their own (:func:`bookkeeping_schema`).
+BOOKKEEPING_TABLES: tuple[str, ...] = (PUBLICATIONS_TABLE, PUBLISHED_VIEWS_TABLE, GRANTS_TABLE)
+#: PostgreSQL's longest identifier, in bytes (NAMEDATALEN - 1): longer names are truncated.
+_PG_IDENTIFIER_BYTES = 63
+
+
+def bookkeeping_schema(published_schema: str) -> str:
+    """The schema of the bookkeeping tables of a publication into ``published_schema``:
+    ``pyeval_<published_schema>``, one per published schema (docs/bi.md). A name longer than
+    PostgreSQL's 63 bytes ends in the sha256 of the published schema's name instead, so that two
+    long names never share one."""
+    name = f"pyeval_{published_schema}"
+    if len(name.encode("utf-8")) <= _PG_IDENTIFIER_BYTES:
+        return name
+    digest = hashlib.sha256(published_schema.encode("utf-8")).hexdigest()[:16]
+    head = name.encode("utf-8")[:_PG_IDENTIFIER_BYTES - len(digest) - 1].decode("utf-8", "ignore")
+    return f"{head}_{digest}"
 
 
 @dataclass
@@ -66,6 +83,9 @@ class PublishReport:
     full: bool = False
     last_evaluation_id: int | None = None
     new_evaluations: int = 0
+    #: The schema published to (PostgreSQL's current schema) and the one of pyeval's bookkeeping.
+    schema: str | None = None
+    bookkeeping_schema: str | None = None
 
     def summary(self) -> str:
         copied = sum(self.rows.values())
@@ -189,7 +209,9 @@ def publish(
     ``current_inputs`` (DuckDB-only SQL) is copied as a table. The metric engine's views are not
     published. Every table and view gets its description as its comment. ``full`` copies
     everything again. ``grant_select``: roles granted SELECT on every published table and view
-    (and USAGE on the schema), now and at every later publication.
+    (and USAGE on the schema and its bookkeeping schema), now and at every later publication.
+    pyeval's bookkeeping tables are in the schema :func:`bookkeeping_schema` names; those an
+    earlier publication left beside the published tables are moved there.
 
     Raises
     ------
@@ -201,6 +223,7 @@ def publish(
     from .. import __version__
 
     engine, shown = _pg_engine(url)
+    import psycopg  # present: _pg_engine checked
     report = PublishReport(shown, full=full)
     cursor = con.cursor()
     try:
@@ -209,8 +232,9 @@ def publish(
             with engine.begin() as pg:
                 _publish(cursor, pg, report, tuple(grant_select))
                 pg.execute(
-                    sa.text(f"insert into {PUBLICATIONS_TABLE} (published_at, pyeval_version, source, "
-                            "last_evaluation_id, rows_copied) values (now(), :v, :s, :e, :n)"),
+                    sa.text(f"insert into {_qualified(report.bookkeeping_schema, PUBLICATIONS_TABLE)} "
+                            "(published_at, pyeval_version, source, last_evaluation_id, rows_copied) "
+                            "values (now(), :v, :s, :e, :n)"),
                     {"v": __version__, "s": database_path(con), "e": report.last_evaluation_id,
                      "n": sum(report.rows.values())},
                 )
@@ -222,10 +246,16 @@ def publish(
     except sa.exc.DBAPIError as exc:
         reason = str(exc.orig).strip().splitlines()[0] if exc.orig is not None else str(exc).splitlines()[0]
         raise PyevalError(f"publishing to {shown} failed: {reason}") from exc
+    except psycopg.Error as exc:  # statements run on the driver's connection (COPY, DDL)
+        raise PyevalError(f"publishing to {shown} failed: {str(exc).strip().splitlines()[0]}") from exc
     finally:
         cursor.close()
         engine.dispose()
     return report
+
+
+def _qualified(schema: str, relation: str) -> str:
+    return f"{quote_identifier(schema)}.{quote_identifier(relation)}"
 
 
 def _view_sha256(view: str) -> str:
@@ -244,18 +274,30 @@ def _publish(con, pg, report: PublishReport, grant_select: tuple[str, ...] = ())
     # one publication at a time per database: concurrent first publications would race to create
     # the same tables (the second waits, then finds them and publishes incrementally)
     pg.exec_driver_sql("select pg_advisory_xact_lock(hashtext('pyeval publish'))")
+    schema = pg.exec_driver_sql("select current_schema()").scalar_one()
+    if schema is None:
+        raise PyevalError(f"{report.url}: no schema to publish to (no schema of the search_path exists)")
+    report.schema, book = schema, bookkeeping_schema(schema)
+    report.bookkeeping_schema = book
     inspector = sa.inspect(pg)
     existing = set(inspector.get_table_names())
-    _require_publication_target(existing | set(inspector.get_view_names()), report.url)
-    recorded = dict(pg.exec_driver_sql(f"select view_name, sha256 from {PUBLISHED_VIEWS_TABLE}").fetchall()) \
-        if PUBLISHED_VIEWS_TABLE in existing else {}
+    book_exists = bool(pg.execute(sa.text("select count(*) from pg_namespace where nspname = :s"),
+                                  {"s": book}).scalar_one())
+    kept = _relations(pg, book) if book_exists else set()
+    _require_publication_target(existing | set(inspector.get_view_names()), kept, schema, book, report.url)
+    kept |= _move_bookkeeping(pg, existing, kept, schema, book, book_exists, report.url)
+    existing -= set(BOOKKEEPING_TABLES)
+    recorded = dict(pg.exec_driver_sql(
+        f"select view_name, sha256 from {_qualified(book, PUBLISHED_VIEWS_TABLE)}").fetchall()) \
+        if PUBLISHED_VIEWS_TABLE in kept else {}
     present = _pg_views(pg)
     for view in reversed(PORTABLE_VIEWS):  # only views whose SQL changed (and what reads them)
         if view in present and recorded.get(view) != _view_sha256(view):
             _drop_own(pg, view, "view", report.url)
     metadata = sa.MetaData()
+    bookkeeping = sa.MetaData(schema=book)
     sa.Table(
-        PUBLICATIONS_TABLE, metadata,
+        PUBLICATIONS_TABLE, bookkeeping,
         sa.Column("publication_id", sa.BigInteger, sa.Identity(), primary_key=True),
         sa.Column("published_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("pyeval_version", sa.Text, nullable=False),
@@ -278,11 +320,10 @@ def _publish(con, pg, report: PublishReport, grant_select: tuple[str, ...] = ())
             _drop_own(pg, name, "table", report.url)
         table.create(pg)
         fresh.add(name)
-    sa.Table(PUBLISHED_VIEWS_TABLE, metadata, sa.Column("view_name", sa.Text, primary_key=True),
+    sa.Table(PUBLISHED_VIEWS_TABLE, bookkeeping, sa.Column("view_name", sa.Text, primary_key=True),
              sa.Column("sha256", sa.Text, nullable=False))
-    sa.Table(GRANTS_TABLE, metadata, sa.Column("role_name", sa.Text, primary_key=True))
-    for name in (PUBLICATIONS_TABLE, PUBLISHED_VIEWS_TABLE, GRANTS_TABLE):
-        metadata.tables[name].create(pg, checkfirst=True)
+    sa.Table(GRANTS_TABLE, bookkeeping, sa.Column("role_name", sa.Text, primary_key=True))
+    bookkeeping.create_all(pg, checkfirst=True)
 
     last = first_row(con, "select max(evaluation_id) from evaluations")[0]
     watermark = None if report.full or fresh & set(EVALUATION_TABLES) else _watermark(con, pg)
@@ -325,11 +366,52 @@ def _publish(con, pg, report: PublishReport, grant_select: tuple[str, ...] = ())
         if view not in present:
             # the view's own SQL text, run by PostgreSQL: no parameters, no placeholders
             raw.execute(f"create view {quote_identifier(view)} as\n{sqlfiles.view_sql(view)}")
-    pg.exec_driver_sql(f"delete from {PUBLISHED_VIEWS_TABLE}")
-    pg.execute(sa.text(f"insert into {PUBLISHED_VIEWS_TABLE} (view_name, sha256) values (:v, :s)"),
+    pg.exec_driver_sql(f"delete from {_qualified(book, PUBLISHED_VIEWS_TABLE)}")
+    pg.execute(sa.text(f"insert into {_qualified(book, PUBLISHED_VIEWS_TABLE)} (view_name, sha256) values (:v, :s)"),
                [{"v": view, "s": _view_sha256(view)} for view in PORTABLE_VIEWS])
     _describe(pg, columns)
-    _grant(pg, grant_select)
+    _grant(pg, grant_select, schema, book)
+
+
+def _relations(pg, schema: str) -> set[str]:
+    """The tables, views and other relations of ``schema``."""
+    import sqlalchemy as sa
+
+    return {name for name, in pg.execute(sa.text(
+        "select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace "
+        "where n.nspname = :s and c.relkind in ('r', 'v', 'm', 'p', 'f')"), {"s": schema}).fetchall()}
+
+
+def _move_bookkeeping(pg, existing: set[str], kept: set[str], schema: str, book: str, book_exists: bool,
+                      shown_url: str) -> set[str]:
+    """Create the bookkeeping schema ``book`` if need be, and move into it the bookkeeping tables a
+    publication before it left beside the published tables in ``schema`` (ALTER TABLE ... SET
+    SCHEMA: rows, identity sequence and grants move with them), in the publication's transaction.
+    Returns the tables moved."""
+    from psycopg import errors, sql
+
+    legacy = existing & set(BOOKKEEPING_TABLES)
+    if legacy and not existing & set(PUBLIC_TABLES):  # a bookkeeping schema, not a publication
+        raise NotOwnedError(f"{shown_url}: schema {schema} holds pyeval's bookkeeping ({', '.join(sorted(legacy))}) "
+                            "but no published table; publish to another schema")
+    raw = pg.connection.driver_connection
+    if not book_exists:  # CREATE SCHEMA needs CREATE on the database, even with IF NOT EXISTS
+        try:
+            raw.execute(sql.SQL("create schema {}").format(sql.Identifier(book)))
+        except errors.InsufficientPrivilege as exc:
+            raise PyevalError(
+                f"{shown_url}: cannot create schema {book} for pyeval's bookkeeping ({exc}); grant the publishing "
+                f"role CREATE on the database, or create the schema for it: create schema {quote_identifier(book)} "
+                "authorization <publishing role>") from exc
+    for name in BOOKKEEPING_TABLES:
+        if name not in existing:
+            continue
+        if name in kept:
+            raise PyevalError(f"{shown_url}: pyeval's bookkeeping table {name} is both in schema {schema} "
+                              f"and in {book}; drop the one that is not wanted")
+        raw.execute(sql.SQL("alter table {} set schema {}").format(
+            sql.Identifier(schema, name), sql.Identifier(book)))
+    return legacy
 
 
 def _describe(pg, columns: dict) -> None:
@@ -347,9 +429,10 @@ def _describe(pg, columns: dict) -> None:
         raw.execute(statement)  # pyeval's own text (sql/descriptions.json), quoted as literals
 
 
-def _grant(pg, roles: tuple[str, ...]) -> None:
+def _grant(pg, roles: tuple[str, ...], schema: str, book: str) -> None:
     """Record ``roles`` (exactly as given) and grant every recorded role SELECT on every published
-    relation and USAGE on the schema, role names quoted as identifiers. A role given now that
+    relation and USAGE on ``schema`` and on the bookkeeping schema ``book``, role names quoted as
+    identifiers. A role given now that
     PostgreSQL does not know is an error (nothing is published); a recorded role dropped since is
     skipped with a warning (and granted again should it come back)."""
     import warnings
@@ -366,25 +449,28 @@ def _grant(pg, roles: tuple[str, ...]) -> None:
         if not exists(role):
             raise with_command_line(PyevalError(f"grant_select: PostgreSQL has no role {role!r}; create it first"),
                                     f"--grant-select: PostgreSQL has no role {role!r}; create it first")
-        pg.execute(sa.text(f"insert into {GRANTS_TABLE} (role_name) values (:r) on conflict do nothing"), {"r": role})
+        pg.execute(sa.text(f"insert into {_qualified(book, GRANTS_TABLE)} (role_name) values (:r) "
+                           "on conflict do nothing"), {"r": role})
     relations = sql.SQL(", ").join(
         sql.Identifier(name) for name in (*PUBLIC_TABLES, *MATERIALIZED_VIEWS, *PORTABLE_VIEWS))
     # pyeval_publications without `source`, the publishing host's file path: the columns only
     # (a grant of the whole table by an earlier pyeval is revoked first)
     shown = sql.SQL(", ").join(sql.Identifier(c) for c in PUBLICATION_COLUMNS_GRANTED)
-    schema = pg.exec_driver_sql("select current_schema()").scalar_one()
+    publications = sql.Identifier(book, PUBLICATIONS_TABLE)
     raw = pg.connection.driver_connection
-    for role, in pg.exec_driver_sql(f"select role_name from {GRANTS_TABLE} order by role_name").fetchall():
+    for role, in pg.exec_driver_sql(f"select role_name from {_qualified(book, GRANTS_TABLE)} "
+                                    "order by role_name").fetchall():
         if not exists(role):
             warnings.warn(f"--grant-select: the recorded role {role!r} no longer exists in PostgreSQL; "
-                          "skipped (delete it from pyeval_grants to stop this warning)", PyevalWarning, stacklevel=2)
+                          f"skipped (delete it from {book}.{GRANTS_TABLE} to stop this warning)",
+                          PyevalWarning, stacklevel=2)
             continue
         # psycopg composes the identifiers (no format string sees the role's name)
-        raw.execute(sql.SQL("grant usage on schema {} to {}").format(sql.Identifier(schema), sql.Identifier(role)))
+        raw.execute(sql.SQL("grant usage on schema {}, {} to {}").format(
+            sql.Identifier(schema), sql.Identifier(book), sql.Identifier(role)))
         raw.execute(sql.SQL("grant select on {} to {}").format(relations, sql.Identifier(role)))
-        raw.execute(sql.SQL("revoke select on {} from {}").format(sql.Identifier(PUBLICATIONS_TABLE), sql.Identifier(role)))
-        raw.execute(sql.SQL("grant select ({}) on {} to {}").format(
-            shown, sql.Identifier(PUBLICATIONS_TABLE), sql.Identifier(role)))
+        raw.execute(sql.SQL("revoke select on {} from {}").format(publications, sql.Identifier(role)))
+        raw.execute(sql.SQL("grant select ({}) on {} to {}").format(shown, publications, sql.Identifier(role)))
 
 
 def _dependants(pg, relation: str) -> list[tuple[str | None, str]]:
@@ -428,15 +514,25 @@ def _drop_own(pg, relation: str, kind: str, shown_url: str) -> None:
     pg.exec_driver_sql(f"drop {kind} if exists {quote_identifier(relation)} cascade")
 
 
-def _require_publication_target(relations: set[str], shown_url: str) -> None:
-    """Refuse a database that holds tables or views with pyeval's names but was never published
-    to (no ``pyeval_publications`` table): publishing would drop or empty them."""
+def _require_publication_target(relations: set[str], kept: set[str], schema: str, book: str,
+                                shown_url: str) -> None:
+    """Refuse a schema that holds tables or views with pyeval's names but was never published to
+    (no ``pyeval_publications`` table in its bookkeeping schema ``book``, nor beside them as
+    publications before that schema made it): publishing would drop or empty them. Refuse as well
+    a schema named ``book`` that holds relations but no ``pyeval_publications``: it is someone
+    else's, and pyeval would grant USAGE on it."""
+    if kept and PUBLICATIONS_TABLE not in kept:
+        shown = ", ".join(sorted(kept)[:3]) + (", ..." if len(kept) > 3 else "")
+        raise NotOwnedError(f"{shown_url}: schema {book}, where pyeval keeps the bookkeeping of schema {schema}, "
+                            f"holds {shown}, which pyeval did not make; pyeval leaves the database alone "
+                            f"(drop or rename schema {book}, or publish to another schema)")
     ours = {*PUBLIC_TABLES, *MATERIALIZED_VIEWS, *PORTABLE_VIEWS}
     clashing = sorted(relations & ours)
-    if clashing and PUBLICATIONS_TABLE not in relations:
+    if clashing and PUBLICATIONS_TABLE not in kept | relations:
         shown = ", ".join(clashing[:3]) + (", ..." if len(clashing) > 3 else "")
         raise NotOwnedError(f"{shown_url}: holds {shown}, which pyeval did not publish (no {PUBLICATIONS_TABLE} "
-                            "table); pyeval leaves the database alone (publish to another database or schema)")
+                            f"table in schema {book}); pyeval leaves the database alone "
+                            "(publish to another database or schema)")
 
 
 def _watermark(con, pg) -> int | None:

@@ -35,6 +35,7 @@ def test_publish_refuses_a_database_with_foreign_tables_of_pyevals_names(tmp_pat
         assert pg.exec_driver_sql("select * from runs").fetchall() == [(1, "my marathon")]
         assert pg.exec_driver_sql("select * from scores").fetchall() == [("my marathon",)]
         assert "pyeval_publications" not in sa.inspect(pg).get_table_names()
+        assert "pyeval_public" not in sa.inspect(pg).get_schema_names()
     engine.dispose()
     # an empty database, and then pyeval's own publication, are published to
     fresh = _database(postgres_url)
@@ -94,10 +95,10 @@ def test_publish_grants_to_the_role_named_and_skips_a_dropped_role(tmp_path, pos
     with engine.connect() as pg:
         assert pg.exec_driver_sql(privilege, {"role": "a%%b"}).scalar_one() is True
         assert pg.exec_driver_sql(privilege, {"role": "a%b"}).scalar_one() is False
-        assert pg.exec_driver_sql("select role_name from pyeval_grants order by 1").fetchall() == [("a%%b",), ("gone",)]
+        assert pg.exec_driver_sql("select role_name from pyeval_public.pyeval_grants order by 1").fetchall() == [("a%%b",), ("gone",)]
     with engine.begin() as pg:
-        pg.exec_driver_sql("revoke all on all tables in schema public from gone")
-        pg.exec_driver_sql("revoke all on schema public from gone")
+        pg.exec_driver_sql("revoke all on all tables in schema public, pyeval_public from gone")
+        pg.exec_driver_sql("revoke all on schema public, pyeval_public from gone")
         pg.exec_driver_sql("drop role gone")
     status, output = cli("--db", db, "publish", url)
     assert status == 0, output
@@ -122,6 +123,6 @@ def test_concurrent_first_publications_to_a_new_database_all_succeed(tmp_path, p
     assert [status for status, _ in results] == [0, 0, 0], results
     engine = _engine(url)
     with engine.connect() as pg:
-        assert pg.exec_driver_sql("select count(*) from pyeval_publications").scalar_one() == 3
+        assert pg.exec_driver_sql("select count(*) from pyeval_public.pyeval_publications").scalar_one() == 3
         assert pg.exec_driver_sql("select count(*) from evaluations").scalar_one() == 1
     engine.dispose()
