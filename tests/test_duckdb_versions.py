@@ -93,3 +93,14 @@ def test_the_installed_duckdb_prints_its_own_tree_after_the_round_trip():
     printed = con.execute("select json_deserialize_sql($t)", {"t": trip}).fetchone()[0]
     assert printed == con.execute("select json_deserialize_sql($t)", {"t": serialized}).fetchone()[0].replace(
         "CAST('t' AS BOOLEAN)", "true")
+
+
+def test_a_cross_join_before_a_left_join_prints_in_its_place():
+    con = duckdb.connect()
+    con.execute("create table a (x int); create table b (y int); create table c (x int);"
+                "insert into a values (1), (2); insert into b values (5); insert into c values (1)")
+    text = "select * from a cross join b left join c on a.x = c.x order by a.x"
+    serialized = con.execute("select json_serialize_sql($q)", {"q": text}).fetchone()[0]
+    trip = json.dumps(compat.tree_for_duckdb(compat.tree_from_duckdb(json.loads(serialized))))
+    printed = con.execute("select json_deserialize_sql($t)", {"t": trip}).fetchone()[0]
+    assert con.execute(printed).fetchall() == [(1, 5, 1), (2, 5, None)]

@@ -42,7 +42,8 @@ def tree_from_duckdb(tree: dict) -> dict:
     (pyeval/core/compile.py) reads. Before 2.0 a CTE's select is ``value.query.node`` (2.0:
     ``value.query_node``), a function's arguments are its ``children`` (2.0: ``arguments``, each
     with its ``name`` and ``expression``), a constant is a typed ``value`` (2.0: a ``literal`` with its kind and
-    text) and ``true`` is ``CAST('t' AS BOOLEAN)``; :func:`tree_for_duckdb` turns it back."""
+    text) and ``true`` is ``CAST('t' AS BOOLEAN)``; :func:`tree_for_duckdb` turns it back (and writes a
+    cross join as an inner join on true, which DuckDB 1.x prints in the right place)."""
     if not BEFORE_2:
         return tree
     return _walk(tree, _to_2)
@@ -54,6 +55,11 @@ def tree_for_duckdb(tree: dict) -> dict:
     if not BEFORE_2:
         return tree
     return _walk(tree, _to_1)
+
+
+def _constant_true() -> dict:
+    return {"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": "", "query_location": 18446744073709551615,
+            "literal": {"kind": "BOOLEAN", "text": "true"}}
 
 
 def _walk(node: object, change) -> object:
@@ -86,6 +92,10 @@ def _to_2(node: dict) -> dict:
 def _to_1(node: dict) -> dict:
     if "query_node" in node and "aliases" in node:  # a CTE
         node["query"] = {"node": node.pop("query_node"), "named_param_map": []}
+    elif node.get("type") == "JOIN" and node.get("ref_type") == "CROSS":
+        # DuckDB 1.x prints a cross join as a comma, which binds looser than the joins after
+        # it (a cross join b left join c on a.x = c.x would become a lateral join it refuses)
+        node.update(ref_type="REGULAR", join_type="INNER", condition=_to_1(_constant_true()))
     elif node.get("class") == "FUNCTION" and "arguments" in node:
         node["children"] = [{**argument["expression"], "alias": argument["name"]} if argument.get("name")
                             else argument["expression"] for argument in node.pop("arguments")]
