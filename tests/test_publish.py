@@ -295,6 +295,16 @@ def test_bookkeeping_tables_have_a_schema_per_published_schema_and_an_old_layout
         assert pg.exec_driver_sql('select count(*) from "pyeval_Other".pyeval_publications').scalar_one() == 1
         assert pg.exec_driver_sql("select count(*) from pyeval_public.pyeval_publications").scalar_one() == 2
         assert pg.exec_driver_sql('select count(*) from "Other".scores').scalar_one() == 3
+    # a bookkeeping schema is not a publication target; a bookkeeping table in both places is an error
+    into_book = runner.invoke(main, ["--db", str(path), "publish", url + "?options=-csearch_path%3D%22pyeval_Other%22"])
+    assert into_book.exit_code == 1 and into_book.output.count("\n") == 1, into_book.output
+    assert "schema pyeval_Other holds pyeval's bookkeeping" in into_book.output
+    with engine.begin() as pg:
+        pg.exec_driver_sql('create table "Other".pyeval_grants (role_name text primary key)')
+    both = runner.invoke(main, ["--db", str(path), "publish", other])
+    assert both.exit_code == 1 and "pyeval_grants is both in schema Other and in pyeval_Other" in both.output
+    with engine.begin() as pg:
+        pg.exec_driver_sql('drop table "Other".pyeval_grants')
 
     # a schema named like the bookkeeping schema but holding someone else's tables: refused
     with engine.begin() as pg:
