@@ -52,6 +52,21 @@ def _grid(con):
         return fusion.evaluate_grid(con, "r", fusion.Recipe("rrf", ("run0", "run1")), ["k=5,60"], store=False)
 
 
+def _repro():
+    from pyeval import repro
+
+    return repro
+
+
+def _longitudinal(con):
+    """Systems bm25 (run0, run1) and other (run2, run3) at snapshots s1 and s2, bm25 the pivot."""
+    repro = _repro()
+    for run, system, snapshot, pivot in (("run0", "bm25", "s1", "run0"), ("run1", "bm25", "s2", "run1"),
+                                         ("run2", "other", "s1", "run0"), ("run3", "other", "s2", "run1")):
+        repro.record_snapshot(con, "r", run, system, snapshot, pivot_run_id=pivot)
+    return repro.longitudinal(con, "r", "bm25", ["AP"], store=False)
+
+
 #: Each result the API returns: how to make it, and the attribute its df() is.
 RESULTS = {
     "significance": (lambda con: rs.significance(con, "r", "AP", "t", store=False), "pairs"),
@@ -70,6 +85,8 @@ RESULTS = {
     "judgments": (lambda con: judgments.compare(con, "r", "official", ["strict"], ["AP"], store=False), None),
     "leave out": (lambda con: pools.leave_out(con, "r", "p", ["AP"], store=False), "table"),
     "fusion grid": (_grid, "points"),
+    "repro": (lambda con: _repro().reproduce(con, "r", "run0", "run1", "run2", "run3", ["AP"], store=False), "results"),
+    "longitudinal": (lambda con: _longitudinal(con), "rows"),
 }
 
 

@@ -13,6 +13,7 @@ import pandas as pd
 from pyeval.core import sqlfiles
 from pyeval.vocabulary import REPRO_KINDS, names
 from pyeval.core.db import stores_in_one_transaction
+from ..display import Displayed
 from ..errors import PyevalError
 from . import measures as formulas
 from .scores import TopicScores, require_runs, topic_scores
@@ -23,8 +24,8 @@ from .scores import TopicScores, require_runs, topic_scores
 KINDS = names(REPRO_KINDS)
 
 
-@dataclass(frozen=True)
-class ReproResult:
+@dataclass(frozen=True, repr=False)
+class ReproResult(Displayed):
     """One `pyeval repro`: ``results`` (pair, statistic, measure, value, topics) and
     ``topic_values`` (pair, statistic, measure, topic_id, value); ``repro_id`` when stored; the
     reproduced runs compared (given or recorded)."""
@@ -36,6 +37,17 @@ class ReproResult:
     rep_campaign: str = ""
     rep_baseline: str = ""
     rep_advanced: str = ""
+
+    def df(self) -> pd.DataFrame:
+        """``results``: one row per pair, statistic and measure."""
+        return self.results
+
+    def _display_frame(self) -> pd.DataFrame:
+        return self.table()
+
+    def _display_note(self) -> str:
+        stored = f"\nstored as repro experiment {self.repro_id}" if self.repro_id is not None else ""
+        return f"{self.kind}: against {self.rep_campaign} ({self.rep_baseline}, {self.rep_advanced}){stored}"
 
     def table(self) -> pd.DataFrame:
         """One row per (statistic, measure) with the columns ``baseline``, ``advanced`` and

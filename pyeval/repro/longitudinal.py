@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from pyeval.core.db import stores_in_one_transaction
+from ..display import Displayed
 from ..errors import PyevalError
 from . import measures as formulas
 from .scores import TopicScores, topic_scores
@@ -21,8 +22,8 @@ from .scores import TopicScores, topic_scores
 LONG_COLUMNS = ["team", "system", "run_id", "snapshot", "qrels_set", "query", "meta_measure", "measure", "value"]
 
 
-@dataclass(frozen=True)
-class LongitudinalResult:
+@dataclass(frozen=True, repr=False)
+class LongitudinalResult(Displayed):
     """``rows``: LongEval's long rows (:data:`LONG_COLUMNS`); ``rankings``: tau and tau_ap between
     the systems' ARP rankings of every two snapshots; ``snapshots`` in order, the reference
     first; ``longitudinal_id`` when stored."""
@@ -33,6 +34,18 @@ class LongitudinalResult:
     rows: pd.DataFrame
     rankings: pd.DataFrame
     longitudinal_id: int | None
+
+    def df(self) -> pd.DataFrame:
+        """``rows``: LongEval's long rows."""
+        return self.rows
+
+    def _display_frame(self) -> pd.DataFrame:
+        return self.summary()
+
+    def _display_note(self) -> str:
+        text = f"{self.campaign_id}: snapshots {', '.join(self.snapshots)} against pivot system {self.pivot_system}"
+        return text + (f"\nstored as longitudinal experiment {self.longitudinal_id}"
+                       if self.longitudinal_id is not None else "")
 
     def summary(self) -> pd.DataFrame:
         """One row per (system, snapshot, measure): ARP and, against the reference snapshot, ER,
