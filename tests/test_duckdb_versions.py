@@ -3,10 +3,14 @@ on any installed DuckDB by switching compat.BEFORE_2 on where the text is the sa
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import duckdb
 import pytest
+from click.testing import CliRunner
 
+from pyeval.cli import main
 from pyeval.storage import compat, resources
 
 #: json_serialize_sql of DuckDB 1.5.6 for
@@ -104,3 +108,31 @@ def test_a_cross_join_before_a_left_join_prints_in_its_place():
     trip = json.dumps(compat.tree_for_duckdb(compat.tree_from_duckdb(json.loads(serialized))))
     printed = con.execute("select json_deserialize_sql($t)", {"t": trip}).fetchone()[0]
     assert con.execute(printed).fetchall() == [(1, 5, 1), (2, 5, None)]
+
+
+def test_a_file_records_the_duckdb_that_made_it(tmp_path):
+    path = tmp_path / "w.duckdb"
+    duckdb.connect(str(path)).close()
+    assert compat.made_by(str(path)) == duckdb.__version__
+    (tmp_path / "text").write_text("not a database")
+    assert compat.made_by(str(tmp_path / "text")) is None
+
+
+def test_a_file_from_a_newer_duckdb_is_refused_with_the_version_that_made_it(tmp_path):
+    path = tmp_path / "w.duckdb"
+    duckdb.connect(str(path)).close()
+    refusal = duckdb.IOException("IO Error: Trying to read a database file with version number 69, "
+                                 "but we can only read versions between 64 and 68.")
+    line = compat.newer_file(str(path), refusal)
+    assert line.startswith(f"{path}: made by DuckDB {duckdb.__version__}, which the installed DuckDB")
+    assert "(storage version 69; this one reads 64 to 68)" in line and "--duckdb-version" in line
+    assert compat.newer_file(str(path), duckdb.IOException("Could not set lock on file")) is None
+
+
+@pytest.mark.skipif(not compat.BEFORE_2, reason="DuckDB 2.0 reads the fixture")
+def test_a_warehouse_from_duckdb_2_is_refused_in_one_line_on_1x(tmp_path):
+    path = tmp_path / "v10.duckdb"
+    shutil.copy(Path(__file__).parent / "fixtures" / "archive" / "v10.duckdb", path)
+    result = CliRunner().invoke(main, ["--db", str(path), "sql", "select 1"])
+    assert result.exit_code != 0
+    assert f"{path}: made by DuckDB 2.0.1, which the installed DuckDB {duckdb.__version__} cannot read" in result.output

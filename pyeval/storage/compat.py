@@ -108,3 +108,38 @@ def _to_1(node: dict) -> dict:
                              "value": text == "true" if kind == "BOOLEAN" else text}
         node.pop("query_location_length", None)
     return node
+
+
+#: DuckDB's main file header: the magic bytes at offset 8, the DuckDB version that made the file
+#: (``v2.0.1``, NUL-padded) at offset 52 (DuckDB 0.10 and later).
+_MAGIC, _MAGIC_AT = b"DUCK", 8
+_MADE_BY_AT, _MADE_BY_LENGTH = 52, 32
+_STORAGE_NUMBERS = re.compile(r"version number (\d+), but we can only read versions between (\d+) and (\d+)")
+
+
+def made_by(path: str) -> str | None:
+    """The DuckDB version that made the database file ``path`` (``2.0.1``), as its header
+    records it; None when the header records none."""
+    try:
+        with open(path, "rb") as file:
+            header = file.read(_MADE_BY_AT + _MADE_BY_LENGTH)
+    except OSError:
+        return None
+    if header[_MAGIC_AT:_MAGIC_AT + len(_MAGIC)] != _MAGIC:
+        return None
+    version = header[_MADE_BY_AT:].split(b"\0", 1)[0].decode("ascii", "replace")
+    return version.removeprefix("v") or None
+
+
+def newer_file(path: str, error: Exception) -> str | None:
+    """One line for DuckDB's refusal ``error`` to open ``path`` because a newer DuckDB wrote it:
+    which DuckDB made the file and what reads it; None for any other error."""
+    found = _STORAGE_NUMBERS.search(str(error))
+    if found is None and "created with a newer version of DuckDB" not in str(error):
+        return None
+    maker = made_by(path)
+    made = f"made by DuckDB {maker}" if maker else "made by a newer DuckDB"
+    storage = f" (storage version {found[1]}; this one reads {found[2]} to {found[3]})" if found else ""
+    return (f"{path}: {made}, which the installed DuckDB {duckdb.__version__} cannot read{storage}: "
+            f"install DuckDB {maker + ' or later' if maker else 'of that version'} or open a copy the newer DuckDB writes for this one "
+            f"(pyeval snapshot --duckdb-version {'.'.join(duckdb.__version__.split('.')[:2])})")

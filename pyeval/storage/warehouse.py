@@ -90,6 +90,8 @@ def connect(
     try:
         con = _connect(path, read_only, config)
     except (duckdb.IOException, duckdb.ConnectionException) as exc:  # locked, or open with other settings
+        if (newer := compat.newer_file(path, exc)) is not None:  # written by a newer DuckDB
+            raise SchemaVersionError(newer) from exc
         raise WarehouseLockedError(f"{path}: cannot open the warehouse: {_one_line(exc)}") from exc
     except duckdb.Error as exc:  # e.g. a damaged DuckDB file
         raise SchemaVersionError(f"{path}: not a DuckDB warehouse: {str(exc).splitlines()[0]}") from exc
