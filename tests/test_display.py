@@ -69,6 +69,7 @@ def _longitudinal(con):
 
 #: Each result the API returns: how to make it, and the attribute its df() is.
 RESULTS = {
+    "evaluation": (lambda con: pyeval.evaluate(con, "r", ["AP", "P@10", "NumRet"], store=False), "means"),
     "significance": (lambda con: rs.significance(con, "r", "AP", "t", store=False), "pairs"),
     "pairwise": (lambda con: rs.paired_bootstrap([0.1, 0.4, 0.3], [0.2, 0.1, 0.0], replicates=50), "pairs"),
     "discriminative power": (lambda con: rs.discriminative_power(con, "r", ["AP", "P@10"], "t", store=False),

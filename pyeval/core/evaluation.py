@@ -24,6 +24,7 @@ import duckdb
 from pyeval.core import archive, sqlfiles
 from pyeval.core.engine import check_options, check_supported, engine
 from pyeval.core.db import check_judgment_set, first_row, judgment_set_or_default, transaction, no_runs, unknown_campaign, use_internal_schema
+from pyeval.display import Displayed
 from pyeval.errors import DataIntegrityError, MeasureParamError, PyevalError, PyevalWarning, SingleIntentWarning
 from pyeval.measures import Measure, parse_measures, registry
 from pyeval.measures.common import is_inline_profile
@@ -46,9 +47,10 @@ TOPIC_POLICIES = names(_TOPIC_POLICIES)
 __all__ = ["ORDERINGS", "TOPIC_POLICIES", "Evaluation", "Summary", "EvaluationRequest", "evaluate",
            "evaluate_summary", "run", "compute", "compute_into"]
 
-@dataclass(frozen=True)
-class Evaluation:
-    """The result of :func:`evaluate`.
+@dataclass(frozen=True, repr=False)
+class Evaluation(Displayed):
+    """The result of :func:`evaluate`; it prints (and shows in a notebook) the run x measure table
+    ``pyeval evaluate`` prints, and ``df()`` is its means.
 
     per_topic: long form ``run_id, topic_id, measure, value`` (numeric measures);
     texts: long form of text-valued measures (``RelString``), not stored;
@@ -66,6 +68,18 @@ class Evaluation:
         order = list(dict.fromkeys(self.means["measure"]))
         table = self.means.pivot(index="run_id", columns="measure", values="value")
         return table[order]
+
+    def df(self) -> pd.DataFrame:
+        return self.means
+
+    def _display_frame(self) -> pd.DataFrame:
+        return self.wide().reset_index()
+
+    def _display_note(self) -> str:
+        return f"stored as evaluation {self.evaluation_id}" if self.evaluation_id is not None else ""
+
+    def _display_options(self) -> dict:
+        return {"integer_columns": summed_measures(self.means["measure"].unique())}
 
 
 def read_only(con: duckdb.DuckDBPyConnection) -> bool:
