@@ -18,17 +18,20 @@ from pyeval.storage import compat, resources
 TREE_15 = json.loads(r'''{"error": false, "statements": [{"node": {"type": "SELECT_NODE", "modifiers": [], "cte_map": {"map": [{"key": "a", "value": {"aliases": [], "query": {"node": {"type": "SELECT_NODE", "modifiers": [], "cte_map": {"map": []}, "select_list": [{"class": "FUNCTION", "type": "FUNCTION", "alias": "s", "query_location": 19, "function_name": "struct_pack", "schema": "main", "children": [{"class": "COLUMN_REF", "type": "COLUMN_REF", "alias": "f", "query_location": 24, "column_names": ["x"]}, {"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": "g", "query_location": 32, "value": {"type": {"id": "INTEGER", "type_info": null}, "is_null": false, "value": 1}}], "filter": null, "order_bys": {"type": "ORDER_MODIFIER", "orders": []}, "distinct": false, "is_operator": false, "export_state": false, "catalog": ""}, {"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": "z", "query_location": 41, "value": {"type": {"id": "VARCHAR", "type_info": null}, "is_null": false, "value": "ab"}}], "from_table": {"type": "BASE_TABLE", "alias": "", "sample": null, "query_location": 56, "schema_name": "", "table_name": "t", "column_name_alias": [], "catalog_name": "", "at_clause": null}, "where_clause": null, "group_expressions": [], "group_sets": [], "aggregate_handling": "STANDARD_HANDLING", "having": null, "sample": null, "qualify": null}, "named_param_map": []}, "materialized": "CTE_MATERIALIZE_DEFAULT", "key_targets": []}}]}, "select_list": [{"class": "FUNCTION", "type": "FUNCTION", "alias": "p", "query_location": 66, "function_name": "starts_with", "schema": "", "children": [{"class": "COLUMN_REF", "type": "COLUMN_REF", "alias": "", "query_location": 78, "column_names": ["z"]}, {"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": "", "query_location": 81, "value": {"type": {"id": "VARCHAR", "type_info": null}, "is_null": false, "value": "a"}}], "filter": null, "order_bys": {"type": "ORDER_MODIFIER", "orders": []}, "distinct": false, "is_operator": false, "export_state": false, "catalog": ""}, {"class": "COLUMN_REF", "type": "COLUMN_REF", "alias": "", "query_location": 92, "column_names": ["s", "f"]}], "from_table": {"type": "BASE_TABLE", "alias": "", "sample": null, "query_location": 101, "schema_name": "", "table_name": "a", "column_name_alias": [], "catalog_name": "", "at_clause": null}, "where_clause": null, "group_expressions": [], "group_sets": [], "aggregate_handling": "STANDARD_HANDLING", "having": null, "sample": null, "qualify": null}, "named_param_map": []}]}''')
 
 
-def test_a_not_null_column_with_a_default_is_added_in_two_steps_before_2(monkeypatch):
+def test_a_not_null_column_with_a_default_is_set_not_null_after_the_migration_before_2(monkeypatch, tmp_path):
     monkeypatch.setattr(compat, "BEFORE_2", True)
     migration = ("alter table qrels add column judgment_set varchar not null default 'official';\n"
                  "alter table runs add column team varchar;\n")
-    text = compat.migration_sql(migration)
-    assert text == ("alter table qrels add column judgment_set varchar default 'official'; "
-                    "alter table qrels alter column judgment_set set not null;\n"
+    text, later = compat.migration_sql(migration)
+    assert text == ("alter table qrels add column judgment_set varchar default 'official';\n"
                     "alter table runs add column team varchar;\n")
-    con = duckdb.connect()
-    con.execute("create table qrels (doc varchar); insert into qrels values ('d1'); create table runs (run varchar)")
-    con.execute(text)
+    assert later == ["alter table qrels alter column judgment_set set not null"]
+    con = duckdb.connect(str(tmp_path / "w.duckdb"))  # a file: 1.x refuses both steps in one transaction there
+    con.execute("create table qrels (doc varchar primary key); insert into qrels values ('d1'); create table runs (run varchar)")
+    for step in [text, *later]:
+        con.execute("begin")
+        con.execute(step)
+        con.execute("commit")
     assert con.execute("select judgment_set from qrels").fetchall() == [("official",)]
     with pytest.raises(duckdb.ConstraintException):
         con.execute("insert into qrels values ('d2', null)")
@@ -37,7 +40,7 @@ def test_a_not_null_column_with_a_default_is_added_in_two_steps_before_2(monkeyp
 def test_a_migration_runs_unchanged_on_duckdb_2(monkeypatch):
     monkeypatch.setattr(compat, "BEFORE_2", False)
     migration = "alter table qrels add column judgment_set varchar not null default 'official';"
-    assert compat.migration_sql(migration) == migration
+    assert compat.migration_sql(migration) == (migration, [])
 
 
 def test_a_share_of_memory_becomes_a_size_before_2(monkeypatch):
@@ -136,3 +139,17 @@ def test_a_warehouse_from_duckdb_2_is_refused_in_one_line_on_1x(tmp_path):
     result = CliRunner().invoke(main, ["--db", str(path), "sql", "select 1"])
     assert result.exit_code != 0
     assert f"{path}: made by DuckDB 2.0.1, which the installed DuckDB {duckdb.__version__} cannot read" in result.output
+
+
+def test_a_materialized_cte_reads_as_a_cte_of_its_query():
+    con = duckdb.connect()
+    text = "with a as materialized (select 1 as x), b as (select x from a) select * from b union all select 2"
+    serialized = con.execute("select json_serialize_sql($q)", {"q": text}).fetchone()[0]
+    tree = compat.tree_from_duckdb(json.loads(serialized))
+    node = tree["statements"][0]["node"]
+    assert node["type"] == "SET_OPERATION_NODE"  # DuckDB 1.4: a CTE_NODE around it
+    assert [entry["key"] for entry in node["cte_map"]["map"]] == ["a", "b"]
+    printed = con.execute("select json_deserialize_sql($t)", {"t": json.dumps(compat.tree_for_duckdb(tree))}).fetchone()[0]
+    as_parsed = con.execute("select json_deserialize_sql($t)", {"t": serialized}).fetchone()[0]
+    assert ("MATERIALIZED" in printed) == ("MATERIALIZED" in as_parsed)  # DuckDB 1.5's parser drops it
+    assert sorted(con.execute(printed).fetchall()) == [(1,), (2,)]

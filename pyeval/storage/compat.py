@@ -24,17 +24,21 @@ _ADD_NOT_NULL_COLUMN = re.compile(
 )
 
 
-def migration_sql(text: str) -> str:
-    """A migration's SQL as the installed DuckDB runs it: before 2.0, a column added ``not null
-    default D`` is added with its default (which fills the existing rows) and then set not null,
-    the same table in two steps."""
+def migration_sql(text: str) -> tuple[str, list[str]]:
+    """A migration's SQL as the installed DuckDB runs it, and the statements to run after its
+    transaction commits, each in its own. Before 2.0, a column added ``not null default D`` is
+    added with its default (which fills the existing rows) in the migration, and set not null
+    after it: DuckDB 1.x refuses both in one transaction on a table with a primary key and rows
+    ("Cannot create index with outstanding updates")."""
     if not BEFORE_2:
-        return text
-    return _ADD_NOT_NULL_COLUMN.sub(
-        lambda m: (f"alter table {m['table']} add column {m['column']} {m['type']} default {m['default']}; "
-                   f"alter table {m['table']} alter column {m['column']} set not null;"),
-        text,
-    )
+        return text, []
+    later: list[str] = []
+
+    def two_steps(m: re.Match) -> str:
+        later.append(f"alter table {m['table']} alter column {m['column']} set not null")
+        return f"alter table {m['table']} add column {m['column']} {m['type']} default {m['default']};"
+
+    return _ADD_NOT_NULL_COLUMN.sub(two_steps, text), later
 
 
 def tree_from_duckdb(tree: dict) -> dict:
@@ -42,7 +46,8 @@ def tree_from_duckdb(tree: dict) -> dict:
     (pyeval/core/compile.py) reads. Before 2.0 a CTE's select is ``value.query.node`` (2.0:
     ``value.query_node``), a function's arguments are its ``children`` (2.0: ``arguments``, each
     with its ``name`` and ``expression``), a constant is a typed ``value`` (2.0: a ``literal`` with its kind and
-    text) and ``true`` is ``CAST('t' AS BOOLEAN)``; :func:`tree_for_duckdb` turns it back (and writes a
+    text) ``true`` is ``CAST('t' AS BOOLEAN)`` and (1.4) a materialized CTE is a ``CTE_NODE``
+    around the query that reads it; :func:`tree_for_duckdb` turns it back (and writes a
     cross join as an inner join on true, which DuckDB 1.x prints in the right place)."""
     if not BEFORE_2:
         return tree
@@ -72,6 +77,13 @@ def _walk(node: object, change) -> object:
 
 
 def _to_2(node: dict) -> dict:
+    if node.get("type") == "CTE_NODE":  # DuckDB 1.4: a materialized CTE wraps the query that reads it
+        query = node["child"]
+        if not (query.get("cte_map") or {}).get("map"):
+            query["cte_map"] = node["cte_map"]
+        if node.get("modifiers") and not query.get("modifiers"):
+            query["modifiers"] = node["modifiers"]
+        return query
     if isinstance(node.get("query"), dict) and "node" in node["query"] and "aliases" in node:  # a CTE
         node["query_node"] = node.pop("query")["node"]
     elif node.get("class") == "FUNCTION" and "children" in node:

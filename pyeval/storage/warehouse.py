@@ -233,9 +233,10 @@ def migrate(con: duckdb.DuckDBPyConnection, migrations=None, path: str = "") -> 
     marked = ownership.marker(con)
     for version in pending:
         name, file = by_version[version]
+        sql, later = compat.migration_sql(file.read_text(encoding="utf-8"))
         try:
             with transaction(con):
-                con.execute(compat.migration_sql(file.read_text(encoding="utf-8")))
+                con.execute(sql)
                 use_internal_schema(con)  # bookkeeping moved to pyeval_internal (0018): found there
                 if marked and ownership.marker(con) != marked:  # a moved schema_migrations lost its comment
                     ownership.mark(con, marked, table=f"{INTERNAL_SCHEMA}.schema_migrations")
@@ -243,6 +244,9 @@ def migrate(con: duckdb.DuckDBPyConnection, migrations=None, path: str = "") -> 
                     "insert into schema_migrations (version, name, checksum) values ($v, $n, $c)",
                     {"v": version, "n": name, "c": migration_checksum(file)},
                 )
+            for statement in later:  # DuckDB 1.x only (pyeval/storage/compat.py)
+                with transaction(con):
+                    con.execute(statement)
         except duckdb.Error as exc:
             raise SchemaVersionError(
                 f"{path}: migration {version:04d}_{name} failed: {str(exc).splitlines()[0]}"
