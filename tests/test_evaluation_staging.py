@@ -11,7 +11,7 @@ import pytest
 from pyeval.core import sqlfiles
 from pyeval.core.evaluation import VALUES_TABLE, compute_into, means_into
 from pyeval.measures import parse, registry
-from pyeval.core.plan import ADHOC_STAGING, plan, stage_steps, stages_read
+from pyeval.core.plan import ADHOC_STAGING, NUGGET_STAGING, plan, stage_steps, stages_read
 from pyeval.core.request import EvaluationRequest
 
 from .test_evaluation import campaign  # noqa: F401  (the fixture: test_evaluation's small campaign)
@@ -103,10 +103,11 @@ def test_a_diversity_plan_runs_composites_after_their_parts():
 
 
 def test_every_stage_a_family_reads_is_a_stage():
-    """Each family must read at least the pairs it scores."""
+    """Each family must read at least the pairs it scores: a ranked list's (run, topic) pairs, or
+    for the measures of generated answers the (run, topic) answers they score."""
     for family in registry.sql_families():
-        read = stages_read([f"metrics/metric_{family}.sql"])
-        assert "evaluation_pairs" in read, family
+        read = stages_read([f"metrics/metric_{family}.sql"], ADHOC_STAGING + NUGGET_STAGING)
+        assert ("evaluation_nugget_pairs" if family == "nuggets" else "evaluation_pairs") in read, family
 
 
 #: test_evaluation's campaign as the oracles see it: judgments per topic, and run r's documents

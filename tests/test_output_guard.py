@@ -34,6 +34,10 @@ INPUTS = {
     ("to-traditional", "target"),  # a campaign's name
     ("relate", "ir_metadata"),  # an ir-metadata file read
     ("relate", "snapshot"), ("relate", "snapshot_date"),  # a snapshot's label and date, not files
+    ("load nuggets", "file"), ("load answers", "file"), ("load assignments", "file"), ("load support", "file"),
+    ("load assignments", "guideline_file"), ("load support", "guideline_file"),  # files of generated answers read
+    ("load nuggets", "file_format"), ("load answers", "file_format"), ("load assignments", "file_format"),
+    ("load support", "file_format"),  # --format: how the file is read, not a file
 }
 
 #: Outputs that are not one file, each with a check of its own (tested where named):

@@ -7,7 +7,7 @@ import click
 
 from ..errors import PyevalError
 from ..vocabulary import OVERVIEW_TABLES, names
-from .base import DEFAULT_SET_HELP, DEPTH, campaign_option, fail_cleanly, main, open_warehouse, output_option, run_names
+from .base import COUNT, DEFAULT_SET_HELP, DEPTH, campaign_option, fail_cleanly, main, open_warehouse, output_option, run_names
 from .metaeval import checked_figure
 
 
@@ -186,7 +186,7 @@ def explain_command(ctx, campaign, show_sql, **settings):
 @click.option("--per-topic", is_flag=True, help="Print per-topic values (long form) instead of means.")
 @click.option("--export", "export_dir", type=click.Path(file_okay=False),
               help="--engine spark: read the tables from this `pyeval export --parquet` tree.")
-@click.option("--spark-cores", type=int, metavar="N",
+@click.option("--spark-cores", type=COUNT, metavar="N",
               help="--engine spark: threads of the local Spark session (default: every core, at most 8).")
 @click.option("--spark-memory", metavar="SIZE",
               help="--engine spark: driver memory of the local Spark session, a JVM size (default 2g).")
