@@ -51,10 +51,12 @@ def test_a_mean_is_the_exact_mean_rounded_once():
             nuggets = rng.integers(1, 40, topics)
             values = rng.integers(0, 2 * nuggets + 1) / (2 * nuggets)
         runs[f"r{run}"] = [float(v) for v in values]
+    import pandas as pd
+
+    rows = pd.DataFrame([(run, f"{t:04d}", "AP", value) for run, values in runs.items()
+                         for t, value in enumerate(values)], columns=["run_id", "topic_id", "measure", "value"])
     con = duckdb.connect()
-    con.execute("create temp table evaluation_scores (run_id varchar, topic_id varchar, measure varchar, value double)")
-    con.executemany("insert into evaluation_scores values (?, ?, 'AP', ?)",
-                    [(run, f"{t:04d}", value) for run, values in runs.items() for t, value in enumerate(values)])
+    con.execute("create temp table evaluation_scores as select * from rows")
     means_into(con, [parse("AP")], "means", in_topic_order=False)
     got = dict(con.execute("select run_id, value from means").fetchall())
     assert {run: got[run] for run in runs} == {run: statistics.mean(values) for run, values in runs.items()}
