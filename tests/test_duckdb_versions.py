@@ -1,4 +1,4 @@
-"""pyeval on a DuckDB before 2.0 (pyeval/storage/compat.py): what it runs differently there, checked
+"""pyeval on a DuckDB before 2.0 (pyeval/storage/compat.py, pyeval/core/duckdb_trees.py): what it runs differently there, checked
 on any installed DuckDB by switching compat.BEFORE_2 on where the text is the same on every version."""
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from pyeval.cli import main
+from pyeval.core import duckdb_trees
 from pyeval.storage import compat, resources
 
 #: json_serialize_sql of DuckDB 1.5.6 for
@@ -64,8 +65,8 @@ def test_the_machine_memory_is_read_from_duckdbs_default_before_2(monkeypatch):
 
 
 def test_a_15_tree_reads_in_the_2_0_shape_and_prints_back(monkeypatch):
-    monkeypatch.setattr(compat, "BEFORE_2", True)
-    tree = compat.tree_from_duckdb(TREE_15)
+    monkeypatch.setattr(duckdb_trees, "BEFORE_2", True)
+    tree = duckdb_trees.tree_from_duckdb(TREE_15)
     node = tree["statements"][0]["node"]
     cte = node["cte_map"]["map"][0]["value"]
     struct = cte["query_node"]["select_list"][0]
@@ -73,30 +74,30 @@ def test_a_15_tree_reads_in_the_2_0_shape_and_prints_back(monkeypatch):
     assert cte["query_node"]["select_list"][1]["literal"] == {"kind": "STRING", "text": "ab"}
     prefix = node["select_list"][0]["arguments"][1]["expression"]
     assert prefix["literal"] == {"kind": "STRING", "text": "a"}
-    assert compat.tree_for_duckdb(tree) == TREE_15
+    assert duckdb_trees.tree_for_duckdb(tree) == TREE_15
     assert "query_node" in cte  # the trees are new: the compiler's tree is not changed by printing
 
 
 def test_a_boolean_made_by_the_compiler_prints_on_15(monkeypatch):
-    monkeypatch.setattr(compat, "BEFORE_2", True)
+    monkeypatch.setattr(duckdb_trees, "BEFORE_2", True)
     constant = {"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": "", "query_location": 0,
                 "query_location_length": 0, "literal": {"kind": "BOOLEAN", "text": "false"}}
-    assert compat.tree_for_duckdb(constant) == {
+    assert duckdb_trees.tree_for_duckdb(constant) == {
         "class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": "", "query_location": 0,
         "value": {"type": {"id": "BOOLEAN", "type_info": None}, "is_null": False, "value": False}}
     cast = {"class": "CAST", "type": "OPERATOR_CAST", "alias": "y", "query_location": 3,
             "child": {"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": "", "query_location": 7,
                       "value": {"type": {"id": "VARCHAR", "type_info": None}, "is_null": False, "value": "t"}},
             "cast_type": {"id": "BOOLEAN", "type_info": None}, "try_cast": False}
-    assert compat.tree_from_duckdb(cast)["literal"] == {"kind": "BOOLEAN", "text": "true"}
-    assert compat.tree_from_duckdb(cast)["alias"] == "y"
+    assert duckdb_trees.tree_from_duckdb(cast)["literal"] == {"kind": "BOOLEAN", "text": "true"}
+    assert duckdb_trees.tree_from_duckdb(cast)["alias"] == "y"
 
 
 def test_the_installed_duckdb_prints_its_own_tree_after_the_round_trip():
     con = duckdb.connect()
     text = "with a as (select {'f': x} as s, true as b from t) select s.f from a where b and starts_with('ab', 'a')"
     serialized = con.execute("select json_serialize_sql($q)", {"q": text}).fetchone()[0]
-    trip = json.dumps(compat.tree_for_duckdb(compat.tree_from_duckdb(json.loads(serialized))))
+    trip = json.dumps(duckdb_trees.tree_for_duckdb(duckdb_trees.tree_from_duckdb(json.loads(serialized))))
     printed = con.execute("select json_deserialize_sql($t)", {"t": trip}).fetchone()[0]
     assert printed == con.execute("select json_deserialize_sql($t)", {"t": serialized}).fetchone()[0].replace(
         "CAST('t' AS BOOLEAN)", "true")
@@ -108,7 +109,7 @@ def test_a_cross_join_before_a_left_join_prints_in_its_place():
                 "insert into a values (1), (2); insert into b values (5); insert into c values (1)")
     text = "select * from a cross join b left join c on a.x = c.x order by a.x"
     serialized = con.execute("select json_serialize_sql($q)", {"q": text}).fetchone()[0]
-    trip = json.dumps(compat.tree_for_duckdb(compat.tree_from_duckdb(json.loads(serialized))))
+    trip = json.dumps(duckdb_trees.tree_for_duckdb(duckdb_trees.tree_from_duckdb(json.loads(serialized))))
     printed = con.execute("select json_deserialize_sql($t)", {"t": trip}).fetchone()[0]
     assert con.execute(printed).fetchall() == [(1, 5, 1), (2, 5, None)]
 
@@ -145,11 +146,11 @@ def test_a_materialized_cte_reads_as_a_cte_of_its_query():
     con = duckdb.connect()
     text = "with a as materialized (select 1 as x), b as (select x from a) select * from b union all select 2"
     serialized = con.execute("select json_serialize_sql($q)", {"q": text}).fetchone()[0]
-    tree = compat.tree_from_duckdb(json.loads(serialized))
+    tree = duckdb_trees.tree_from_duckdb(json.loads(serialized))
     node = tree["statements"][0]["node"]
     assert node["type"] == "SET_OPERATION_NODE"  # DuckDB 1.4: a CTE_NODE around it
     assert [entry["key"] for entry in node["cte_map"]["map"]] == ["a", "b"]
-    printed = con.execute("select json_deserialize_sql($t)", {"t": json.dumps(compat.tree_for_duckdb(tree))}).fetchone()[0]
+    printed = con.execute("select json_deserialize_sql($t)", {"t": json.dumps(duckdb_trees.tree_for_duckdb(tree))}).fetchone()[0]
     as_parsed = con.execute("select json_deserialize_sql($t)", {"t": serialized}).fetchone()[0]
     assert ("MATERIALIZED" in printed) == ("MATERIALIZED" in as_parsed)  # DuckDB 1.5's parser drops it
     assert sorted(con.execute(printed).fetchall()) == [(1,), (2,)]

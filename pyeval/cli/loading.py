@@ -55,12 +55,9 @@ def load_qrels_command(ctx, campaign, qrels_format, description, judgment_set, k
     query_id (or topic_id, qid, q_id), doc_id (or docno), relevance (or label, level, score:
     an integer) and optionally iteration (docs/loading.md, "Parquet and Arrow inputs")."""
     from ..loaders import load_qrels
-    from ..loaders.judgment_sets import SetProvenance, file_sha256
 
-    if guideline_file:
-        guideline_sha256 = file_sha256(guideline_file)
-    provenance = SetProvenance(kind=kind, judge=judge, guideline_sha256=guideline_sha256,
-                               description=None if judgment_set == "official" else description)
+    provenance = _set_provenance(kind, judge, guideline_file, guideline_sha256,
+                                 description=None if judgment_set == "official" else description)
     from ..pools.judged import link_judgments
 
     con = open_warehouse(ctx)
@@ -271,10 +268,12 @@ def _answer_set_options(function):
     return function
 
 
-def _set_provenance(kind, judge, guideline_file, guideline_sha256):
+def _set_provenance(kind, judge, guideline_file, guideline_sha256, description=None):
+    """A judgment set's provenance from the --kind, --judge, --guideline and --guideline-sha256
+    options (the file's sha256 when it is given)."""
     from ..loaders.judgment_sets import SetProvenance, file_sha256
 
-    return SetProvenance(kind=kind, judge=judge,
+    return SetProvenance(kind=kind, judge=judge, description=description,
                          guideline_sha256=file_sha256(guideline_file) if guideline_file else guideline_sha256)
 
 

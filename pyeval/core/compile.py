@@ -40,7 +40,7 @@ from typing import Any
 
 import duckdb
 
-from pyeval.core import sqlfiles
+from pyeval.core import duckdb_trees, sqlfiles
 from pyeval.errors import MeasureParamError
 
 #: Calls that make rows (an item holding one is never removed)
@@ -75,12 +75,13 @@ def parse(text: str) -> dict:
     tree = json.loads(serialized)
     if tree.get("error") or len(tree["statements"]) != 1:
         raise ValueError(f"not one select statement: {tree.get('error_message', text[:80])}")
-    return tree
+    return duckdb_trees.tree_from_duckdb(tree)
 
 
 def render(tree: dict) -> str:
     """The SQL text of ``tree`` (:func:`parse`), printed by DuckDB."""
-    (text,) = _parser().execute("select json_deserialize_sql($tree)", {"tree": json.dumps(tree)}).fetchone()
+    printable = duckdb_trees.tree_for_duckdb(tree)
+    (text,) = _parser().execute("select json_deserialize_sql($tree)", {"tree": json.dumps(printable)}).fetchone()
     return text
 
 

@@ -1,7 +1,8 @@
 """What pyeval does differently on a DuckDB before 2.0 (1.4 and 1.5, the versions Ibis, JupySQL
 and the DuckDB CLI on PyPI pin), so that one environment holds pyeval and those tools.
 
-On DuckDB 2.0 nothing here changes what pyeval runs.
+On DuckDB 2.0 nothing here changes what pyeval runs. The syntax trees of the SQL compiler are
+pyeval/core/duckdb_trees.py's.
 """
 from __future__ import annotations
 
@@ -9,11 +10,7 @@ import re
 
 import duckdb
 
-#: The installed DuckDB's (major, minor) version.
-DUCKDB_VERSION: tuple[int, int] = tuple(int(part) for part in duckdb.__version__.split(".")[:2])
-
-#: True on a DuckDB before 2.0.
-BEFORE_2 = DUCKDB_VERSION < (2, 0)
+from pyeval.core.duckdb_trees import BEFORE_2
 
 #: ``alter table T add column C TYPE not null default D;``, which DuckDB before 2.0 refuses
 #: ("Adding columns with constraints not yet supported").
@@ -39,87 +36,6 @@ def migration_sql(text: str) -> tuple[str, list[str]]:
         return f"alter table {m['table']} add column {m['column']} {m['type']} default {m['default']};"
 
     return _ADD_NOT_NULL_COLUMN.sub(two_steps, text), later
-
-
-def tree_from_duckdb(tree: dict) -> dict:
-    """A syntax tree from ``json_serialize_sql`` in DuckDB 2.0's shape, which pyeval's SQL compiler
-    (pyeval/core/compile.py) reads. Before 2.0 a CTE's select is ``value.query.node`` (2.0:
-    ``value.query_node``), a function's arguments are its ``children`` (2.0: ``arguments``, each
-    with its ``name`` and ``expression``), a constant is a typed ``value`` (2.0: a ``literal`` with its kind and
-    text) ``true`` is ``CAST('t' AS BOOLEAN)`` and (1.4) a materialized CTE is a ``CTE_NODE``
-    around the query that reads it; :func:`tree_for_duckdb` turns it back (and writes a
-    cross join as an inner join on true, which DuckDB 1.x prints in the right place)."""
-    if not BEFORE_2:
-        return tree
-    return _walk(tree, _to_2)
-
-
-def tree_for_duckdb(tree: dict) -> dict:
-    """``tree`` in the shape the installed DuckDB's ``json_deserialize_sql`` reads (the inverse
-    of :func:`tree_from_duckdb`); a new tree, ``tree`` is left as it is."""
-    if not BEFORE_2:
-        return tree
-    return _walk(tree, _to_1)
-
-
-def _constant_true() -> dict:
-    return {"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": "", "query_location": 18446744073709551615,
-            "literal": {"kind": "BOOLEAN", "text": "true"}}
-
-
-def _walk(node: object, change) -> object:
-    """A copy of ``node`` with ``change`` applied to every dict, children first."""
-    if isinstance(node, list):
-        return [_walk(item, change) for item in node]
-    if isinstance(node, dict):
-        return change({key: _walk(value, change) for key, value in node.items()})
-    return node
-
-
-def _to_2(node: dict) -> dict:
-    if node.get("type") == "CTE_NODE":  # DuckDB 1.4: a materialized CTE wraps the query that reads it
-        query = node["child"]
-        if not (query.get("cte_map") or {}).get("map"):
-            query["cte_map"] = node["cte_map"]
-        if node.get("modifiers") and not query.get("modifiers"):
-            query["modifiers"] = node["modifiers"]
-        return query
-    if isinstance(node.get("query"), dict) and "node" in node["query"] and "aliases" in node:  # a CTE
-        node["query_node"] = node.pop("query")["node"]
-    elif node.get("class") == "FUNCTION" and "children" in node:
-        named = node.get("function_name", "").lower() == "struct_pack"  # the fields' names
-        node["arguments"] = [{"name": child.get("alias", "") if named else "", "expression": child}
-                             for child in node.pop("children")]
-    elif node.get("class") == "CONSTANT" and isinstance(node.get("value"), dict):
-        value = node["value"]
-        if value.get("type", {}).get("id") == "VARCHAR" and not value.get("is_null"):
-            node["literal"] = {"kind": "STRING", "text": value["value"]}
-    elif (node.get("class") == "CAST" and (node.get("cast_type") or {}).get("id") == "BOOLEAN"
-          and (node["child"].get("literal") or {}).get("text") in ("t", "f")):
-        return {"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": node.get("alias", ""), "query_location": node["child"]["query_location"],
-                "literal": {"kind": "BOOLEAN", "text": "true" if node["child"]["literal"]["text"] == "t" else "false"}}
-    return node
-
-
-def _to_1(node: dict) -> dict:
-    if "query_node" in node and "aliases" in node:  # a CTE
-        node["query"] = {"node": node.pop("query_node"), "named_param_map": []}
-    elif node.get("type") == "JOIN" and node.get("ref_type") == "CROSS":
-        # DuckDB 1.x prints a cross join as a comma, which binds looser than the joins after
-        # it (a cross join b left join c on a.x = c.x would become a lateral join it refuses)
-        node.update(ref_type="REGULAR", join_type="INNER", condition=_to_1(_constant_true()))
-    elif node.get("class") == "FUNCTION" and "arguments" in node:
-        node["children"] = [{**argument["expression"], "alias": argument["name"]} if argument.get("name")
-                            else argument["expression"] for argument in node.pop("arguments")]
-    elif node.get("class") == "CONSTANT" and "literal" in node:
-        literal = node.pop("literal")
-        if "value" not in node:  # made by the compiler: a boolean or a string
-            kind = {"BOOLEAN": "BOOLEAN", "STRING": "VARCHAR"}[literal["kind"]]
-            text = literal["text"]
-            node["value"] = {"type": {"id": kind, "type_info": None}, "is_null": False,
-                             "value": text == "true" if kind == "BOOLEAN" else text}
-        node.pop("query_location_length", None)
-    return node
 
 
 #: DuckDB's main file header: the magic bytes at offset 8, the DuckDB version that made the file

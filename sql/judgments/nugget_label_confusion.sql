@@ -10,26 +10,24 @@
 -- rest, at 1 any support against none; docs/rag.md "Agreement"). A unit one set labels and the
 -- other does not has a null level on the other side. Units are the nuggets of the sets' bank: two
 -- sets over different banks share no unit (compare their scores).
-with reference as (
+with levels as (
     select
+        judgment_set,
         bank,
         run_id,
         topic_id,
         nugget_id,
         case label when 'support' then 2 when 'partial_support' then 1 else 0 end as level
     from nugget_assignments
-    where campaign_id = $campaign_id and judgment_set = $reference
+    where campaign_id = $campaign_id and judgment_set in ($reference, $candidate)
+),
+
+reference as (
+    select * from levels where judgment_set = $reference
 ),
 
 candidate as (
-    select
-        bank,
-        run_id,
-        topic_id,
-        nugget_id,
-        case label when 'support' then 2 when 'partial_support' then 1 else 0 end as level
-    from nugget_assignments
-    where campaign_id = $campaign_id and judgment_set = $candidate
+    select * from levels where judgment_set = $candidate
 )
 
 select

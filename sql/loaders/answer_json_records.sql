@@ -15,7 +15,7 @@
 with parsed as (
     select
         line_number,
-        case when starts_with(line, '{') then true else starts_with(ltrim(line), '{') end as is_object,
+        is_json_object(line) as is_object,
         try(from_json(
             line,
             '{"run_id": "JSON", "topic_id": "JSON", "topic": "VARCHAR", "response_length": "JSON",
@@ -33,12 +33,7 @@ fields as (
         record,
         coalesce(record.metadata.run_id, record.run_id) as run_json,
         coalesce(record.metadata.narrative_id, record.topic_id) as topic_json,
-        case
-            when record.response_length is null or json_type(record.response_length) = 'NULL' then 'absent'
-            when json_type(record.response_length) in ('BIGINT', 'UBIGINT')
-                and try_cast(json_id(record.response_length) as integer) >= 0 then 'given'
-            else 'bad'
-        end as length_state
+        length_state(record.response_length) as length_state
     from parsed
 )
 

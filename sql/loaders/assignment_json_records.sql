@@ -11,7 +11,7 @@
 with parsed as (
     select
         line_number,
-        case when starts_with(line, '{') then true else starts_with(ltrim(line), '{') end as is_object,
+        is_json_object(line) as is_object,
         try(from_json(
             line,
             '{"qid": "JSON", "run_id": "JSON", "query": "VARCHAR", "answer_text": "VARCHAR", "response_length": "JSON",
@@ -26,12 +26,7 @@ fields as (
         line_number,
         is_object,
         record,
-        case
-            when record.response_length is null or json_type(record.response_length) = 'NULL' then 'absent'
-            when json_type(record.response_length) in ('BIGINT', 'UBIGINT')
-                and try_cast(json_id(record.response_length) as integer) >= 0 then 'given'
-            else 'bad'
-        end as length_state
+        length_state(record.response_length) as length_state
     from parsed
 )
 

@@ -13,7 +13,7 @@
 with parsed as (
     select
         line_number,
-        case when starts_with(line, '{') then true else starts_with(ltrim(line), '{') end as is_object,
+        is_json_object(line) as is_object,
         try(from_json(
             line,
             '{"qid": "JSON", "query": "VARCHAR", "run_id": "JSON", "nuggets": [{"text": "VARCHAR", "importance": "VARCHAR"}]}'

@@ -1,4 +1,4 @@
--- defines: json_id, control_problem, json_id_problem, word_count
+-- defines: json_id, control_problem, json_id_problem, word_count, is_json_object, length_state
 -- params: none
 -- The rules the loaders of generated answers share (pyeval/loaders/rag_files.py; docs/rag.md),
 -- defined once as macros of the loading connection before a load stages its rows.
@@ -36,3 +36,17 @@ create or replace temp macro word_count(text) as
         coalesce(text, ''),
         '[^\x{09}-\x{0d}\x{1c}-\x{20}\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]+'
     ));
+
+-- A line that holds a JSON object: it starts with '{' once leading whitespace is dropped (the
+-- plain test first, which every line of a well-formed file passes without trimming).
+create or replace temp macro is_json_object(line) as
+    case when starts_with(line, '{') then true else starts_with(ltrim(line), '{') end;
+
+-- A response_length given as JSON: 'absent' (missing or null), 'given' (a non-negative integer
+-- that fits an integer) or 'bad'.
+create or replace temp macro length_state(value) as
+    case
+        when value is null or json_type(value) = 'NULL' then 'absent'
+        when json_type(value) in ('BIGINT', 'UBIGINT') and try_cast(json_id(value) as integer) >= 0 then 'given'
+        else 'bad'
+    end;

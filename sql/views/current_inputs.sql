@@ -42,6 +42,18 @@ gain_profile_digests as (
         ) as source_sha256
     from gain_profiles
     group by campaign_id, profile
+),
+
+-- the files each set of assignments or support judgments and each run's answers came from
+answer_input_files as (
+    select campaign_id, 'assignments' as input_kind, judgment_set as input_name, source_file, source_sha256
+    from nugget_assignments
+    union all
+    select campaign_id, 'support' as input_kind, judgment_set as input_name, source_file, source_sha256
+    from citation_support
+    union all
+    select campaign_id, 'answers' as input_kind, run_id as input_name, source_file, source_sha256
+    from answers
 )
 
 select
@@ -86,36 +98,12 @@ from nugget_banks
 union all
 select
     campaign_id,
-    'assignments' as input_kind,
-    judgment_set as input_name,
+    input_kind,
+    input_name,
     min(source_file) as source_file,
     case
         when count(distinct source_sha256) = 1 then min(source_sha256)
         else sha256(string_agg(distinct source_sha256, ' ' order by source_sha256))
     end as source_sha256
-from nugget_assignments
-group by campaign_id, judgment_set
-union all
-select
-    campaign_id,
-    'support' as input_kind,
-    judgment_set as input_name,
-    min(source_file) as source_file,
-    case
-        when count(distinct source_sha256) = 1 then min(source_sha256)
-        else sha256(string_agg(distinct source_sha256, ' ' order by source_sha256))
-    end as source_sha256
-from citation_support
-group by campaign_id, judgment_set
-union all
-select
-    campaign_id,
-    'answers' as input_kind,
-    run_id as input_name,
-    min(source_file) as source_file,
-    case
-        when count(distinct source_sha256) = 1 then min(source_sha256)
-        else sha256(string_agg(distinct source_sha256, ' ' order by source_sha256))
-    end as source_sha256
-from answers
-group by campaign_id, run_id
+from answer_input_files
+group by campaign_id, input_kind, input_name
