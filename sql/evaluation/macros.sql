@@ -15,6 +15,8 @@ create or replace temp macro blended_ratio(beta, gain_so_far, relevant_so_far, i
 
 -- [p^0, p^1, ..., p^top] (index r holds p^(r-1)), by repeated multiplication as trec_eval's
 -- loops compute them (cur_p = cur_p * p: m_rbp.c, m_rbp_resid.c). pow() can differ in the last
--- bit, which can turn a printed 4th decimal.
+-- bit, which can turn a printed 4th decimal. The reduced list holds one [1.0] per step (not the
+-- step numbers): DuckDB 1.x wants the initial value of the type of the list's elements.
 create or replace temp macro repeated_powers(p, top) as
-    list_reduce(range(top), lambda powers, step: list_append(powers, powers[array_length(powers)] * p), [1.0::double]);
+    list_reduce(list_transform(range(top), lambda step: [1.0::double]),
+                lambda powers, step: list_append(powers, powers[array_length(powers)] * p), [1.0::double]);
