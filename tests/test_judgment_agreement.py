@@ -269,3 +269,4 @@ def test_the_hole_list_names_unjudged_documents_above_the_depth(con):
     expected = ranked.merge(judged, how="left", indicator=True).query("_merge == 'left_only'")
     assert sorted(zip(found["topic_id"], found["doc_id"])) == sorted(zip(expected["topic_id"], expected["doc_id"]))
     assert (found["best_rank"] <= 5).all()
+    assert found.equals(found.sort_values(["topic_id", "best_rank", "doc_id"], ignore_index=True))

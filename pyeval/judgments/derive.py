@@ -174,6 +174,7 @@ def holes(con: duckdb.DuckDBPyConnection, campaign_id: str, judgment_set: str | 
     model = sqlfiles.model("judgments/judgment_holes.sql")
     use_internal_schema(con)  # judgment_holes reads ranked_entries; con may be a cursor
     return con.execute(
-        sqlfiles.read("judgments/judgment_holes.sql") + "\norder by topic_id, best_rank, doc_id",
+        # ordered outside the query: DuckDB 1.4 finds its output's topic_id ambiguous in its own order by
+        "select * from (\n" + sqlfiles.read("judgments/judgment_holes.sql") + "\n) as holes order by topic_id, best_rank, doc_id",
         model.bind({"campaign_id": campaign_id, "judgment_set": judgment_set, "depth": depth, "runs": list(runs)}),
     ).df()
