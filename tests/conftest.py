@@ -74,11 +74,12 @@ def con(warehouse_template):
     empty warehouse (``COPY FROM DATABASE``: tables, views, comments, rows), which
     ``pyeval.storage.warehouse.migrate`` then finds current (it would upgrade it otherwise, and the
     assertion says so). Ten times cheaper than ``pyeval.connect()`` for each test."""
-    from pyeval.storage import warehouse
+    from pyeval.storage import compat, warehouse
 
     connection = warehouse._connect(":memory:", False, {})
     try:
-        connection.execute("attach $path as pyeval_template (read_only)", {"path": str(warehouse_template)})
+        target, parameters = compat.attached_file(str(warehouse_template))
+        connection.execute(f"attach {target} as pyeval_template (read_only)", parameters)
         connection.execute("copy from database pyeval_template to memory")
         connection.execute("detach pyeval_template")
         assert warehouse.migrate(connection) == [], "the template warehouse is not current"

@@ -154,3 +154,28 @@ def test_a_materialized_cte_reads_as_a_cte_of_its_query():
     as_parsed = con.execute("select json_deserialize_sql($t)", {"t": serialized}).fetchone()[0]
     assert ("MATERIALIZED" in printed) == ("MATERIALIZED" in as_parsed)  # DuckDB 1.5's parser drops it
     assert sorted(con.execute(printed).fetchall()) == [(1,), (2,)]
+
+
+@pytest.mark.parametrize("before_2", [True, False])
+def test_an_attached_file_with_quotes_in_its_name_is_that_file(monkeypatch, tmp_path, before_2):
+    monkeypatch.setattr(compat, "BEFORE_2", before_2)
+    path = str(tmp_path / "it's'; detach memory; --.duckdb")
+    target, parameters = compat.attached_file(path)
+    assert (target, parameters) == ((compat.string_literal(path), {}) if before_2 else ("$path", {"path": path}))
+    con = duckdb.connect()
+    if before_2 or not duckdb_trees.BEFORE_2:  # the installed DuckDB before 2.0 binds no attach parameter
+        con.execute(f"attach {target} as copy (read_write)", parameters)
+        assert con.execute("select path from duckdb_databases() where database_name = 'copy'").fetchall() == [(path,)]
+    with pytest.raises(ValueError, match="NUL"):
+        compat.string_literal("a\x00b")
+
+
+def test_a_load_drops_the_temporary_table_it_renamed():
+    from pyeval.loaders.staging import TemporaryRelations
+
+    con = duckdb.connect()
+    con.execute("create table kept (x int)")
+    with TemporaryRelations(con) as relations:
+        relations.track("staged_files", "staged_run_files", "kept")
+        con.execute("create temp table staged_files (x int); alter table staged_files rename to staged_run_files")
+    assert con.execute("select table_name from duckdb_tables() order by 1").fetchall() == [("kept",)]

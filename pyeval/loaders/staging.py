@@ -145,10 +145,12 @@ class TemporaryRelations:
     def drop(self, *relations: str) -> None:
         """Drop temporary relations (tables, views, registered Arrow tables) if they exist, in
         the order given (a view before the table it reads)."""
+        # a temporary relation is one of database temp: DuckDB 1.4 clears the temporary flag of
+        # a temporary table it renames (source.stage_files renames staged_files)
         kinds = dict(self.con.execute(
-            "select view_name, 'view' from duckdb_views() where temporary and list_contains($names, view_name) "
+            "select view_name, 'view' from duckdb_views() where database_name = 'temp' and list_contains($names, view_name) "
             "union all select table_name, 'table' from duckdb_tables() "
-            "where temporary and list_contains($names, table_name)",
+            "where database_name = 'temp' and list_contains($names, table_name)",
             {"names": list(relations)},
         ).fetchall())
         for relation in relations:

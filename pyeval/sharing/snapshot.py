@@ -18,6 +18,7 @@ from pyeval.core.db import first_row, rollback_quietly
 from ..errors import NotOwnedError, PyevalError, with_command_line
 from pyeval.storage.ownership import (CLIENT_SNAPSHOT_MARKER, LOCKED_DOWN, SNAPSHOT_MARKER, Ownership, holds_marker,
                                       mark, probe_warehouse_file, require_replaceable_output)
+from pyeval.storage import compat
 from pyeval.storage.public import INTERNAL_SCHEMA, PUBLIC_TABLES
 
 from .common import database_path, error_reason, quote_identifier
@@ -202,11 +203,12 @@ def snapshot(
     cursor = con.cursor()
     try:
         source_name = first_row(cursor, "select current_database()")[0]
-        options = {"path": str(temporary)}
+        # bound on DuckDB 2.0; a quoted literal before 2.0, whose attach takes no parameter there
+        target, options = compat.attached_file(str(temporary))
         if storage_version is None:
-            cursor.execute("attach $path as pyeval_snapshot (read_write)", options)
+            cursor.execute(f"attach {target} as pyeval_snapshot (read_write)", options)
         else:
-            cursor.execute("attach $path as pyeval_snapshot (read_write, storage_version $version)",
+            cursor.execute(f"attach {target} as pyeval_snapshot (read_write, storage_version $version)",
                            {**options, "version": storage_version})
         try:
             cursor.begin()
