@@ -12,8 +12,10 @@ from click.testing import CliRunner
 
 import pyeval
 from pyeval import sharing
-from pyeval.core import sqlfiles
+from pyeval.core import duckdb_trees, sqlfiles
 from pyeval.cli import main
+from pyeval.errors import PyevalError
+from pyeval.storage import compat
 from pyeval.storage.public import INTERNAL_SCHEMA, PUBLIC_VIEWS
 from pyeval.sharing.snapshot import CLIENT_DUCKDB, storage_version_for
 
@@ -36,13 +38,15 @@ def built(tmp_path_factory):
 
 def _storage_version(path) -> str:
     probe = duckdb.connect()
-    probe.execute("attach $p as s (read_only)", {"p": str(path)})
+    target, parameters = compat.attached_file(str(path))
+    probe.execute(f"attach {target} as s (read_only)", parameters)
     found = probe.execute("select tags['storage_version'] from duckdb_databases() where database_name = 's'").fetchone()[0]
     probe.close()
     return found
 
 
-def test_storage_version_of_each_client_and_version():
+def test_storage_version_of_each_client_and_version(monkeypatch):
+    monkeypatch.setattr(duckdb_trees, "DUCKDB_VERSION", (2, 0))  # pyeval on DuckDB 2.0
     assert storage_version_for("evidence") == "v1.4.0"
     assert storage_version_for("superset") == "v1.5.0"
     assert storage_version_for(duckdb_version="1.4.2") == "v1.4.0"
@@ -50,6 +54,14 @@ def test_storage_version_of_each_client_and_version():
     assert storage_version_for() is None
     for client in CLIENT_DUCKDB:
         assert storage_version_for(client).startswith("v")
+
+
+def test_a_client_newer_than_the_installed_duckdb_gets_its_format(monkeypatch):
+    monkeypatch.setattr(duckdb_trees, "DUCKDB_VERSION", (1, 4))  # pyeval on DuckDB 1.4
+    assert storage_version_for("superset") == storage_version_for("duckdb") == "v1.4.0"
+    assert storage_version_for("superset", "1.1") == "v1.1.0"
+    with pytest.raises(PyevalError, match=r"DuckDB 1.5 is newer than the DuckDB writing the snapshot"):
+        storage_version_for(duckdb_version="1.5")
 
 
 @pytest.mark.parametrize("arguments, message", [

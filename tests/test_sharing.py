@@ -16,7 +16,7 @@ from click.testing import CliRunner
 import pyeval
 from pyeval import sharing
 from pyeval.core import sqlfiles
-from pyeval.storage import warehouse
+from pyeval.storage import compat, warehouse
 from pyeval.storage.public import INTERNAL_SCHEMA, PUBLIC_VIEWS
 from pyeval.cli import main
 from pyeval.errors import PyevalError
@@ -119,12 +119,13 @@ def test_snapshot_is_an_equal_warehouse_that_opens_read_only(built, tmp_path):
 def test_snapshot_in_an_older_storage_version(built, tmp_path):
     out = tmp_path / "old.duckdb"
     con = pyeval.connect(built, read_only=True)
-    sharing.snapshot(con, out, storage_version="v1.5.0")
+    sharing.snapshot(con, out, storage_version="v1.4.0")  # DuckDB 1.4 and later write it
     con.close()
     probe = duckdb.connect()
-    probe.execute("attach $p as s (read_only)", {"p": str(out)})
+    target, parameters = compat.attached_file(str(out))
+    probe.execute(f"attach {target} as s (read_only)", parameters)
     version = probe.execute("select tags['storage_version'] from duckdb_databases() where database_name = 's'").fetchall()
-    assert version and version[0][0] is not None and version[0][0].startswith("v1.5")
+    assert version and version[0][0] is not None and version[0][0].startswith("v1.4")
     probe.close()
     with pytest.raises(PyevalError, match="storage version"):
         sharing.snapshot(pyeval.connect(), tmp_path / "x.duckdb", storage_version="1.5; drop")

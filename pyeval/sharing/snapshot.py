@@ -14,6 +14,7 @@ from pathlib import Path
 
 import duckdb
 
+from pyeval.core import duckdb_trees
 from pyeval.core.db import first_row, rollback_quietly
 from ..errors import NotOwnedError, PyevalError, with_command_line
 from pyeval.storage.ownership import (CLIENT_SNAPSHOT_MARKER, LOCKED_DOWN, SNAPSHOT_MARKER, Ownership, holds_marker,
@@ -73,7 +74,8 @@ def sqlalchemy_url(path: str | os.PathLike[str], *, read_only: bool = True, sett
 def storage_version_for(client: str | None = None, duckdb_version: str | None = None) -> str | None:
     """The DuckDB ``storage_version`` a snapshot for ``client`` (a key of :data:`CLIENT_DUCKDB`)
     or for a reader embedding DuckDB ``duckdb_version`` (``X.Y``) must be written with; the
-    version wins over the client's. None: DuckDB's default format."""
+    version wins over the client's. None: DuckDB's default format. A client whose DuckDB is
+    newer than the installed one gets the installed one's format (a version is refused then)."""
     if client is not None and client not in CLIENT_DUCKDB:
         unknown = f"unknown client {client!r}: choose one of {', '.join(CLIENT_DUCKDB)}"
         raise with_command_line(PyevalError(f"{unknown} (or give duckdb_version='X.Y')"),
@@ -87,9 +89,12 @@ def storage_version_for(client: str | None = None, duckdb_version: str | None = 
     major, minor = int(found.group(1)), int(found.group(2))
     if (major, minor) < (1, 0):
         raise PyevalError(f"DuckDB {version} reads no file pyeval can write (DuckDB 1.0 or later)")
-    written = duckdb.__version__.split(".")[:2]
-    if (major, minor) > (int(written[0]), int(written[1])):
-        raise PyevalError(f"DuckDB {version} is newer than the DuckDB writing the snapshot ({duckdb.__version__})")
+    if (major, minor) > duckdb_trees.DUCKDB_VERSION:
+        if duckdb_version is not None:
+            raise PyevalError(f"DuckDB {version} is newer than the DuckDB writing the snapshot ({duckdb.__version__})")
+        # a client's DuckDB newer than the installed one (pyeval on DuckDB 1.x) reads the
+        # installed one's own format
+        major, minor = duckdb_trees.DUCKDB_VERSION
     return f"v{major}.{minor}.0"
 
 
