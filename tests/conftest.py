@@ -8,8 +8,12 @@ from pathlib import Path
 import pytest
 
 import pyeval
+from pyeval.core.duckdb_trees import BEFORE_2
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+#: The warehouse files older pyevals wrote (fixtures/archive, DuckDB 2.0's format) as the installed
+#: DuckDB reads them: before 2.0, their copies in DuckDB 1.1's format (archive/make_storage_v1_1.py).
+ARCHIVE = FIXTURES / "archive" / "storage-v1.1" if BEFORE_2 else FIXTURES / "archive"
 ENGINE_TESTS = Path(__file__).resolve().parent / "engines"
 
 

@@ -15,12 +15,12 @@ import pyeval
 from pyeval.core import sqlfiles
 from pyeval.errors import PyevalError
 
-from .conftest import FIXTURES, snapshot
+from .conftest import ARCHIVE, FIXTURES, snapshot
 
 QRELS = FIXTURES / "trec_eval" / "qrels.test"
 RUN = FIXTURES / "trec_eval" / "results.test"
 RUN_TRUNC = FIXTURES / "trec_eval" / "results.trunc"
-V1 = FIXTURES / "archive" / "v1.duckdb"
+V1 = ARCHIVE / "v1.duckdb"
 
 
 @pytest.fixture

@@ -18,12 +18,12 @@ from pyeval.core import archive
 from pyeval.core import sqlfiles
 from pyeval.loaders import RunMetadata
 
-from .conftest import FIXTURES
+from .conftest import ARCHIVE, FIXTURES
 
 QRELS = FIXTURES / "trec_eval" / "qrels.test"
 RUN = FIXTURES / "trec_eval" / "results.test"
 RUN_TRUNC = FIXTURES / "trec_eval" / "results.trunc"
-V10 = FIXTURES / "archive" / "v10.duckdb"
+V10 = ARCHIVE / "v10.duckdb"
 
 #: scores before migration 0015: the latest current value of each key, regrouped from every
 #: stored value at each query (score_history_by_set keeps that rule: is_latest).

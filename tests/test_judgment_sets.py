@@ -12,12 +12,12 @@ import pyeval
 from pyeval.errors import PyevalError
 from pyeval.loaders.judgment_sets import SetProvenance
 
-from .conftest import FIXTURES, snapshot
+from .conftest import ARCHIVE, FIXTURES, snapshot
 
 QRELS = FIXTURES / "trec_eval" / "qrels.test"
 RUN = FIXTURES / "trec_eval" / "results.test"
 RUN_TRUNC = FIXTURES / "trec_eval" / "results.trunc"
-V10 = FIXTURES / "archive" / "v10.duckdb"
+V10 = ARCHIVE / "v10.duckdb"
 
 #: the tables 0011 gave a judgment_set column (last), the one it rebuilt with it (intents), and
 #: campaigns, to which 0019 appended default_judgment_set ('official')

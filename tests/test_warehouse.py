@@ -12,7 +12,7 @@ from pyeval.core import sqlfiles
 from pyeval.storage import ownership, public, warehouse
 from pyeval.errors import SchemaVersionError
 
-from .conftest import FIXTURES, snapshot
+from .conftest import ARCHIVE, FIXTURES, snapshot
 
 
 def test_new_file_gets_every_migration_and_view(tmp_path):
@@ -227,7 +227,7 @@ def test_an_older_warehouse_moves_its_internals_out_of_main_and_keeps_its_marker
     rows, the engine's views are remade in pyeval_internal and none is left in main, and the
     moved table carries the warehouse's marker still."""
     path = tmp_path / "v10.duckdb"
-    shutil.copy(FIXTURES / "archive" / "v10.duckdb", path)
+    shutil.copy(ARCHIVE / "v10.duckdb", path)
     raw = duckdb.connect(str(path), read_only=True)
     applied = raw.execute("select version, name, checksum, applied_at from schema_migrations order by 1").fetchall()
     assert raw.execute("select count(*) from duckdb_views() where schema_name = 'main' "

@@ -30,11 +30,11 @@ from pyeval.resampling import (
 from pyeval.resampling.design import topic_set_design
 from pyeval.resampling.risk import risk
 
-from ..conftest import FIXTURES, snapshot
+from ..conftest import ARCHIVE, FIXTURES, snapshot
 
 RUNS = ("indri-ql", "indri-rm", "sim01", "sim02", "sim03")
 MEASURES = ["AP", "nDCG@10", "P@10"]
-V10 = FIXTURES / "archive" / "v10.duckdb"
+V10 = ARCHIVE / "v10.duckdb"
 
 #: every table 0017 gave a judgment_set column
 TABLES_0017 = ("discriminative_power", "swap_rates", "swap_rate_summaries", "minority_rates", "rank_correlations",
