@@ -179,3 +179,17 @@ def test_a_load_drops_the_temporary_table_it_renamed():
         relations.track("staged_files", "staged_run_files", "kept")
         con.execute("create temp table staged_files (x int); alter table staged_files rename to staged_run_files")
     assert con.execute("select table_name from duckdb_tables() order by 1").fetchall() == [("kept",)]
+
+
+def test_a_warehouse_records_the_duckdb_and_storage_version_it_was_written_with(tmp_path):
+    path = tmp_path / "w.duckdb"
+    import pyeval
+
+    pyeval.connect(path).close()
+    assert compat.made_by(str(path)) == duckdb.__version__
+    result = CliRunner().invoke(main, ["--db", str(path), "sql", "--format", "csv",
+                                       "select tags['storage_version'] as storage_version from duckdb_databases() "
+                                       "where database_name = current_database()"])
+    assert result.exit_code == 0, result.output
+    # DuckDB 1.x writes a new file in the format DuckDB 1.0 and later read, 2.0 in its own
+    assert result.output.splitlines()[1] == ("v1.0.0+" if compat.BEFORE_2 else "v2.0.0+")
