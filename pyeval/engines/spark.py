@@ -88,7 +88,9 @@ def session(cores: int | None = None, *, memory: str = DRIVER_MEMORY):
     ``cores`` threads, default every core up to 8, and ``memory`` of driver memory, a JVM size
     such as ``8g``; a later call returns it unchanged).
 
-    ANSI mode is off so that a division by zero gives null as in DuckDB; small shuffles."""
+    ANSI mode is off so that a division by zero gives null as in DuckDB; small shuffles, and
+    none for a join whose rows are already partitioned by some of its keys; the SQL aggregates
+    of :func:`register_functions`."""
     global _SESSION
     if not re.fullmatch(r"[1-9][0-9]*[kmgtKMGT]?", memory):
         raise PyevalError(f"Spark driver memory {memory!r}: give a JVM size such as 4g or 8192m")
@@ -110,13 +112,40 @@ def session(cores: int | None = None, *, memory: str = DRIVER_MEMORY):
             .config("spark.sql.ansi.enabled", "false")
             .config("spark.sql.session.timeZone", "UTC")
             .config("spark.sql.shuffle.partitions", str(max(2, 2 * threads)))
+            # a join on (run, topic, measure, rank) reads rows already partitioned by (run, topic,
+            # measure) as they are (cwl: one exchange of its run x topic x rank x measure rows, not three)
+            .config("spark.sql.requireAllClusterKeysForCoPartition", "false")
             .config("spark.driver.memory", memory)
             .config("spark.sql.execution.arrow.pyspark.enabled", "true")
             .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={QUIET_LOGGING.as_uri()}")
             .getOrCreate()
         )
         _SESSION.sparkContext.setLogLevel("ERROR")
+        register_functions(_SESSION)
         return _SESSION
+
+
+#: SQL names given to Spark aggregates that Spark has in its DataFrame API only (class in
+#: org.apache.spark.sql.catalyst.expressions.aggregate), which the transpiled SQL calls.
+SQL_AGGREGATES = {"product": "Product"}
+
+
+def register_functions(spark) -> None:
+    """Give ``spark``'s SQL the aggregates of :data:`SQL_AGGREGATES` (temporary functions of the
+    session, built by Spark's own function registry as it builds its built-ins): DuckDB's
+    ``product(x)``, also over a window, runs as Spark's product (nulls skipped, null when none;
+    over a window from the partition's start one multiplication per row)."""
+    jvm = spark._jvm
+    registry = spark._jsparkSession.sessionState().functionRegistry()
+    for name, expression in SQL_AGGREGATES.items():
+        try:
+            kind = jvm.java.lang.Class.forName(f"org.apache.spark.sql.catalyst.expressions.aggregate.{expression}")
+            built = jvm.org.apache.spark.sql.catalyst.analysis.FunctionRegistryBase.build(
+                name, jvm.scala.Option.empty(), jvm.scala.reflect.ClassTag.apply(kind))
+            registry.createOrReplaceTempFunction(name, built._2(), "built-in")
+        except Exception as exc:  # py4j's errors: a Spark without this aggregate or registry
+            raise PyevalError(f"this Spark ({spark.version}) cannot register the SQL aggregate {name}: "
+                              f"{str(exc).splitlines()[0]}") from None
 
 
 # ---------------------------------------------------------------------------------- Parquet
@@ -205,13 +234,23 @@ def _materialise(spark, name: str, text: str):
 
 
 def _requested(spark, frame: pd.DataFrame):
-    """requested_measures as a Spark frame, with the pandas nullable dtypes' SQL types."""
+    """requested_measures as a Spark frame, with the pandas nullable dtypes' SQL types: an inline
+    table of the rows (values bound as parameters), whose size Spark knows, so that it
+    broadcasts these few rows to every join. (Made from Python rows, a frame has no size Spark
+    knows: Spark then joined it by sort-merge on the measure, sorting the family's rows, every
+    run x topic x rank x measure of cwl's for one, into as few partitions as there are measures;
+    a broadcast hint does not reach joins of the common table expressions that read it.)"""
     kinds = {"Int64": "bigint", "Float64": "double", "string": "string", "boolean": "boolean",
              "object": "string"}
-    schema = ", ".join(f"`{c}` {kinds.get(str(t), 'string')}" for c, t in frame.dtypes.items())
+    types = [kinds.get(str(t), "string") for t in frame.dtypes]
     rows = [tuple(None if pd.isna(v) else (v.item() if hasattr(v, "item") else v) for v in row)
             for row in frame.itertuples(index=False)]
-    return spark.createDataFrame(rows, schema)
+    if not rows:
+        return spark.createDataFrame([], ", ".join(f"`{c}` {t}" for c, t in zip(frame.columns, types)))
+    columns = ", ".join(f"cast(col{i} as {t}) as `{c}`" for i, (c, t) in enumerate(zip(frame.columns, types), 1))
+    values = ", ".join("(" + ", ".join(f":v{r}_{c}" for c in range(len(row))) + ")" for r, row in enumerate(rows))
+    bound = {f"v{r}_{c}": value for r, row in enumerate(rows) for c, value in enumerate(row)}
+    return spark.sql(f"select {columns} from values {values}", args=bound)  # names: the family header's
 
 
 def supported(measure: Measure) -> str | None:
@@ -307,6 +346,7 @@ def compute(spark, con: duckdb.DuckDBPyConnection, request: EvaluationRequest,
         temporary = tempfile.mkdtemp(prefix="pyeval-spark-")
         files = export_campaign(con, request.campaign_id, temporary, request.runs)
     try:
+        register_functions(spark)  # a session given by the caller has not got them
         _register_tables(spark, files, _spark_schemas(con), request.campaign_id)
         for view in VIEWS:
             spark.sql(transpile.spark_sql(f"views/{view}.sql")).createOrReplaceTempView(view)

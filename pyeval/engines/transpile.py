@@ -23,7 +23,12 @@ Rewrites (each applied to the DuckDB syntax tree before generation):
 * DuckDB list functions SQLGlot passes through untranslated get their Spark form: ``len(list)``
   ``size``, ``list_sum`` an ``aggregate`` that skips nulls and is null for an empty list,
   ``list_reduce`` ``aggregate`` (the first element as the start when none is given),
-  ``list_slice(l, a, b)`` and ``l[a:b]`` ``slice(l, a, b - a + 1)``, ``error`` ``raise_error``.
+  ``list_slice(l, a, b)`` and ``l[a:b]`` ``slice(l, a, b - a + 1)``, ``error`` ``raise_error``;
+* ``product(x)`` (grouped or over a window) is kept: the Spark engine gives its sessions Spark's
+  own product aggregate under that name (:func:`pyeval.engines.spark.register_functions`; Spark
+  has it in its DataFrame API only). Over a window from the partition's start it multiplies one
+  row after another, in the window's order, as DuckDB does (a fold over ``collect_list(x) over
+  w`` instead made an array per row: quadratic in the list's length).
 
 Anything else SQLGlot cannot translate raises :class:`UntranslatableSQL`; the metric families
 that raise it, or that run but disagree with DuckDB, are listed in docs/engines.md.
@@ -262,35 +267,10 @@ def _list_functions(tree):
                                  args[1].copy())
             if name == "list_slice" and len(args) == 3:
                 return _slice(args[0], args[1], args[2])
-            if name == "product" and len(args) == 1:
-                # the aggregate (also over a window): product of the non-null values, null if none
-                collected = exp.ArrayAgg(this=args[0].copy())
-                if isinstance(node.parent, exp.Window):
-                    return node  # rewritten with its window, below
-                kept = _function("filter", collected,
-                                 _lambda(exp.Not(this=exp.Is(this=exp.column("pyeval_v"), expression=exp.Null())),
-                                         "pyeval_v"))
-                start = exp.Cast(this=exp.Null(), to=exp.DataType.build("double"))
-                merge = _lambda(exp.Mul(this=exp.Coalesce(this=exp.column("pyeval_acc"),
-                                                          expressions=[exp.Literal.number(1)]),
-                                        expression=exp.column("pyeval_v")), "pyeval_acc", "pyeval_v")
-                return _function("aggregate", kept, start, merge)
             if name == "error" and len(args) == 1:
                 return _function("raise_error", args[0].copy())
             if name.startswith(("list_", "array_")) and name not in _SPARK_NAMES:
                 raise UntranslatableSQL(f"DuckDB function {name}() has no Spark form here")
-        if (isinstance(node, exp.Window) and isinstance(node.this, exp.Anonymous)
-                and str(node.this.this).lower() == "product" and len(node.this.expressions) == 1):
-            window = node.copy()
-            window.set("this", exp.ArrayAgg(this=node.this.expressions[0].copy()))
-            kept = _function("filter", window,
-                             _lambda(exp.Not(this=exp.Is(this=exp.column("pyeval_v"), expression=exp.Null())),
-                                     "pyeval_v"))
-            start = exp.Cast(this=exp.Null(), to=exp.DataType.build("double"))
-            merge = _lambda(exp.Mul(this=exp.Coalesce(this=exp.column("pyeval_acc"),
-                                                      expressions=[exp.Literal.number(1)]),
-                                    expression=exp.column("pyeval_v")), "pyeval_acc", "pyeval_v")
-            return _function("aggregate", kept, start, merge)
         if isinstance(node, exp.Bracket) and len(node.expressions) == 1 and isinstance(node.expressions[0], exp.Slice):
             bounds = node.expressions[0]
             if bounds.this is None or bounds.expression is None:

@@ -106,6 +106,39 @@ def test_every_measure_that_runs_on_both_engines_gives_the_same_per_topic_values
     print(f"{len(measures)} measures, {len(merged)} per-topic values, largest difference {difference.max():.2g}")
 
 
+def test_product_is_spark_s_product_aggregate_with_duckdb_s_nulls(spark, warehouse):
+    """DuckDB's product(x), grouped and over a window, on the session (register_functions):
+    nulls skipped, null when none, one multiplication per row in the window's order."""
+    query = ("select k, i, product(c) over (partition by k order by i rows between unbounded preceding "
+             "and 1 preceding) as p from (values ('a', 1, 0.5), ('a', 2, null), ('a', 3, 0.25), ('a', 4, 3.0), "
+             "('b', 1, null), ('b', 2, 2.0)) as t(k, i, c) order by k, i")
+    duck = warehouse.sql(query.replace("0.5", "0.5::double")).df()
+    sparked = spark.sql(engine.transpile.to_spark(query)).toPandas()
+    assert sparked["p"].tolist()[1:4] == duck["p"].tolist()[1:4] == [0.5, 0.5, 0.125]
+    assert sparked["p"].isna().tolist() == duck["p"].isna().tolist() == [True, False, False, False, True, True]
+    grouped = "select k, product(c) as p from (values ('a', 2.0), ('a', null), ('b', null)) as t(k, c) group by k order by k"
+    assert spark.sql(engine.transpile.to_spark(grouped)).toPandas()["p"].fillna(-1).tolist() == [2.0, -1]
+
+
+def test_requested_measures_are_an_inline_table_spark_broadcasts(spark):
+    """A family's requested_measures reach Spark as an inline table (values bound, nulls and types
+    kept) whose size Spark knows, so that every join of the family broadcasts it."""
+    from pyeval.core import stages
+
+    measures = [m for m in every_measure() if m.family == "cwl"]
+    frame = stages.requested_frame("cwl", measures)
+    requested = engine._requested(spark, frame)
+    optimized = requested._jdf.queryExecution().optimizedPlan()
+    assert optimized.nodeName() == "LocalRelation" and int(str(optimized.stats().sizeInBytes())) < 10_000
+    back = requested.toPandas()
+    assert list(back.columns) == list(frame.columns) and len(back) == len(frame)
+    for column in frame.columns:
+        assert back[column].isna().tolist() == frame[column].isna().tolist(), column
+        kept = frame[column].notna()
+        assert back.loc[kept, column].tolist() == frame.loc[kept, column].tolist(), column
+    assert dict(requested.dtypes)["cutoff"] == "bigint" and dict(requested.dtypes)["T"] == "double"
+
+
 def test_measures_that_do_not_run_on_spark_are_refused_and_documented(spark, warehouse):
     text = DOCS.read_text(encoding="utf-8")
     refused = [m for m in every_measure() if engine.supported(m) is not None]

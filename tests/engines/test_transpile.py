@@ -65,6 +65,10 @@ def test_parameters_are_bound_as_quoted_literals():
     ("select list_transform(l, lambda x, i: m[i]) from t", "(x, i) -> m[( ( i + 1 ) ) - 1]"),
     ("select repeated_powers(0.5, n) from t", "powers[( SIZE(powers) ) - 1] * ( CAST(0.5 AS DOUBLE) )"),
     ("select list(x order by r desc) from t group by k", "ARRAY_SORT("),
+    # Spark's own product aggregate (registered by the engine), also over a window
+    ("select product(c) over w from t window w as (order by i rows between unbounded preceding and 1 preceding)",
+     "PRODUCT(c) OVER w"),
+    ("select product(c) from t group by k", "PRODUCT(c)"),
     # a join DuckDB found lateral by itself (compiled statements print none)
     ("select * from b cross join (select unnest(range(1, len(b.head) + 1)) as i) as ranks", "CROSS JOIN LATERAL ("),
 ])
@@ -101,6 +105,8 @@ def test_every_family_compiled_for_each_kind_is_translated():
             text = transpile.to_spark(compile.family(family, frozenset(chosen)))
             assert "ANY (" not in text and "lambda" not in text.lower() and "COUNT_STAR" not in text, (family, chosen)
             assert not re.search(r"COUNT\(\s*\)", text), (family, chosen)
+            # an array collected per row of a window (a fold over it per row: quadratic in the list)
+            assert not re.search(r"COLLECT_LIST\([^()]*\)\s+OVER", text), (family, chosen)
 
 
 def test_untranslatable_constructs_are_reported():
