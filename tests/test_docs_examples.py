@@ -129,6 +129,11 @@ SKIPPED: dict[tuple[str, str], str] = {
               "/srv/ir/dash.duckdb"): "a crontab entry for a server's paths",
     ("bi.md", "python tools/superset_check.py          # [--venv DIR] [--port 8188] [--keep]"):
         "installs and starts Apache Superset (an external service)",
+    ("bi.md", "python -m venv one && . one/bin/activate"):
+        "installs packages (pip) in a new environment; tests/test_one_environment.py checks Ibis and JupySQL "
+        "on a warehouse in the environment running it",
+    ("bi.md", "import ibis, pyeval"): "needs Ibis, which needs DuckDB below 2 (the environment above); "
+                                     "tests/test_one_environment.py runs it there",
     ("engines.md", "*"): "installs packages (pip) and Java, then runs Spark and Ray (a JVM start of minutes); "
                          "tests/engines checks both engines against DuckDB",
     ("queries.md", "*"): "tests/test_queries_doc.py runs this page's setup and queries, and compares every "

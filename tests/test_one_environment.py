@@ -5,6 +5,7 @@ tests do not use: these tests check what the current environment holds, and skip
 lacks (run them in the environment the recipe makes, as docs/bi.md says)."""
 from __future__ import annotations
 
+import sys
 import tomllib
 from pathlib import Path
 
@@ -65,13 +66,18 @@ def test_jupysql_reads_the_warehouse(warehouse):
     interactiveshell = pytest.importorskip("IPython.core.interactiveshell")
     path, means = warehouse
     shell = interactiveshell.InteractiveShell.instance()
-    shell.run_line_magic("load_ext", "sql")
-    url = pyeval.sqlalchemy_url(path)
-    shell.run_line_magic("sql", url)
+    shell.user_ns["path"] = str(path)
+    cells = ["%load_ext sql",  # as docs/bi.md writes them in a notebook
+             "import pyeval, sqlalchemy as sa\nengine = sa.create_engine(pyeval.sqlalchemy_url(path))",
+             "%sql engine",
+             "found = %sql select run_id, value from run_means where measure = 'AP'",
+             "tables = %sqlcmd tables"]
     try:
-        found = shell.run_cell_magic("sql", "", "select run_id, value from run_means where measure = 'AP'").DataFrame()
-        tables = str(shell.run_line_magic("sqlcmd", "tables"))
-    finally:
-        shell.run_line_magic("sql", f"--close {url}")
+        for cell in cells:
+            assert shell.run_cell(cell).success, cell
+        found = shell.user_ns["found"].DataFrame()
+        tables = str(shell.user_ns["tables"])
+    finally:  # now, not at exit, when JupySQL would show its closing line after IPython's history closed
+        sys.modules["sql.connection"].ConnectionManager.close_all()
     assert dict(zip(found["run_id"], found["value"])) == means
     assert "topic_scores" in tables
