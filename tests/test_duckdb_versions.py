@@ -193,3 +193,26 @@ def test_a_warehouse_records_the_duckdb_and_storage_version_it_was_written_with(
     assert result.exit_code == 0, result.output
     # DuckDB 1.x writes a new file in the format DuckDB 1.0 and later read, 2.0 in its own
     assert result.output.splitlines()[1] == ("v1.0.0+" if compat.BEFORE_2 else "v2.0.0+")
+
+
+def test_a_not_in_reads_as_not_of_an_in_and_prints_back(monkeypatch):
+    monkeypatch.setattr(duckdb_trees, "BEFORE_2", True)
+    kind = {"class": "COLUMN_REF", "type": "COLUMN_REF", "alias": "", "query_location": 7, "column_names": ["kind"]}
+    gap = {"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": "", "query_location": 20,
+           "value": {"type": {"id": "VARCHAR", "type_info": None}, "is_null": False, "value": "GAP"}}
+    not_in_15 = {"class": "OPERATOR", "type": "COMPARE_NOT_IN", "alias": "a", "query_location": 12, "children": [kind, gap]}
+    tree = duckdb_trees.tree_from_duckdb(not_in_15)
+    assert (tree["type"], tree["alias"]) == ("OPERATOR_NOT", "a")  # DuckDB 2.0's shape, which compile.py decides
+    assert [child["type"] for child in tree["children"]] == ["COMPARE_IN"]
+    assert tree["children"][0]["children"][1]["literal"] == {"kind": "STRING", "text": "GAP"}
+    assert duckdb_trees.tree_for_duckdb(tree) == not_in_15
+
+
+def test_the_installed_duckdb_keeps_a_not_in_through_the_round_trip():
+    con = duckdb.connect()
+    con.execute("create table t (kind varchar); insert into t values ('GAP'), ('nGAP'), ('AP')")
+    text = "select kind from t where kind not in ('GAP', 'nGAP')"
+    serialized = con.execute("select json_serialize_sql($q)", {"q": text}).fetchone()[0]
+    trip = json.dumps(duckdb_trees.tree_for_duckdb(duckdb_trees.tree_from_duckdb(json.loads(serialized))))
+    printed = con.execute("select json_deserialize_sql($t)", {"t": trip}).fetchone()[0]
+    assert con.execute(printed).fetchall() == [("AP",)]

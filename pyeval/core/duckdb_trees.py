@@ -18,7 +18,8 @@ def tree_from_duckdb(tree: dict) -> dict:
     (pyeval/core/compile.py) reads. Before 2.0 a CTE's select is ``value.query.node`` (2.0:
     ``value.query_node``), a function's arguments are its ``children`` (2.0: ``arguments``, each
     with its ``name`` and ``expression``), a constant is a typed ``value`` (2.0: a ``literal`` with its kind and
-    text) ``true`` is ``CAST('t' AS BOOLEAN)`` and (1.4) a materialized CTE is a ``CTE_NODE``
+    text), ``x not in (...)`` is one ``COMPARE_NOT_IN`` (2.0: ``OPERATOR_NOT`` of a ``COMPARE_IN``),
+    ``true`` is ``CAST('t' AS BOOLEAN)`` and (1.4) a materialized CTE is a ``CTE_NODE``
     around the query that reads it; :func:`tree_for_duckdb` turns it back (and writes a
     cross join as an inner join on true, which DuckDB 1.x prints in the right place)."""
     if not BEFORE_2:
@@ -66,6 +67,10 @@ def _to_2(node: dict) -> dict:
         value = node["value"]
         if value.get("type", {}).get("id") == "VARCHAR" and not value.get("is_null"):
             node["literal"] = {"kind": "STRING", "text": value["value"]}
+    elif node.get("class") == "OPERATOR" and node.get("type") == "COMPARE_NOT_IN":
+        inner = {**node, "type": "COMPARE_IN", "alias": ""}
+        return {"class": "OPERATOR", "type": "OPERATOR_NOT", "alias": node.get("alias", ""),
+                "query_location": node.get("query_location"), "children": [inner]}
     elif (node.get("class") == "CAST" and (node.get("cast_type") or {}).get("id") == "BOOLEAN"
           and (node["child"].get("literal") or {}).get("text") in ("t", "f")):
         return {"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": node.get("alias", ""), "query_location": node["child"]["query_location"],
@@ -80,6 +85,10 @@ def _to_1(node: dict) -> dict:
         # DuckDB 1.x prints a cross join as a comma, which binds looser than the joins after
         # it (a cross join b left join c on a.x = c.x would become a lateral join it refuses)
         node.update(ref_type="REGULAR", join_type="INNER", condition=_to_1(_constant_true()))
+    elif (node.get("type") == "OPERATOR_NOT" and len(node.get("children", ())) == 1
+          and node["children"][0].get("type") == "COMPARE_IN"):
+        return {**node["children"][0], "type": "COMPARE_NOT_IN", "alias": node.get("alias", ""),
+                "query_location": node.get("query_location")}
     elif node.get("class") == "FUNCTION" and "arguments" in node:
         node["children"] = [{**argument["expression"], "alias": argument["name"]} if argument.get("name")
                             else argument["expression"] for argument in node.pop("arguments")]
