@@ -44,11 +44,11 @@ def read(relative_path: str) -> str:
 
 
 def insert_select(relative_path: str) -> str:
-    """The select of ``sql/<relative_path>``, a file ``insert into <table> (<columns>) select
+    """The select of ``sql/<relative_path>``, a file ``insert into <table> (<columns>) [with ...] select
     ...`` whose select names its columns as the table does: the rows it would insert, as a
     relation."""
     body = "\n".join(line for line in read(relative_path).splitlines() if not line.lstrip().startswith("--"))
-    match = re.match(r"\s*insert\s+into\s+\w+\s*\([^)]*\)\s*(select\b.*)$", body, re.S | re.I)
+    match = re.match(r"\s*insert\s+into\s+\w+\s*\([^)]*\)\s*((?:with|select)\b.*)$", body, re.S | re.I)
     if match is None:
         raise ValueError(f"sql/{relative_path} is not one insert ... select")
     return match.group(1)

@@ -284,15 +284,16 @@ def check(
 ) -> dict[int, tuple]:
     """Make the temporary view ``run_batch`` the lines of every input, each with its
     ``file_index`` and line number: the fast path's staged files (run_fast_input.sql, their first
-    rows in ``run_file_starts``) and the general path's inputs, checked one by one (run_rows.sql,
+    rows in ``run_file_starts``, a row for each input) and the general path's inputs, checked one by one (run_rows.sql,
     run_problems.sql) into ``run_general_rows`` (run_general_rows.sql). Returns the first problem
     of each general-path input that has one."""
     problems = {}
     general = [index for index, lines in enumerate(inputs) if not lines.typed]
     relations.track("run_file_starts", "run_general_rows", "input_fields", "run_input", "run_batch")
     if len(general) < len(inputs):
+        assert all(lines.file_index == index for index, lines in enumerate(inputs) if lines.typed)
         create_rows(con, "run_file_starts", {"file_index": "integer", "first_row": "bigint"},
-                    [(lines.file_index, lines.first_row) for lines in inputs if lines.typed])
+                    [(index, lines.first_row if lines.typed else None) for index, lines in enumerate(inputs)])
     for index in general:
         staging.stage_lines(con, inputs[index], comments=True, skip_blank=True, empty_ok=True)
         staging.stage_rows(con, "run_input", "run_rows", {})
@@ -413,8 +414,13 @@ def _store(con, campaign_id: str, inputs: list, run_ids: list[str], summaries: d
             "insert into runs (campaign_id, run_id, run_tag, source_file, source_sha256, system, team, run_date) "
             "select $campaign_id, run_id, run_tag, source_file, source_sha256, system, team, run_date "
             "from batch_runs order by file_index", keys)
-        for first, last in _slices([summaries[index][4] for index in range(len(inputs))]):
-            con.execute(sqlfiles.read("loaders/run_insert.sql"), {**keys, "first_file": first, "last_file": last})
+        entries = [summaries[index][4] for index in range(len(inputs))]
+        for first, last in _slices(entries):
+            # ranks from the file's order where a slice holds a big file: the check costs what
+            # it saves on small ones (docs/benchmarks.md, "Ranks from the file's order")
+            con.execute(sqlfiles.read("loaders/run_insert.sql"),
+                        {**keys, "first_file": first, "last_file": last,
+                         "check_order": sum(entries[first:last + 1]) >= _SLICE_LINES})
         archive.refresh(con, campaign_id)  # a replaced run's stored values turn stale
     finally:
         _drop_quietly(con, "batch_runs")

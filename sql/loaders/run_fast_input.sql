@@ -8,10 +8,14 @@
 -- run_problems, run_insert). Every line has 6 fields and typed values (staged_file_fits.sql).
 -- Reads: staged_run_files(file_index, topic_id, iter, doc_id, run_tag, rank_given, score), the rows
 -- of run_fast_rows.sql, each file's lines together in file order; run_file_starts(file_index,
--- first_row), the row id of each file's first line.
+-- first_row), the row id of each file's first line, a row for every input of the load (file_index
+-- 0, 1, ...). It is read as one list, not joined: a join would not keep the rows in their order,
+-- which run_insert.sql's streamed check of the file's order reads.
 select
     staged_run_files.file_index,
-    staged_run_files.rowid + 1 - run_file_starts.first_row as line_number,
+    staged_run_files.rowid + 1
+        - (select list(first_row order by file_index) from run_file_starts)[staged_run_files.file_index + 1]
+        as line_number,
     6 as field_count,
     staged_run_files.topic_id,
     staged_run_files.doc_id,
@@ -21,4 +25,3 @@ select
     staged_run_files.rank_given,
     staged_run_files.score
 from staged_run_files
-inner join run_file_starts on staged_run_files.file_index = run_file_starts.file_index
