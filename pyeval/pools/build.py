@@ -232,8 +232,8 @@ POOLS_QUERY = (
     "(select count(*) from pool_runs where pool_runs.campaign_id = pools.campaign_id "
     "and pool_runs.pool_name = pools.pool_name) as runs, created_at, "
     "(select list(judgment_set order by judgment_set) from judgment_sets where judgment_sets.campaign_id = "
-    "pools.campaign_id and judgment_sets.derivation is null and judgment_sets.parameters::json ->> 'pool' = "
-    "pools.pool_name) as judged_as from pools "
+    "pools.campaign_id and judgment_sets.derivation is null and (judgment_sets.parameters::json ->> 'pool') = "
+    "pools.pool_name) as judged_as from pools "  # ->> in parentheses: DuckDB 1.x binds = tighter
     "where $c is null or pools.campaign_id = $c order by pools.campaign_id, pools.pool_name")
 
 
