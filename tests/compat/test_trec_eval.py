@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from pyeval.cli import main
+from pyeval.core.duckdb_trees import BEFORE_2
 
 from ..conftest import FIXTURES
 
@@ -216,6 +217,8 @@ def test_bad_line_on_standard_input_is_named_dash():
     assert result.exit_code == 2 and "-:1: score 'x' is not a finite number" in result.stderr
 
 
+@pytest.mark.skipif(BEFORE_2, reason="DuckDB before 2.0 imports numpy, pandas and pyarrow itself when it binds a "
+                                    "Python parameter (checked on 1.4.5 and 1.5.6: select $x with x = 'a')")
 def test_the_command_imports_no_pandas_pyarrow_or_numpy(tmp_path):
     """Start-up counts in the benchmark: `pyeval trec_eval` on files that fit the loaders' fast
     path computes without pandas, pyarrow or numpy (docs/benchmarks.md)."""
