@@ -10,9 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from pyeval.cli import main
-from pyeval.core.duckdb_trees import BEFORE_2
 
-from ..conftest import FIXTURES
+from ..conftest import FIXTURES, skip_where_duckdb_imports_pandas
 
 TREC = FIXTURES / "trec_eval"
 
@@ -217,8 +216,7 @@ def test_bad_line_on_standard_input_is_named_dash():
     assert result.exit_code == 2 and "-:1: score 'x' is not a finite number" in result.stderr
 
 
-@pytest.mark.skipif(BEFORE_2, reason="DuckDB before 2.0 imports numpy, pandas and pyarrow itself when it binds a "
-                                    "Python parameter (checked on 1.4.5 and 1.5.6: select $x with x = 'a')")
+@skip_where_duckdb_imports_pandas
 def test_the_command_imports_no_pandas_pyarrow_or_numpy(tmp_path):
     """Start-up counts in the benchmark: `pyeval trec_eval` on files that fit the loaders' fast
     path computes without pandas, pyarrow or numpy (docs/benchmarks.md)."""

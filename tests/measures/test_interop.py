@@ -13,6 +13,8 @@ import pytest
 import pyeval
 from pyeval.errors import PyevalError, UnknownMeasureError
 
+from ..conftest import skip_where_duckdb_imports_pandas
+
 ir_measures = pytest.importorskip("ir_measures")
 from ir_measures import AP, RR, Judged, NumQ, NumRel, NumRelRet, NumRet, P, Qrel, ScoredDoc, nDCG  # noqa: E402
 
@@ -291,6 +293,7 @@ def test_one_prepared_statement_gives_what_evaluate_gives():
         engine.close()
 
 
+@skip_where_duckdb_imports_pandas
 def test_dicts_are_evaluated_without_pandas():
     """Mappings (and namedtuples) reach DuckDB as numpy arrays and the qrels loader as lines:
     the first call imports no pandas (0.4 s of a first call otherwise)."""
