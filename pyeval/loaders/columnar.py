@@ -183,18 +183,16 @@ class _Source:
     name: str | None  # the run name of its file
     relation: str
     parameters: dict[str, Any]
-    numbered: bool = False  # each row with its number in the file from 0 as ``rowid`` (read in place)
 
     def reading(self, statement: str) -> str:
         """``statement`` after the common table expression ``columnar_raw`` of this input's rows."""
         return f"with columnar_raw as ({self.relation})\n{statement}"
 
 
-def _open(con: duckdb.DuckDBPyConnection, source: Any, *, row_numbers: bool = False) -> _Source:
+def _open(con: duckdb.DuckDBPyConnection, source: Any) -> _Source:
     """An Arrow table (registered as the temporary relation ``columnar_arrow``), a Parquet file
     or the Parquet files of a folder (read by read_parquet, a folder's rows with the file each
-    comes from and its row there) as a :class:`_Source`; ``row_numbers`` (one Parquet file):
-    each row with its number in the file from 0 as ``rowid`` (read in place, :func:`stage`)."""
+    comes from and its row there) as a :class:`_Source`."""
     if is_arrow(source):
         con.register("columnar_arrow", source)
         return _Source(ARROW_LABEL, ARROW_LABEL, arrow_sha256(source), [], None, "select * from columnar_arrow", {})
@@ -202,12 +200,9 @@ def _open(con: duckdb.DuckDBPyConnection, source: Any, *, row_numbers: bool = Fa
     files = [path] if path.is_file() else dataset_files(path) or []
     sha256 = content_sha256(files[0]) if len(files) == 1 else combined_sha256([content_sha256(p) for p in files])
     several = ", union_by_name = true, filename = true, file_row_number = true" if len(files) > 1 else ""
-    relation = f"select * from read_parquet($columnar_files{several})"
-    if row_numbers:
-        relation = ("select * exclude (file_row_number), file_row_number as rowid "
-                    "from read_parquet($columnar_files, file_row_number = true)")
-    return _Source(str(source), str(path.resolve()), sha256, files, run_name_of_file(path), relation,
-                   {"columnar_files": [str(p) for p in files]}, numbered=row_numbers)
+    return _Source(str(source), str(path.resolve()), sha256, files, run_name_of_file(path),
+                   f"select * from read_parquet($columnar_files{several})",
+                   {"columnar_files": [str(p) for p in files]})
 
 
 def _first_line(exc: BaseException) -> str:
@@ -227,30 +222,28 @@ def arrow_sha256(table: pa.Table) -> str:
     return digest.hexdigest()
 
 
-def stage(con: duckdb.DuckDBPyConnection, kind: Kind, sources: Mapping[int, Any], track, *,
-          in_place: bool = False) -> dict[int, ColumnarFile]:
+def stage(con: duckdb.DuckDBPyConnection, kind: Kind, sources: Mapping[int, Any], track) -> dict[int, ColumnarFile]:
     """Stage each columnar input of ``sources`` (input index -> source) into ``kind.table`` (made
     if the fast path made none) in one statement, each with its index as ``file_index`` and its
     rows in order, checked as it is staged (:func:`_raise_bad_value`). ``track`` is the load's
-    TemporaryRelations.track: what this creates is dropped when the load ends.
-
-    ``in_place``: one Parquet file alone is not copied: ``kind.table`` is a view of the same
-    rows reading the file where it lies, with its rows' numbers in the file as ``rowid``, so
-    that the checks and the statement that reads the rows each scan the file instead of a copy
-    (``pyeval trec_eval``, which stores nothing: 100M rows copied cost more than the scans,
-    docs/benchmarks.md). The file must not change while the view is read."""
+    TemporaryRelations.track: what this creates is dropped when the load ends."""
     track(kind.table, "columnar_arrow")
     con.execute(sqlfiles.read("loaders/macros.sql"))  # identifier_problem
-    if in_place and len(sources) == 1:
-        index, source = next(iter(sources.items()))
-        if not is_arrow(source) and Path(source).is_file():
-            return {index: _view_in_place(con, kind, index, source)}
     staged = {}
     for index, source in sources.items():
         opened = _open(con, source)
         try:
-            chosen = chosen_columns(opened.label, _described(con, opened), kind.columns)
-            rows = _rows(opened, kind, chosen)
+            try:
+                described = [(row[0], row[1]) for row in con.execute(
+                    f"describe {opened.relation}", opened.parameters).fetchall()]
+            except duckdb.Error as exc:
+                raise InputFormatError(opened.label, None, f"cannot read it as Parquet: {_first_line(exc)}") from None
+            chosen = chosen_columns(opened.label, described, kind.columns)
+            # column names are this module's constants (RUN_COLUMNS, QRELS_COLUMNS) the input has
+            selects = [f"{_quoted(chosen[c.role]) if c.role in chosen else kind.absent[c.role]} as {c.role}"
+                       for c in kind.columns]
+            rows = opened.reading(f", columnar_input as (select {', '.join(selects)} from columnar_raw)\n"
+                                  + sqlfiles.read(f"loaders/{kind.rows}.sql"))
             parameters = {**opened.parameters, "file_index": index}
             preserving = first_row(con, "select current_setting('preserve_insertion_order')")[0]
             try:
@@ -275,44 +268,6 @@ def stage(con: duckdb.DuckDBPyConnection, kind: Kind, sources: Mapping[int, Any]
         staged[index] = ColumnarFile(opened.label, opened.source_file, opened.sha256, kind.table, count,
                                      file_index=index, first_row=first, name=opened.name)
     return staged
-
-
-def _rows(opened: _Source, kind: Kind, chosen: Mapping[str, str]) -> str:
-    """The select of ``opened``'s rows in ``kind.table``'s shape (sql/loaders/<kind.rows>.sql),
-    its columns of the roles ``chosen`` (the module's constant names, never the file's text)."""
-    selects = [f"{_quoted(chosen[c.role]) if c.role in chosen else kind.absent[c.role]} as {c.role}"
-               for c in kind.columns]
-    if opened.numbered:  # read in place: each row's number in the file
-        selects.append("rowid")
-    return opened.reading(f", columnar_input as (select {', '.join(selects)} from columnar_raw)\n"
-                          + sqlfiles.read(f"loaders/{kind.rows}.sql"))
-
-
-def _described(con: duckdb.DuckDBPyConnection, opened: _Source) -> list[tuple[str, str]]:
-    """The (name, DuckDB type) of each column of ``opened``; InputFormatError when DuckDB
-    cannot read it."""
-    try:
-        return [(row[0], row[1]) for row in con.execute(f"describe {opened.relation}", opened.parameters).fetchall()
-                if not (opened.numbered and row[0] == "rowid")]
-    except duckdb.Error as exc:
-        raise InputFormatError(opened.label, None, f"cannot read it as Parquet: {_first_line(exc)}") from None
-
-
-def _view_in_place(con: duckdb.DuckDBPyConnection, kind: Kind, index: int, path: Any) -> ColumnarFile:
-    """One Parquet file as the view ``kind.table`` (:func:`stage`, ``in_place``), checked."""
-    opened = _open(con, path, row_numbers=True)
-    chosen = chosen_columns(opened.label, _described(con, opened), kind.columns)
-    try:
-        # DuckDB's relation binds the parameters (the file's path) and names the view: no user
-        # value enters pyeval's SQL text
-        con.sql(_rows(opened, kind, chosen), params={**opened.parameters, "file_index": index}).to_view(
-            kind.table, replace=False)
-        count = first_row(con, f"select count(*) from {kind.table}")[0]
-    except duckdb.Error as exc:  # a damaged file
-        raise InputFormatError(opened.label, None, f"cannot read it as Parquet: {_first_line(exc)}") from None
-    _raise_bad_value(con, kind, opened, chosen, index, 0)
-    return ColumnarFile(opened.label, opened.source_file, opened.sha256, kind.table, count,
-                        file_index=index, first_row=0, name=opened.name)
 
 
 def _raise_bad_value(con: duckdb.DuckDBPyConnection, kind: Kind, opened: _Source, chosen: Mapping[str, str],

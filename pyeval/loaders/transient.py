@@ -79,12 +79,12 @@ def _stage(con: duckdb.DuckDBPyConnection, relations: TemporaryRelations, path: 
            fast_path: tuple[tuple[str, ...], str, str], kind: columnar.Kind) -> dict[int, StagedFile]:
     """``path`` staged as input 0 the way the loaders stage it: a text file by the fast path
     (:func:`pyeval.loaders.source.stage_files`, not hashed), a Parquet file or folder by
-    :func:`pyeval.loaders.columnar.stage` into the same table (a Parquet file as a view reading
-    it in place: nothing is stored, and a copy of 100M rows costs more than the scans); empty
-    when neither takes it or a value is bad (the loaders then say what is wrong)."""
+    :func:`pyeval.loaders.columnar.stage` into the same table; empty when neither takes it or a
+    value is bad (the loaders then say what is wrong). (Reading a Parquet file in place, a view
+    instead of the copy, was measured slower at 1M x 100: docs/benchmarks.md.)"""
     if columnar.is_columnar(path):
         try:
-            return columnar.stage(con, kind, {0: path}, relations.track, in_place=True)
+            return columnar.stage(con, kind, {0: path}, relations.track)
         except InputFormatError:
             return {}
     fields, query, table = fast_path

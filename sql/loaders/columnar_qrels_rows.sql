@@ -16,7 +16,5 @@ select
     topic_id::varchar as topic_id,
     iteration::varchar as iter,
     doc_id::varchar as doc_id,
-    try_cast(level as integer) as level,
-    -- an input read in place (pyeval/loaders/columnar.py) also gives each row's number in its file
-    columnar_input.* exclude (topic_id, doc_id, level, iteration)
+    try_cast(level as integer) as level
 from columnar_input

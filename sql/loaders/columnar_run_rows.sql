@@ -20,7 +20,5 @@ select
     doc_id::varchar as doc_id,
     run_tag::varchar as run_tag,
     try_cast(rank_given as bigint) as rank_given,
-    score::double as score,
-    -- an input read in place (pyeval/loaders/columnar.py) also gives each row's number in its file
-    columnar_input.* exclude (topic_id, doc_id, score, rank_given, run_tag)
+    score::double as score
 from columnar_input
