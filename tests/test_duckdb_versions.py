@@ -8,6 +8,8 @@ from pathlib import Path
 
 import duckdb
 import pytest
+
+from pyeval.errors import PyevalError
 from click.testing import CliRunner
 
 from pyeval.cli import main
@@ -166,7 +168,7 @@ def test_an_attached_file_with_quotes_in_its_name_is_that_file(monkeypatch, tmp_
     if before_2 or not duckdb_trees.BEFORE_2:  # the installed DuckDB before 2.0 binds no attach parameter
         con.execute(f"attach {target} as copy (read_write)", parameters)
         assert con.execute("select path from duckdb_databases() where database_name = 'copy'").fetchall() == [(path,)]
-    with pytest.raises(ValueError, match="NUL"):
+    with pytest.raises(PyevalError, match="NUL"):
         compat.string_literal("a\x00b")
 
 

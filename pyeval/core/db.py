@@ -20,6 +20,14 @@ def quote_identifier(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+def string_literal(text: str) -> str:
+    """``text`` as an SQL string literal (``'`` doubled), only where DuckDB takes no parameter:
+    ``COMMENT ON`` (pyeval's own descriptions) and, before DuckDB 2.0, the file of ``attach``."""
+    if "\x00" in text:
+        raise PyevalError(f"an SQL string cannot contain a NUL character: {text!r}")
+    return "'" + text.replace("'", "''") + "'"
+
+
 def first_row(
     con: duckdb.DuckDBPyConnection, sql: str, parameters: dict[str, Any] | None = None
 ) -> tuple | None:

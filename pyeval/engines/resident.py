@@ -140,9 +140,10 @@ class RunInput(NamedTuple):
 
 #: The runs loaded from memory (:meth:`Engine._load`): the view run_insert.sql reads as its
 #: batch, ``file_index`` the run's position among the runs of the call.
-_RUN_BATCH = (
-    "create or replace temp view run_batch as select file_index, line_number, topic_id, doc_id, "
-    "rank_given, score from resident_run"
+_RUN_BATCH = (  # the identifiers typed: an empty run's arrays have no text type (DuckDB 1.x then refuses
+    # to compare them with the qrels' text; a no-op on text)
+    "create or replace temp view run_batch as select file_index, line_number, topic_id::varchar as topic_id, "
+    "doc_id::varchar as doc_id, rank_given, score from resident_run"
 )
 #: The columns of a run in memory (:func:`run_table`), and the run's position added to them.
 _RUN_COLUMNS = ("topic_id", "doc_id", "score", "line_number", "rank_given")

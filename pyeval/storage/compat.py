@@ -10,6 +10,7 @@ import re
 
 import duckdb
 
+from pyeval.core.db import string_literal
 from pyeval.core.duckdb_trees import BEFORE_2
 
 #: ``alter table T add column C TYPE not null default D;``, which DuckDB before 2.0 refuses
@@ -71,14 +72,6 @@ def newer_file(path: str, error: Exception) -> str | None:
     return (f"{path}: {made}, which the installed DuckDB {duckdb.__version__} cannot read{storage}: "
             f"install DuckDB {maker + ' or later' if maker else 'of that version'} or open a copy the newer DuckDB writes for this one "
             f"(pyeval snapshot --duckdb-version {'.'.join(duckdb.__version__.split('.')[:2])})")
-
-
-def string_literal(text: str) -> str:
-    """``text`` as an SQL string literal (``'`` doubled), for the one place DuckDB before 2.0
-    takes no parameter: the file of ``attach`` (DuckDB 1.x's parser wants a literal there)."""
-    if "\x00" in text:
-        raise ValueError(f"an SQL string cannot contain a NUL character: {text!r}")
-    return "'" + text.replace("'", "''") + "'"
 
 
 def attached_file(path: str) -> tuple[str, dict[str, str]]:

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterable
 
 from pyeval.core import sqlfiles
-from pyeval.core.db import quote_identifier
+from pyeval.core.db import quote_identifier, string_literal
 from pyeval.storage.public import INTERNAL_SCHEMA, INTERNAL_TABLES
 
 #: Never described: its comment is the warehouse's ownership marker (pyeval/storage/ownership.py).
@@ -37,12 +37,6 @@ def sha256() -> str:
     return hashlib.sha256(_text().encode("utf-8")).hexdigest()
 
 
-def _literal(text: str) -> str:
-    """``text`` as an SQL string literal. COMMENT ON takes no parameters in DuckDB; the text is
-    pyeval's own (sql/descriptions.json), never user input."""
-    return "'" + text.replace("'", "''") + "'"
-
-
 def statements(*, views: Iterable[str], relations: Iterable[str] | None = None,
                columns: dict[str, Iterable[str]] | None = None) -> list[str]:
     """The ``COMMENT ON`` statements (one syntax for DuckDB and PostgreSQL): ``views`` are
@@ -57,11 +51,11 @@ def statements(*, views: Iterable[str], relations: Iterable[str] | None = None,
             continue
         entry = described[relation]
         kind = "view" if relation in views else "table"
-        found.append(f"comment on {kind} {quote_identifier(relation)} is {_literal(entry['description'])}")
+        found.append(f"comment on {kind} {quote_identifier(relation)} is {string_literal(entry['description'])}")
         present = None if columns is None else set(columns.get(relation, ()))
         for column, text in entry["columns"].items():
             if present is None or column in present:
-                found.append(f"comment on column {quote_identifier(relation)}.{quote_identifier(column)} is {_literal(text)}")
+                found.append(f"comment on column {quote_identifier(relation)}.{quote_identifier(column)} is {string_literal(text)}")
     return found
 
 
