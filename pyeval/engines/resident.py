@@ -141,9 +141,9 @@ class RunInput(NamedTuple):
 #: The runs loaded from memory (:meth:`Engine._load`): the view run_insert.sql reads as its
 #: batch, ``file_index`` the run's position among the runs of the call.
 _RUN_BATCH = (  # the identifiers typed: an empty run's arrays have no text type (DuckDB 1.x then refuses
-    # to compare them with the qrels' text; a no-op on text)
+    # to compare them with the qrels' text; a no-op on text); the ranks: NumPy runs give them as doubles
     "create or replace temp view run_batch as select file_index, line_number, topic_id::varchar as topic_id, "
-    "doc_id::varchar as doc_id, rank_given, score from resident_run"
+    "doc_id::varchar as doc_id, rank_given::bigint as rank_given, score from resident_run"
 )
 #: The columns of a run in memory (:func:`run_table`), and the run's position added to them.
 _RUN_COLUMNS = ("topic_id", "doc_id", "score", "line_number", "rank_given")
@@ -348,10 +348,12 @@ def _combined(inputs: Sequence[RunInput]) -> Any:
     sizes = [len(given.relation["score"]) for given in inputs]
     positions = np.repeat(np.arange(len(inputs), dtype=np.int32), sizes)
     if all(isinstance(given.relation, dict) for given in inputs):
-        # np.ma keeps the null ranks of runs given without them (a plain concatenate drops the mask)
-        combined = {column: (np.ma if column == "rank_given" else np).concatenate(
-            [given.relation[column] for given in inputs]) for column in _RUN_COLUMNS}
-        return {"file_index": positions, **combined}
+        combined = {column: np.concatenate([given.relation[column] for given in inputs])
+                    for column in _RUN_COLUMNS if column != "rank_given"}
+        # the null ranks of runs given without them as NaN, which DuckDB's scan of NumPy arrays
+        # reads as null (its 1.x versions ignore a masked array's mask); _RUN_BATCH types them back
+        ranks = np.ma.concatenate([given.relation["rank_given"] for given in inputs])
+        return {"file_index": positions, **combined, "rank_given": ranks.astype(np.float64).filled(np.nan)}
     import pyarrow as pa
 
     schema = pa.schema([("topic_id", pa.string()), ("doc_id", pa.string()), ("score", pa.float64()),
