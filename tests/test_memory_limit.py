@@ -13,7 +13,8 @@ from pyeval.cli import main
 from pyeval.storage import resources
 
 RUN_LINES = 300_000  # 3,000 topics x 100 documents, 15 MB of text
-LIMIT = "128MB"  # DuckDB keeps buffers of its own per thread and operator: 32-64 MB is too little here
+LIMIT = "192MB"  # DuckDB keeps buffers of its own per thread and operator: 32-64 MB is too little here, and
+# 128 MB failed once (116 of 122 MiB) with the order check of run_insert.sql in the plan
 
 
 @pytest.mark.parametrize("value", ["4GB", "512MiB", "2.5 GB", "60%", "100%", " 1gb "])

@@ -53,7 +53,7 @@ def _serialised(path: str) -> dict | None:
 
 
 _TABLE_AFTER = re.compile(r"\b(?:from|join|update|into)\s+([a-z_][a-z0-9_]*)\b(?!\s*\()", re.IGNORECASE)
-_CTE = re.compile(r"\b([a-z_][a-z0-9_]*)\s+as\s*\(", re.IGNORECASE)
+_CTE = re.compile(r"\b([a-z_][a-z0-9_]*)\s+as\s*(?:not\s+)?(?:materialized\s*)?\(", re.IGNORECASE)
 
 
 def parsed_reads(path: str) -> set[str]:
