@@ -18,6 +18,26 @@ ARCHIVE = FIXTURES / "archive" / "storage-v1.1" if BEFORE_2 else FIXTURES / "arc
 #: imports all three itself when it binds a Python parameter (checked on 1.4.5 and 1.5.6).
 skip_where_duckdb_imports_pandas = pytest.mark.skipif(
     BEFORE_2, reason="DuckDB before 2.0 imports numpy, pandas and pyarrow itself when it binds a Python parameter")
+#: What DuckDB's module imports itself (the same reason): a command may import these and no more.
+IMPORTED_BY_DUCKDB = frozenset({"numpy", "pandas", "pyarrow"} if BEFORE_2 else ())
+
+
+def is_exact_mean(mean: float, values) -> bool:
+    """Whether ``mean`` is what sql/evaluation/means.sql gives for ``values`` on the installed
+    DuckDB: statistics.mean's value (the exact mean rounded once), where DuckDB's ``fsum`` sums
+    exactly (2.0); before 2.0 ``fsum`` is Kahan's compensated sum, whose error is at most about
+    2u times the sum of the magnitudes (Higham, *Accuracy and Stability of Numerical Algorithms*,
+    2002, 4.3), so the mean is within that of it over the number of values, and an ulp
+    (docs/measures.md, "combining topics")."""
+    import math
+    import statistics
+
+    values = [float(value) for value in values]
+    exact = statistics.mean(values)
+    if not BEFORE_2:
+        return mean == exact
+    spread = math.fsum(abs(value - exact) for value in values) / len(values)
+    return abs(mean - exact) <= 2.0 ** -51 * spread + math.ulp(exact)
 ENGINE_TESTS = Path(__file__).resolve().parent / "engines"
 
 
