@@ -8,6 +8,8 @@ import duckdb
 from pyeval.core.evaluation import means_into
 from pyeval.measures.names import parse
 
+from .conftest import BEFORE_2, is_exact_mean
+
 # the per-topic P@10 of the sample's indri-ql run (50 topics; they sum to 13.5)
 P10 = [0.7, 0.0, 0.7, 0.0, 0.6, 0.5, 0.0, 0.8, 0.4, 0.0, 0.0, 0.0, 0.1, 0.1, 0.2, 0.4, 0.1, 1.0, 0.1, 0.0,
        0.6, 0.3, 0.7, 0.3, 0.7, 0.0, 0.2, 0.6, 0.0, 0.1, 0.2, 0.2, 0.0, 0.0, 0.1, 0.5, 0.0, 0.0, 0.0, 0.2,
@@ -59,5 +61,7 @@ def test_a_mean_is_the_exact_mean_rounded_once():
     con.execute("create temp table evaluation_scores as select * from rows")
     means_into(con, [parse("AP")], "means", in_topic_order=False)
     got = dict(con.execute("select run_id, value from means").fetchall())
-    assert {run: got[run] for run in runs} == {run: statistics.mean(values) for run, values in runs.items()}
+    assert [run for run, values in runs.items() if not is_exact_mean(got[run], values)] == []
+    if not BEFORE_2:
+        assert {run: got[run] for run in runs} == {run: statistics.mean(values) for run, values in runs.items()}
     assert sum(math.fsum(values) / len(values) != statistics.mean(values) for values in runs.values()) > 100
