@@ -223,7 +223,10 @@ def store(con: duckdb.DuckDBPyConnection, path: str) -> None:
     for name in (path, path + ".wal"):
         if os.path.exists(name):
             os.remove(name)
-    con.execute("attach $path as floor_store (read_write)", {"path": path})
+    if int(duckdb.__version__.split(".")[0]) >= 2:
+        con.execute("attach $path as floor_store (read_write)", {"path": path})
+    else:  # DuckDB 1.x binds no parameter in attach: the path as a quoted literal
+        con.execute(f"attach '{path.replace(chr(39), chr(39) * 2)}' as floor_store (read_write)")
     names = ", ".join(f'"{name}"' for name in MEASURES)
     con.execute("begin")
     con.execute(f"create table floor_store.floor_scores as unpivot floor_topic_values on {names} "

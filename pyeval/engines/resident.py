@@ -88,10 +88,11 @@ def _may_hold_whitespace(relation: Any) -> bool:
 #: In-memory qrels as the fast path's ``file_fields`` (sql/loaders/qrels_fast_rows.sql reads
 #: it): a field the general path would split differently (ASCII whitespace inside, or empty) is
 #: null, so that sql/loaders/staged_file_fits.sql sends the qrels to the general path, which
-#: names the row.
+#: names the row. Each field typed as text (a no-op on text): a column of nulls only has no text
+#: type, and DuckDB 1.4 then refused the fast path's text functions on it.
 _QRELS_FIELDS = (
     "select 0 as file_index, "
-    + ", ".join(f"case when not regexp_matches({column}, '^$|{_WHITESPACE}') then {column} end as {field}"
+    + ", ".join(f"case when not regexp_matches({column}::varchar, '^$|{_WHITESPACE}') then {column}::varchar end as {field}"
                 for column, field in (("topic_id", "topic_id"), ("intent_id", "iter"), ("doc_id", "doc_id"),
                                       ("level", "level_text")))
     + " from resident_qrels_rows"

@@ -17,6 +17,7 @@ import pytest
 import pyeval
 from pyeval.core import sqlfiles
 from pyeval.core import stages
+from pyeval.core.duckdb_trees import tree_from_duckdb
 from pyeval.core.plan import NUGGET_STAGING
 from pyeval.storage import warehouse
 from pyeval.diversity import GLOBAL_STAGING, PER_INTENT_STAGING, SEPARATOR
@@ -49,7 +50,7 @@ def _walk(node, tables: set, ctes: set) -> None:
 
 def _serialised(path: str) -> dict | None:
     tree = json.loads(_PARSER.execute("select json_serialize_sql($q)", {"q": _body(path)}).fetchone()[0])
-    return None if tree.get("error") else tree
+    return None if tree.get("error") else tree_from_duckdb(tree)  # DuckDB 1.x's trees in 2.0's shape
 
 
 _TABLE_AFTER = re.compile(r"\b(?:from|join|update|into)\s+([a-z_][a-z0-9_]*)\b(?!\s*\()", re.IGNORECASE)
