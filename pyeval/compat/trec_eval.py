@@ -157,23 +157,21 @@ def run(qrels: str | os.PathLike[str], results: str | os.PathLike[str], options:
     return "".join(line + "\n" for line, in lines)
 
 
-def _run_defined(planned: Plan, read: set[str], small: bool) -> DefinedRelations | None:
+def _run_defined(planned: Plan, read: set[str]) -> DefinedRelations | None:
     """The run as relations the plan's statements define (pyeval.loaders.transient.run_relations,
-    nothing stored; ranks from the file's order unless the inputs are ``small``) when the DuckDB
+    nothing stored) when the DuckDB
     executor runs every pass of ``planned`` as one statement and nothing else the plan reads
     (``read``) is built on them; None: the run is stored."""
     if not statements_only(planned):
         return None
-    defined = transient.run_relations(CAMPAIGN, check_order=not small)
+    defined = transient.run_relations(CAMPAIGN)
     tables, views = sqlfiles.with_dependencies(read - set(defined.selects))
     return None if set(defined.selects) & {*tables, *views} else defined
 
 
 #: Inputs (the qrels and the run together) of fewer bytes are read and evaluated on one DuckDB
 #: thread: threads cost more than they save on them (a 50 x 1000 run and its qrels, 2.8 MB:
-#: about 20 ms less of 0.3 s on 2 cores), as the resident engine's SMALL_BATCH of run lines; and
-#: their ranks are sorted, not taken from the file's order (sql/loaders/run_insert.sql: the
-#: check costs what it saves on small runs, docs/benchmarks.md).
+#: about 20 ms less of 0.3 s on 2 cores), as the resident engine's SMALL_BATCH of run lines.
 SMALL_INPUTS = 8 << 20
 
 
@@ -206,11 +204,10 @@ def _loaded(qrels, results, planned: Plan) -> tuple[duckdb.DuckDBPyConnection, D
     small = _small(qrels, results)
     read = warehouse_reads(planned)
     read = set(RELATIONS) if read is None else read  # a Python driver: whatever the command reads
-    defined = _run_defined(planned, read, small)
+    defined = _run_defined(planned, read)
     con = _scratch({*transient.TABLES, *read} - set(defined.selects if defined else ()), small)
     try:
-        if transient.stage_pair(con, CAMPAIGN, qrels, results, "run", store_run=defined is None,
-                                check_order=not small):
+        if transient.stage_pair(con, CAMPAIGN, qrels, results, "run", store_run=defined is None):
             return con, defined
     except BaseException:
         con.close()

@@ -267,7 +267,7 @@ class Prepared:
         # sql/loaders/run_insert.sql would store them, read as run_entries, nothing stored
         self._statement = statement
         self.params["campaign_id"] = CAMPAIGN
-        self.params["check_order"] = False  # runs in memory are never in a file's order (run_insert.sql)
+        self.params["order_check_lines"] = None  # runs in memory are never in a file's order (run_insert.sql)
 
     def _made_once(self, con, step: Step, select: str, per_run: set[str], prefix: str,
                    aliases: Mapping[str, str], readable: dict[str, str]) -> str:
@@ -459,7 +459,7 @@ class Engine:
             self._batch(names)
             con.execute(sqlfiles.read("loaders/run_insert.sql"),
                         {"campaign_id": CAMPAIGN, "first_file": 0, "last_file": len(names) - 1,
-                         "check_order": False})
+                         "order_check_lines": None})
             return None
         finally:
             if relation is not None:

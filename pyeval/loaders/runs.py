@@ -376,6 +376,11 @@ def _run_names(
 #: About how many lines one insert statement stores (run_insert.sql's window holds them all).
 _SLICE_LINES = 1_000_000
 
+#: The fewest lines of one insert statement's runs for which sql/loaders/run_insert.sql takes ranks
+#: from the file's order (the loaders and the trec_eval drop-in alike): on fewer lines the check
+#: costs what it saves (docs/benchmarks.md, "Ranks from the file's order").
+ORDER_CHECK_LINES = 1_000_000
+
 
 def _slices(entries: list[int]) -> list[tuple[int, int]]:
     """Consecutive runs ``(first, last)`` (positions) of about :data:`_SLICE_LINES` lines each,
@@ -416,11 +421,8 @@ def _store(con, campaign_id: str, inputs: list, run_ids: list[str], summaries: d
             "from batch_runs order by file_index", keys)
         entries = [summaries[index][4] for index in range(len(inputs))]
         for first, last in _slices(entries):
-            # ranks from the file's order where a slice holds a big file: the check costs what
-            # it saves on small ones (docs/benchmarks.md, "Ranks from the file's order")
             con.execute(sqlfiles.read("loaders/run_insert.sql"),
-                        {**keys, "first_file": first, "last_file": last,
-                         "check_order": sum(entries[first:last + 1]) >= _SLICE_LINES})
+                        {**keys, "first_file": first, "last_file": last, "order_check_lines": ORDER_CHECK_LINES})
         archive.refresh(con, campaign_id)  # a replaced run's stored values turn stale
     finally:
         _drop_quietly(con, "batch_runs")

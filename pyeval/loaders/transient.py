@@ -23,7 +23,7 @@ from pyeval.core.db import create_rows, first_row
 from pyeval.core.stages import DefinedRelations
 from .qrels import QRELS_LAYOUTS, TREC_QRELS_FIELDS
 from . import staging
-from .runs import RUN_FIELDS, check
+from .runs import ORDER_CHECK_LINES, RUN_FIELDS, check
 from ..errors import InputFormatError
 from . import columnar
 from .source import StagedFile, stage_files
@@ -36,15 +36,14 @@ _QRELS_TABLE, _RUN_TABLE = "staged_qrels_files", "staged_run_files"
 
 
 def stage_pair(con: duckdb.DuckDBPyConnection, campaign_id: str, qrels: str | os.PathLike[str],
-               run: str | os.PathLike[str], run_id: str, *, store_run: bool = True, check_order: bool = True) -> bool:
+               run: str | os.PathLike[str], run_id: str, *, store_run: bool = True) -> bool:
     """Store the judgments of the TREC ad hoc qrels file ``qrels`` (as ``load_qrels(format="trec")``
     stores them, judgment set ``official``) and the lines of the run file ``run`` (as
     ``load_run(name=run_id)`` does) for ``campaign_id`` in ``qrels_by_set`` and
     ``run_entries`` of ``con``, a scratch warehouse holding :data:`TABLES`. Returns False, with
     nothing stored, when either file does not take the fast path or the loaders would refuse or
     warn about it. What it stages stays in ``con`` (a scratch warehouse is thrown away whole);
-    ``store_run=False``: the run's lines are checked but not stored, :func:`run_relations` reads them;
-    ``check_order``: run_insert.sql's ranks from the file's order (not worth it on small files)."""
+    ``store_run=False``: the run's lines are checked but not stored, :func:`run_relations` reads them."""
     # The scratch warehouse is thrown away after the evaluation: what is staged here stays in it
     # (dropping it would cost a look-up of the catalogue, TemporaryRelations.drop).
     relations = TemporaryRelations(con)
@@ -71,7 +70,7 @@ def stage_pair(con: duckdb.DuckDBPyConnection, campaign_id: str, qrels: str | os
         return False
     create_rows(con, "batch_runs", {"file_index": "integer", "run_id": "varchar"}, [(0, run_id)])
     if store_run:
-        con.execute(sqlfiles.read("loaders/run_insert.sql"), dict(run_relations(campaign_id, check_order).params))
+        con.execute(sqlfiles.read("loaders/run_insert.sql"), dict(run_relations(campaign_id).params))
     return True
 
 
@@ -91,12 +90,13 @@ def _stage(con: duckdb.DuckDBPyConnection, relations: TemporaryRelations, path: 
     return stage_files(con, {0: path}, fields, query, table, digest=False)
 
 
-def run_relations(campaign_id: str, check_order: bool = True) -> DefinedRelations:
+def run_relations(campaign_id: str) -> DefinedRelations:
     """The run :func:`stage_pair` staged (``store_run=False``) as relations a statement defines:
     ``run_entries`` as sql/loaders/run_insert.sql would store it for ``campaign_id`` (its
-    select; ``check_order``: its ranks from the file's order where it is in trec order), and
-    the view that reads it, ``ranked_entries``."""
+    select, with the loaders' rule for ranks from the file's order), and the view that reads
+    it, ``ranked_entries``."""
     return DefinedRelations(
         {"run_entries": sqlfiles.insert_select("loaders/run_insert.sql"),
          "ranked_entries": sqlfiles.view_sql("ranked_entries")},
-        {"campaign_id": campaign_id, "first_file": 0, "last_file": 0, "check_order": check_order})
+        {"campaign_id": campaign_id, "first_file": 0, "last_file": 0,
+         "order_check_lines": ORDER_CHECK_LINES})

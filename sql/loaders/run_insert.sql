@@ -1,13 +1,15 @@
 -- reads: batch_runs, run_batch
 -- writes: run_entries
--- params: $campaign_id, $first_file, $last_file, $check_order
+-- params: $campaign_id, $first_file, $last_file, $order_check_lines
 -- run_insert: store the checked lines of every run of a load in one statement.
 -- Reads: run_batch (every line of the load's runs, pyeval/loaders/runs.py _stage_batch: file_index,
 -- line_number, topic_id, doc_id, run_tag, rank_given, score), batch_runs (file_index, run_id).
 -- Parameters: $campaign_id; $first_file, $last_file: the runs stored by this statement (a load
 -- stores its runs in slices of about a million lines, so that the window's memory stays bounded);
--- $check_order: whether to look for topics already in trec order (files; not runs given in
--- memory, which are never in a file's order: the check would only cost).
+-- $order_check_lines: the fewest lines of the stored runs (all of them together) for which the
+-- statement looks for topics already in trec order (pyeval.loaders.runs.ORDER_CHECK_LINES, the one
+-- rule: on fewer lines the check costs what it saves, docs/benchmarks.md; null: never, for runs
+-- given in memory, which are never in a file's order).
 -- trec_rank is the rank under pyeval's default ordering policy 'trec' (trec_eval 10.0
 -- form_res_rels.c): score descending, then docno descending in byte order. It is computed
 -- here, once per run, rather than by every evaluation (the view ranked_entries reads it).
@@ -55,7 +57,11 @@ line_steps as (
             false
         ) as follows_in_order
     from load_lines
-    where $check_order
+    where (
+        select count(*)
+        from run_batch
+        where run_batch.file_index between $first_file and $last_file
+    ) >= $order_check_lines
 ),
 
 -- the topics in trec order: one block of lines, each after the one before it

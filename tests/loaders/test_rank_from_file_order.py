@@ -97,7 +97,7 @@ def _window_rows(con, batch: list[tuple[int, int, str, str, float]]) -> int:
     con.execute("create or replace temp table batch_runs as select 0 as file_index, 'r' as run_id")
     return _profiled_window_rows(con, lambda: con.execute(
         sqlfiles.read("loaders/run_insert.sql"), {"campaign_id": "c", "first_file": 0, "last_file": 0,
-                                                      "check_order": True}))
+                                                      "order_check_lines": 0}))
 
 
 def _profiled_window_rows(con, last_statement) -> int:
@@ -141,9 +141,12 @@ def test_only_the_topics_out_of_order_are_sorted(con, tmp_path):
 
 
 @pytest.mark.parametrize("form", ["text", "parquet"])
-def test_a_loaded_file_in_trec_order_is_not_sorted(con, tmp_path, write, form):
+@pytest.mark.parametrize("lines_short", [0, 1])
+def test_a_loaded_file_in_trec_order_is_not_sorted(con, tmp_path, write, form, monkeypatch, lines_short):
     """Through the loaders' own staging (the fast path's rows, run_fast_input.sql) the check sees
-    the file's order: a run file in trec order goes through no sorting window at all."""
+    the file's order: a run file in trec order goes through no sorting window at all, once it
+    has ORDER_CHECK_LINES lines (the rule, counted by the statement: one line fewer, every line
+    is sorted)."""
     from pyeval.loaders import transient
 
     con.execute("set temp_directory = $folder", {"folder": str(tmp_path)})
@@ -155,7 +158,9 @@ def test_a_loaded_file_in_trec_order_is_not_sorted(con, tmp_path, write, form):
         run = tmp_path / "run.parquet"
         frame = pd.DataFrame(lines, columns=["query_id", "doc_id", "score"])
         frame.to_parquet(run)
-    assert _profiled_window_rows(con, lambda: transient.stage_pair(con, "c", qrels, run, "r")) == 0
+    monkeypatch.setattr(transient, "ORDER_CHECK_LINES", len(lines) + lines_short)
+    sorted_lines = _profiled_window_rows(con, lambda: transient.stage_pair(con, "c", qrels, run, "r"))
+    assert sorted_lines == (len(lines) if lines_short else 0)
     stored = dict(((t, d), r) for t, d, r in con.execute("select topic_id, doc_id, trec_rank from run_entries").fetchall())
     assert stored == trec_order(lines)
 
@@ -176,13 +181,13 @@ def test_ranks_from_the_file_order_equal_the_sorted_ranks(con, seed):
                     + ("line_number" if given else "null::bigint") + " as rank_given from batch_lines "
                     "order by file_index, line_number")
         stored = {}
-        for check_order in (True, False):
+        for check_order in (0, None):  # the check always, and never
             con.execute("delete from run_entries")
             con.execute(sqlfiles.read("loaders/run_insert.sql"),
-                        {"campaign_id": "c", "first_file": 0, "last_file": 1, "check_order": check_order})
+                        {"campaign_id": "c", "first_file": 0, "last_file": 1, "order_check_lines": check_order})
             stored[check_order] = sorted(con.execute(
                 "select run_id, topic_id, doc_id, rank_given, file_position, trec_rank from run_entries").fetchall())
-        assert stored[True] == stored[False]
+        assert stored[0] == stored[None]
         for index, run in enumerate(runs):
             expected = trec_order(run)
-            assert {(t, d): r for run_id, t, d, _, _, r in stored[True] if run_id == "ab"[index]} == expected
+            assert {(t, d): r for run_id, t, d, _, _, r in stored[0] if run_id == "ab"[index]} == expected

@@ -140,7 +140,7 @@ def test_a_load_that_fails_part_way_reports_its_own_error_not_the_clean_up(tmp_p
 
     def failing(name):
         if name == "loaders/run_insert.sql":  # the insert fails with an IO error, as on a full disk
-            return ("copy (select $campaign_id, $first_file, $last_file, $check_order) "
+            return ("copy (select $campaign_id, $first_file, $last_file, $order_check_lines) "
                     f"to '{tmp_path}/no-such-folder/x.csv'")
         return real(name)
 
