@@ -83,12 +83,12 @@ def test_a_statement_defines_relations_only_where_every_pass_is_one_statement():
     assert not stages.statements_only(driven)
     with pytest.raises(ValueError, match="every pass is one statement"):
         stages.DuckDBExecutor(None, driven, transient.run_relations("c"))
-    assert trec_eval._run_defined(driven, set(), False) is None
+    assert trec_eval._run_defined(driven, set()) is None
     sql_only = plan(EvaluationRequest("c", (parse("AP"),), runs=("r",)))
     assert stages.statements_only(sql_only)
-    assert trec_eval._run_defined(sql_only, warehouse_reads(sql_only), False) is not None
+    assert trec_eval._run_defined(sql_only, warehouse_reads(sql_only)) is not None
     # a relation the plan reads that is built on the defined ones: the run is stored
-    assert trec_eval._run_defined(sql_only, warehouse_reads(sql_only) | {"run_overview"}, False) is None
+    assert trec_eval._run_defined(sql_only, warehouse_reads(sql_only) | {"run_overview"}) is None
 
 
 def test_a_defined_relation_and_a_stage_bind_a_parameter_to_one_value():
