@@ -144,6 +144,22 @@ def test_a_warehouse_from_duckdb_2_is_refused_in_one_line_on_1x(tmp_path):
     assert f"{path}: made by DuckDB 2.0.1, which the installed DuckDB {duckdb.__version__} cannot read" in result.output
 
 
+def test_an_ordered_list_reads_as_the_ordered_aggregate():
+    """DuckDB 1.x's parser writes list(x ORDER BY x) as list_sort(list(x), ...): the compiler (and
+    Spark's transpiler, which has no list_sort) reads 2.0's ordered aggregate on every version."""
+    con = duckdb.connect()
+    con.execute("create table t as select * from (values (2, 'b'), (null, 'a'), (1, 'c')) as v(x, y)")
+    text = "select list(x order by x desc nulls last) as l, list(y order by y) as m from t"
+    serialized = con.execute("select json_serialize_sql($q)", {"q": text}).fetchone()[0]
+    tree = duckdb_trees.tree_from_duckdb(json.loads(serialized))
+    listed, by_name = tree["statements"][0]["node"]["select_list"]
+    assert (listed["function_name"], listed["alias"]) == ("list", "l")
+    assert [(order["type"], order["null_order"]) for order in listed["order_bys"]["orders"]] == [("DESCENDING", "NULLS LAST")]
+    assert [order["type"] for order in by_name["order_bys"]["orders"]] == ["ORDER_DEFAULT"]
+    printed = con.execute("select json_deserialize_sql($t)", {"t": json.dumps(duckdb_trees.tree_for_duckdb(tree))}).fetchone()[0]
+    assert con.execute(printed).fetchall() == [([2, 1, None], ["a", "b", "c"])]
+
+
 def test_a_materialized_cte_reads_as_a_cte_of_its_query():
     con = duckdb.connect()
     text = "with a as materialized (select 1 as x), b as (select x from a) select * from b union all select 2"

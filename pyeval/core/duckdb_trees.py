@@ -19,7 +19,8 @@ def tree_from_duckdb(tree: dict) -> dict:
     ``value.query_node``), a function's arguments are its ``children`` (2.0: ``arguments``, each
     with its ``name`` and ``expression``), a constant is a typed ``value`` (2.0: a ``literal`` with its kind and
     text), ``x not in (...)`` is one ``COMPARE_NOT_IN`` (2.0: ``OPERATOR_NOT`` of a ``COMPARE_IN``),
-    ``true`` is ``CAST('t' AS BOOLEAN)`` and (1.4) a materialized CTE is a ``CTE_NODE``
+    ``true`` is ``CAST('t' AS BOOLEAN)``, ``list(x ORDER BY x)`` is ``list_sort(list(x), ...)`` and
+    (1.4) a materialized CTE is a ``CTE_NODE``
     around the query that reads it; :func:`tree_for_duckdb` turns it back (and writes a
     cross join as an inner join on true, which DuckDB 1.x prints in the right place)."""
     if not BEFORE_2:
@@ -63,6 +64,7 @@ def _to_2(node: dict) -> dict:
         named = node.get("function_name", "").lower() == "struct_pack"  # the fields' names
         node["arguments"] = [{"name": child.get("alias", "") if named else "", "expression": child}
                              for child in node.pop("children")]
+        return _ordered_list(node) or node
     elif node.get("class") == "CONSTANT" and isinstance(node.get("value"), dict):
         value = node["value"]
         if value.get("type", {}).get("id") == "VARCHAR" and not value.get("is_null"):
@@ -76,6 +78,29 @@ def _to_2(node: dict) -> dict:
         return {"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": node.get("alias", ""), "query_location": node["child"]["query_location"],
                 "literal": {"kind": "BOOLEAN", "text": "true" if node["child"]["literal"]["text"] == "t" else "false"}}
     return node
+
+
+#: list_sort's order and null order arguments as DuckDB 1.x's parser writes them: an ORDER BY's.
+_ORDERS = {"ASCENDING", "DESCENDING", "ORDER_DEFAULT"}
+_NULL_ORDERS = {"NULLS FIRST", "NULLS LAST", "ORDER_DEFAULT"}
+
+
+def _ordered_list(node: dict) -> dict | None:
+    """``list(x ORDER BY x)``, which DuckDB 1.x's parser writes as ``list_sort(list(x), order,
+    null order)`` (the same one sort), as 2.0 keeps it: the ordered aggregate; None for any
+    other function. (Spark's transpiler knows the ordered aggregate, not list_sort.)"""
+    if node.get("function_name", "").lower() != "list_sort" or len(node["arguments"]) != 3:
+        return None
+    listed, order, nulls = (argument["expression"] for argument in node["arguments"])
+    texts = [(constant.get("literal") or {}).get("text") for constant in (order, nulls)]
+    if (listed.get("class") != "FUNCTION" or listed.get("function_name", "").lower() != "list"
+            or len(listed.get("arguments", ())) != 1 or listed.get("distinct") or listed.get("filter")
+            or (listed.get("order_bys") or {}).get("orders") or texts[0] not in _ORDERS or texts[1] not in _NULL_ORDERS):
+        return None
+    listed["order_bys"] = {"type": "ORDER_MODIFIER", "orders": [
+        {"type": texts[0], "null_order": texts[1], "expression": listed["arguments"][0]["expression"]}]}
+    listed["alias"] = node.get("alias", "")
+    return listed
 
 
 def _to_1(node: dict) -> dict:
