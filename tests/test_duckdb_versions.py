@@ -16,6 +16,8 @@ from pyeval.cli import main
 from pyeval.core import duckdb_trees
 from pyeval.storage import compat, resources
 
+from .conftest import FIXTURES
+
 #: json_serialize_sql of DuckDB 1.5.6 for
 #: with a as (select {'f': x, 'g': 1} as s, 'ab' as z from t) select starts_with(z, 'a') as p, s.f from a
 TREE_15 = json.loads(r'''{"error": false, "statements": [{"node": {"type": "SELECT_NODE", "modifiers": [], "cte_map": {"map": [{"key": "a", "value": {"aliases": [], "query": {"node": {"type": "SELECT_NODE", "modifiers": [], "cte_map": {"map": []}, "select_list": [{"class": "FUNCTION", "type": "FUNCTION", "alias": "s", "query_location": 19, "function_name": "struct_pack", "schema": "main", "children": [{"class": "COLUMN_REF", "type": "COLUMN_REF", "alias": "f", "query_location": 24, "column_names": ["x"]}, {"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": "g", "query_location": 32, "value": {"type": {"id": "INTEGER", "type_info": null}, "is_null": false, "value": 1}}], "filter": null, "order_bys": {"type": "ORDER_MODIFIER", "orders": []}, "distinct": false, "is_operator": false, "export_state": false, "catalog": ""}, {"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": "z", "query_location": 41, "value": {"type": {"id": "VARCHAR", "type_info": null}, "is_null": false, "value": "ab"}}], "from_table": {"type": "BASE_TABLE", "alias": "", "sample": null, "query_location": 56, "schema_name": "", "table_name": "t", "column_name_alias": [], "catalog_name": "", "at_clause": null}, "where_clause": null, "group_expressions": [], "group_sets": [], "aggregate_handling": "STANDARD_HANDLING", "having": null, "sample": null, "qualify": null}, "named_param_map": []}, "materialized": "CTE_MATERIALIZE_DEFAULT", "key_targets": []}}]}, "select_list": [{"class": "FUNCTION", "type": "FUNCTION", "alias": "p", "query_location": 66, "function_name": "starts_with", "schema": "", "children": [{"class": "COLUMN_REF", "type": "COLUMN_REF", "alias": "", "query_location": 78, "column_names": ["z"]}, {"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": "", "query_location": 81, "value": {"type": {"id": "VARCHAR", "type_info": null}, "is_null": false, "value": "a"}}], "filter": null, "order_bys": {"type": "ORDER_MODIFIER", "orders": []}, "distinct": false, "is_operator": false, "export_state": false, "catalog": ""}, {"class": "COLUMN_REF", "type": "COLUMN_REF", "alias": "", "query_location": 92, "column_names": ["s", "f"]}], "from_table": {"type": "BASE_TABLE", "alias": "", "sample": null, "query_location": 101, "schema_name": "", "table_name": "a", "column_name_alias": [], "catalog_name": "", "at_clause": null}, "where_clause": null, "group_expressions": [], "group_sets": [], "aggregate_handling": "STANDARD_HANDLING", "having": null, "sample": null, "qualify": null}, "named_param_map": []}]}''')
@@ -144,20 +146,38 @@ def test_a_warehouse_from_duckdb_2_is_refused_in_one_line_on_1x(tmp_path):
     assert f"{path}: made by DuckDB 2.0.1, which the installed DuckDB {duckdb.__version__} cannot read" in result.output
 
 
-def test_an_ordered_list_reads_as_the_ordered_aggregate():
-    """DuckDB 1.x's parser writes list(x ORDER BY x) as list_sort(list(x), ...): the compiler (and
-    Spark's transpiler, which has no list_sort) reads 2.0's ordered aggregate on every version."""
+def test_an_ordered_list_and_an_empty_list_read_as_on_2():
+    """DuckDB 1.x's parser writes list(x ORDER BY x) as list_sort(list(x), ...) and [] as
+    main.list_value(): the compiler (and Spark's transpiler, which knows neither) reads 2.0's
+    ordered aggregate and list_value() on every version."""
     con = duckdb.connect()
     con.execute("create table t as select * from (values (2, 'b'), (null, 'a'), (1, 'c')) as v(x, y)")
-    text = "select list(x order by x desc nulls last) as l, list(y order by y) as m from t"
+    text = "select list(x order by x desc nulls last) as l, list(y order by y) as m, coalesce(null, []) as e from t"
     serialized = con.execute("select json_serialize_sql($q)", {"q": text}).fetchone()[0]
     tree = duckdb_trees.tree_from_duckdb(json.loads(serialized))
-    listed, by_name = tree["statements"][0]["node"]["select_list"]
+    listed, by_name, empty = tree["statements"][0]["node"]["select_list"]
+    assert empty["children"][1]["schema"] == ""  # [] as 2.0 writes it: list_value(), not main.list_value()
     assert (listed["function_name"], listed["alias"]) == ("list", "l")
     assert [(order["type"], order["null_order"]) for order in listed["order_bys"]["orders"]] == [("DESCENDING", "NULLS LAST")]
     assert [order["type"] for order in by_name["order_bys"]["orders"]] == ["ORDER_DEFAULT"]
     printed = con.execute("select json_deserialize_sql($t)", {"t": json.dumps(duckdb_trees.tree_for_duckdb(tree))}).fetchone()[0]
-    assert con.execute(printed).fetchall() == [([2, 1, None], ["a", "b", "c"])]
+    assert con.execute(printed).fetchall() == [([2, 1, None], ["a", "b", "c"], [])]
+
+
+def test_the_spark_engine_is_refused_in_one_line_before_2(monkeypatch, tmp_path):
+    """Spark translates the SQL DuckDB prints, which DuckDB 1.x prints in another form (lambda
+    arrows, main.-qualified functions): before 2.0 the engine says so, not Spark's parse error."""
+    pytest.importorskip("sqlglot")
+    monkeypatch.setattr(duckdb_trees, "BEFORE_2", True)
+    db = str(tmp_path / "w.duckdb")
+    trec = FIXTURES / "trec_eval"
+    for args in (["load", "qrels", "-C", "c", str(trec / "qrels.test")], ["load", "run", "-C", "c", str(trec / "results.test")]):
+        assert CliRunner().invoke(main, ["--db", db, *args]).exit_code == 0
+    result = CliRunner().invoke(main, ["--db", db, "evaluate", "-C", "c", "-m", "AP", "--engine", "spark"])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        f"Error: the Spark engine needs DuckDB 2.0 or later (this is DuckDB {duckdb.__version__}): it translates "
+        "the SQL DuckDB prints, which DuckDB 1.x prints in another form; pip install 'duckdb>=2'"]
 
 
 def test_a_materialized_cte_reads_as_a_cte_of_its_query():

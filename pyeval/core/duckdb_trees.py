@@ -19,7 +19,8 @@ def tree_from_duckdb(tree: dict) -> dict:
     ``value.query_node``), a function's arguments are its ``children`` (2.0: ``arguments``, each
     with its ``name`` and ``expression``), a constant is a typed ``value`` (2.0: a ``literal`` with its kind and
     text), ``x not in (...)`` is one ``COMPARE_NOT_IN`` (2.0: ``OPERATOR_NOT`` of a ``COMPARE_IN``),
-    ``true`` is ``CAST('t' AS BOOLEAN)``, ``list(x ORDER BY x)`` is ``list_sort(list(x), ...)`` and
+    ``true`` is ``CAST('t' AS BOOLEAN)``, ``[]`` is ``main.list_value()``, ``list(x ORDER BY x)`` is
+    ``list_sort(list(x), ...)`` and
     (1.4) a materialized CTE is a ``CTE_NODE``
     around the query that reads it; :func:`tree_for_duckdb` turns it back (and writes a
     cross join as an inner join on true, which DuckDB 1.x prints in the right place)."""
@@ -64,6 +65,8 @@ def _to_2(node: dict) -> dict:
         named = node.get("function_name", "").lower() == "struct_pack"  # the fields' names
         node["arguments"] = [{"name": child.get("alias", "") if named else "", "expression": child}
                              for child in node.pop("children")]
+        if node.get("function_name", "").lower() == "list_value" and node.get("schema") == "main":
+            node["schema"] = ""  # 1.x's parser writes [] as main.list_value(), 2.0's as list_value()
         return _ordered_list(node) or node
     elif node.get("class") == "CONSTANT" and isinstance(node.get("value"), dict):
         value = node["value"]
