@@ -15,10 +15,8 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 #: DuckDB reads them: before 2.0, their copies in DuckDB 1.1's format (archive/make_storage_v1_1.py).
 ARCHIVE = FIXTURES / "archive" / "storage-v1.1" if BEFORE_2 else FIXTURES / "archive"
 #: For the tests that a command imports no pandas, pyarrow or numpy: before 2.0, DuckDB's module
-#: imports all three itself when it binds a Python parameter (checked on 1.4.5 and 1.5.6).
-skip_where_duckdb_imports_pandas = pytest.mark.skipif(
-    BEFORE_2, reason="DuckDB before 2.0 imports numpy, pandas and pyarrow itself when it binds a Python parameter")
-#: What DuckDB's module imports itself (the same reason): a command may import these and no more.
+#: imports all three itself when it binds a Python parameter (checked on 1.4.5 and 1.5.6), so a
+#: command may import these and no more.
 IMPORTED_BY_DUCKDB = frozenset({"numpy", "pandas", "pyarrow"} if BEFORE_2 else ())
 
 
