@@ -123,3 +123,36 @@ def test_a_form_whose_headers_are_too_wide_is_not_rendered(monkeypatch):
     rendered.clear()
     output.fitting_rows(["run_id", *measures[:3]], rows[:2], width=100)  # fits: rendered once, wide
     assert rendered == [["run_id", *measures[:3]]]
+
+
+def _tabulate_simple(headers, rows, align):
+    from tabulate import tabulate
+
+    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True, colalign=align)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_plain_tables_are_laid_out_as_tabulate_lays_them_out(seed):
+    """The fast layout of plain cells (output._simple_table) against tabulate itself: random
+    widths, empty cells (missing values), empty headers, left and right columns."""
+    import random
+
+    from pyeval.output import _plain_cells, _simple_table
+
+    rng = random.Random(seed)
+    words = ["", "a", "run0001", "0.1235", "IPrec@0.1", "x" * 30, "< 0.0001", "-0.5000", "NumRet(rel=1)"]
+    width = rng.randint(1, 5)
+    headers = [rng.choice(["", "p", "run_id", "measure", "a_very_long_header_name"]) for _ in range(width)]
+    rows = [[rng.choice(words) for _ in range(width)] for _ in range(rng.randint(1, 12))]
+    align = [rng.choice(["left", "right"]) for _ in range(width)]
+    assert _plain_cells(headers, rows)
+    assert _simple_table(headers, rows, align) == _tabulate_simple(headers, rows, align)
+
+
+@pytest.mark.parametrize("cell", ["wide 検索", "two\nlines", " padded", "tab\there"])
+def test_cells_tabulate_lays_out_otherwise_go_to_tabulate(cell):
+    """Wide characters, line breaks and surrounding spaces are tabulate's to lay out (render_rows)."""
+    from pyeval.output import _plain_cells
+
+    assert not _plain_cells(["run_id"], [[cell]])
+    assert render_rows(["run_id", "n"], [[cell, 1]]) == _tabulate_simple(["run_id", "n"], [[cell, "1"]], ["left", "right"])
