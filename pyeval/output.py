@@ -21,7 +21,6 @@ import sys
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tabulate import tabulate
 from . import vocabulary
 from .vocabulary import names
 
@@ -70,6 +69,10 @@ def cell_text(value: Any, *, integer: bool = False, p_bound: float | None = None
 
     ``integer``: a whole float prints without decimals (counts); ``p_bound``: a value below it
     prints as ``< bound`` (tables only: CSV keeps the number)."""
+    if type(value) is str:  # the commonest cells first: the numbers' ABCs are slow to ask
+        return value
+    if type(value) is float:
+        return _number_text(value, integer, p_bound, full)
     if _is_missing(value):
         return ""
     if isinstance(value, bool):
@@ -77,21 +80,27 @@ def cell_text(value: Any, *, integer: bool = False, p_bound: float | None = None
     if isinstance(value, numbers.Integral):
         return str(int(value))
     if isinstance(value, numbers.Real):
-        number = float(value)
-        if not math.isfinite(number):
-            return "inf" if number > 0 else "-inf"
-        if integer and number.is_integer():
-            return str(int(number))
-        if full:
-            return repr(number)
-        if p_bound is not None and number < p_bound:
-            return f"< {p_bound:g}"
-        return f"{number:.{DECIMALS}f}"
+        return _number_text(float(value), integer, p_bound, full)
     if isinstance(value, (datetime.date, datetime.datetime)):
         return _date_or_time(value)
     if _is_list(value):
         return "[" + ", ".join(cell_text(v, full=full) for v in value) + "]"
     return str(value)
+
+
+def _number_text(number: float, integer: bool, p_bound: float | None, full: bool) -> str:
+    """A float as :func:`cell_text` prints it."""
+    if math.isnan(number):
+        return ""
+    if not math.isfinite(number):
+        return "inf" if number > 0 else "-inf"
+    if integer and number.is_integer():
+        return str(int(number))
+    if full:
+        return repr(number)
+    if p_bound is not None and number < p_bound:
+        return f"< {p_bound:g}"
+    return f"{number:.{DECIMALS}f}"
 
 
 def _is_list(value: Any) -> bool:
@@ -152,10 +161,12 @@ def render_rows(
     text = _table_cells(headers, rows, integer, p_resolution)
     align = ["right" if n else "left" for n in _numeric_columns(len(headers), rows)]
     table_format = {"markdown": "github", "latex": "latex_booktabs"}.get(fmt, "simple")
+    if rows and table_format == "simple" and _plain_cells(headers, text):
+        return _simple_table(headers, text, align)
+    from tabulate import tabulate  # 8 ms of imports (wcwidth), for markdown, LaTeX and wide text
+
     if not rows:
         return tabulate([], headers=headers, tablefmt=table_format, disable_numparse=True)
-    if table_format == "simple" and _plain_cells(headers, text):
-        return _simple_table(headers, text, align)
     return tabulate(text, headers=headers, tablefmt=table_format, disable_numparse=True, colalign=align)
 
 
