@@ -30,6 +30,12 @@ Rewrites (each applied to the DuckDB syntax tree before generation):
   row after another, in the window's order, as DuckDB does (a fold over ``collect_list(x) over
   w`` instead made an array per row: quadratic in the list's length).
 
+DuckDB before 2.0 prints a compiled statement (pyeval/core/compile.py) in another form, which is
+read as 2.0's: a lambda argument ``(x -> e)`` or ``("row"(x, i) -> e)`` is parsed as the lambda
+(:func:`_arrow_lambda`, the one change to SQLGlot's DuckDB parser), and ``main.f(...)`` (the
+functions DuckDB 1.x's parser makes, ``main."trim"``, ``main.struct_pack``) is ``f(...)``
+(:func:`_unqualified_functions`): the same Spark SQL as from 2.0's printing.
+
 Anything else SQLGlot cannot translate raises :class:`UntranslatableSQL`; the metric families
 that raise it, or that run but disagree with DuckDB, are listed in docs/engines.md.
 """
@@ -312,13 +318,71 @@ def _len_as_size(sql: str) -> str:
 @functools.cache
 def _dialect():
     """DuckDB's dialect with list indexes read as written (1-based): SQLGlot's own shift to
-    0-based indexes applies only where it can type the index; :func:`_indexes` does all."""
+    0-based indexes applies only where it can type the index; :func:`_indexes` does all. Its
+    parser also reads DuckDB 1.x's printing of a lambda (:func:`_arrow_lambda`)."""
     from sqlglot.dialects.duckdb import DuckDB
 
     class DuckDBAsWritten(DuckDB):
         INDEX_OFFSET = 0
 
+        class Parser(DuckDB.Parser):
+            def _parse_lambda(self, alias: bool = False):
+                return _arrow_lambda(self) or super()._parse_lambda(alias=alias)
+
     return DuckDBAsWritten
+
+
+def _arrow_lambda(parser):
+    """A function's argument ``(x -> body)`` or ``(row(x, i) -> body)`` (``"row"`` unquoted by
+    :func:`_as_written`) read as the lambda ``lambda x: body``, ``lambda x, i: body``; None (the
+    parser where it was) for any other argument.
+
+    Why in the parser: DuckDB before 2.0 prints every lambda so (pyeval/core/compile.py's
+    statements are DuckDB's printing). Its syntax tree does not record how a lambda was written
+    (2.0's has ``syntax_type``), so no tree :func:`pyeval.core.duckdb_trees.tree_for_duckdb` could
+    make prints ``lambda x: body``. SQLGlot's DuckDB dialect reads the arrow as JSON extraction, an
+    operator whose right side is one term (a string or number literal becomes a JSON path): a
+    rewrite of that tree would depend on how DuckDB parenthesises the body and could not restore a
+    literal one. Read here, where SQLGlot reads lambdas, the body is one whole expression, as DuckDB
+    reads it. (DuckDB 1.x's parser also makes every arrow a lambda, and its binder a JSON extraction
+    outside a lambda function's arguments; pyeval's SQL extracts no JSON.)"""
+    from sqlglot import exp
+    from sqlglot.tokens import TokenType
+
+    index = parser._index
+    if not parser._match(TokenType.L_PAREN):
+        return None
+    if parser._match_text_seq("ROW", "("):  # several parameters: DuckDB 1.x prints "row"(x, i)
+        names = parser._parse_csv(parser._parse_lambda_arg)
+        if not parser._match(TokenType.R_PAREN):
+            parser._retreat(index)
+            return None
+    else:
+        names = [parser._parse_lambda_arg()]
+    if not all(names) or not parser._match(TokenType.ARROW):
+        parser._retreat(index)
+        return None
+    body = parser._replace_lambda(parser._parse_assignment(), names)
+    if not parser._match(TokenType.R_PAREN):
+        parser.raise_error("Expecting ) after the body of a lambda")
+    return parser.expression(exp.Lambda(this=body, expressions=names))
+
+
+def _unqualified_functions(tree):
+    """``main.f(...)``, as DuckDB 1.x prints the functions its parser makes (``main."trim"``,
+    ``main.struct_pack``), read as ``f(...)``: SQLGlot takes a qualified call for a user's
+    function (passed through, which Spark looks for in a schema ``main``), the unqualified one
+    for DuckDB's (``trim``, ``struct_pack`` as a struct)."""
+    from sqlglot import exp
+
+    def replace(node):
+        if (isinstance(node, exp.Dot) and isinstance(node.this, exp.Identifier) and node.this.name.lower() == "main"
+                and isinstance(node.expression, exp.Anonymous)):
+            call = node.expression
+            return exp.func(str(call.this), *(argument.copy() for argument in call.expressions), dialect=_dialect())
+        return node
+
+    return tree.transform(replace)
 
 
 def _indexes(tree):
@@ -402,8 +466,8 @@ def _lateral_subqueries(tree):
     return tree
 
 
-_REWRITES = (_lateral_subqueries, _inline_macros, _indexes, _cte_stars, _window_filters, _double_literals,
-             _ordered_aggregates, _list_functions)
+_REWRITES = (_unqualified_functions, _lateral_subqueries, _inline_macros, _indexes, _cte_stars, _window_filters,
+             _double_literals, _ordered_aggregates, _list_functions)
 
 
 #: A quoted function name as DuckDB prints one (``"error"(...)``: pyeval.core.compile's statements)

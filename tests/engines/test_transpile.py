@@ -91,6 +91,60 @@ def test_duckdb_printed_forms_are_read_as_the_files_write_them(printed, written)
     assert transpile._as_written(printed) == written
 
 
+#: DuckDB 2.0.1's and DuckDB 1.5.6's printing (json_deserialize_sql(json_serialize_sql(...)), as
+#: pyeval/core/compile.py prints its statements; 1.4.5 prints as 1.5.6) of
+#: select list_transform(list_filter(l, lambda d: d.rank <= k), lambda d: d.gain) as a,
+#:   list_transform(l, lambda x, i: case when x > i then trim(s) else 'x' end) as b,
+#:   list_reduce(l, lambda total, term: total + term, 0.0) as c,
+#:   list_transform(l, lambda k: {'rank': k, 'gain': list_sum(list_transform(m, lambda y: y * k))}) as e,
+#:   list_transform(l, lambda x: 'a') as f from t
+PRINTED_2_0 = (
+    "SELECT list_transform(list_filter(l, (lambda d: (d.rank <= k))), (lambda d: d.gain)) AS a, "
+    "list_transform(l, (lambda x, i: CASE  WHEN ((x > i)) THEN (\"trim\"(s)) ELSE 'x' END)) AS b, "
+    "list_reduce(l, (lambda total, term: (total + term)), 0.0) AS c, "
+    "list_transform(l, (lambda k: struct_pack(rank := k, gain := list_sum(list_transform(m, (lambda y: (y * k))))))) "
+    "AS e, list_transform(l, (lambda x: 'a')) AS f FROM t")
+PRINTED_1_5 = (
+    "SELECT list_transform(list_filter(l, (d -> (d.rank <= k))), (d -> d.gain)) AS a, "
+    "list_transform(l, (\"row\"(x, i) -> CASE  WHEN ((x > i)) THEN (main.\"trim\"(s)) ELSE 'x' END)) AS b, "
+    "list_reduce(l, (\"row\"(total, term) -> (total + term)), 0.0) AS c, "
+    "list_transform(l, (k -> main.struct_pack(rank := k, gain := list_sum(list_transform(m, (y -> (y * k))))))) AS e, "
+    "list_transform(l, (x -> 'a')) AS f FROM t")
+
+
+def test_duckdb_1x_printing_gives_the_spark_sql_of_2_0s():
+    """DuckDB before 2.0 prints a lambda as ``(x -> body)`` (``("row"(x, i) -> body)``), which
+    SQLGlot's DuckDB dialect reads as JSON extraction, and the functions its parser makes as
+    ``main."trim"``, ``main.struct_pack``, which SQLGlot passes through as a user's functions:
+    the same statement gives the same Spark SQL from either printing."""
+    spark = transpile.to_spark(PRINTED_2_0)
+    assert transpile.to_spark(PRINTED_1_5) == spark
+    flat = " ".join(spark.split())
+    for fragment in ("FILTER(l, d -> ( d.rank <= k ))", "d -> d.gain",
+                     "(x, i) -> CASE WHEN ( ( x > ( i + 1 ) ) ) THEN ( TRIM(s) )", "(total, term) -> ( total + term )",
+                     "k -> STRUCT( k AS rank,", "TRANSFORM(m, y -> ( y * k ))", "TRANSFORM(l, x -> 'a')"):
+        assert fragment in flat, fragment
+
+
+@pytest.mark.parametrize("printed,spark_fragment", [
+    # the body is one whole expression (SQLGlot's arrow operator takes a term; a literal a JSON path)
+    ("select list_filter(l, (r -> r.gain > 0 and r.rank <= k)) from t", "FILTER(l, r -> r.gain > 0 AND r.rank <= k)"),
+    ("select list_transform(l, (x -> '$.a')) from t", "TRANSFORM(l, x -> '$.a')"),
+    ("select list_transform(l, (\"row\"(x, i) -> x[i])) from t", "TRANSFORM(l, (x, i) -> x[( ( i + 1 ) ) - 1])"),
+    ("select main.struct_pack(a := 1, b := x), main.\"trim\"(s), main.\"lower\"(s) from t",
+     "STRUCT(1 AS a, x AS b), TRIM(s), LOWER(s)"),
+    # a parenthesised argument that is no lambda, and the arrow outside a function's arguments, as before
+    ("select f((a), (b + 1)), (j -> '$.a') from t", "F(( a ), ( b + 1 )), ( GET_JSON_OBJECT(j, '$.a') )"),
+])
+def test_duckdb_1x_lambdas_and_qualified_functions(printed, spark_fragment):
+    assert " ".join(spark_fragment.split()) in " ".join(transpile.to_spark(printed).split())
+
+
+def test_an_arrow_lambda_without_its_closing_parenthesis_is_a_parse_error():
+    with pytest.raises(transpile.UntranslatableSQL, match="lambda"):
+        transpile.to_spark("select list_transform(l, (x -> x + 1 x) from t")
+
+
 def test_every_family_compiled_for_each_kind_is_translated():
     """Spark runs the compiled statement of every family it supports, for each kind alone and
     all together (the plan's family steps carry them)."""
@@ -104,6 +158,8 @@ def test_every_family_compiled_for_each_kind_is_translated():
         for chosen in [kinds[family], *({kind} for kind in sorted(kinds[family]))]:
             text = transpile.to_spark(compile.family(family, frozenset(chosen)))
             assert "ANY (" not in text and "lambda" not in text.lower() and "COUNT_STAR" not in text, (family, chosen)
+            # DuckDB 1.x's printing: lambdas as arrows (not JSON extraction), main.-qualified functions
+            assert not re.search(r"GET_JSON_OBJECT|\bROW\(|\bmain\.", text, re.IGNORECASE), (family, chosen)
             assert not re.search(r"COUNT\(\s*\)", text), (family, chosen)
             # an array collected per row of a window (a fold over it per row: quadratic in the list)
             assert not re.search(r"COLLECT_LIST\([^()]*\)\s+OVER", text), (family, chosen)
