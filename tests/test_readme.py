@@ -17,8 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from pyeval.core.duckdb_trees import BEFORE_2
-
 REPO = Path(__file__).resolve().parent.parent
 PLACEHOLDER_URL = "postgresql://bi@db/ir"
 
@@ -60,9 +58,6 @@ def test_readme_command_line_runs_top_to_bottom(tmp_path):
                 continue
         else:
             result = _run(argv, tmp_path)
-        if BEFORE_2 and "spark" in argv:  # the Spark engine needs DuckDB 2.0: refused in one line
-            assert result.returncode == 1 and "the Spark engine needs DuckDB 2.0" in result.stderr, result.stderr
-            continue
         assert result.returncode == 0, (
             f"README command line {number} failed (exit {result.returncode}):\n{line}\n"
             f"{result.stdout[-2000:]}{result.stderr[-3000:]}"

@@ -27,7 +27,7 @@ import duckdb
 import pandas as pd
 
 from pyeval.core import evaluation as ev
-from pyeval.core import duckdb_trees, sqlfiles
+from pyeval.core import sqlfiles
 from pyeval.core import stages
 from pyeval.core.db import rollback_quietly
 from ..errors import MeasureParamError, PyevalError
@@ -65,10 +65,6 @@ _SESSION = None
 
 
 def _pyspark():
-    if duckdb_trees.BEFORE_2:  # read at the call: the tests set it
-        raise PyevalError(f"the Spark engine needs DuckDB 2.0 or later (this is DuckDB {duckdb.__version__}): it "
-                          "translates the SQL DuckDB prints, which DuckDB 1.x prints in another form; "
-                          "pip install 'duckdb>=2'")
     try:
         import pyspark  # noqa: F401
         from pyspark.sql import SparkSession

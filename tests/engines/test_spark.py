@@ -20,13 +20,10 @@ from pyeval.errors import MeasureParamError, PyevalError
 from pyeval.measures import definitions, make, registry
 from pyeval.core.request import EvaluationRequest
 
-from ..conftest import BEFORE_2, FIXTURES
+from ..conftest import FIXTURES
 
 pytest.importorskip("pyspark", reason="pyspark is not installed (pip install 'pyeval[spark]')")
 pytest.importorskip("sqlglot", reason="sqlglot is not installed (pip install 'pyeval[spark]')")
-if BEFORE_2:
-    pytest.skip("the Spark engine needs DuckDB 2.0 (tests/test_duckdb_versions.py checks its refusal before it)",
-                allow_module_level=True)
 if shutil.which("java") is None:
     pytest.skip("no Java runtime (apt-get install openjdk-17-jre-headless)", allow_module_level=True)
 
