@@ -47,6 +47,7 @@ import re
 from collections.abc import Mapping
 
 from ..errors import PyevalError
+from pyeval.core import duckdb_trees
 from pyeval.core.compile import outside_quotes
 
 
@@ -327,15 +328,18 @@ def _dialect():
 
         class Parser(DuckDB.Parser):
             def _parse_lambda(self, alias: bool = False):
-                return _arrow_lambda(self) or super()._parse_lambda(alias=alias)
+                # only DuckDB before 2.0 prints lambdas with arrows (2.0's arrows are JSON
+                # extraction); read at the call: the tests set it
+                return (duckdb_trees.BEFORE_2 and _arrow_lambda(self)) or super()._parse_lambda(alias=alias)
 
     return DuckDBAsWritten
 
 
 def _arrow_lambda(parser):
-    """A function's argument ``(x -> body)`` or ``(row(x, i) -> body)`` (``"row"`` unquoted by
-    :func:`_as_written`) read as the lambda ``lambda x: body``, ``lambda x, i: body``; None (the
-    parser where it was) for any other argument.
+    """A function's argument ``(x -> body)`` or ``(row(x, i) -> body)`` (``main.row`` for a lambda
+    written with an arrow; ``"row"`` unquoted by :func:`_as_written`) read as the lambda ``lambda
+    x: body``, ``lambda x, i: body``; None (the parser where it was) for any other argument, and
+    for one that does not end the argument (``(j -> 'a') = 'b'``).
 
     Why in the parser: DuckDB before 2.0 prints every lambda so (pyeval/core/compile.py's
     statements are DuckDB's printing). Its syntax tree does not record how a lambda was written
@@ -343,17 +347,17 @@ def _arrow_lambda(parser):
     make prints ``lambda x: body``. SQLGlot's DuckDB dialect reads the arrow as JSON extraction, an
     operator whose right side is one term (a string or number literal becomes a JSON path): a
     rewrite of that tree would depend on how DuckDB parenthesises the body and could not restore a
-    literal one. Read here, where SQLGlot reads lambdas, the body is one whole expression, as DuckDB
-    reads it. (DuckDB 1.x's parser also makes every arrow a lambda, and its binder a JSON extraction
-    outside a lambda function's arguments; pyeval's SQL extracts no JSON.)"""
-    from sqlglot import exp
+    literal one. Read here, where SQLGlot reads lambdas, the body is one whole expression (SQLGlot's
+    own arrow lambda), as DuckDB reads it. (DuckDB 1.x's parser also makes every arrow a lambda, and
+    its binder a JSON extraction outside a lambda function's arguments; the SQL the Spark engine
+    translates extracts no JSON.)"""
     from sqlglot.tokens import TokenType
 
     index = parser._index
     if not parser._match(TokenType.L_PAREN):
         return None
-    if parser._match_text_seq("ROW", "("):  # several parameters: DuckDB 1.x prints "row"(x, i)
-        names = parser._parse_csv(parser._parse_lambda_arg)
+    if parser._match_text_seq("MAIN", ".", "ROW", "(") or parser._match_text_seq("ROW", "("):
+        names = parser._parse_csv(parser._parse_lambda_arg)  # several parameters: row(x, i)
         if not parser._match(TokenType.R_PAREN):
             parser._retreat(index)
             return None
@@ -362,10 +366,12 @@ def _arrow_lambda(parser):
     if not all(names) or not parser._match(TokenType.ARROW):
         parser._retreat(index)
         return None
-    body = parser._replace_lambda(parser._parse_assignment(), names)
-    if not parser._match(TokenType.R_PAREN):
-        parser.raise_error("Expecting ) after the body of a lambda")
-    return parser.expression(exp.Lambda(this=body, expressions=names))
+    lambda_ = parser.LAMBDAS[TokenType.ARROW](parser, names)
+    if not parser._match(TokenType.R_PAREN) or (parser._curr and parser._curr.token_type
+                                                not in parser.LAMBDA_ARG_TERMINATORS):
+        parser._retreat(index)
+        return None
+    return lambda_
 
 
 def _unqualified_functions(tree):
@@ -378,8 +384,8 @@ def _unqualified_functions(tree):
     def replace(node):
         if (isinstance(node, exp.Dot) and isinstance(node.this, exp.Identifier) and node.this.name.lower() == "main"
                 and isinstance(node.expression, exp.Anonymous)):
-            call = node.expression
-            return exp.func(str(call.this), *(argument.copy() for argument in call.expressions), dialect=_dialect())
+            # the call without its schema, read as DuckDB's own function (list_value(): an array)
+            return _sqlglot().parse_one(node.expression.sql(dialect=_dialect()), read=_dialect())
         return node
 
     return tree.transform(replace)

@@ -112,7 +112,15 @@ PRINTED_1_5 = (
     "list_transform(l, (x -> 'a')) AS f FROM t")
 
 
-def test_duckdb_1x_printing_gives_the_spark_sql_of_2_0s():
+@pytest.fixture
+def duckdb_1x(monkeypatch):
+    """The translation as it runs where DuckDB before 2.0 is installed (its printing read)."""
+    from pyeval.core import duckdb_trees
+
+    monkeypatch.setattr(duckdb_trees, "BEFORE_2", True)
+
+
+def test_duckdb_1x_printing_gives_the_spark_sql_of_2_0s(duckdb_1x):
     """DuckDB before 2.0 prints a lambda as ``(x -> body)`` (``("row"(x, i) -> body)``), which
     SQLGlot's DuckDB dialect reads as JSON extraction, and the functions its parser makes as
     ``main."trim"``, ``main.struct_pack``, which SQLGlot passes through as a user's functions:
@@ -133,15 +141,32 @@ def test_duckdb_1x_printing_gives_the_spark_sql_of_2_0s():
     ("select list_transform(l, (\"row\"(x, i) -> x[i])) from t", "TRANSFORM(l, (x, i) -> x[( ( i + 1 ) ) - 1])"),
     ("select main.struct_pack(a := 1, b := x), main.\"trim\"(s), main.\"lower\"(s) from t",
      "STRUCT(1 AS a, x AS b), TRIM(s), LOWER(s)"),
-    # a parenthesised argument that is no lambda, and the arrow outside a function's arguments, as before
+    # a lambda written with an arrow: 1.x prints its parameters as main."row"(a, b)
+    ("select list_reduce(l, (main.\"row\"(a, b) -> (a + b)), 0) from t", "AGGREGATE(l, 0, (a, b) -> ( a + b ))"),
+    # a function of DuckDB's, qualified, whose call SQLGlot cannot make from its arguments alone
+    ("select coalesce(l, main.list_value()) from t", "COALESCE(l, ARRAY())"),
+    # a parenthesised argument that is no lambda, an arrow that does not end the argument, and the
+    # arrow outside a function's arguments, as before
     ("select f((a), (b + 1)), (j -> '$.a') from t", "F(( a ), ( b + 1 )), ( GET_JSON_OBJECT(j, '$.a') )"),
+    ("select f((j -> 'a') = 'b') from t", "F(( GET_JSON_OBJECT(j, '$.a') ) = 'b')"),
 ])
-def test_duckdb_1x_lambdas_and_qualified_functions(printed, spark_fragment):
+def test_duckdb_1x_lambdas_and_qualified_functions(duckdb_1x, printed, spark_fragment):
     assert " ".join(spark_fragment.split()) in " ".join(transpile.to_spark(printed).split())
 
 
-def test_an_arrow_lambda_without_its_closing_parenthesis_is_a_parse_error():
-    with pytest.raises(transpile.UntranslatableSQL, match="lambda"):
+def test_duckdb_2_0s_arrows_stay_json_extraction():
+    """DuckDB 2.0 prints lambdas with ``lambda``: there, an arrow in a function's arguments is the
+    JSON extraction it always was."""
+    from pyeval.core import duckdb_trees
+
+    if duckdb_trees.BEFORE_2:
+        pytest.skip("DuckDB before 2.0 reads the arrow as a lambda")
+    spark = " ".join(transpile.to_spark("select lower((j -> '$.a')), list_transform(l, (x -> 'a')) from t").split())
+    assert "LOWER(( GET_JSON_OBJECT(j, '$.a') ))" in spark and "GET_JSON_OBJECT(x, '$.a')" in spark
+
+
+def test_an_unfinished_arrow_lambda_is_refused(duckdb_1x):
+    with pytest.raises(transpile.UntranslatableSQL, match="cannot parse"):
         transpile.to_spark("select list_transform(l, (x -> x + 1 x) from t")
 
 
