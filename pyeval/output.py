@@ -89,7 +89,7 @@ def cell_text(value: Any, *, integer: bool = False, p_bound: float | None = None
 
 
 def _number_text(number: float, integer: bool, p_bound: float | None, full: bool) -> str:
-    """A float as :func:`cell_text` prints it."""
+    """A float as :func:`cell_text` prints it (a NaN of any type: missing)."""
     if math.isnan(number):
         return ""
     if not math.isfinite(number):
@@ -118,6 +118,8 @@ def json_value(value: Any, *, integer: bool = False) -> Any:
         return int(value)
     if isinstance(value, numbers.Real):
         number = float(value)
+        if math.isnan(number):  # a NaN of another type than float (numpy's float32): missing too
+            return None
         if not math.isfinite(number):
             return "inf" if number > 0 else "-inf"
         return int(number) if integer and number.is_integer() else number
@@ -161,7 +163,7 @@ def render_rows(
     text = _table_cells(headers, rows, integer, p_resolution)
     align = ["right" if n else "left" for n in _numeric_columns(len(headers), rows)]
     table_format = {"markdown": "github", "latex": "latex_booktabs"}.get(fmt, "simple")
-    if rows and table_format == "simple" and _plain_cells(headers, text):
+    if rows and headers and table_format == "simple" and _plain_cells(headers, text):
         return _simple_table(headers, text, align)
     from tabulate import tabulate  # 8 ms of imports (wcwidth), for markdown, LaTeX and wide text
 
@@ -179,7 +181,7 @@ def _plain_cells(headers: Sequence[str], cells: Sequence[Sequence[str]]) -> bool
 
 def _simple_table(headers: Sequence[str], cells: Sequence[Sequence[str]], align: Sequence[str]) -> str:
     """tabulate's ``simple`` table of plain cells (:func:`_plain_cells`), laid out as tabulate
-    0.9 lays it out (a column as wide as its widest cell, or its header and two spaces; two
+    0.9 and 0.10 lay it out (a column as wide as its widest cell, or its header and two spaces; two
     spaces between columns; each line's trailing spaces dropped: tests/test_output.py compares
     them), in a tenth of its time: tabulate types every cell (70 ms of ``pyeval evaluate -m
     official``'s 8,700 lines, docs/benchmarks.md)."""

@@ -156,3 +156,39 @@ def test_cells_tabulate_lays_out_otherwise_go_to_tabulate(cell):
 
     assert not _plain_cells(["run_id"], [[cell]])
     assert render_rows(["run_id", "n"], [[cell, 1]]) == _tabulate_simple(["run_id", "n"], [[cell, "1"]], ["left", "right"])
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_rows_of_every_kind_print_as_through_tabulate(seed, monkeypatch):
+    """render_rows' own layout of plain cells against tabulate's, through the same cell rules
+    (alignment from the values, integer columns, p-value bounds, missing values)."""
+    import random
+
+    import numpy as np
+
+    from pyeval import output
+
+    rng = random.Random(seed)
+    kinds = [lambda: rng.random(), lambda: rng.randint(-5, 10 ** 6), lambda: None, lambda: float("nan"),
+             lambda: rng.choice(["run1", "0001", "", "IPrec@0.5"]), lambda: rng.random() / 10 ** 6,
+             lambda: np.float32(rng.random()), lambda: float(rng.randint(0, 50)), lambda: rng.choice([True, False])]
+    headers = ["run_id", "p", "NumRet", "value", "n"][:rng.randint(1, 5)]
+    columns = [rng.choice(kinds) for _ in headers]
+    rows = [[make() for make in columns] for _ in range(rng.randint(1, 8))]
+    resolution = rng.choice([None, 0.001])
+    fast = render_rows(headers, rows, integer_columns=["NumRet"], p_resolution=resolution)
+    monkeypatch.setattr(output, "_plain_cells", lambda headers, cells: False)
+    assert fast == render_rows(headers, rows, integer_columns=["NumRet"], p_resolution=resolution)
+
+
+def test_a_nan_of_another_float_type_is_missing_in_every_format():
+    import numpy as np
+
+    rows = [[np.float32("nan"), 1.0]]
+    assert render_rows(["x", "y"], rows, "csv") == "x,y\n,1.0"
+    assert json.loads(render_rows(["x", "y"], rows, "json")) == [{"x": None, "y": 1.0}]
+    assert render_rows(["x", "y"], rows).splitlines()[2].split() == ["1.0000"]
+
+
+def test_a_table_without_columns_is_empty():
+    assert render_rows([], [[]]) == render_rows([], [])
