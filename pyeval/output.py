@@ -45,17 +45,21 @@ DECIMALS = 4
 
 
 def _is_missing(value: Any) -> bool:
-    """None, NaN, and pandas' NA and NaT (only a loaded pandas makes those: rows of a command
-    that never had a DataFrame import no pandas here)."""
+    """None, a NaN of any number type (numpy's float32 too), and pandas' NA and NaT (only a
+    loaded pandas makes those: rows of a command that never had a DataFrame import no pandas here)."""
     if value is None:
         return True
     if isinstance(value, float):
         return math.isnan(value)
-    if isinstance(value, (str, bool, int)) or "pandas" not in sys.modules:
+    if isinstance(value, (str, bool, int)):
+        return False
+    if isinstance(value, numbers.Real):
+        return math.isnan(value)
+    if "pandas" not in sys.modules:
         return False
     import pandas as pd
 
-    return value is pd.NA or value is pd.NaT or (isinstance(value, numbers.Real) and math.isnan(value))
+    return value is pd.NA or value is pd.NaT
 
 
 def _date_or_time(value: datetime.datetime | datetime.date) -> str:
@@ -89,8 +93,8 @@ def cell_text(value: Any, *, integer: bool = False, p_bound: float | None = None
 
 
 def _number_text(number: float, integer: bool, p_bound: float | None, full: bool) -> str:
-    """A float as :func:`cell_text` prints it (a NaN of any type: missing)."""
-    if math.isnan(number):
+    """A float as :func:`cell_text` prints it (NaN: missing, as :func:`_is_missing` says)."""
+    if math.isnan(number):  # a float cell skips _is_missing
         return ""
     if not math.isfinite(number):
         return "inf" if number > 0 else "-inf"
@@ -118,8 +122,6 @@ def json_value(value: Any, *, integer: bool = False) -> Any:
         return int(value)
     if isinstance(value, numbers.Real):
         number = float(value)
-        if math.isnan(number):  # a NaN of another type than float (numpy's float32): missing too
-            return None
         if not math.isfinite(number):
             return "inf" if number > 0 else "-inf"
         return int(number) if integer and number.is_integer() else number
