@@ -65,3 +65,30 @@ def test_a_mean_is_the_exact_mean_rounded_once():
     if not BEFORE_2:
         assert {run: got[run] for run in runs} == {run: statistics.mean(values) for run, values in runs.items()}
     assert sum(math.fsum(values) / len(values) != statistics.mean(values) for values in runs.values()) > 100
+
+
+def test_each_aggregate_reads_its_values_in_topic_order_and_skips_missing_ones():
+    """Rows stored in any order give the means of the values in topic order: a count's sum, a
+    geometric mean (floored at 1e-5), trec_eval's one-by-one sum and the exact mean; a missing
+    value (NULL) is left out of a mean's divisor and of the sums but counts as a topic; in a
+    geometric mean it is floored as 0 is (DuckDB's greatest() skips NULL)."""
+    import random
+    import statistics
+
+    values = {"AP": [0.1, None, 0.7, 0.2], "NumRel": [3.0, 1.0, None, 5.0], "GMAP": [0.5, 0.0, 0.25, None]}
+    rows = [("r", f"t{t}", measure, value) for measure, column in values.items() for t, value in enumerate(column)]
+    random.Random(5).shuffle(rows)
+    con = duckdb.connect()
+    con.execute("create temp table evaluation_scores (run_id varchar, topic_id varchar, measure varchar, value double)")
+    con.executemany("insert into evaluation_scores values (?, ?, ?, ?)", rows)
+    measures = [parse(name) for name in values]
+    means_into(con, measures, "means", in_topic_order=False)
+    got = {measure: (value, topics) for measure, value, topics in
+           con.execute("select measure, value, topics from means").fetchall()}
+    assert got["AP"] == (statistics.mean([0.1, 0.7, 0.2]), 4)
+    assert got["NumRel"] == (9.0, 4)
+    assert got["GMAP"][1] == 4
+    assert math.isclose(got["GMAP"][0], math.exp((math.log(0.5) + math.log(1e-5) + math.log(0.25) + math.log(1e-5)) / 4), rel_tol=1e-15)
+    means_into(con, measures, "ordered", in_topic_order=True)
+    ordered = dict(con.execute("select measure, value from ordered").fetchall())
+    assert ordered["AP"] == (0.1 + 0.7 + 0.2) / 4  # trec_eval's sum over the topics, divided by all of them

@@ -187,7 +187,8 @@ def _check(con: duckdb.DuckDBPyConnection, migrations, path: str = "") -> list[i
     """Validate the recorded migrations; return the versions still to apply."""
     files = migrations if migrations is not None else _shipped_migrations()
     known = {version: (name, migration_checksum(p)) for version, name, p in files}
-    for version, (name, checksum) in sorted(_recorded(con).items()):
+    recorded = _recorded(con)
+    for version, (name, checksum) in sorted(recorded.items()):
         if version not in known:
             raise SchemaVersionError(
                 f"{path}: the warehouse records migration {version:04d}_{name}, which this pyeval "
@@ -198,7 +199,6 @@ def _check(con: duckdb.DuckDBPyConnection, migrations, path: str = "") -> list[i
                 f"{path}: migration {version:04d}_{name} was changed after it was applied "
                 f"(recorded sha256 {checksum[:12]}..., file {known[version][1][:12]}...)"
             )
-    recorded = _recorded(con)
     return [version for version in sorted(known) if version not in recorded]
 
 
@@ -222,15 +222,17 @@ def migrate(con: duckdb.DuckDBPyConnection, migrations=None, path: str = "") -> 
         with transaction(con):
             con.execute(sqlfiles.table_sql("schema_migrations"))
             ownership.mark(con)
-    elif (not ownership.marker(con).startswith(ownership.WAREHOUSE_MARKER)
-          or ownership.marker(con) == ownership.SNAPSHOT_MARKER):
-        # made by a pyeval that wrote no marker, or a snapshot opened to be written: from now on
-        # a working warehouse, which no later snapshot replaces
-        with transaction(con):
-            ownership.mark(con)
+        marked = ownership.marker(con)
+    else:
+        marked = ownership.marker(con)
+        if not marked.startswith(ownership.WAREHOUSE_MARKER) or marked == ownership.SNAPSHOT_MARKER:
+            # made by a pyeval that wrote no marker, or a snapshot opened to be written: from now
+            # on a working warehouse, which no later snapshot replaces
+            with transaction(con):
+                ownership.mark(con)
+            marked = ownership.marker(con)
     pending = _check(con, files, path)
     by_version = {version: (name, file) for version, name, file in files}
-    marked = ownership.marker(con)
     for version in pending:
         name, file = by_version[version]
         sql, later = compat.migration_sql(file.read_text(encoding="utf-8"))

@@ -15,8 +15,10 @@
 -- enough to add without losing a bit. It gives 0.27 for fifty P@10 values summing to 13.5 where
 -- adding them one by one drifts to 0.2699999999999999; $in_topic_order: the plain sum in topic
 -- order instead, trec_eval's, which its drop-in prints byte for byte.
--- One select per aggregate (and per summation of a mean): an ordered aggregate sorts every group
--- it is computed for, so each (run, measure) computes its own aggregate only.
+-- Each (run, measure) sorts its values into a list once, in topic order; every aggregate is then
+-- computed over that list (list_aggregate runs an aggregate over a list's elements in their
+-- order, as the aggregate with `order by topic_id` does, so the values are the same bit for bit;
+-- one sort per group instead of one per ordered aggregate).
 with scores as (
     select
         evaluation_scores.run_id,
@@ -28,70 +30,47 @@ with scores as (
     inner join requested_aggregates on evaluation_scores.measure = requested_aggregates.measure
 ),
 
+topic_values as (
+    select
+        run_id,
+        measure,
+        any_value(aggregate) as aggregate,
+        list(value order by topic_id) as topic_values
+    from scores
+    group by run_id, measure
+),
+
 -- the mean, first within an ulp or two: favg's compensated (Kahan) sum over the topics
 rough_means as (
     select
         run_id,
         measure,
-        favg(value order by topic_id) as rough_mean
-    from scores
-    where aggregate not in ('sum', 'gmean') and not $in_topic_order
-    group by run_id, measure
-),
-
--- each value's distance from it without rounding, as two doubles: the rounded difference and
--- its error (Knuth's TwoSum of value and -rough_mean)
-differences as (
-    select
-        scores.run_id,
-        scores.measure,
-        scores.topic_id,
-        scores.value,
-        rough_means.rough_mean,
-        scores.value - rough_means.rough_mean as difference,
-        (scores.value - ((scores.value - rough_means.rough_mean) - ((scores.value - rough_means.rough_mean) - scores.value)))
-            + (-rough_means.rough_mean - ((scores.value - rough_means.rough_mean) - scores.value)) as difference_error
-    from scores
-    inner join rough_means on scores.run_id = rough_means.run_id and scores.measure = rough_means.measure
+        aggregate,
+        topic_values,
+        case
+            when aggregate not in ('sum', 'gmean') and not $in_topic_order
+                then list_aggregate(topic_values, 'favg')
+        end as rough_mean
+    from topic_values
 )
 
 select
     run_id,
     measure,
-    sum(value order by topic_id) as value,
-    count(*) as topics
-from scores
-where aggregate = 'sum'
-group by run_id, measure
-
-union all
-
-select
-    run_id,
-    measure,
-    exp(sum(ln(greatest(value, 1e-5)) order by topic_id) / count(*)) as value,
-    count(*) as topics
-from scores
-where aggregate = 'gmean'
-group by run_id, measure
-
-union all
-
-select
-    run_id,
-    measure,
-    sum(value order by topic_id) / count(*) as value,
-    count(*) as topics
-from scores
-where aggregate not in ('sum', 'gmean') and $in_topic_order
-group by run_id, measure
-
-union all
-
-select
-    run_id,
-    measure,
-    rough_mean + (fsum(difference order by topic_id) + fsum(difference_error order by topic_id)) / count(value) as value,
-    count(*) as topics
-from differences
-group by run_id, measure, rough_mean
+    case
+        when aggregate = 'sum' then list_aggregate(topic_values, 'sum')
+        when aggregate = 'gmean'
+            then exp(list_aggregate(list_transform(topic_values, lambda value: ln(greatest(value, 1e-5))), 'sum')
+                     / len(topic_values))
+        when $in_topic_order then list_aggregate(topic_values, 'sum') / len(topic_values)
+        -- corrected by the mean of each value's distance from it without rounding, as two
+        -- doubles: the rounded difference and its error (Knuth's TwoSum of value and -rough_mean)
+        else rough_mean + (
+            list_aggregate(list_transform(topic_values, lambda value: value - rough_mean), 'fsum')
+            + list_aggregate(list_transform(topic_values, lambda value:
+                (value - ((value - rough_mean) - ((value - rough_mean) - value)))
+                + (-rough_mean - ((value - rough_mean) - value))), 'fsum')
+        ) / list_aggregate(topic_values, 'count')
+    end as value,
+    len(topic_values) as topics
+from rough_means
