@@ -202,7 +202,7 @@ def test_an_existing_file_pyeval_did_not_write_needs_replace(warehouses, tmp_pat
 
 def test_the_figures_of_a_plot_prefix_go_through_the_guard(warehouses, tmp_path):
     """pool loo / judgments compare --plot PREFIX: each figure file is checked by the --plot guard."""
-    from pyeval.cli.metaeval import require_figure_paths
+    from pyeval.cli.base import require_figure_paths
 
     db, _ = warehouses
     link = tmp_path / "p-AP.png"

@@ -167,6 +167,23 @@ def checked_output(what: str, is_ours=None, *, replaceable: bool = False):
     return check
 
 
+def _is_pyeval_figure(path) -> bool:
+    from pyeval.storage import ownership
+
+    return ownership.is_pyeval_figure(path)
+
+
+#: The check of a --plot path (a click callback): a new file or a figure pyeval saved.
+checked_figure = checked_output("figure", _is_pyeval_figure)
+
+
+def require_figure_paths(paths) -> None:
+    """Refuse, before any work, the figure files a --plot PREFIX would write (each checked as
+    :data:`checked_figure` checks one --plot path)."""
+    for path in paths:
+        checked_figure(None, None, path)
+
+
 def replace_option(command):
     """--replace: an output file that exists is replaced (never the warehouse, a DuckDB file, a
     link, a device or a FIFO: :func:`checked_output`). Eager, so the guard sees it."""

@@ -7,8 +7,7 @@ import click
 
 from ..errors import PyevalError
 from ..vocabulary import OVERVIEW_TABLES, names
-from .base import COUNT, DEFAULT_SET_HELP, DEPTH, campaign_option, fail_cleanly, main, open_warehouse, output_option, run_names
-from .metaeval import checked_figure
+from .base import COUNT, DEFAULT_SET_HELP, DEPTH, campaign_option, checked_figure, fail_cleanly, main, open_warehouse, output_option, run_names
 
 
 @main.command("sql")

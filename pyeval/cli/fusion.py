@@ -8,9 +8,8 @@ import click
 from ..errors import PyevalError
 from ..vocabulary import (ABSENT_SCORES, NORM_STAGES, ORDERINGS, PAIR_TESTS, REPORT_TABLE_FORMATS, RUN_FILE_FORMATS,
                           TIE_ORDERS, names)
-from .base import (DEFAULT_SET_HELP, DEPTH, NON_NEGATIVE, POSITIVE, PROBABILITY, campaign_option, checked_output,
+from .base import (DEFAULT_SET_HELP, DEPTH, NON_NEGATIVE, POSITIVE, PROBABILITY, campaign_option, checked_figure, checked_output,
                    fail_cleanly, main, number_list, open_warehouse, output_option, replace_option)
-from .metaeval import checked_figure
 
 
 def _names(values) -> list[str]:

@@ -95,7 +95,7 @@ def compare_command(ctx, campaign, reference, candidates, measures, threshold, t
 
     if plot_prefix:  # every figure file checked before any work
         from ..judgments import canonical
-        from .metaeval import require_figure_paths
+        from .base import require_figure_paths
 
         require_figure_paths(f"{_figure_stem(plot_prefix, candidate, canonical(measure))}-{kind}.png"
                              for candidate in candidates for measure in measures for kind in ("means", "bland-altman"))

@@ -7,7 +7,7 @@ import click
 
 from ..vocabulary import COMPARISONS, CORRECTIONS, CORRELATION_COLUMNS, CORRELATION_TESTS, FUZZ_MARGINS, MEM_EXPECTATIONS, MEM_SOLVERS, P_CONVENTIONS, REPORT_FORMATS, RESAMPLING_ENGINES, SIGNIFICANCE_TESTS, SWAP_RULES, SWAP_SAMPLING, names
 from .base import (COUNT, DEFAULT_SET_HELP, NON_NEGATIVE, POSITIVE, PROBABILITY, REPLICATES, RISK_ALPHA, SEED, TRIALS,
-                   campaign_option, checked_output, fail_cleanly, main, number_list, open_warehouse, output_option, run_names, storing)
+                   campaign_option, checked_figure, checked_output, fail_cleanly, main, number_list, open_warehouse, output_option, run_names, storing)
 
 
 
@@ -29,23 +29,6 @@ def _resampling_options(command):
     ]):
         command = option(command)
     return command
-
-
-def _is_pyeval_figure(path) -> bool:
-    from pyeval.storage import ownership
-
-    return ownership.is_pyeval_figure(path)
-
-
-#: The check of a --plot path (a click callback): a new file or a figure pyeval saved.
-checked_figure = checked_output("figure", _is_pyeval_figure)
-
-
-def require_figure_paths(paths) -> None:
-    """Refuse, before any work, the figure files a --plot PREFIX would write (each checked as
-    :data:`checked_figure` checks one --plot path)."""
-    for path in paths:
-        checked_figure(None, None, path)
 
 
 def _plot_options(help_text: str):

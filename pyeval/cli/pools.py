@@ -200,7 +200,7 @@ def loo_command(ctx, campaign, pool_name, measures, grouping, judgment_set, runs
 
     if plot_prefix:  # every figure file checked before any work
         from ..pools.leave_out import measure_names
-        from .metaeval import require_figure_paths
+        from .base import require_figure_paths
 
         require_figure_paths(_loo_figure(plot_prefix, measure) for measure in measure_names(measures))
     con = open_warehouse(ctx, create=False)

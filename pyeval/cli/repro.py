@@ -5,9 +5,8 @@ from __future__ import annotations
 import click
 
 from pyeval.vocabulary import REPORT_TABLE_FORMATS, REPRO_KINDS, names
-from .base import (DEFAULT_SET_HELP, DEPTH, PROBABILITY, campaign_option, fail_cleanly, main, open_warehouse,
+from .base import (DEFAULT_SET_HELP, DEPTH, PROBABILITY, campaign_option, checked_figure, fail_cleanly, main, open_warehouse,
                    storing)
-from .metaeval import checked_figure
 
 _FORMAT = click.option("--format", "fmt", type=click.Choice(names(REPORT_TABLE_FORMATS)), default="table",
                        show_default=True, help="How to print the result.")

@@ -5,9 +5,8 @@ from __future__ import annotations
 import click
 
 from ..vocabulary import MAX_DESIGN_TOPICS, DESIGNS, DESIGN_METHODS, REPORT_TABLE_FORMATS, SE_CONVENTIONS, VARIANCE_METHODS, names
-from .base import (DEFAULT_SET_HELP, POSITIVE, PROBABILITY, RISK_ALPHA, fail_cleanly, main, number_list, open_warehouse,
+from .base import (DEFAULT_SET_HELP, POSITIVE, PROBABILITY, RISK_ALPHA, checked_figure, fail_cleanly, main, number_list, open_warehouse,
                    storing)
-from .metaeval import checked_figure
 
 
 

@@ -169,13 +169,13 @@ def ownership(
     con: duckdb.DuckDBPyConnection, migrations: list[tuple[int, str, Path]] | None = None
 ) -> Ownership:
     """Whether the open database is empty, a pyeval warehouse, or someone else's. Reads only."""
+    comment = marker(con)
+    if comment is not None and comment.startswith(WAREHOUSE_MARKER):  # the marked table: not empty
+        return Ownership.PYEVAL
     if not _user_objects(con):
         return Ownership.EMPTY
-    comment = marker(con)
     if comment is None or comment == CLIENT_SNAPSHOT_MARKER:  # a copy for clients is no warehouse
         return Ownership.FOREIGN
-    if comment.startswith(WAREHOUSE_MARKER):
-        return Ownership.PYEVAL
     name, checksum = _first_migration_checksum(migrations)
     schema = migrations_schema(con)  # 'main' or 'pyeval_internal', from the catalogue
     try:
