@@ -4,7 +4,7 @@ of ``pyeval evaluate -m official`` on a stored campaign; issue 39's target: eval
 of this) or over two files (the floor of ``pyeval trec_eval QRELS RUN``).
 
     python bench/floor_official.py WAREHOUSE.duckdb CAMPAIGN [--topics qrels|intersection]
-                                   [--out values.json] [--per-topic] [--store VALUES.duckdb]
+                                   [--out values.json] [--per-topic] [--store VALUES.duckdb] [--record]
     python bench/floor_official.py --files QRELS RUN [--topics intersection|qrels]
                                    [--out values.json] [--per-topic]
 
@@ -25,7 +25,12 @@ transaction, the per-topic values in long form (run, topic, measure, value: the 
 topic_scores) and the means (run, measure, value) into tables of the DuckDB file FILE (made anew,
 on the same disk), which is closed (checkpointed) before the process ends. The floor of the same
 work pyeval evaluate does, once: pyeval also keeps the current values (current_scores), a second
-copy of the per-topic rows (docs/schema.md). What it reads: run_entries (each
+copy of the per-topic rows (docs/schema.md). ``--record`` does evaluate's very work: it writes
+into WAREHOUSE itself (so give it a copy, as it was before the evaluation) the rows ``pyeval
+evaluate`` stores, in one transaction (``record``): an evaluations row, its measures and inputs,
+the per-topic values (topic_scores) and means (evaluation_means), and the archive's copies of
+both (current_scores and current_means: the keys' earlier rows replaced); then it closes the file
+(a checkpoint). tests/bench/test_floor_official.py checks that it leaves the rows evaluate leaves. What it reads: run_entries (each
 run's documents with ``trec_rank``, the rank under trec_eval's ordering, score descending then
 docno descending, set once at load by sql/loaders/run_insert.sql), qrels_by_set (the ad hoc
 judgments, intent ''), of the campaign's default judgment set (campaigns.default_judgment_set),
@@ -237,6 +242,94 @@ def store(con: duckdb.DuckDBPyConnection, path: str) -> None:
     con.execute("detach floor_store")
 
 
+
+#: What pyeval's catalogue says of each stored name (evaluation_measures and the archive's copies):
+#: trec_eval name -> (stored name, measure_name, family, parameters, aggregate).
+RECORDED = {
+    "num_q": ("NumQ", "NumQ", "counts", "{}", "sum"),
+    "num_ret": ("NumRet", "NumRet", "counts", '{"rel": null}', "sum"),
+    "num_rel": ("NumRel", "NumRel", "counts", '{"rel": 1}', "sum"),
+    "num_rel_ret": ("NumRet(rel=1)", "NumRet", "counts", '{"rel": 1}', "sum"),
+    "map": ("AP", "AP", "average_precision", '{"cutoff": null, "judged_only": false, "rel": 1}', "mean"),
+    "gm_map": ("GMAP", "GMAP", "average_precision", '{"rel": 1}', "gmean"),
+    "Rprec": ("Rprec", "Rprec", "precision", '{"judged_only": false, "rel": 1}', "mean"),
+    "bpref": ("Bpref", "Bpref", "average_precision", '{"rel": 1}', "mean"),
+    "recip_rank": ("RR", "RR", "average_precision", '{"cutoff": null, "judged_only": false, "rel": 1}', "mean"),
+    **{f"iprec_at_recall_{x:.2f}": (f"IPrec@{x:.1f}", "IPrec", "average_precision",
+                                    f'{{"judged_only": false, "recall": {x}, "rel": 1}}', "mean")
+       for x in RECALL_POINTS},
+    **{f"P_{k}": (f"P@{k}", "P", "precision", f'{{"cutoff": {k}, "judged_only": false, "rel": 1}}', "mean")
+       for k in P_CUTOFFS},
+}
+
+
+def record(con: duckdb.DuckDBPyConnection, campaign: str) -> int:
+    """Record the computed values in the open warehouse itself, as ``pyeval evaluate`` stores an
+    evaluation (the floor of that same work; the file is changed, so give it a copy): in one
+    transaction an ``evaluations`` row, its measures, inputs (the qrels' and each run's sha256),
+    the per-topic values (``topic_scores``) and means (``evaluation_means``), and the archive's
+    copies of both for the same keys (``current_scores``, ``current_means``: the keys' rows
+    replaced); then committed. Returns the new evaluation id."""
+    names = ", ".join(f'"{name}"' for name in MEASURES)
+    con.execute("create or replace temp table floor_recorded (trec_name varchar, measure varchar, "
+                "measure_name varchar, family varchar, parameters varchar, aggregate varchar)")
+    con.executemany("insert into floor_recorded values (?, ?, ?, ?, ?, ?)",
+                    [(name, *RECORDED[name]) for name in MEASURES])
+    # the long forms, once: what both copies of each are made from
+    con.execute(f"create or replace temp table floor_long_scores as select run_id, topic_id, "
+                f"floor_recorded.measure, value from (unpivot floor_topic_values on {names} "
+                "into name trec_name value value) inner join floor_recorded using (trec_name)")
+    con.execute(f"create or replace temp table floor_long_means as select run_id, floor_recorded.measure, value, "
+                f"topics from (unpivot floor_means on {names} into name trec_name value value) "
+                "inner join floor_recorded using (trec_name) inner join (select run_id, count(*) as topics "
+                "from floor_topic_values group by run_id) using (run_id)")
+    con.execute("begin")
+    try:
+        evaluation_id, judgment_set = con.execute(
+            "select coalesce((select max(evaluation_id) from evaluations), 0) + 1, default_judgment_set "
+            "from campaigns where campaign_id = $c", {"c": campaign}).fetchone()
+        keys = {"id": evaluation_id, "c": campaign, "set": judgment_set}
+        con.execute("insert into evaluations (evaluation_id, campaign_id, pyeval_version, ordering, settings, "
+                    "judgment_set) values ($id, $c, 'floor', 'trec', '{}', $set)", keys)
+        con.execute("insert into evaluation_measures (evaluation_id, measure, measure_name, family, parameters, "
+                    "aggregate) select $id, measure, measure_name, family, parameters, aggregate "
+                    "from floor_recorded", {"id": evaluation_id})
+        con.execute("insert into evaluation_inputs (evaluation_id, campaign_id, input_kind, input_name, source_file, "
+                    "source_sha256) select $id, $c, 'run', run_id, source_file, source_sha256 from runs "
+                    "where campaign_id = $c union all select $id, $c, 'qrels', $set, source_file, source_sha256 "
+                    "from campaign_inputs where campaign_id = $c and input_kind = 'qrels' and judgment_set = $set "
+                    "qualify row_number() over (order by loaded_at desc) = 1", keys)
+        con.execute("insert into topic_scores (evaluation_id, campaign_id, run_id, topic_id, measure, value, "
+                    "judgment_set) select $id, $c, run_id, topic_id, measure, value, $set from floor_long_scores",
+                    keys)
+        con.execute("insert into evaluation_means (evaluation_id, campaign_id, run_id, measure, value, topics, "
+                    "judgment_set) select $id, $c, run_id, measure, value, topics, $set from floor_long_means", keys)
+        con.execute("delete from current_scores where campaign_id = $c and judgment_set = $set "
+                    "and measure in (select measure from floor_recorded)", {"c": campaign, "set": judgment_set})
+        con.execute("insert into current_scores (campaign_id, run_id, topic_id, measure, value, evaluation_id, "
+                    "evaluated_at, judgment_set, aggregate, higher_is_better) "
+                    "select $c, run_id, topic_id, floor_long_scores.measure, value, $id, "
+                    "(select created_at from evaluations where evaluation_id = $id), $set, "
+                    "floor_recorded.aggregate, measures.higher_is_better from floor_long_scores "
+                    "inner join floor_recorded using (measure) "
+                    "left join measures on measures.measure_name = floor_recorded.measure_name", keys)
+        con.execute("delete from current_means where campaign_id = $c and judgment_set = $set "
+                    "and measure in (select measure from floor_recorded)", {"c": campaign, "set": judgment_set})
+        con.execute("insert into current_means (campaign_id, run_id, system, team, run_date, measure, value, topics, "
+                    "evaluation_id, evaluated_at, measure_name, aggregate, higher_is_better, judgment_set) "
+                    "select $c, runs.run_id, runs.system, runs.team, runs.run_date, floor_long_means.measure, "
+                    "floor_long_means.value, floor_long_means.topics, $id, "
+                    "(select created_at from evaluations where evaluation_id = $id), floor_recorded.measure_name, "
+                    "floor_recorded.aggregate, measures.higher_is_better, $set from floor_long_means "
+                    "inner join runs on runs.campaign_id = $c and runs.run_id = floor_long_means.run_id "
+                    "inner join floor_recorded using (measure) "
+                    "left join measures on measures.measure_name = floor_recorded.measure_name", keys)
+        con.execute("commit")
+    except BaseException:
+        con.execute("rollback")
+        raise
+    return evaluation_id
+
 # The two files in tables of the stored tables' shape (of the columns the statements read).
 _QRELS_CSV = "{'topic': 'VARCHAR', 'iteration': 'VARCHAR', 'docno': 'VARCHAR', 'level': 'INTEGER'}"
 _RUN_CSV = ("{'topic': 'VARCHAR', 'q0': 'VARCHAR', 'docno': 'VARCHAR', 'rank': 'INTEGER', "
@@ -292,6 +385,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-topic", action="store_true", help="with --out: the per-topic values too")
     parser.add_argument("--store", metavar="FILE",
                         help="also store the per-topic values and means in this DuckDB file (made anew)")
+    parser.add_argument("--record", action="store_true",
+                        help="also record the values in WAREHOUSE itself as pyeval evaluate stores an "
+                             "evaluation (its tables and the archive's copies; the file is changed: give it a copy)")
     args = parser.parse_args(argv)
     if (args.files is None) == (args.campaign is None):
         parser.error("give either WAREHOUSE CAMPAIGN or --files QRELS RUN")
@@ -306,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     started = time.perf_counter()
     # read-only, unless the values are stored (a read-only database attaches no file to write)
-    con = duckdb.connect(args.warehouse, read_only=not args.store)
+    con = duckdb.connect(args.warehouse, read_only=not (args.store or args.record))
     if not con.execute("select count(*) from campaigns where campaign_id = $campaign",
                        {"campaign": args.campaign}).fetchone()[0]:
         parser.error(f"no campaign {args.campaign!r} in {args.warehouse}")
@@ -314,11 +410,15 @@ def main(argv: list[str] | None = None) -> int:
     runs, topics = con.execute("select count(distinct run_id), count(*) from floor_topic_values").fetchone()
     if args.store:
         store(con, args.store)
+    if args.record:
+        con.execute("set search_path = 'main,pyeval_internal'")  # as every pyeval connection reads it
+        record(con, args.campaign)
     computed = time.perf_counter() - started
     if args.out:
         with open(args.out, "w") as f:
             json.dump(values(con, args.per_topic), f)
     print(f"{runs} runs, {topics} (run, topic) pairs, {len(MEASURES)} measures: computed in {computed:.3f}s")
+    con.close()  # a checkpoint, when anything was recorded
     return 0
 
 

@@ -19,25 +19,24 @@
 -- computed over that list (list_aggregate runs an aggregate over a list's elements in their
 -- order, as the aggregate with `order by topic_id` does, so the values are the same bit for bit;
 -- one sort per group instead of one per ordered aggregate).
-with scores as (
+-- (the aggregate of each measure is joined to the groups, not to every value)
+with value_lists as (
     select
-        evaluation_scores.run_id,
-        evaluation_scores.topic_id,
-        evaluation_scores.measure,
-        evaluation_scores.value,
-        requested_aggregates.aggregate
+        run_id,
+        measure,
+        list(value order by topic_id) as topic_values
     from evaluation_scores
-    inner join requested_aggregates on evaluation_scores.measure = requested_aggregates.measure
+    group by run_id, measure
 ),
 
 topic_values as (
     select
-        run_id,
-        measure,
-        any_value(aggregate) as aggregate,
-        list(value order by topic_id) as topic_values
-    from scores
-    group by run_id, measure
+        value_lists.run_id,
+        value_lists.measure,
+        requested_aggregates.aggregate,
+        value_lists.topic_values
+    from value_lists
+    inner join requested_aggregates on value_lists.measure = requested_aggregates.measure
 ),
 
 -- the mean, first within an ulp or two: favg's compensated (Kahan) sum over the topics

@@ -221,3 +221,47 @@ def test_the_script_takes_a_warehouse_or_files(capsys):
         with pytest.raises(SystemExit):
             floor.main(argv)
         assert "give either WAREHOUSE CAMPAIGN or --files QRELS RUN" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("topic_policy", ["qrels", "intersection"])
+def test_the_recording_floor_writes_the_rows_evaluate_writes(tmp_path, write, topic_policy):
+    """--record (the floor of evaluate's whole work) leaves the warehouse as ``pyeval evaluate -m
+    official`` leaves a copy of it: the same rows in each table an evaluation writes (values
+    within TOLERANCE; ids, times and the pyeval version aside), the archive's copies included,
+    and nothing stale; a second recording replaces the current rows of the same keys."""
+    import shutil
+
+    db = tmp_path / "w.duckdb"
+    invoke("--db", db, "load", "qrels", "-C", "c", write("qrels", EDGE_QRELS))
+    invoke("--db", db, "load", "run", "-C", "c", *(write(name, text) for name, text in EDGE_RUNS.items()))
+    recorded = tmp_path / "recorded.duckdb"
+    shutil.copyfile(db, recorded)
+    invoke("--db", db, "evaluate", "-C", "c", "-m", "official", "--topics", topic_policy)
+    for _ in range(2):
+        assert floor.main([str(recorded), "c", "--record", "--topics", topic_policy]) == 0
+    columns = {
+        "topic_scores": "campaign_id, run_id, topic_id, measure, judgment_set, value",
+        "evaluation_means": "campaign_id, run_id, measure, judgment_set, topics, value",
+        "current_scores": "campaign_id, run_id, topic_id, measure, judgment_set, aggregate, higher_is_better, value",
+        "current_means": "campaign_id, run_id, measure, judgment_set, system, team, run_date, topics, measure_name, "
+                         "aggregate, higher_is_better, value",
+        "evaluation_measures": "measure, measure_name, family, parameters, aggregate, gain_profile",
+        "evaluation_inputs": "campaign_id, input_kind, input_name, source_file, source_sha256",
+    }
+    latest = {"topic_scores": "evaluation_id = 2", "evaluation_means": "evaluation_id = 2",
+              "evaluation_measures": "evaluation_id = 2", "evaluation_inputs": "evaluation_id = 2"}
+    with duckdb.connect(str(db), read_only=True) as evaluated, duckdb.connect(str(recorded), read_only=True) as floor_db:
+        for table, names in columns.items():
+            order = f"select {names} from {table} where {{}} order by all"
+            expected = evaluated.execute(order.format("true")).fetchall()
+            got = floor_db.execute(order.format(latest.get(table, "true"))).fetchall()
+            assert len(got) == len(expected) > 0, table
+            for got_row, expected_row in zip(got, expected):
+                assert got_row[:-1] == expected_row[:-1], table
+                if isinstance(expected_row[-1], float):  # a value
+                    assert math.isclose(got_row[-1], expected_row[-1], rel_tol=0, abs_tol=TOLERANCE), (table, got_row)
+                else:
+                    assert got_row[-1] == expected_row[-1], table
+        assert floor_db.execute("select count(*) from stale_results").fetchone()[0] == 0
+        assert floor_db.execute("select count(*) from scores").fetchone() == evaluated.execute(
+            "select count(*) from scores").fetchone()
