@@ -343,7 +343,11 @@ def _plan_reuse(measures, qrels, run, repeats: int = 5) -> dict[str, float]:
     engine.evaluate(ours, shaped, None)  # the plan prepared
     engine._load({RUN: shaped}, {RUN: "<run>"})  # the run stored: the statement over stored runs
     plan = engine._plan(ours, None)  # that plan, as each call takes it
-    params = {**plan.params, "runs": [RUN]}
+    from pyeval.core import compile
+
+    used = compile.parameters(plan.sql)  # the statement's own parameters, as each call binds them
+    params = {name: value for name, value in {**plan.params, "runs": [RUN], "first_file": 0, "last_file": 0}.items()
+              if name in used}
     phases = [_phases(_profiled(engine.con, plan.sql, params)) for _ in range(repeats)]
     binding, optimizer, physical, operators = (statistics.median(values) * 1000 for values in zip(*phases))
     (threads,) = engine.con.execute("select current_setting('threads')").fetchone()
