@@ -30,9 +30,11 @@ into WAREHOUSE itself (so give it a copy, as it was before the evaluation) the r
 evaluate`` stores, in one transaction (``record``): an evaluations row, its measures and inputs,
 the per-topic values (topic_scores) and means (evaluation_means), and the archive's copies of
 both (current_scores and current_means: the keys' earlier rows replaced); then it closes the file
-(a checkpoint). tests/bench/test_floor_official.py checks that it leaves the rows evaluate leaves. What it reads: run_entries (each
-run's documents with ``trec_rank``, the rank under trec_eval's ordering, score descending then
-docno descending, set once at load by sql/loaders/run_insert.sql), qrels_by_set (the ad hoc
+(a checkpoint). tests/bench/test_floor_official.py checks that it leaves the rows evaluate leaves.
+
+What it reads: run_entries (each run's documents with ``trec_rank``, the rank under trec_eval's
+ordering, score descending then docno descending, set once at load by
+sql/loaders/run_insert.sql), qrels_by_set (the ad hoc
 judgments, intent ''), of the campaign's default judgment set (campaigns.default_judgment_set),
 and runs. How (three statements, one pass over run_entries):
 
@@ -242,7 +244,6 @@ def store(con: duckdb.DuckDBPyConnection, path: str) -> None:
     con.execute("detach floor_store")
 
 
-
 #: What pyeval's catalogue says of each stored name (evaluation_measures and the archive's copies):
 #: trec_eval name -> (stored name, measure_name, family, parameters, aggregate).
 RECORDED = {
@@ -329,6 +330,7 @@ def record(con: duckdb.DuckDBPyConnection, campaign: str) -> int:
         con.execute("rollback")
         raise
     return evaluation_id
+
 
 # The two files in tables of the stored tables' shape (of the columns the statements read).
 _QRELS_CSV = "{'topic': 'VARCHAR', 'iteration': 'VARCHAR', 'docno': 'VARCHAR', 'level': 'INTEGER'}"

@@ -18,8 +18,8 @@
 -- Each (run, measure) sorts its values into a list once, in topic order; every aggregate is then
 -- computed over that list (list_aggregate runs an aggregate over a list's elements in their
 -- order, as the aggregate with `order by topic_id` does, so the values are the same bit for bit;
--- one sort per group instead of one per ordered aggregate).
--- (the aggregate of each measure is joined to the groups, not to every value)
+-- one sort per group instead of one per ordered aggregate). Each measure's aggregate is joined to
+-- the groups, not to every value.
 with value_lists as (
     select
         run_id,
