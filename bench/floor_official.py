@@ -25,9 +25,9 @@ transaction, the per-topic values in long form (run, topic, measure, value: the 
 topic_scores) and the means (run, measure, value) into tables of the DuckDB file FILE (made anew,
 on the same disk), which is closed (checkpointed) before the process ends. The floor of the same
 work pyeval evaluate does, once: pyeval also keeps the current values (current_scores), a second
-copy of the per-topic rows (docs/schema.md). ``--record`` does evaluate's very work: it writes
-into WAREHOUSE itself (so give it a copy, as it was before the evaluation) the rows ``pyeval
-evaluate`` stores, in one transaction (``record``): an evaluations row, its measures and inputs,
+copy of the per-topic rows (docs/schema.md). ``--record`` does evaluate's work: it writes into
+WAREHOUSE itself (so give it a copy, as it was before the evaluation) the rows ``pyeval evaluate``
+stores, in one transaction (``record``): an evaluations row, its measures and inputs,
 the per-topic values (topic_scores) and means (evaluation_means), and the archive's copies of
 both (current_scores and current_means: the keys' earlier rows replaced); then it closes the file
 (a checkpoint). tests/bench/test_floor_official.py checks that it leaves the rows evaluate leaves.
@@ -265,8 +265,9 @@ RECORDED = {
 
 
 def record(con: duckdb.DuckDBPyConnection, campaign: str) -> int:
-    """Record the computed values in the open warehouse itself, as ``pyeval evaluate`` stores an
-    evaluation (the floor of that same work; the file is changed, so give it a copy): in one
+    """Record the computed values in the open warehouse itself, the rows ``pyeval evaluate`` stores
+    for an evaluation of the official set (the floor of that same work; the file is changed, so
+    give it a copy; its settings column holds '{}' and its means are plain averages): in one
     transaction an ``evaluations`` row, its measures, inputs (the qrels' and each run's sha256),
     the per-topic values (``topic_scores``) and means (``evaluation_means``), and the archive's
     copies of both for the same keys (``current_scores``, ``current_means``: the keys' rows
@@ -295,18 +296,22 @@ def record(con: duckdb.DuckDBPyConnection, campaign: str) -> int:
         con.execute("insert into evaluation_measures (evaluation_id, measure, measure_name, family, parameters, "
                     "aggregate) select $id, measure, measure_name, family, parameters, aggregate "
                     "from floor_recorded", {"id": evaluation_id})
+        # the inputs as the warehouse states them now (its view current_inputs): the judgment
+        # set's qrels and intents, document lengths and every run (all were evaluated)
         con.execute("insert into evaluation_inputs (evaluation_id, campaign_id, input_kind, input_name, source_file, "
-                    "source_sha256) select $id, $c, 'run', run_id, source_file, source_sha256 from runs "
-                    "where campaign_id = $c union all select $id, $c, 'qrels', $set, source_file, source_sha256 "
-                    "from campaign_inputs where campaign_id = $c and input_kind = 'qrels' and judgment_set = $set "
-                    "qualify row_number() over (order by loaded_at desc) = 1", keys)
+                    "source_sha256) select $id, campaign_id, input_kind, input_name, source_file, source_sha256 "
+                    "from current_inputs where campaign_id = $c and (input_kind = 'run' or input_kind = 'doclengths' "
+                    "or (input_kind in ('qrels', 'intents') and input_name = $set))", keys)
         con.execute("insert into topic_scores (evaluation_id, campaign_id, run_id, topic_id, measure, value, "
                     "judgment_set) select $id, $c, run_id, topic_id, measure, value, $set from floor_long_scores",
                     keys)
         con.execute("insert into evaluation_means (evaluation_id, campaign_id, run_id, measure, value, topics, "
                     "judgment_set) select $id, $c, run_id, measure, value, topics, $set from floor_long_means", keys)
-        con.execute("delete from current_scores where campaign_id = $c and judgment_set = $set "
-                    "and measure in (select measure from floor_recorded)", {"c": campaign, "set": judgment_set})
+        # the archive's copies: the rows of the keys recorded now replaced, as pyeval/core/archive.py does
+        con.execute("delete from current_scores using floor_long_scores where current_scores.campaign_id = $c "
+                    "and current_scores.judgment_set = $set and current_scores.run_id = floor_long_scores.run_id "
+                    "and current_scores.topic_id = floor_long_scores.topic_id "
+                    "and current_scores.measure = floor_long_scores.measure", {"c": campaign, "set": judgment_set})
         con.execute("insert into current_scores (campaign_id, run_id, topic_id, measure, value, evaluation_id, "
                     "evaluated_at, judgment_set, aggregate, higher_is_better) "
                     "select $c, run_id, topic_id, floor_long_scores.measure, value, $id, "
@@ -314,8 +319,9 @@ def record(con: duckdb.DuckDBPyConnection, campaign: str) -> int:
                     "floor_recorded.aggregate, measures.higher_is_better from floor_long_scores "
                     "inner join floor_recorded using (measure) "
                     "left join measures on measures.measure_name = floor_recorded.measure_name", keys)
-        con.execute("delete from current_means where campaign_id = $c and judgment_set = $set "
-                    "and measure in (select measure from floor_recorded)", {"c": campaign, "set": judgment_set})
+        con.execute("delete from current_means using floor_long_means where current_means.campaign_id = $c "
+                    "and current_means.judgment_set = $set and current_means.run_id = floor_long_means.run_id "
+                    "and current_means.measure = floor_long_means.measure", {"c": campaign, "set": judgment_set})
         con.execute("insert into current_means (campaign_id, run_id, system, team, run_date, measure, value, topics, "
                     "evaluation_id, evaluated_at, measure_name, aggregate, higher_is_better, judgment_set) "
                     "select $c, runs.run_id, runs.system, runs.team, runs.run_date, floor_long_means.measure, "

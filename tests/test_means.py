@@ -70,8 +70,9 @@ def test_a_mean_is_the_exact_mean_rounded_once():
 def test_each_aggregate_reads_its_values_in_topic_order_and_skips_missing_ones():
     """Rows stored in any order give the means of the values in topic order: a count's sum, a
     geometric mean (floored at 1e-5), trec_eval's one-by-one sum and the exact mean; a missing
-    value (NULL) is left out of a mean's divisor and of the sums but counts as a topic; in a
-    geometric mean it is floored as 0 is (DuckDB's greatest() skips NULL)."""
+    value (NULL) adds nothing to a sum, is left out of the exact mean's divisor (not of the
+    in-order mean's) and counts as a topic; in a geometric mean it is floored as 0 is (DuckDB's
+    greatest() skips NULL). A measure asked twice is one row, its values counted once."""
     import random
     import statistics
 
@@ -89,6 +90,9 @@ def test_each_aggregate_reads_its_values_in_topic_order_and_skips_missing_ones()
     assert got["NumRel"] == (9.0, 4)
     assert got["GMAP"][1] == 4
     assert math.isclose(got["GMAP"][0], math.exp((math.log(0.5) + math.log(1e-5) + math.log(0.25) + math.log(1e-5)) / 4), rel_tol=1e-15)
+    means_into(con, [*measures, parse("AP")], "twice", in_topic_order=False)
+    assert con.execute("select measure, value, topics from twice where measure = 'AP'").fetchall() == [
+        ("AP", statistics.mean([0.1, 0.7, 0.2]), 4)]
     means_into(con, measures, "ordered", in_topic_order=True)
     ordered = dict(con.execute("select measure, value from ordered").fetchall())
     assert ordered["AP"] == (0.1 + 0.7 + 0.2) / 4  # trec_eval's sum over the topics, divided by all of them

@@ -146,8 +146,9 @@ def means_select(measures: Sequence[Measure], scores: str = "evaluation_scores",
     if scores != "evaluation_scores":
         relations.append(f"evaluation_scores as (select run_id, topic_id, measure, value from {scores})")
     text = "with " + ",\n".join(relations) + "\nselect * from (\n" + sqlfiles.read("evaluation/means.sql") + "\n)"
-    return text, {"aggregated_measures": [str(m) for m in measures],
-                  "aggregates": [m.definition.aggregate for m in measures], "in_topic_order": in_topic_order}
+    aggregates = {str(m): m.definition.aggregate for m in measures}  # one row per measure, asked twice or not
+    return text, {"aggregated_measures": list(aggregates), "aggregates": list(aggregates.values()),
+                  "in_topic_order": in_topic_order}
 
 
 def campaign_runs(con, campaign_id: str, runs: Sequence[str] | None, any_qrels: bool = False) -> list[str]:
