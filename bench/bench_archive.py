@@ -392,7 +392,11 @@ def measure_scale(work: Path, data: dict, campaigns: int, args, postgres_url: st
     con.close()
     if not args.no_sharing:
         result["sharing"] = measure_sharing(path, work, campaigns, postgres_url, args.publish_max_run_entries)
-    path.unlink()
+    if args.keep is not None:  # for later queries (bench/archive_without_copy.py)
+        args.keep.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(path), str(args.keep / path.name))
+    else:
+        path.unlink()
     return result
 
 
@@ -442,6 +446,8 @@ def main() -> None:
     parser.add_argument("--publish-max-run-entries", type=int, default=100_000_000,
                         help="above this many run entries, publish after deleting the copies' run entries")
     parser.add_argument("--work", type=Path, help="the folder for the files (default: a temporary one)")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="keep each size's archive there (archive_N.duckdb), closed, instead of removing it")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     if min(args.campaigns) < 1:
