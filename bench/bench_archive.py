@@ -1,7 +1,8 @@
 """Archive queries and sharing as the archive grows: whole-archive aggregates over the views
 scores, run_means and monthly_means against the same aggregates over stored copies of the rows
 they show, the definitions before migration 0015 (which regrouped the whole history at every
-query), one-campaign queries, the cost of keeping the stored current values
+query), scores' rows found in the history without the stored current values (WITHOUT_COPY: what
+evaluate's second copy of its per-topic values saves), one-campaign queries, the cost of keeping the stored current values
 (pyeval/core/archive.py), the warehouse file's size, and the whole processes ``pyeval snapshot``,
 ``pyeval export --parquet`` and ``pyeval publish`` (to a local PostgreSQL server).
 
@@ -73,16 +74,37 @@ OLD_SCORES = ("select campaign_id, run_id, topic_id, measure, value, evaluation_
 OLD_RUN_MEANS = (REPO / "tests" / "test_current_scores.py").read_text(encoding="utf-8").split(
     'OLD_RUN_MEANS = """')[1].split('"""')[0]
 
-#: (name, aggregate with {rows} for the relation, the relation in the view, its stored copy, before 0015)
+#: The rows of scores found without the stored current values (current_scores): in the history,
+#: the topic_scores rows of the evaluation current_means names for their key, under each
+#: campaign's default judgment set. What a whole-archive query would read were evaluate to write
+#: each per-topic value once (the least: a key whose topics came from two evaluations would need
+#: stored rows beside it; docs/benchmarks.md, "At `88e01d9`").
+WITHOUT_COPY = """
+select topic_scores.campaign_id, topic_scores.run_id, topic_scores.topic_id, topic_scores.measure,
+       topic_scores.value, topic_scores.judgment_set
+from topic_scores
+inner join current_means
+    on topic_scores.campaign_id = current_means.campaign_id
+    and topic_scores.judgment_set = current_means.judgment_set
+    and topic_scores.run_id = current_means.run_id
+    and topic_scores.measure = current_means.measure
+    and topic_scores.evaluation_id = current_means.evaluation_id
+inner join campaigns
+    on topic_scores.campaign_id = campaigns.campaign_id
+    and topic_scores.judgment_set = campaigns.default_judgment_set
+"""
+
+#: (name, aggregate with {rows} for the relation, the relation in the view, its stored copy, before
+#: 0015, without the stored current values or None)
 WHOLE_ARCHIVE = [
     ("scores: count(*), avg(value)", "select count(*), avg(value) from {rows}",
-     "scores", "stored_scores", f"({OLD_SCORES})"),
+     "scores", "stored_scores", f"({OLD_SCORES})", f"({WITHOUT_COPY})"),
     ("scores: avg(value) by judgment_set, measure", "select judgment_set, measure, avg(value), count(*) from {rows} "
-     "group by all", "scores", "stored_scores", f"({OLD_SCORES})"),
+     "group by all", "scores", "stored_scores", f"({OLD_SCORES})", f"({WITHOUT_COPY})"),
     ("run_means: avg(value) by system, measure", "select system, measure, avg(value), count(*) from {rows} "
-     "group by all", "run_means", "stored_run_means", "old_run_means"),
+     "group by all", "run_means", "stored_run_means", "old_run_means", None),
     ("monthly_means: count(*), avg(mean_value)", "select count(*), avg(mean_value) from ({monthly})",
-     "run_means", "stored_run_means", "old_run_means"),
+     "run_means", "stored_run_means", "old_run_means", None),
 ]
 
 #: Queries about the seed campaign, which every size holds ($campaign is bound to SEED), and the
@@ -334,7 +356,7 @@ def measure_scale(work: Path, data: dict, campaigns: int, args, postgres_url: st
     con.execute(f"create temp view old_run_means as {OLD_RUN_MEANS}")
     monthly = sqlfiles.view_sql("monthly_means")
     rows = {}
-    for name, aggregate, view, stored, old in WHOLE_ARCHIVE:
+    for name, aggregate, view, stored, old, without_copy in WHOLE_ARCHIVE:
         def sql(relation: str) -> str:
             if "{monthly}" in aggregate:
                 return aggregate.format(monthly=monthly.replace("from run_means\n", f"from {relation} as run_means\n"))
@@ -345,8 +367,12 @@ def measure_scale(work: Path, data: dict, campaigns: int, args, postgres_url: st
             view_sql = sql(view)
         assert same(con.execute(view_sql).fetchall(), con.execute(sql(stored)).fetchall()), name
         assert same(con.execute(view_sql).fetchall(), con.execute(sql(old)).fetchall()), name
+        calls = {"view": query(con, view_sql), "stored": query(con, sql(stored))}
+        if without_copy is not None:
+            assert same(con.execute(view_sql).fetchall(), con.execute(sql(without_copy)).fetchall()), name
+            calls["without_stored_current_values"] = query(con, sql(without_copy))
         con.execute(view_sql).fetchall()  # warm
-        rows[name] = timed_together({"view": query(con, view_sql), "stored": query(con, sql(stored))}, args.repeats)
+        rows[name] = timed_together(calls, args.repeats)
         rows[name]["before_0015"] = timed(query(con, sql(old)), 1 if campaigns > 100 else args.repeats)
     result["whole_archive"] = rows
     seed = {"campaign": SEED}
@@ -392,11 +418,7 @@ def measure_scale(work: Path, data: dict, campaigns: int, args, postgres_url: st
     con.close()
     if not args.no_sharing:
         result["sharing"] = measure_sharing(path, work, campaigns, postgres_url, args.publish_max_run_entries)
-    if args.keep is not None:  # for later queries (bench/archive_without_copy.py)
-        args.keep.mkdir(parents=True, exist_ok=True)
-        shutil.move(str(path), str(args.keep / path.name))
-    else:
-        path.unlink()
+    path.unlink()
     return result
 
 
@@ -416,7 +438,12 @@ def targets(scales: list[dict]) -> dict:
         flat[name].update({f"stored copy: {clock} {last['campaigns']}/{first['campaigns']}": round(
             last["one_campaign_stored"][name][f"{clock}_ms"] / first["one_campaign_stored"][name][f"{clock}_ms"], 2)
             for clock in ("wall", "cpu")})
-    return {"view / stored copy": within, "one campaign, largest / smallest archive": flat}
+    without_copy = {f"{scale['campaigns']}: {name}": {
+        f"{clock} ratio": round(times["without_stored_current_values"][f"{clock}_ms"] / times["stored"][f"{clock}_ms"], 2)
+        for clock in ("wall", "cpu")}
+        for scale in scales for name, times in scale["whole_archive"].items() if "without_stored_current_values" in times}
+    return {"view / stored copy": within, "one campaign, largest / smallest archive": flat,
+            "without the stored current values / stored copy": without_copy}
 
 
 def postgres(args):
@@ -446,8 +473,6 @@ def main() -> None:
     parser.add_argument("--publish-max-run-entries", type=int, default=100_000_000,
                         help="above this many run entries, publish after deleting the copies' run entries")
     parser.add_argument("--work", type=Path, help="the folder for the files (default: a temporary one)")
-    parser.add_argument("--keep", type=Path, metavar="DIR",
-                        help="keep each size's archive there (archive_N.duckdb), closed, instead of removing it")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     if min(args.campaigns) < 1:

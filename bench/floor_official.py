@@ -79,6 +79,8 @@ STORED_NAMES = {
     **{f"iprec_at_recall_{x:.2f}": f"IPrec@{x:.1f}" for x in RECALL_POINTS},
     **{f"P_{k}": f"P@{k}" for k in P_CUTOFFS},
 }
+#: trec_eval name -> how its per-topic values combine (evaluation_measures.aggregate).
+AGGREGATES = {name: "sum" if name in COUNTS else "gmean" if name == "gm_map" else "mean" for name in MEASURES}
 GMEAN_FLOOR = 1e-5  # trec_eval m_gm_map.c
 TOPIC_POLICIES = ("qrels", "intersection")
 
@@ -180,9 +182,9 @@ def _means_sql() -> str:
     """3. One row per run: sums, the geometric mean of gm_map, means."""
     def combine(name: str) -> str:
         column = f'"{name}"'
-        if name in COUNTS:
+        if AGGREGATES[name] == "sum":
             return f"sum({column})::double as {column}"
-        if name == "gm_map":
+        if AGGREGATES[name] == "gmean":
             return f"exp(avg(ln(greatest({column}, {GMEAN_FLOOR!r})))) as {column}"
         return f"avg({column}) as {column}"
     columns = ",\n    ".join(combine(name) for name in MEASURES)
@@ -244,23 +246,22 @@ def store(con: duckdb.DuckDBPyConnection, path: str) -> None:
     con.execute("detach floor_store")
 
 
-#: What pyeval's catalogue says of each stored name (evaluation_measures and the archive's copies):
-#: trec_eval name -> (stored name, measure_name, family, parameters, aggregate).
+#: What pyeval's catalogue says of each measure besides its stored name (STORED_NAMES) and
+#: aggregate (AGGREGATES), as evaluation_measures records it: trec_eval name -> (measure_name,
+#: family, parameters).
 RECORDED = {
-    "num_q": ("NumQ", "NumQ", "counts", "{}", "sum"),
-    "num_ret": ("NumRet", "NumRet", "counts", '{"rel": null}', "sum"),
-    "num_rel": ("NumRel", "NumRel", "counts", '{"rel": 1}', "sum"),
-    "num_rel_ret": ("NumRet(rel=1)", "NumRet", "counts", '{"rel": 1}', "sum"),
-    "map": ("AP", "AP", "average_precision", '{"cutoff": null, "judged_only": false, "rel": 1}', "mean"),
-    "gm_map": ("GMAP", "GMAP", "average_precision", '{"rel": 1}', "gmean"),
-    "Rprec": ("Rprec", "Rprec", "precision", '{"judged_only": false, "rel": 1}', "mean"),
-    "bpref": ("Bpref", "Bpref", "average_precision", '{"rel": 1}', "mean"),
-    "recip_rank": ("RR", "RR", "average_precision", '{"cutoff": null, "judged_only": false, "rel": 1}', "mean"),
-    **{f"iprec_at_recall_{x:.2f}": (f"IPrec@{x:.1f}", "IPrec", "average_precision",
-                                    f'{{"judged_only": false, "recall": {x}, "rel": 1}}', "mean")
+    "num_q": ("NumQ", "counts", "{}"),
+    "num_ret": ("NumRet", "counts", '{"rel": null}'),
+    "num_rel": ("NumRel", "counts", '{"rel": 1}'),
+    "num_rel_ret": ("NumRet", "counts", '{"rel": 1}'),
+    "map": ("AP", "average_precision", '{"cutoff": null, "judged_only": false, "rel": 1}'),
+    "gm_map": ("GMAP", "average_precision", '{"rel": 1}'),
+    "Rprec": ("Rprec", "precision", '{"judged_only": false, "rel": 1}'),
+    "bpref": ("Bpref", "average_precision", '{"rel": 1}'),
+    "recip_rank": ("RR", "average_precision", '{"cutoff": null, "judged_only": false, "rel": 1}'),
+    **{f"iprec_at_recall_{x:.2f}": ("IPrec", "average_precision", f'{{"judged_only": false, "recall": {x}, "rel": 1}}')
        for x in RECALL_POINTS},
-    **{f"P_{k}": (f"P@{k}", "P", "precision", f'{{"cutoff": {k}, "judged_only": false, "rel": 1}}', "mean")
-       for k in P_CUTOFFS},
+    **{f"P_{k}": ("P", "precision", f'{{"cutoff": {k}, "judged_only": false, "rel": 1}}') for k in P_CUTOFFS},
 }
 
 
@@ -276,7 +277,7 @@ def record(con: duckdb.DuckDBPyConnection, campaign: str) -> int:
     con.execute("create or replace temp table floor_recorded (trec_name varchar, measure varchar, "
                 "measure_name varchar, family varchar, parameters varchar, aggregate varchar)")
     con.executemany("insert into floor_recorded values (?, ?, ?, ?, ?, ?)",
-                    [(name, *RECORDED[name]) for name in MEASURES])
+                    [(name, STORED_NAMES[name], *RECORDED[name], AGGREGATES[name]) for name in MEASURES])
     # the long forms, once: what both copies of each are made from
     con.execute(f"create or replace temp table floor_long_scores as select run_id, topic_id, "
                 f"floor_recorded.measure, value from (unpivot floor_topic_values on {names} "
