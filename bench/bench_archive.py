@@ -78,7 +78,8 @@ OLD_RUN_MEANS = (REPO / "tests" / "test_current_scores.py").read_text(encoding="
 #: the topic_scores rows of the evaluation current_means names for their key, under each
 #: campaign's default judgment set. What a whole-archive query would read were evaluate to write
 #: each per-topic value once (the least: a key whose topics came from two evaluations would need
-#: stored rows beside it; docs/benchmarks.md, "At `88e01d9`").
+#: stored rows beside it; docs/benchmarks.md, "At `88e01d9` (means in one sort, the floor of
+#: evaluate's whole work), every door in one run").
 WITHOUT_COPY = """
 select topic_scores.campaign_id, topic_scores.run_id, topic_scores.topic_id, topic_scores.measure,
        topic_scores.value, topic_scores.judgment_set
